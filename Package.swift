@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "fallback-site",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "RovenueFallback", targets: ["RovenueFallback"]),
+        .library(name: "FallbackAudit", targets: ["FallbackAudit"]),
+        .executable(name: "fallback-site", targets: ["fallback-site"]),
+    ],
+    targets: [
+        // What an SDK links: strict JSON reading with positions, typed decoding, loader, resolver, bucketing.
+        .target(name: "RovenueFallback"),
+        // Checks beyond decoding: the rule catalogue and findings.
+        .target(name: "FallbackAudit", dependencies: ["RovenueFallback"]),
+        // Deterministic synthetic exports for benchmarks and demos.
+        .target(name: "FallbackSample", dependencies: ["RovenueFallback"]),
+        // Mustache templates (the official spec), independent of the rest.
+        .target(name: "Mustache"),
+        // cmark-gfm from the system (Debian: libcmark-gfm-dev, libcmark-gfm-extensions-dev; Homebrew: cmark-gfm).
+        .systemLibrary(
+            name: "CCmarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [
+                .apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]),
+                .brew(["cmark-gfm"]),
+            ]
+        ),
+        .target(name: "Markdown", dependencies: ["CCmarkGFM"]),
+        .executableTarget(
+            name: "fallback-site",
+            dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]
+        ),
+        .executableTarget(
+            name: "fallback-bench",
+            dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]
+        ),
+        .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
+        .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
+        .testTarget(name: "FallbackCLITests", dependencies: ["RovenueFallback"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+print("fallback-bench")
