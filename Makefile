@@ -1,0 +1,65 @@
+SWIFT ?= swift
+
+CMARK_PC := libcmark-gfm
+APT_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config
+
+# True when pkg-config finds cmark-gfm and the core-extensions header and library sit beside it.
+define cmark_present
+( command -v pkg-config >/dev/null 2>&1 \
+&& pkg-config --exists $(CMARK_PC) \
+&& test -f "$$(pkg-config --variable=includedir $(CMARK_PC))/cmark-gfm-core-extensions.h" \
+&& ls "$$(pkg-config --variable=libdir $(CMARK_PC))"/libcmark-gfm-extensions.* >/dev/null 2>&1 )
+endef
+
+.PHONY: all deps build release test examples bench clean
+
+all: build
+
+deps:
+	@if $(cmark_present); then exit 0; fi; \
+	case "$$(uname -s)" in \
+	Linux) \
+		if ! command -v apt-get >/dev/null 2>&1; then \
+			echo "deps: cmark-gfm not found and apt-get is missing; install cmark-gfm (with its extensions) and pkg-config by hand" >&2; \
+			exit 1; \
+		fi; \
+		sudo=; \
+		if [ "$$(id -u)" -ne 0 ]; then \
+			if command -v sudo >/dev/null 2>&1; then sudo=sudo; else \
+				echo "deps: not root and no sudo; run as root: apt-get install -y $(APT_PACKAGES)" >&2; \
+				exit 1; \
+			fi; \
+		fi; \
+		echo "deps: installing $(APT_PACKAGES)"; \
+		$$sudo apt-get update -qq \
+		&& $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES) >/dev/null \
+		|| exit 1 ;; \
+	Darwin) \
+		echo "deps: cmark-gfm not found; run: brew install cmark-gfm pkg-config" >&2; \
+		exit 1 ;; \
+	*) \
+		echo "deps: cmark-gfm not found; install cmark-gfm (with its extensions) and pkg-config" >&2; \
+		exit 1 ;; \
+	esac; \
+	if ! $(cmark_present); then \
+		echo "deps: installed, but pkg-config still does not find $(CMARK_PC) with cmark-gfm-core-extensions.h" >&2; \
+		exit 1; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) test
+
+examples: deps
+	$(SWIFT) run fallback-site check --fail-on never Examples/*.json
+
+bench: deps
+	$(SWIFT) run -c release fallback-bench
+
+clean:
+	rm -rf .build _site
