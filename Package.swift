@@ -11,7 +11,8 @@ let package = Package(
     ],
     targets: [
         // What an SDK links: strict JSON reading with positions, typed decoding, loader, resolver, bucketing.
-        .target(name: "RovenueFallback"),
+        // libm: `rounded()` calls C `round`, which nothing else links on Linux.
+        .target(name: "RovenueFallback", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // Checks beyond decoding: the rule catalogue and findings.
         .target(name: "FallbackAudit", dependencies: ["RovenueFallback"]),
         // Deterministic synthetic exports for benchmarks and demos.

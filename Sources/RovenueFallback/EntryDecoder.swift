@@ -1,0 +1,494 @@
+/// Why an entry failed to decode: the place and what was expected there.
+public struct DecodeFailure: Error, Sendable, Hashable {
+    /// The value that did not fit (the containing object for a missing field).
+    public let source: SourceRef
+    /// What was expected and what was found, e.g. `expected an integer, found the string "5"`.
+    public let expectation: String
+}
+
+/// Decodes placement entries from a document against the typed shape of the contract's §4.
+///
+/// Works straight on the document's nodes; duplicate keys resolve to their last occurrence, and
+/// every object written as an array (the quirk) or with a repeated key is recorded for reports.
+struct EntryDecoder {
+    let document: JSONDocument
+    /// Objects written as arrays of their fields.
+    var arrayForms: [SourceRef] = []
+    /// Objects whose known fields repeat: the object, the field, and the value nodes in text order.
+    var duplicateFields: [DuplicateField] = []
+
+    init(document: JSONDocument) {
+        self.document = document
+    }
+
+    typealias Failure = DecodeFailure
+
+    // MARK: Primitive readers
+
+    private func node(_ index: Int) -> JSONDocument.Node { document.nodes[index] }
+
+    private func kind(_ index: Int) -> JSONDocument.Kind { document.nodes[index].kind }
+
+    func failure(_ index: Int, _ expected: String) -> Failure {
+        Failure(source: SourceRef(node: index), expectation: "expected \(expected), found \(describe(index))")
+    }
+
+    /// How a message names the value at `index`.
+    func describe(_ index: Int) -> String {
+        let value = document.value(at: index)
+        switch value.kind {
+        case .null: return "null"
+        case .true, .false: return "the boolean \(value.kind == .true)"
+        case .number: return "the number \(value.number?.text ?? "")"
+        case .string:
+            var text = value.string ?? ""
+            if text.count > 60 { text = String(text.prefix(60)) + "…" }
+            return "the string \(JSONValue.quoted(text))"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    func string(_ index: Int) throws(Failure) -> String {
+        guard kind(index) == .string else { throw failure(index, "a string") }
+        return document.decodeString(at: index)
+    }
+
+    func int(_ index: Int) throws(Failure) -> Int64 {
+        let node = node(index)
+        guard node.kind == .number, node.flags & JSONDocument.integerToken != 0,
+            let value = integerValue(start: Int(node.start), end: Int(node.end))
+        else { throw failure(index, "an integer") }
+        return value
+    }
+
+    private func integerValue(start: Int, end: Int) -> Int64? {
+        document.bytes.withUnsafeBufferPointer { bytes -> Int64? in
+            var offset = start
+            let negative = bytes[offset] == UInt8(ascii: "-")
+            if negative { offset += 1 }
+            var magnitude: UInt64 = 0
+            while offset < end {
+                let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (added, overflow2) = shifted.addingReportingOverflow(UInt64(bytes[offset] - UInt8(ascii: "0")))
+                if overflow1 || overflow2 { return nil }
+                magnitude = added
+                offset += 1
+            }
+            if negative {
+                if magnitude <= UInt64(Int64.max) { return -Int64(magnitude) }
+                return magnitude == UInt64(Int64.max) + 1 ? Int64.min : nil
+            }
+            return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+        }
+    }
+
+    func number(_ index: Int) throws(Failure) -> (value: Double, text: String) {
+        guard kind(index) == .number else { throw failure(index, "a number") }
+        let text = document.text(of: document.value(at: index).byteRange)
+        return (Double(text) ?? 0, text)
+    }
+
+    func bool(_ index: Int) throws(Failure) -> Bool {
+        switch kind(index) {
+        case .true: return true
+        case .false: return false
+        default: throw failure(index, "a boolean")
+        }
+    }
+
+    func any(_ index: Int) -> JSONValue { document.ownedValue(at: index) }
+
+    mutating func array<T>(_ index: Int, _ element: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> [T] {
+        guard kind(index) == .array else { throw failure(index, "an array") }
+        var result: [T] = []
+        let count = Int(node(index).count)
+        result.reserveCapacity(count)
+        var child = index + 1
+        for _ in 0..<count {
+            result.append(try element(&self, child))
+            child = Int(node(child).next)
+        }
+        return result
+    }
+
+    mutating func map<T>(_ index: Int, _ element: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> OrderedMap<T> {
+        guard kind(index) == .object else { throw failure(index, "an object") }
+        var result = OrderedMap<T>()
+        var child = index + 1
+        for _ in 0..<Int(node(index).count) {
+            result.set(try element(&self, child + 1), for: document.decodeString(at: child))
+            child = Int(node(child + 1).next)
+        }
+        return result
+    }
+
+    // MARK: Structs
+
+    /// The value nodes of a struct's fields, read from an object or from the array quirk.
+    struct Fields {
+        /// The value node of each field; nil when absent or `null`.
+        var slots: [Int?]
+        /// The node of each field given as an explicit `null`.
+        var nulls: [Int?]
+        let container: Int
+        let names: [String]
+
+        subscript(_ field: Int) -> Int? { slots[field] }
+
+        /// The value node of a required field; `null` and a missing field fail with different messages.
+        func required(_ field: Int) throws(Failure) -> Int {
+            if let slot = slots[field] { return slot }
+            if let null = nulls[field] {
+                throw Failure(source: SourceRef(node: null), expectation: "expected a value for required field `\(names[field])`, found null")
+            }
+            throw Failure(source: SourceRef(node: container), expectation: "missing required field `\(names[field])`")
+        }
+    }
+
+    /// Reads the fields of a struct whose fields are `names` (`names.count` at most in the array
+    /// quirk, of which the first `required` cannot be left off).
+    mutating func fields(_ index: Int, names: [[UInt8]], displayNames: [String], required: Int) throws(Failure) -> Fields {
+        var fields = Fields(
+            slots: [Int?](repeating: nil, count: names.count), nulls: [Int?](repeating: nil, count: names.count),
+            container: index, names: displayNames)
+        switch kind(index) {
+        case .object:
+            var seen = [Bool](repeating: false, count: names.count)
+            var child = index + 1
+            for _ in 0..<Int(node(index).count) {
+                if let field = fieldIndex(key: child, names: names) {
+                    if seen[field] {
+                        recordDuplicate(object: index, field: displayNames[field], value: child + 1)
+                    }
+                    seen[field] = true
+                    let isNull = kind(child + 1) == .null
+                    fields.slots[field] = isNull ? nil : child + 1
+                    fields.nulls[field] = isNull ? child + 1 : nil
+                }
+                child = Int(node(child + 1).next)
+            }
+        case .array:
+            let count = Int(node(index).count)
+            if count > names.count {
+                throw Failure(
+                    source: SourceRef(node: index),
+                    expectation: "expected an array of at most \(names.count) fields (\(displayNames.joined(separator: ", "))), found \(count) elements")
+            }
+            if count < required {
+                throw Failure(
+                    source: SourceRef(node: index),
+                    expectation: "expected an array of at least \(required) fields, found \(count) elements: `\(displayNames[count])` has no default, so the array cannot leave it off")
+            }
+            arrayForms.append(SourceRef(node: index))
+            var child = index + 1
+            for field in 0..<count {
+                let isNull = kind(child) == .null
+                fields.slots[field] = isNull ? nil : child
+                fields.nulls[field] = isNull ? child : nil
+                child = Int(node(child).next)
+            }
+        default:
+            throw failure(index, "an object")
+        }
+        return fields
+    }
+
+    private mutating func recordDuplicate(object: Int, field: String, value: Int) {
+        let ref = SourceRef(node: object)
+        // This object's duplicates are the newest records: its children are decoded after its fields are read.
+        var position = duplicateFields.count - 1
+        while position >= 0, duplicateFields[position].object == ref {
+            if duplicateFields[position].field == field {
+                duplicateFields[position].values.append(SourceRef(node: value))
+                return
+            }
+            position -= 1
+        }
+        let earlier = document.value(at: object).members.filter { $0.key == field && $0.value.index < value }
+            .map { SourceRef(node: $0.value.index) }
+        duplicateFields.append(DuplicateField(object: ref, field: field, values: earlier + [SourceRef(node: value)]))
+    }
+
+    private func fieldIndex(key: Int, names: [[UInt8]]) -> Int? {
+        let keyNode = node(key)
+        if keyNode.flags & JSONDocument.hasEscapes != 0 {
+            let decoded = Array(document.decodeString(at: key).utf8)
+            return names.firstIndex(of: decoded)
+        }
+        let start = Int(keyNode.start) + 1
+        let length = Int(keyNode.end) - 1 - start
+        return document.bytes.withUnsafeBufferPointer { bytes -> Int? in
+            search: for (field, name) in names.enumerated() where name.count == length {
+                for offset in 0..<length where bytes[start + offset] != name[offset] { continue search }
+                return field
+            }
+            return nil
+        }
+    }
+}
+
+/// A known field written more than once in one object; the SDK keeps the last value.
+public struct DuplicateField: Sendable, Hashable {
+    public let object: SourceRef
+    public let field: String
+    /// Every value given for the field, in text order; the last one is kept.
+    public var values: [SourceRef]
+}
+
+// MARK: - The typed shape
+
+extension EntryDecoder {
+    /// A struct's field names as bytes, with the number of leading fields the array quirk needs.
+    struct Shape: Sendable {
+        let names: [String]
+        let bytes: [[UInt8]]
+        let required: Int
+
+        init(_ names: [String], required: Int) {
+            self.names = names
+            self.bytes = names.map { Array($0.utf8) }
+            self.required = required
+        }
+    }
+
+    static let entryShape = Shape(FallbackEntry.fieldNames, required: 0)
+    static let placementShape = Shape(Placement.fieldNames, required: 2)
+    static let experimentShape = Shape(Experiment.fieldNames, required: 3)
+    static let variantShape = Shape(Variant.fieldNames, required: 2)
+    static let paywallShape = Shape(Paywall.fieldNames, required: 7)
+    static let remoteConfigShape = Shape(RemoteConfig.fieldNames, required: 2)
+    static let offeringShape = Shape(Offering.fieldNames, required: 3)
+    static let packageShape = Shape(Package.fieldNames, required: 5)
+    static let storeIdsShape = Shape(StoreIds.fieldNames, required: 2)
+    static let funnelShape = Shape(Funnel.fieldNames, required: 8)
+    static let pageShape = Shape(Page.fieldNames, required: 2)
+    static let optionShape = Shape(PageOption.fieldNames, required: 2)
+    static let nextRuleShape = Shape(NextRule.fieldNames, required: 3)
+    static let conditionShape = Shape(Condition.fieldNames, required: 2)
+    static let clauseShape = Shape(Clause.fieldNames, required: 2)
+
+    mutating func fields(_ index: Int, _ shape: Shape) throws(Failure) -> Fields {
+        try fields(index, names: shape.bytes, displayNames: shape.names, required: shape.required)
+    }
+
+    func optional<T>(_ slot: Int?, _ read: (Int) throws(Failure) -> T) throws(Failure) -> T? {
+        guard let slot else { return nil }
+        return try read(slot)
+    }
+
+    mutating func optional<T>(_ slot: Int?, _ read: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> T? {
+        guard let slot else { return nil }
+        return try read(&self, slot)
+    }
+
+    mutating func entry(_ index: Int) throws(Failure) -> FallbackEntry {
+        let fields = try fields(index, Self.entryShape)
+        return FallbackEntry(
+            placement: try optional(fields[0]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.placement(slot) },
+            paywall: try optional(fields[1]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.paywall(slot) },
+            experiment: try optional(fields[2]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.experiment(slot) },
+            funnel: try optional(fields[3]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.funnel(slot) },
+            source: SourceRef(node: index))
+    }
+
+    mutating func placement(_ index: Int) throws(Failure) -> Placement {
+        let fields = try fields(index, Self.placementShape)
+        return Placement(
+            identifier: try string(fields.required(0)), revision: try int(fields.required(1)), source: SourceRef(node: index))
+    }
+
+    mutating func experiment(_ index: Int) throws(Failure) -> Experiment {
+        let fields = try fields(index, Self.experimentShape)
+        return Experiment(
+            id: try string(fields.required(0)), key: try string(fields.required(1)),
+            variants: try array(fields.required(2)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.variant(slot) },
+            source: SourceRef(node: index))
+    }
+
+    mutating func variant(_ index: Int) throws(Failure) -> Variant {
+        let fields = try fields(index, Self.variantShape)
+        let variantId = try string(fields.required(0))
+        let weight = try number(fields.required(1))
+        let paywall = try optional(fields[2]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.paywall(slot) }
+        let funnel = try optional(fields[3]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.funnel(slot) }
+        if paywall == nil, funnel == nil {
+            throw Failure(source: SourceRef(node: index), expectation: "expected a variant with a funnel or a paywall, found neither")
+        }
+        return Variant(
+            variantId: variantId, weight: weight.value, weightText: weight.text, paywall: paywall, funnel: funnel,
+            source: SourceRef(node: index))
+    }
+
+    mutating func paywall(_ index: Int) throws(Failure) -> Paywall {
+        let fields = try fields(index, Self.paywallShape)
+        return Paywall(
+            id: try string(fields.required(0)), identifier: try string(fields.required(1)), name: try string(fields.required(2)),
+            configFormatVersion: try int(fields.required(3)),
+            remoteConfig: try optional(fields[4]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.remoteConfig(slot) },
+            builderConfig: fields[5].map(any),
+            offering: try optional(fields[6]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.offering(slot) },
+            source: SourceRef(node: index))
+    }
+
+    mutating func remoteConfig(_ index: Int) throws(Failure) -> RemoteConfig {
+        let fields = try fields(index, Self.remoteConfigShape)
+        let locale = try string(fields.required(0))
+        // `data` is required but may be null: only a missing field fails.
+        let data: JSONValue
+        if let slot = fields[1] {
+            data = any(slot)
+        } else if fields.nulls[1] != nil {
+            data = .null
+        } else {
+            throw Failure(source: SourceRef(node: index), expectation: "missing required field `data`")
+        }
+        return RemoteConfig(locale: locale, data: data, source: SourceRef(node: index))
+    }
+
+    mutating func offering(_ index: Int) throws(Failure) -> Offering {
+        let fields = try fields(index, Self.offeringShape)
+        return Offering(
+            identifier: try string(fields.required(0)), isDefault: try bool(fields.required(1)),
+            packages: try array(fields.required(2)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.package(slot) },
+            source: SourceRef(node: index))
+    }
+
+    mutating func package(_ index: Int) throws(Failure) -> Package {
+        let fields = try fields(index, Self.packageShape)
+        return Package(
+            packageIdentifier: try string(fields.required(0)), identifier: try string(fields.required(1)),
+            type: try string(fields.required(2)), displayName: try string(fields.required(3)),
+            storeIds: try storeIds(fields.required(4)),
+            androidBasePlanId: try optional(fields[5], string), androidOfferId: try optional(fields[6], string),
+            source: SourceRef(node: index))
+    }
+
+    mutating func storeIds(_ index: Int) throws(Failure) -> StoreIds {
+        let fields = try fields(index, Self.storeIdsShape)
+        return StoreIds(apple: try optional(fields[0], string), google: try optional(fields[1], string), source: SourceRef(node: index))
+    }
+
+    mutating func funnel(_ index: Int) throws(Failure) -> Funnel {
+        let fields = try fields(index, Self.funnelShape)
+        return Funnel(
+            id: try string(fields.required(0)), slug: try string(fields.required(1)),
+            name: try optional(fields[2], string), versionId: try optional(fields[3], string),
+            versionNo: try optional(fields[4], int), defaultLocale: try optional(fields[5], string),
+            locales: try optional(fields[6]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
+                try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.string(element) }
+            },
+            pages: try array(fields.required(7)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.page(slot) },
+            theme: fields[8].map(any), settings: fields[9].map(any),
+            paywalls: try optional(fields[10]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
+                try decoder.map(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.paywall(element) }
+            },
+            source: SourceRef(node: index))
+    }
+
+    mutating func page(_ index: Int) throws(Failure) -> Page {
+        let fields = try fields(index, Self.pageShape)
+        return Page(
+            id: try string(fields.required(0)), type: try string(fields.required(1)),
+            questionId: try optional(fields[2], string),
+            title: try optional(fields[3], text), subtitle: try optional(fields[4], text),
+            body: try optional(fields[5], text), cta: try optional(fields[6], text),
+            headline: try optional(fields[7], text), placeholder: try optional(fields[8], text),
+            suffix: try optional(fields[9], text), agreementLabel: try optional(fields[10], text),
+            benefits: try optional(fields[11], textList), features: try optional(fields[12], textList),
+            steps: try optional(fields[13], textList),
+            options: try optional(fields[14]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
+                try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.option(element) }
+            },
+            paywallId: try optional(fields[15], string),
+            nextRules: try optional(fields[16]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
+                try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.nextRule(element) }
+            },
+            defaultNext: try optional(fields[17], string),
+            source: SourceRef(node: index))
+    }
+
+    func text(_ index: Int) throws(Failure) -> LocalizedText {
+        switch kind(index) {
+        case .string:
+            return .plain(document.decodeString(at: index))
+        case .object:
+            var map = OrderedMap<String>()
+            var child = index + 1
+            for _ in 0..<Int(node(index).count) {
+                guard kind(child + 1) == .string else {
+                    throw failure(child + 1, "a string (a text is a string or an object of strings by locale)")
+                }
+                map.set(document.decodeString(at: child + 1), for: document.decodeString(at: child))
+                child = Int(node(child + 1).next)
+            }
+            return .localized(map)
+        default:
+            throw failure(index, "a string or an object of strings by locale")
+        }
+    }
+
+    func textList(_ index: Int) throws(Failure) -> LocalizedTextList {
+        func strings(_ array: Int) throws(Failure) -> [String] {
+            guard kind(array) == .array else { throw failure(array, "an array of strings") }
+            var result: [String] = []
+            var child = array + 1
+            for _ in 0..<Int(node(array).count) {
+                guard kind(child) == .string else { throw failure(child, "a string") }
+                result.append(document.decodeString(at: child))
+                child = Int(node(child).next)
+            }
+            return result
+        }
+        switch kind(index) {
+        case .array:
+            return .plain(try strings(index))
+        case .object:
+            var map = OrderedMap<[String]>()
+            var child = index + 1
+            for _ in 0..<Int(node(index).count) {
+                map.set(try strings(child + 1), for: document.decodeString(at: child))
+                child = Int(node(child + 1).next)
+            }
+            return .localized(map)
+        default:
+            throw failure(index, "an array of strings or an object of string arrays by locale")
+        }
+    }
+
+    mutating func option(_ index: Int) throws(Failure) -> PageOption {
+        let fields = try fields(index, Self.optionShape)
+        return PageOption(
+            label: try text(fields.required(0)), value: try string(fields.required(1)),
+            imageUrl: try optional(fields[2], string), source: SourceRef(node: index))
+    }
+
+    mutating func nextRule(_ index: Int) throws(Failure) -> NextRule {
+        let fields = try fields(index, Self.nextRuleShape)
+        return NextRule(
+            id: try string(fields.required(0)), condition: try condition(fields.required(1)),
+            goto: try string(fields.required(2)), source: SourceRef(node: index))
+    }
+
+    mutating func condition(_ index: Int) throws(Failure) -> Condition {
+        let fields = try fields(index, Self.conditionShape)
+        return Condition(
+            op: try enumeration(fields.required(0), Condition.Operator.self),
+            clauses: try array(fields.required(1)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.clause(slot) },
+            source: SourceRef(node: index))
+    }
+
+    mutating func clause(_ index: Int) throws(Failure) -> Clause {
+        let fields = try fields(index, Self.clauseShape)
+        return Clause(
+            questionId: try string(fields.required(0)), op: try enumeration(fields.required(1), Clause.Operator.self),
+            value: fields[2].map(any), source: SourceRef(node: index))
+    }
+
+    func enumeration<T: RawRepresentable & CaseIterable>(_ index: Int, _ type: T.Type) throws(Failure) -> T where T.RawValue == String {
+        let choices = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        let raw = try string(index)
+        guard let value = T(rawValue: raw) else { throw failure(index, "one of \(choices)") }
+        return value
+    }
+}

@@ -1,0 +1,442 @@
+/// What the SDK's loader makes of a fallback file, with every decision traced to the text.
+///
+/// This is the contract's §2 and §3 applied exactly: whether the whole load throws (and which rule
+/// decided it), which entries load, which are skipped and why, and where every value sits.
+public struct FallbackFile: Sendable {
+    /// The parsed text (after a stripped byte-order mark, if any).
+    public let document: JSONDocument
+    /// Why the SDK throws on this file; nil when it loads.
+    public let rejection: FallbackRejection?
+    /// The text started with a byte-order mark (U+FEFF).
+    public let hasByteOrderMark: Bool
+    /// The top level used the array quirk `[formatVersion, placements]`.
+    public let usesArrayTopLevel: Bool
+    /// Every distinct placement key in order of first appearance; empty when the file is rejected.
+    public let entries: [EntryRecord]
+
+    /// The value the SDK reads as `formatVersion`.
+    public let formatVersion: JSONDocument.Value?
+    /// The `placements` object, when present.
+    public let placements: JSONDocument.Value?
+    /// The last `generatedAt` member of a top-level object (the loader ignores it).
+    public let generatedAt: JSONDocument.Value?
+    /// The last `projectId` member of a top-level object (the loader ignores it).
+    public let projectId: JSONDocument.Value?
+
+    /// Reads `bytes` as the SDK's string-based loaders do. With `strippingByteOrderMark`, a leading
+    /// BOM is removed first, as Swift's file-URL convenience does.
+    public init(bytes: [UInt8], strippingByteOrderMark: Bool = false) {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        hasByteOrderMark = bytes.starts(with: bom)
+        let document = JSONDocument(bytes: hasByteOrderMark ? Array(bytes.dropFirst(3)) : bytes)
+        self.document = document
+
+        var reading = TopLevelReading(document: document)
+        reading.read()
+        usesArrayTopLevel = reading.isArray
+        formatVersion = reading.formatVersion
+        placements = reading.placements
+        generatedAt = reading.generatedAt
+        projectId = reading.projectId
+
+        var rejection = reading.rejection
+        if hasByteOrderMark, !strippingByteOrderMark {
+            rejection = FallbackRejection(
+                rule: .byteOrderMark, detail: "expected value", offset: 0, position: .init(line: 1, column: 1), pointer: nil)
+        } else if let error = document.syntaxError, error.reason == .invalidUTF8 {
+            rejection = FallbackRejection(rule: .invalidUTF8, document: document, detail: error.message, offset: error.offset)
+        }
+        if rejection == nil, let version = reading.formatVersion, !FallbackFile.isVersionOne(version) {
+            rejection = FallbackRejection(
+                rule: .unsupportedFormatVersion, detail: FallbackFile.serdeText(version), offset: version.byteRange.lowerBound,
+                position: version.position, pointer: version.pointer)
+        }
+        self.rejection = rejection
+        entries = rejection == nil ? FallbackFile.decodeEntries(of: reading.placements, in: document) : []
+    }
+
+    /// Reads UTF-8 text.
+    public init(text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    /// The entries the SDK loads, in order of first appearance.
+    public var loadedEntries: [(key: String, entry: FallbackEntry)] {
+        entries.compactMap { record in record.entry.map { (record.key, $0) } }
+    }
+
+    /// The number the loader returns: distinct keys whose entry decoded (0 when it throws).
+    public var loadedCount: Int { entries.count { $0.entry != nil } }
+
+    /// The number of distinct keys whose entry the loader skips.
+    public var skippedCount: Int { entries.count { $0.entry == nil } }
+
+    // MARK: Locations
+
+    /// A value's place in the snapshot: JSON Pointer, 1-based line and column.
+    public struct Location: Sendable, Hashable, CustomStringConvertible {
+        public let pointer: String
+        public let line: Int
+        public let column: Int
+
+        public init(pointer: String, line: Int, column: Int) {
+            self.pointer = pointer
+            self.line = line
+            self.column = column
+        }
+
+        public var description: String { "\(line):\(column) \(pointer)" }
+    }
+
+    public func location(of ref: SourceRef) -> Location {
+        let value = document.value(at: ref.node)
+        let position = value.position
+        return Location(pointer: value.pointer, line: position.line, column: position.column)
+    }
+
+    /// The location of `field` in a decoded value: the field's own value when it is written (object
+    /// or array quirk), else the value itself.
+    public func location<T: SourceBacked>(of field: String, in value: T) -> Location {
+        location(of: fieldRef(field, in: value) ?? value.source)
+    }
+
+    /// The node of `field` in a decoded value, if the field is written.
+    public func fieldRef<T: SourceBacked>(_ field: String, in value: T) -> SourceRef? {
+        let container = document.value(at: value.source.node)
+        switch container.kind {
+        case .object:
+            return container[field].map { SourceRef(node: $0.index) }
+        case .array:
+            guard let position = T.fieldNames.firstIndex(of: field) else { return nil }
+            let elements = container.elements
+            return position < elements.count ? SourceRef(node: elements[position].index) : nil
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Entries
+
+    static func decodeEntries(of placements: JSONDocument.Value?, in document: JSONDocument) -> [EntryRecord] {
+        guard let placements, placements.kind == .object else { return [] }
+        var records: [EntryRecord] = []
+        var recordOfKey: [String: Int] = [:]
+        for member in placements.members {
+            let key = member.key
+            if let existing = recordOfKey[key] {
+                records[existing].keyRefs.append(SourceRef(node: member.keyValue.index))
+                records[existing].value = SourceRef(node: member.value.index)
+            } else {
+                recordOfKey[key] = records.count
+                records.append(
+                    EntryRecord(
+                        key: key, keyRefs: [SourceRef(node: member.keyValue.index)], value: SourceRef(node: member.value.index),
+                        outcome: .skipped(DecodeFailure(source: SourceRef(node: member.value.index), expectation: "")),
+                        arrayForms: [], duplicateFields: []))
+            }
+        }
+        for index in records.indices {
+            // Only the last occurrence of a key reaches the decoder.
+            var decoder = EntryDecoder(document: document)
+            do {
+                records[index].outcome = .loaded(try decoder.entry(records[index].value.node))
+            } catch {
+                records[index].outcome = .skipped(error)
+            }
+            records[index].arrayForms = decoder.arrayForms
+            records[index].duplicateFields = decoder.duplicateFields
+        }
+        return records
+    }
+
+    static func isVersionOne(_ value: JSONDocument.Value) -> Bool {
+        value.kind == .number && value.number?.text == "1"
+    }
+}
+
+/// One distinct key of `placements` and what the loader did with it.
+public struct EntryRecord: Sendable {
+    public enum Outcome: Sendable {
+        case loaded(FallbackEntry)
+        case skipped(DecodeFailure)
+    }
+
+    /// The map key that `getFunnel`/`getPaywall` looks up.
+    public let key: String
+    /// Every occurrence of the key, in text order; the last one is the one the SDK keeps.
+    public internal(set) var keyRefs: [SourceRef]
+    /// The value of the last occurrence: the only one the SDK decodes.
+    public internal(set) var value: SourceRef
+    public internal(set) var outcome: Outcome
+    /// Objects in the entry written as arrays of their fields (the quirk).
+    public internal(set) var arrayForms: [SourceRef]
+    /// Known fields written more than once inside the entry.
+    public internal(set) var duplicateFields: [DuplicateField]
+
+    public var entry: FallbackEntry? {
+        if case .loaded(let entry) = outcome { return entry }
+        return nil
+    }
+
+    public var failure: DecodeFailure? {
+        if case .skipped(let failure) = outcome { return failure }
+        return nil
+    }
+}
+
+// MARK: - §2: when the whole load throws
+
+/// Why the SDK's loader throws on a file, by the rule of the contract's §2 that decides it.
+public struct FallbackRejection: Error, Sendable, Hashable {
+    public enum Rule: Int, Sendable, CaseIterable {
+        case invalidJSON = 1
+        case byteOrderMark = 2
+        case invalidUTF8 = 3
+        case nestingTooDeep = 4
+        case numberOutOfRange = 5
+        case topLevelNotAnObject = 6
+        case duplicateField = 7
+        case formatVersionMissing = 8
+        case placementsNotAnObject = 9
+        case unsupportedFormatVersion = 10
+        /// The array quirk with three or more elements.
+        case topLevelArrayTooLong = 11
+
+        /// Where the contract states the rule.
+        public var section: String {
+            self == .topLevelArrayTooLong ? "§2, array quirk" : "§2 rule \(rawValue)"
+        }
+
+        /// A short name for the rule.
+        public var summary: String {
+            switch self {
+            case .invalidJSON: "not strict RFC 8259 JSON"
+            case .byteOrderMark: "starts with a byte-order mark"
+            case .invalidUTF8: "not valid UTF-8"
+            case .nestingTooDeep: "nested deeper than 127 levels"
+            case .numberOutOfRange: "a number overflows a 64-bit float"
+            case .topLevelNotAnObject: "the top level is not an object"
+            case .duplicateField: "a top-level field appears twice"
+            case .formatVersionMissing: "formatVersion is missing"
+            case .placementsNotAnObject: "placements is not an object"
+            case .unsupportedFormatVersion: "formatVersion is not the integer 1"
+            case .topLevelArrayTooLong: "a top-level array has more than two elements"
+            }
+        }
+    }
+
+    public let rule: Rule
+    /// What the parser saw, as in the SDK's message (`recursion limit exceeded`, the version as JSON, …).
+    public let detail: String
+    /// The byte offset in the (BOM-stripped) text where the problem was found.
+    public let offset: Int
+    public let position: JSONDocument.Position
+    /// The JSON Pointer of the value at fault, when there is one.
+    public let pointer: String?
+
+    public init(rule: Rule, detail: String, offset: Int, position: JSONDocument.Position, pointer: String?) {
+        self.rule = rule
+        self.detail = detail
+        self.offset = offset
+        self.position = position
+        self.pointer = pointer
+    }
+
+    init(rule: Rule, document: JSONDocument, detail: String, offset: Int, pointer: String? = nil) {
+        self.init(rule: rule, detail: detail, offset: offset, position: document.position(ofOffset: offset), pointer: pointer)
+    }
+
+    init(rule: Rule, value: JSONDocument.Value, detail: String) {
+        self.init(
+            rule: rule, detail: detail, offset: value.byteRange.lowerBound, position: value.position, pointer: value.pointer)
+    }
+
+    /// The SDK's message, of kind `invalidArgument`.
+    public var message: String {
+        switch rule {
+        case .unsupportedFormatVersion:
+            "unsupported fallback placements formatVersion \(detail) (expected 1)"
+        default:
+            "fallback placements file is not valid JSON: \(detail) at line \(position.line) column \(position.column)"
+        }
+    }
+}
+
+/// Walks the top level in text order and stops at the first rule of §2 that throws, as a
+/// streaming deserializer does.
+struct TopLevelReading {
+    let document: JSONDocument
+    var rejection: FallbackRejection?
+    var isArray = false
+    var formatVersion: JSONDocument.Value?
+    var placements: JSONDocument.Value?
+    var generatedAt: JSONDocument.Value?
+    var projectId: JSONDocument.Value?
+
+    init(document: JSONDocument) {
+        self.document = document
+    }
+
+    mutating func read() {
+        rejection = firstViolation()
+        if rejection == nil, let error = document.syntaxError {
+            rejection = FallbackRejection(
+                rule: error.reason == .invalidUTF8 ? .invalidUTF8 : .invalidJSON, document: document, detail: error.message,
+                offset: error.offset)
+        }
+    }
+
+    private mutating func firstViolation() -> FallbackRejection? {
+        guard document.hasRoot else { return nil }
+        let root = document.root
+        switch root.kind {
+        case .object:
+            for member in root.members {
+                switch member.key {
+                case "formatVersion":
+                    if formatVersion != nil {
+                        return FallbackRejection(rule: .duplicateField, value: member.keyValue, detail: "duplicate field `formatVersion`")
+                    }
+                    formatVersion = member.value
+                    if let violation = limitViolation(in: member.value) { return violation }
+                case "placements":
+                    if placements != nil {
+                        return FallbackRejection(rule: .duplicateField, value: member.keyValue, detail: "duplicate field `placements`")
+                    }
+                    placements = member.value
+                    if member.value.kind != .object {
+                        return FallbackRejection(
+                            rule: .placementsNotAnObject, value: member.value,
+                            detail: "invalid type: \(Self.typeName(member.value)), expected a map")
+                    }
+                    if let violation = limitViolation(in: member.value) { return violation }
+                case "generatedAt":
+                    generatedAt = member.value
+                case "projectId":
+                    projectId = member.value
+                default:
+                    break
+                }
+            }
+            if root.isComplete, formatVersion == nil {
+                let close = root.byteRange.upperBound - 1
+                return FallbackRejection(rule: .formatVersionMissing, document: document, detail: "missing field `formatVersion`", offset: close)
+            }
+        case .array:
+            isArray = true
+            let elements = root.elements
+            for (position, element) in elements.enumerated() {
+                switch position {
+                case 0:
+                    formatVersion = element
+                    if let violation = limitViolation(in: element) { return violation }
+                case 1:
+                    placements = element
+                    if element.kind != .object {
+                        return FallbackRejection(
+                            rule: .placementsNotAnObject, value: element, detail: "invalid type: \(Self.typeName(element)), expected a map")
+                    }
+                    if let violation = limitViolation(in: element) { return violation }
+                default:
+                    return FallbackRejection(
+                        rule: .topLevelArrayTooLong, value: element, detail: "invalid length \(elements.count), expected at most 2 elements in the array")
+                }
+            }
+            if root.isComplete, elements.isEmpty {
+                return FallbackRejection(
+                    rule: .topLevelNotAnObject, document: document, detail: "invalid length 0, expected a struct with formatVersion",
+                    offset: root.byteRange.upperBound - 1)
+            }
+        default:
+            return FallbackRejection(
+                rule: .topLevelNotAnObject, value: root, detail: "invalid type: \(Self.typeName(root)), expected a struct")
+        }
+        return nil
+    }
+
+    /// The first container nested past 127 levels or number overflowing a float inside `value`.
+    private func limitViolation(in value: JSONDocument.Value) -> FallbackRejection? {
+        let range = value.index..<Int(document.nodes[value.index].next)
+        let deep = document.tooDeepContainers.first { range.contains(Int($0)) }
+        let overflow = document.overflowingNumbers.first { range.contains(Int($0)) }
+        if let overflow, deep.map({ overflow < $0 }) ?? true {
+            return FallbackRejection(rule: .numberOutOfRange, value: document.value(at: Int(overflow)), detail: "number out of range")
+        }
+        if let deep {
+            return FallbackRejection(rule: .nestingTooDeep, value: document.value(at: Int(deep)), detail: "recursion limit exceeded")
+        }
+        return nil
+    }
+
+    static func typeName(_ value: JSONDocument.Value) -> String {
+        switch value.kind {
+        case .null: "null"
+        case .true, .false: "boolean `\(value.kind == .true)`"
+        case .number: value.number?.isIntegerToken == true ? "integer `\(value.number!.text)`" : "floating point `\(value.number!.text)`"
+        case .string: "string \(JSONValue.quoted(value.string ?? ""))"
+        case .array: "sequence"
+        case .object: "map"
+        }
+    }
+}
+
+// MARK: - The SDK's rendering of a value as JSON
+
+extension FallbackFile {
+    /// `value` as the SDK's JSON library prints it in the version error: compact, object keys sorted,
+    /// duplicate keys collapsed to the last, integers as written, other numbers as shortest floats.
+    static func serdeText(_ value: JSONDocument.Value) -> String {
+        serdeText(value.owned)
+    }
+
+    static func serdeText(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let number): return serdeNumber(number)
+        case .array(let elements): return "[" + elements.map(serdeText).joined(separator: ",") + "]"
+        case .object(let members):
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            return "{" + sorted.map { JSONValue.quoted($0.key) + ":" + serdeText($0.value) }.joined(separator: ",") + "}"
+        default: return value.jsonText()
+        }
+    }
+
+    /// Integers within 64 bits print as written (`-0` is a float); everything else prints as the
+    /// shortest round-tripping float in the style of Rust's `ryu` (`1.0`, `1e20`, `1.5e-7`).
+    static func serdeNumber(_ number: JSONNumber) -> String {
+        if number.isIntegerToken, number.text != "-0" {
+            if Int64(number.text) != nil || UInt64(number.text) != nil { return number.text }
+        }
+        return ryuText(number.doubleValue)
+    }
+
+    static func ryuText(_ value: Double) -> String {
+        if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
+        // Swift's description gives the shortest round-tripping digits; re-lay them out as ryu does.
+        var text = "\(abs(value))"
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: e)...].replacing("+", with: "")) ?? 0
+            text = String(text[..<e])
+        }
+        var digits = text.replacing(".", with: "")
+        let pointPosition = (text.firstIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? text.count) + exponent
+        let leadingZeros = digits.prefix { $0 == "0" }.count
+        digits.removeFirst(leadingZeros)
+        while digits.last == "0" { digits.removeLast() }
+        let decimalPoint = pointPosition - leadingZeros
+        let length = digits.count
+        let sign = value < 0 ? "-" : ""
+        if 0 < decimalPoint, decimalPoint <= 16 {
+            if length <= decimalPoint {
+                return sign + digits + String(repeating: "0", count: decimalPoint - length) + ".0"
+            }
+            let split = digits.index(digits.startIndex, offsetBy: decimalPoint)
+            return sign + digits[..<split] + "." + digits[split...]
+        }
+        if -5 < decimalPoint, decimalPoint <= 0 {
+            return sign + "0." + String(repeating: "0", count: -decimalPoint) + digits
+        }
+        let mantissa = length == 1 ? digits : String(digits.prefix(1)) + "." + digits.dropFirst()
+        return sign + mantissa + "e\(decimalPoint - 1)"
+    }
+}

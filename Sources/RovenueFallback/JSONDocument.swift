@@ -1,0 +1,770 @@
+/// A strictly parsed (RFC 8259) JSON text that keeps, for every value, where it came from.
+///
+/// The document is a flat, pre-order array of nodes over the original UTF-8 bytes: node 0 is the
+/// top-level value, a container's children follow it, and an object's children alternate key and
+/// value. Nothing is recursive, so nesting depth costs memory, never stack. Number tokens keep their
+/// lexical form and duplicate keys are all kept; how they are read is up to the caller
+/// (`FallbackFile` applies the SDK's rules).
+///
+/// When the text is not valid JSON, `syntaxError` says why and where, and the nodes hold
+/// everything parsed before that point (containers still open there are marked incomplete).
+public struct JSONDocument: Sendable {
+    /// The kind of a JSON value.
+    public enum Kind: UInt8, Sendable {
+        case null, `true`, `false`, number, string, array, object
+
+        /// How a message names a value of this kind ("an object", "a string").
+        public var article: String {
+            switch self {
+            case .null: "null"
+            case .true: "true"
+            case .false: "false"
+            case .number: "a number"
+            case .string: "a string"
+            case .array: "an array"
+            case .object: "an object"
+            }
+        }
+    }
+
+    /// A syntax error: what is wrong, and the byte offset where it was found.
+    public struct SyntaxError: Error, Sendable, Hashable {
+        public enum Reason: Sendable, Hashable {
+            /// The bytes are not valid UTF-8 (checked before anything else, as text decoding comes first).
+            case invalidUTF8
+            /// Anything else that RFC 8259 forbids.
+            case syntax
+        }
+        public let reason: Reason
+        public let message: String
+        public let offset: Int
+    }
+
+    struct Node: Sendable {
+        var kind: Kind
+        var flags: UInt8
+        var parent: Int32
+        var start: UInt32
+        var end: UInt32
+        /// Index of the node after this value's subtree.
+        var next: Int32
+        /// Elements of an array, members of an object.
+        var count: Int32
+        /// Containers: 1 for the top level.
+        var depth: Int32
+    }
+
+    static let hasEscapes: UInt8 = 1
+    static let integerToken: UInt8 = 2
+    static let overflows: UInt8 = 4
+    static let incomplete: UInt8 = 8
+
+    /// The bytes the document was parsed from.
+    public let bytes: [UInt8]
+    var nodes: [Node]
+    /// Byte offsets at which each line starts (line 1 starts at 0).
+    let lineStarts: [Int]
+    /// The first syntax error, or nil when the whole text is valid JSON.
+    public let syntaxError: SyntaxError?
+    /// Containers nested exactly 128 deep: the first level past the SDK's limit on every branch.
+    let tooDeepContainers: [Int32]
+    /// Number tokens whose magnitude overflows a 64-bit float.
+    let overflowingNumbers: [Int32]
+
+    /// The largest text the reader accepts: offsets are stored in 32 bits.
+    public static let maximumByteCount = Int(Int32.max)
+
+    /// Parses `bytes`; never throws, never recurses. Texts over `maximumByteCount` bytes are a syntax error.
+    public init(bytes: [UInt8]) {
+        var parser = Parser(bytes: bytes)
+        if bytes.count > JSONDocument.maximumByteCount {
+            parser.fail(.syntax, "the text is larger than \(JSONDocument.maximumByteCount) bytes", at: 0)
+        } else {
+            bytes.withUnsafeBufferPointer { parser.parse($0) }
+        }
+        self.bytes = bytes
+        self.nodes = parser.nodes
+        self.lineStarts = parser.lineStarts
+        self.syntaxError = parser.error
+        self.tooDeepContainers = parser.tooDeep
+        self.overflowingNumbers = parser.overflowing
+    }
+
+    public init(text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    /// True when the text held at least the start of a value.
+    public var hasRoot: Bool { !nodes.isEmpty }
+
+    /// The top-level value. Only valid when `hasRoot`.
+    public var root: Value { Value(document: self, index: 0) }
+
+    /// The value at a node index handed out earlier (`Value.index`, `SourceRef.node`).
+    public func value(at index: Int) -> Value { Value(document: self, index: index) }
+
+    // MARK: Positions
+
+    /// A 1-based line and column; columns count Unicode scalars.
+    public struct Position: Sendable, Hashable, Comparable, CustomStringConvertible {
+        public let line: Int
+        public let column: Int
+
+        public init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
+
+        public static func < (lhs: Position, rhs: Position) -> Bool {
+            (lhs.line, lhs.column) < (rhs.line, rhs.column)
+        }
+
+        public var description: String { "\(line):\(column)" }
+    }
+
+    /// The line and column of a byte offset.
+    public func position(ofOffset offset: Int) -> Position {
+        let offset = max(0, min(offset, bytes.count))
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        var column = 1
+        var index = lineStarts[low]
+        while index < offset {
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        return Position(line: low + 1, column: column)
+    }
+}
+
+// MARK: - Values
+
+extension JSONDocument {
+    /// One value of the document: a cheap handle (document and node index).
+    public struct Value: Sendable {
+        public let document: JSONDocument
+        /// The node index; stable for the life of the document.
+        public let index: Int
+
+        var node: Node { document.nodes[index] }
+
+        public var kind: Kind { node.kind }
+
+        /// The byte range of the token or container in `document.bytes`.
+        public var byteRange: Range<Int> { Int(node.start)..<Int(node.end) }
+
+        public var position: Position { document.position(ofOffset: Int(node.start)) }
+
+        /// False for a container the text ended (or broke) inside of.
+        public var isComplete: Bool { node.flags & JSONDocument.incomplete == 0 }
+
+        /// The containing array or object, nil for the top level.
+        public var parent: Value? {
+            node.parent < 0 ? nil : Value(document: document, index: Int(node.parent))
+        }
+
+        /// The decoded string, when this is a string.
+        public var string: String? {
+            kind == .string ? document.decodeString(at: index) : nil
+        }
+
+        /// The number token as written, when this is a number.
+        public var number: JSONNumber? {
+            kind == .number ? JSONNumber(text: document.text(of: byteRange)) : nil
+        }
+
+        public var bool: Bool? {
+            switch kind {
+            case .true: true
+            case .false: false
+            default: nil
+            }
+        }
+
+        /// The elements of an array, in order (empty for anything else).
+        public var elements: [Value] {
+            guard kind == .array else { return [] }
+            var result: [Value] = []
+            result.reserveCapacity(Int(node.count))
+            var child = index + 1
+            for _ in 0..<node.count {
+                result.append(Value(document: document, index: child))
+                child = Int(document.nodes[child].next)
+            }
+            return result
+        }
+
+        /// One member of an object, with its key's own position.
+        public struct Member: Sendable {
+            public let keyValue: Value
+            public let value: Value
+            public var key: String { keyValue.string ?? "" }
+        }
+
+        /// Every member of an object in text order, duplicates included (empty for anything else).
+        public var members: [Member] {
+            guard kind == .object else { return [] }
+            var result: [Member] = []
+            result.reserveCapacity(Int(node.count))
+            var child = index + 1
+            for _ in 0..<node.count {
+                // A key the text broke off after has no value.
+                guard child + 1 < document.nodes.count else { break }
+                result.append(Member(keyValue: Value(document: document, index: child), value: Value(document: document, index: child + 1)))
+                child = Int(document.nodes[child + 1].next)
+            }
+            return result
+        }
+
+        /// The number of elements or members.
+        public var count: Int { Int(node.count) }
+
+        /// The last member named `key` (the one a JSON map keeps), if this is an object.
+        public subscript(key: String) -> Value? {
+            guard kind == .object else { return nil }
+            var found: Value?
+            let keyBytes = Array(key.utf8)
+            var child = index + 1
+            for _ in 0..<node.count {
+                guard child + 1 < document.nodes.count else { break }
+                if document.keyEquals(child, keyBytes) { found = Value(document: document, index: child + 1) }
+                child = Int(document.nodes[child + 1].next)
+            }
+            return found
+        }
+
+        /// The RFC 6901 JSON Pointer of this value (`""` for the top level).
+        public var pointer: String {
+            var tokens: [String] = []
+            var current = index
+            while document.nodes[current].parent >= 0 {
+                let parentIndex = Int(document.nodes[current].parent)
+                if document.nodes[parentIndex].kind == .object {
+                    tokens.append(document.decodeString(at: current - 1))
+                } else {
+                    var position = 0
+                    var child = parentIndex + 1
+                    while child != current {
+                        child = Int(document.nodes[child].next)
+                        position += 1
+                    }
+                    tokens.append(String(position))
+                }
+                current = parentIndex
+            }
+            return tokens.reversed().map { "/" + JSONDocument.escapePointerToken($0) }.joined()
+        }
+
+        /// An owned copy of this value; duplicate keys collapse to the last occurrence, kept at the
+        /// place of the first.
+        public var owned: JSONValue { document.ownedValue(at: index) }
+    }
+
+    /// Escapes a reference token for a JSON Pointer (`~` → `~0`, `/` → `~1`).
+    public static func escapePointerToken(_ token: String) -> String {
+        guard token.contains("~") || token.contains("/") else { return token }
+        var escaped = ""
+        for character in token {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    func text(of range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// True when the key at `keyIndex` decodes to exactly `expected`.
+    func keyEquals(_ keyIndex: Int, _ expected: [UInt8]) -> Bool {
+        let node = nodes[keyIndex]
+        if node.flags & JSONDocument.hasEscapes != 0 {
+            return Array(decodeString(at: keyIndex).utf8) == expected
+        }
+        let start = Int(node.start) + 1
+        let end = Int(node.end) - 1
+        guard end - start == expected.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            for offset in 0..<expected.count where buffer[start + offset] != expected[offset] {
+                return false
+            }
+            return true
+        }
+    }
+
+    func decodeString(at index: Int) -> String {
+        let node = nodes[index]
+        let start = Int(node.start) + 1
+        let end = Int(node.end) - 1
+        if node.flags & JSONDocument.hasEscapes == 0 {
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(end - start)
+        var offset = start
+        while offset < end {
+            let byte = bytes[offset]
+            guard byte == UInt8(ascii: "\\") else {
+                utf8.append(byte)
+                offset += 1
+                continue
+            }
+            let escape = bytes[offset + 1]
+            offset += 2
+            switch escape {
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "u"):
+                var code = JSONDocument.hexValue(bytes, offset)
+                offset += 4
+                if code >= 0xD800, code < 0xDC00 {
+                    let low = JSONDocument.hexValue(bytes, offset + 2)
+                    offset += 6
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                utf8.append(contentsOf: String(Unicode.Scalar(code)!).utf8)
+            default: utf8.append(escape)
+            }
+        }
+        scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+        return String(scalars)
+    }
+
+    static func hexValue(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for index in offset..<offset + 4 {
+            value = value << 4 | UInt32(hexDigit(bytes[index]) ?? 0)
+        }
+        return value
+    }
+
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    func ownedValue(at index: Int) -> JSONValue {
+        // Iterative post-order build: containers are assembled once all their children are.
+        var results: [JSONValue] = []
+        var work: [(index: Int, expanded: Bool)] = [(index, false)]
+        while let (current, expanded) = work.popLast() {
+            let node = nodes[current]
+            switch node.kind {
+            case .null: results.append(.null)
+            case .true: results.append(.bool(true))
+            case .false: results.append(.bool(false))
+            case .number: results.append(.number(JSONNumber(text: text(of: Int(node.start)..<Int(node.end)))))
+            case .string: results.append(.string(decodeString(at: current)))
+            case .array, .object:
+                let childValues = node.kind == .array ? value(at: current).elements.map(\.index)
+                    : value(at: current).members.map(\.value.index)
+                if !expanded {
+                    work.append((current, true))
+                    for child in childValues.reversed() { work.append((child, false)) }
+                    continue
+                }
+                let built = Array(results.suffix(childValues.count))
+                results.removeLast(childValues.count)
+                if node.kind == .array {
+                    results.append(.array(built))
+                } else {
+                    let keys = value(at: current).members.map(\.key)
+                    var members: [JSONValue.Member] = []
+                    var positionOfKey: [String: Int] = [:]
+                    for (key, element) in zip(keys, built) {
+                        if let existing = positionOfKey[key] {
+                            members[existing].value = element
+                        } else {
+                            positionOfKey[key] = members.count
+                            members.append(JSONValue.Member(key, element))
+                        }
+                    }
+                    results.append(.object(members))
+                }
+            }
+        }
+        return results.last ?? .null
+    }
+}
+
+// MARK: - Parser
+
+extension JSONDocument {
+    struct Parser {
+        let count: Int
+        var nodes: [Node] = []
+        var lineStarts: [Int] = [0]
+        var error: SyntaxError?
+        var tooDeep: [Int32] = []
+        var overflowing: [Int32] = []
+        /// Open containers, innermost last.
+        var stack: [Int32] = []
+        init(bytes: [UInt8]) {
+            self.count = bytes.count
+            nodes.reserveCapacity(min(bytes.count / 6 + 16, 1 << 24))
+        }
+
+        mutating func fail(_ reason: SyntaxError.Reason, _ message: String, at offset: Int) {
+            guard error == nil else { return }
+            error = SyntaxError(reason: reason, message: message, offset: offset)
+        }
+
+        mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var offset = 0
+            parseValues(bytes, &offset)
+            if error == nil {
+                skipWhitespace(bytes, &offset)
+                if offset < count {
+                    fail(.syntax, "trailing characters", at: offset)
+                }
+            }
+            // Containers left open by an error end where the parse stopped.
+            for open in stack {
+                nodes[Int(open)].next = Int32(nodes.count)
+                nodes[Int(open)].end = UInt32(min(offset, count))
+                nodes[Int(open)].flags |= JSONDocument.incomplete
+            }
+            if let found = error, found.reason == .syntax, let invalid = firstInvalidUTF8(bytes) {
+                // Decoding the bytes as text comes before parsing them.
+                error = SyntaxError(reason: .invalidUTF8, message: "invalid UTF-8", offset: invalid)
+            }
+        }
+
+        @inline(__always)
+        mutating func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) {
+            while offset < count {
+                let byte = bytes[offset]
+                if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                    offset += 1
+                } else if byte == 0x0A {
+                    offset += 1
+                    lineStarts.append(offset)
+                } else {
+                    return
+                }
+            }
+        }
+
+        @inline(__always)
+        mutating func append(_ kind: Kind, flags: UInt8 = 0, start: Int, end: Int, isKey: Bool = false) -> Int {
+            let index = nodes.count
+            nodes.append(Node(
+                kind: kind, flags: flags, parent: stack.last ?? -1, start: UInt32(start), end: UInt32(end),
+                next: Int32(index + 1), count: 0, depth: Int32(stack.count)))
+            if let parent = stack.last, isKey || nodes[Int(parent)].kind == .array { nodes[Int(parent)].count += 1 }
+            return index
+        }
+
+        /// The whole value grammar as a loop over an explicit stack of open containers.
+        mutating func parseValues(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) {
+            // Where the parser stands inside the innermost open container.
+            enum Expect { case value, firstMemberOrEnd, memberKey, firstElementOrEnd, commaOrEnd }
+            var expect = Expect.value
+            while true {
+                skipWhitespace(bytes, &offset)
+                switch expect {
+                case .firstMemberOrEnd, .memberKey:
+                    guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
+                    if bytes[offset] == UInt8(ascii: "}"), expect == .firstMemberOrEnd {
+                        closeContainer(offset)
+                        offset += 1
+                        expect = .commaOrEnd
+                        if stack.isEmpty { return }
+                        continue
+                    }
+                    guard bytes[offset] == UInt8(ascii: "\"") else {
+                        let message = bytes[offset] == UInt8(ascii: "}") ? "trailing comma" : "key must be a string"
+                        return fail(.syntax, message, at: offset)
+                    }
+                    guard parseString(bytes, &offset, isKey: true) else { return }
+                    skipWhitespace(bytes, &offset)
+                    guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
+                    guard bytes[offset] == UInt8(ascii: ":") else { return fail(.syntax, "expected `:`", at: offset) }
+                    offset += 1
+                    expect = .value
+                case .firstElementOrEnd:
+                    guard offset < count else { return fail(.syntax, "EOF while parsing a list", at: offset) }
+                    if bytes[offset] == UInt8(ascii: "]") {
+                        closeContainer(offset)
+                        offset += 1
+                        expect = .commaOrEnd
+                        if stack.isEmpty { return }
+                        continue
+                    }
+                    expect = .value
+                case .commaOrEnd:
+                    let inObject = nodes[Int(stack[stack.count - 1])].kind == .object
+                    guard offset < count else {
+                        return fail(.syntax, inObject ? "EOF while parsing an object" : "EOF while parsing a list", at: offset)
+                    }
+                    let byte = bytes[offset]
+                    if byte == UInt8(ascii: ",") {
+                        offset += 1
+                        if !inObject {
+                            skipWhitespace(bytes, &offset)
+                            if offset < count, bytes[offset] == UInt8(ascii: "]") {
+                                return fail(.syntax, "trailing comma", at: offset)
+                            }
+                        }
+                        expect = inObject ? .memberKey : .value
+                    } else if byte == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        closeContainer(offset)
+                        offset += 1
+                        if stack.isEmpty { return }
+                    } else {
+                        return fail(.syntax, inObject ? "expected `,` or `}`" : "expected `,` or `]`", at: offset)
+                    }
+                case .value:
+                    guard offset < count else { return fail(.syntax, "EOF while parsing a value", at: offset) }
+                    let byte = bytes[offset]
+                    switch byte {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        let kind: Kind = byte == UInt8(ascii: "{") ? .object : .array
+                        let index = append(kind, start: offset, end: offset + 1)
+                        let depth = stack.count + 1
+                        nodes[index].depth = Int32(depth)
+                        if depth == 128 { tooDeep.append(Int32(index)) }
+                        stack.append(Int32(index))
+                        offset += 1
+                        expect = kind == .object ? .firstMemberOrEnd : .firstElementOrEnd
+                        continue
+                    case UInt8(ascii: "\""):
+                        guard parseString(bytes, &offset) else { return }
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        guard parseNumber(bytes, &offset) else { return }
+                    case UInt8(ascii: "t"):
+                        guard literal(bytes, &offset, "true", .true) else { return }
+                    case UInt8(ascii: "f"):
+                        guard literal(bytes, &offset, "false", .false) else { return }
+                    case UInt8(ascii: "n"):
+                        guard literal(bytes, &offset, "null", .null) else { return }
+                    default:
+                        return fail(.syntax, "expected value", at: offset)
+                    }
+                    if stack.isEmpty { return }
+                    expect = .commaOrEnd
+                }
+            }
+        }
+
+        mutating func closeContainer(_ offset: Int) {
+            let index = Int(stack.removeLast())
+            nodes[index].end = UInt32(offset + 1)
+            nodes[index].next = Int32(nodes.count)
+        }
+
+        mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int, _ word: StaticString, _ kind: Kind) -> Bool {
+            let length = word.utf8CodeUnitCount
+            let expected = UnsafeBufferPointer(start: word.utf8Start, count: length)
+            for index in 0..<length {
+                guard offset + index < count else {
+                    fail(.syntax, "EOF while parsing a value", at: offset + index)
+                    return false
+                }
+                guard bytes[offset + index] == expected[index] else {
+                    fail(.syntax, "expected ident", at: offset + index)
+                    return false
+                }
+            }
+            _ = append(kind, start: offset, end: offset + length)
+            offset += length
+            return true
+        }
+
+        /// Scans a string token starting at its opening quote and appends its node.
+        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int, isKey: Bool = false) -> Bool {
+            let start = offset
+            var index = offset + 1
+            var flags: UInt8 = 0
+            while true {
+                // Fast path over plain ASCII.
+                while index < count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+                    index += 1
+                }
+                guard index < count else {
+                    fail(.syntax, "EOF while parsing a string", at: index)
+                    return false
+                }
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    break
+                } else if byte == UInt8(ascii: "\\") {
+                    flags = JSONDocument.hasEscapes
+                    guard index + 1 < count else {
+                        fail(.syntax, "EOF while parsing a string", at: index + 1)
+                        return false
+                    }
+                    switch bytes[index + 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index += 2
+                    case UInt8(ascii: "u"):
+                        guard let code = hex4(bytes, index + 2) else { return false }
+                        if code >= 0xDC00, code < 0xE000 {
+                            fail(.syntax, "lone trailing surrogate in hex escape", at: index)
+                            return false
+                        }
+                        if code >= 0xD800, code < 0xDC00 {
+                            guard index + 7 < count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") else {
+                                fail(.syntax, "lone leading surrogate in hex escape", at: index)
+                                return false
+                            }
+                            guard let low = hex4(bytes, index + 8) else { return false }
+                            guard low >= 0xDC00, low < 0xE000 else {
+                                fail(.syntax, "lone leading surrogate in hex escape", at: index)
+                                return false
+                            }
+                            index += 12
+                        } else {
+                            index += 6
+                        }
+                    default:
+                        fail(.syntax, "invalid escape", at: index)
+                        return false
+                    }
+                } else if byte < 0x20 {
+                    fail(.syntax, "control character (\\u0000-\\u001F) found while parsing a string", at: index)
+                    return false
+                } else {
+                    guard let length = utf8SequenceLength(bytes, index) else {
+                        fail(.invalidUTF8, "invalid UTF-8", at: index)
+                        return false
+                    }
+                    index += length
+                }
+            }
+            _ = append(.string, flags: flags, start: start, end: index, isKey: isKey)
+            offset = index
+            return true
+        }
+
+        mutating func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> UInt32? {
+            var value: UInt32 = 0
+            for index in offset..<offset + 4 {
+                guard index < count else {
+                    fail(.syntax, "EOF while parsing a string", at: index)
+                    return nil
+                }
+                guard let digit = JSONDocument.hexDigit(bytes[index]) else {
+                    fail(.syntax, "invalid escape", at: index)
+                    return nil
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
+        }
+
+        /// The length of the well-formed UTF-8 sequence at `offset`, nil when it is not one.
+        func utf8SequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int? {
+            let lead = bytes[offset]
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch lead {
+            case 0x00..<0x80: return 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return nil
+            }
+            guard offset + length <= count else { return nil }
+            let second = bytes[offset + 1]
+            guard second >= lower, second <= upper else { return nil }
+            for index in offset + 2..<offset + length where bytes[index] & 0xC0 != 0x80 {
+                return nil
+            }
+            return length
+        }
+
+        func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            var index = 0
+            while index < count {
+                if bytes[index] < 0x80 {
+                    index += 1
+                    continue
+                }
+                guard let length = utf8SequenceLength(bytes, index) else { return index }
+                index += length
+            }
+            return nil
+        }
+
+        mutating func parseNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Bool {
+            let start = offset
+            var index = offset
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < count else {
+                fail(.syntax, "EOF while parsing a value", at: index)
+                return false
+            }
+            func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+                if index < count, isDigit(bytes[index]) {
+                    fail(.syntax, "invalid number", at: index)
+                    return false
+                }
+            } else if isDigit(bytes[index]) {
+                while index < count, isDigit(bytes[index]) { index += 1 }
+            } else {
+                fail(.syntax, "invalid number", at: index)
+                return false
+            }
+            let integerDigits = index - start
+            var flags = JSONDocument.integerToken
+            var hasExponent = false
+            if index < count, bytes[index] == UInt8(ascii: ".") {
+                flags = 0
+                index += 1
+                guard index < count, isDigit(bytes[index]) else {
+                    fail(.syntax, index < count ? "invalid number" : "EOF while parsing a value", at: index)
+                    return false
+                }
+                while index < count, isDigit(bytes[index]) { index += 1 }
+            }
+            if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                flags = 0
+                hasExponent = true
+                index += 1
+                if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard index < count, isDigit(bytes[index]) else {
+                    fail(.syntax, index < count ? "invalid number" : "EOF while parsing a value", at: index)
+                    return false
+                }
+                while index < count, isDigit(bytes[index]) { index += 1 }
+            }
+            let nodeIndex = append(.number, flags: flags, start: start, end: index)
+            if hasExponent || integerDigits > 300 {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                if let value = Double(text), value.isInfinite {
+                    nodes[nodeIndex].flags |= JSONDocument.overflows
+                    overflowing.append(Int32(nodeIndex))
+                }
+            }
+            offset = index
+            return true
+        }
+    }
+}
