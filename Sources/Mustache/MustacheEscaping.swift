@@ -29,9 +29,9 @@ public struct MustacheEscaping: Sendable {
     /// backslash escapes alone would suffice: an escaped character is literal text, and cmark
     /// writes a literal `<` as `&lt;`. Character references are equally inert there (CommonMark
     /// never treats them as markup) and render as the same characters, but they also stay inert
-    /// where CommonMark processes no backslash escapes: inside a raw HTML block, `\<script\>`
-    /// reaches the browser as `\<script\>`, a tag; `&lt;script&gt;` stays text, and `&quot;`
-    /// cannot end a quoted attribute.
+    /// where CommonMark processes no backslash escapes: inside a raw HTML block that cmark
+    /// passes through (its unsafe option), `\<script\>` reaches the browser as `\<script\>`,
+    /// a tag; `&lt;script&gt;` stays text, and `&quot;` cannot end a quoted attribute.
     ///
     /// What escaping cannot change: leading spaces of a value placed at the start of a line
     /// still count as indentation (four make an indented code block of literal text), two
@@ -71,7 +71,6 @@ public struct MustacheEscaping: Sendable {
     public func escape(_ text: String) -> String {
         transform(text)
     }
-
 }
 
 /// Replacements for ASCII bytes, which leave multi-byte UTF-8 sequences intact.

@@ -48,7 +48,7 @@ extension Dictionary: MustachePartialProvider where Key == String, Value == Must
 }
 
 /// A name in a tag: the parts of a dotted name, or none for the implicit iterator `.`.
-struct Name: Sendable, Equatable {
+struct Name: Sendable {
     let parts: [String]
 }
 

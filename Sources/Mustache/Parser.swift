@@ -18,7 +18,8 @@ struct Parser {
         let path: Name
         let inverted: Bool
         let tagStart: Int
-        let enclosingNodes: [Node]
+        /// Moved back into `nodes` when the section closes, so appending doesn't copy.
+        var enclosingNodes: [Node]
     }
 
     private enum TagKind {
@@ -75,7 +76,7 @@ struct Parser {
         return nodes
     }
 
-    private mutating func readTag(at start: Int) throws(MustacheError) -> Tag {
+    private func readTag(at start: Int) throws(MustacheError) -> Tag {
         let afterOpening = start + opening.count
         let sigil = afterOpening < bytes.count ? bytes[afterOpening] : 0
         let kind: TagKind
@@ -101,7 +102,7 @@ struct Parser {
         } else {
             contentStart = afterOpening + 1
         }
-        guard let contentEnd = firstIndex(of: terminator, from: min(contentStart, bytes.count)) else {
+        guard let contentEnd = firstIndex(of: terminator, from: contentStart) else {
             throw error(.unclosedTag(closingDelimiter: string(of: terminator)), at: start)
         }
         return Tag(kind: kind, content: contentStart..<contentEnd, start: start, end: contentEnd + terminator.count)
@@ -158,12 +159,13 @@ struct Parser {
             nodes = []
         case .sectionEnd:
             let name = try trimmedName(of: tag)
-            guard let section = openSections.last, section.name == name else {
+            guard openSections.last?.name == name else {
                 throw error(.mismatchedCloseTag(expected: openSections.last?.name, found: name), at: tag.start)
             }
-            openSections.removeLast()
-            let body = nodes
-            nodes = section.enclosingNodes
+            var section = openSections.removeLast()
+            var body: [Node] = []
+            swap(&body, &nodes)
+            swap(&nodes, &section.enclosingNodes)
             nodes.append(.section(section.path, body: body, inverted: section.inverted))
         }
     }
