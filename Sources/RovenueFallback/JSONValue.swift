@@ -144,34 +144,30 @@ extension JSONValue {
     /// Appends `string` as a JSON string literal: quotes, backslashes and control characters escaped.
     public static func writeQuoted(_ string: String, to output: inout String) {
         output += "\""
-        var pending = Substring.UnicodeScalarView()
-        for scalar in string.unicodeScalars {
-            let escaped: String?
-            switch scalar {
-            case "\"": escaped = "\\\""
-            case "\\": escaped = "\\\\"
-            case "\n": escaped = "\\n"
-            case "\r": escaped = "\\r"
-            case "\t": escaped = "\\t"
-            case "\u{08}": escaped = "\\b"
-            case "\u{0C}": escaped = "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    escaped = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    escaped = nil
-                }
-            }
-            if let escaped {
-                output += String(pending)
-                pending = Substring.UnicodeScalarView()
-                output += escaped
-            } else {
-                pending.append(scalar)
+        let utf8 = string.utf8
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output += string
+            output += "\""
+            return
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + 16)
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: bytes.append(byte)
             }
         }
-        output += String(pending)
+        output += String(decoding: bytes, as: UTF8.self)
         output += "\""
     }
 
