@@ -37,7 +37,7 @@ let package = Package(
             name: "fallback-bench",
             dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]
         ),
-        .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
