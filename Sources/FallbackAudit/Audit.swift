@@ -67,6 +67,7 @@ struct AuditRun {
     let now: Date?
     private var pending: [Pending] = []
     private var locator: TextLocator?
+    var pointers: PointerCache
     private var entryKeys: Set<String>?
 
     init(file: FallbackFile, configuration: AuditConfiguration, now: Date?) {
@@ -74,6 +75,7 @@ struct AuditRun {
         self.document = file.document
         self.configuration = configuration
         self.now = now
+        pointers = PointerCache(document: file.document)
     }
 
     func isEnabled(_ rule: Rule) -> Bool {
@@ -115,10 +117,10 @@ struct AuditRun {
             let position: JSONDocument.Position
             switch item.anchor {
             case .value(let node):
-                pointer = document.value(at: node).pointer
+                pointer = pointers.pointer(of: node)
                 position = self.position(ofNode: node)
             case .key(let node):
-                pointer = document.value(at: node + 1).pointer
+                pointer = pointers.pointer(of: node + 1)
                 position = self.position(ofNode: node)
             case .fixed(let fixedPointer, let fixedPosition):
                 pointer = fixedPointer

@@ -12,7 +12,7 @@ extension AuditRun {
         checkArrayForms(record)
         switch record.outcome {
         case .skipped(let failure):
-            let pointer = document.value(at: failure.source.node).pointer
+            let pointer = pointers.pointer(of: failure.source.node)
             report(
                 .entrySkipped,
                 "The SDK skips placement \(Format.quoted(key)) and logs `fallback placement entry skipped: \(key)`: at "
@@ -70,10 +70,9 @@ extension AuditRun {
     private mutating func checkArrayForms(_ record: EntryRecord) {
         guard !record.arrayForms.isEmpty else { return }
         let arrayNodes = Set(record.arrayForms.map(\.node))
-        let placementsNode = file.placements?.index
         for ref in record.arrayForms {
             let value = document.value(at: ref.node)
-            let fields = Self.structName(of: value, arrayNodes: arrayNodes, placements: placementsNode)
+            let fields = structName(of: ref.node, arrayNodes: arrayNodes)
             let name = fields.map { "This \($0.name)" } ?? "This object"
             let listed = fields.map { " [" + $0.fields.prefix(value.count).joined(separator: ", ") + "]" } ?? ""
             report(
@@ -197,10 +196,8 @@ extension AuditRun {
     }
 
     /// The struct an array-form object decodes as, from where it sits: the field that holds it.
-    static func structName(
-        of value: JSONDocument.Value, arrayNodes: Set<Int>, placements: Int?
-    ) -> (name: String, fields: [String])? {
-        guard let slot = slot(of: value, arrayNodes: arrayNodes, placements: placements) else { return nil }
+    mutating func structName(of node: Int, arrayNodes: Set<Int>) -> (name: String, fields: [String])? {
+        guard let slot = slot(of: node, arrayNodes: arrayNodes) else { return nil }
         switch (slot.field, slot.isElement) {
         case ("<entry>", false): return ("entry", FallbackEntry.fieldNames)
         case ("placement", false): return ("placement", Placement.fieldNames)
@@ -221,30 +218,25 @@ extension AuditRun {
         }
     }
 
-    /// The field of the entry's shape that holds `value`, and whether it is an element of that field's array.
-    private static func slot(
-        of value: JSONDocument.Value, arrayNodes: Set<Int>, placements: Int?
-    ) -> (field: String, isElement: Bool)? {
-        guard let parent = value.parent else { return nil }
+    /// The field of the entry's shape that holds `node`, and whether it is an element of that field's array.
+    private mutating func slot(of node: Int, arrayNodes: Set<Int>) -> (field: String, isElement: Bool)? {
+        guard let parent = document.value(at: node).parent else { return nil }
         switch parent.kind {
         case .object:
-            if parent.index == placements { return ("<entry>", false) }
-            guard let member = parent.members.first(where: { $0.value.index == value.index }) else { return nil }
-            if let holder = slot(of: parent, arrayNodes: arrayNodes, placements: placements),
-                holder == ("paywalls", false)
-            {
+            if parent.index == file.placements?.index { return ("<entry>", false) }
+            guard let key = pointers.key(of: node) else { return nil }
+            if let holder = slot(of: parent.index, arrayNodes: arrayNodes), holder == ("paywalls", false) {
                 return ("paywall", false)
             }
-            return (member.key, false)
+            return (key, false)
         case .array:
             if arrayNodes.contains(parent.index) {
-                guard let holder = structName(of: parent, arrayNodes: arrayNodes, placements: placements),
-                    let position = parent.elements.firstIndex(where: { $0.index == value.index }),
-                    position < holder.fields.count
+                guard let holder = structName(of: parent.index, arrayNodes: arrayNodes),
+                    let position = pointers.position(of: node), position < holder.fields.count
                 else { return nil }
                 return (holder.fields[position], false)
             }
-            guard let holder = slot(of: parent, arrayNodes: arrayNodes, placements: placements) else { return nil }
+            guard let holder = slot(of: parent.index, arrayNodes: arrayNodes) else { return nil }
             return (holder.field, true)
         default:
             return nil

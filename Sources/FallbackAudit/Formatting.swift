@@ -74,10 +74,14 @@ enum Format {
         return "\(milliseconds) ms"
     }
 
+    /// The most candidates a suggestion is searched among; larger sets get none, keeping a finding's
+    /// cost bounded however large the funnel.
+    static let suggestionCandidateLimit = 200
+
     /// The candidate closest to `text` by edit distance, when close enough to be a likely typo.
-    static func suggestion<S: Sequence<String>>(for text: String, among candidates: S) -> String? {
+    static func suggestion<C: Collection<String>>(for text: String, among candidates: C) -> String? {
         let limit = min(3, text.count / 3)
-        guard limit > 0 else { return nil }
+        guard limit > 0, candidates.count <= suggestionCandidateLimit else { return nil }
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != text && abs(candidate.count - text.count) <= limit {
             let distance = editDistance(Array(text.unicodeScalars), Array(candidate.unicodeScalars))
@@ -89,7 +93,7 @@ enum Format {
     }
 
     /// ` (did you mean "x"?)` when a close candidate exists, else empty.
-    static func didYouMean<S: Sequence<String>>(_ text: String, among candidates: S) -> String {
+    static func didYouMean<C: Collection<String>>(_ text: String, among candidates: C) -> String {
         suggestion(for: text, among: candidates).map { " (did you mean \(quoted($0))?)" } ?? ""
     }
 

@@ -33,6 +33,8 @@ struct Step {
 }
 
 extension AuditRun {
+    /// `Page.knownTypes` in a fixed order, so suggestions are deterministic.
+    static let knownPageTypes = Page.knownTypes.sorted()
     /// Page types that ask the user to pick among `options`.
     static let choicePageTypes: Set<String> = ["single_choice", "multi_choice", "picture_choice"]
     /// The most loop paths drawn per funnel; further back edges are reported without the path.
@@ -103,7 +105,7 @@ extension AuditRun {
                 report(
                     .pageTypeUnknown,
                     "Page \(Format.quoted(page.id)) has type \(Format.quoted(page.type)), not one of the 26 funnel page "
-                        + "types\(Format.didYouMean(page.type, among: Page.knownTypes.sorted())): an SDK that does not know "
+                        + "types\(Format.didYouMean(page.type, among: Self.knownPageTypes)): an SDK that does not know "
                         + "the type cannot render the page.",
                     key: key, at: node(of: "type", in: page))
             }
@@ -358,7 +360,7 @@ extension AuditRun {
             report(
                 .questionUnknown,
                 "\(subject) reads question \(Format.quoted(question)), which no page of funnel "
-                    + "\(Format.quoted(context.funnel.id)) asks\(Format.didYouMean(question, among: context.questionPage.keys.sorted())): "
+                    + "\(Format.quoted(context.funnel.id)) asks\(Format.didYouMean(question, among: context.questionIds)): "
                     + "the answer is always missing, so `\(op)` is always \(Self.matchesMissingAnswer(clause.op)). The "
                     + "dashboard blocks publishing it.",
                 key: key, at: node(of: "question_id", in: clause))
@@ -509,6 +511,9 @@ struct FunnelContext {
     /// The first page of type `paywall`: where `"paywall"` leads.
     let firstPaywallPage: Int?
 
+    /// Every question id, in page order.
+    let questionIds: [String]
+
     init(funnel: Funnel) {
         self.funnel = funnel
         var pageIndex: [String: Int] = [:]
@@ -519,6 +524,7 @@ struct FunnelContext {
         }
         self.pageIndex = pageIndex
         self.questionPage = questionPage
+        questionIds = funnel.pages.compactMap(\.questionId)
         firstPaywallPage = funnel.pages.firstIndex { $0.type == "paywall" }
     }
 
@@ -536,6 +542,6 @@ struct FunnelContext {
             return "\"paywall\", but funnel \(Format.quoted(funnel.id)) has no page of type paywall"
         }
         return "\(Format.quoted(name)), which is neither a page of funnel \(Format.quoted(funnel.id)) nor \"end\" or "
-            + "\"paywall\"\(Format.didYouMean(name, among: funnel.pages.map(\.id)))"
+            + "\"paywall\"\(Format.didYouMean(name, among: funnel.pages.lazy.map(\.id)))"
     }
 }
