@@ -76,30 +76,22 @@ extension AuditRun {
 
     private mutating func checkPages(_ context: FunnelContext, key: String) {
         let funnel = context.funnel
-        var seenPages: [String: Int] = [:]
-        var seenQuestions: [String: Int] = [:]
         for (index, page) in funnel.pages.enumerated() {
-            if let first = seenPages[page.id] {
+            if let first = context.pageIndex[page.id], first != index {
                 report(
                     .duplicatePageId,
                     "Pages #\(first + 1) and #\(index + 1) of funnel \(Format.quoted(funnel.id)) share id "
                         + "\(Format.quoted(page.id)): a goto or default_next naming it is ambiguous (this audit follows the "
                         + "first), and the dashboard blocks publishing it.",
                     key: key, at: node(of: "id", in: page))
-            } else {
-                seenPages[page.id] = index
             }
-            if let question = page.questionId {
-                if let first = seenQuestions[question] {
-                    report(
-                        .duplicateQuestionId,
-                        "Pages \(Format.quoted(funnel.pages[first].id)) and \(Format.quoted(page.id)) both ask question_id "
-                            + "\(Format.quoted(question)): clauses read the latest answer, so the later page overwrites the "
-                            + "earlier one's answer. The dashboard blocks publishing it.",
-                        key: key, at: node(of: "question_id", in: page))
-                } else {
-                    seenQuestions[question] = index
-                }
+            if let question = page.questionId, let first = context.questionPage[question], first != index {
+                report(
+                    .duplicateQuestionId,
+                    "Pages \(Format.quoted(funnel.pages[first].id)) and \(Format.quoted(page.id)) both ask question_id "
+                        + "\(Format.quoted(question)): clauses read the latest answer, so the later page overwrites the "
+                        + "earlier one's answer. The dashboard blocks publishing it.",
+                    key: key, at: node(of: "question_id", in: page))
             }
             if !Page.knownTypes.contains(page.type) {
                 report(
