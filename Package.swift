@@ -38,7 +38,7 @@ let package = Package(
             dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]
         ),
         .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback"]),
+        .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "FallbackCLITests", dependencies: ["RovenueFallback"]),

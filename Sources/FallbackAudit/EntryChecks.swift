@@ -1,0 +1,245 @@
+import RovenueFallback
+
+extension AuditRun {
+    /// The longest placement key or identifier that is not reported.
+    static let maximumIdentifierLength = 160
+
+    mutating func checkEntry(_ record: EntryRecord) {
+        let key = record.key
+        checkDuplicateKey(record)
+        checkIdentifier(key, what: "Placement key", key: key, at: .key(record.keyRefs[record.keyRefs.count - 1].node))
+        checkDuplicateFields(record)
+        checkArrayForms(record)
+        switch record.outcome {
+        case .skipped(let failure):
+            let pointer = pointers.pointer(of: failure.source.node)
+            report(
+                .entrySkipped,
+                "The SDK skips placement \(Format.quoted(key)) and logs `fallback placement entry skipped: \(key)`: at "
+                    + "\(pointer.isEmpty ? "/" : pointer), \(failure.expectation). The entry does not count toward the "
+                    + "loaded total, and getFunnel/getPaywall(\(Format.quoted(key))) gets nothing from the fallback.",
+                key: key, at: failure.source.node)
+        case .loaded(let entry):
+            checkPlacement(entry, key: key)
+            checkTargets(entry, key: key)
+            if let experiment = entry.experiment {
+                checkExperiment(experiment, key: key)
+            }
+            var checked = CheckedContent()
+            if let funnel = entry.funnel {
+                checkFunnel(funnel, key: key, checked: &checked)
+            }
+            if let paywall = entry.paywall {
+                checkPaywallMedia(paywall, key: key, checked: &checked)
+            }
+            for variant in entry.experiment?.variants ?? [] {
+                if let funnel = variant.funnel {
+                    checkFunnel(funnel, key: key, checked: &checked)
+                }
+                if let paywall = variant.paywall {
+                    checkPaywallMedia(paywall, key: key, checked: &checked)
+                }
+            }
+        }
+    }
+
+    private mutating func checkDuplicateKey(_ record: EntryRecord) {
+        guard record.keyRefs.count > 1 else { return }
+        let kept = position(ofNode: record.keyRefs[record.keyRefs.count - 1].node)
+        for ref in record.keyRefs.dropLast() {
+            report(
+                .duplicateKey,
+                "Placement key \(Format.quoted(record.key)) appears \(record.keyRefs.count) times in placements: the SDK "
+                    + "silently keeps the last occurrence (line \(kept.line), column \(kept.column)) and ignores this one.",
+                key: record.key, at: .key(ref.node))
+        }
+    }
+
+    private mutating func checkDuplicateFields(_ record: EntryRecord) {
+        for duplicate in record.duplicateFields {
+            guard let first = duplicate.values.first, let last = duplicate.values.last else { continue }
+            let kept = position(ofNode: last.node)
+            report(
+                .duplicateKey,
+                "Field \(Format.quoted(duplicate.field)) is written \(duplicate.values.count) times in the same object: the "
+                    + "SDK keeps the last one (line \(kept.line), column \(kept.column)) and ignores the others.",
+                key: record.key, at: first.node)
+        }
+    }
+
+    private mutating func checkArrayForms(_ record: EntryRecord) {
+        guard !record.arrayForms.isEmpty else { return }
+        let arrayNodes = Set(record.arrayForms.map(\.node))
+        for ref in record.arrayForms {
+            let value = document.value(at: ref.node)
+            let fields = structName(of: ref.node, arrayNodes: arrayNodes)
+            let name = fields.map { "This \($0.name)" } ?? "This object"
+            let listed = fields.map { " [" + $0.fields.prefix(value.count).joined(separator: ", ") + "]" } ?? ""
+            report(
+                .arrayAsObject,
+                "\(name) is written as an array of its fields\(listed) instead of an object: a quirk the SDK accepts "
+                    + "but no dashboard export produces, and other tools misread. Write it as an object.",
+                key: record.key, at: ref.node)
+        }
+    }
+
+    private mutating func checkPlacement(_ entry: FallbackEntry, key: String) {
+        guard let placement = entry.placement else { return }
+        checkIdentifier(placement.identifier, what: "placement.identifier", key: key, at: .value(node(of: "identifier", in: placement)))
+        if placement.identifier != key {
+            let other = hasEntry(forKey: placement.identifier) ? "the entry under that key" : "nothing"
+            report(
+                .keyMismatch,
+                "Placement key \(Format.quoted(key)) differs from placement.identifier \(Format.quoted(placement.identifier)): "
+                    + "getFunnel/getPaywall(\(Format.quoted(key))) finds this entry but exposure and the presented context "
+                    + "report \(Format.quoted(placement.identifier)), and getFunnel/getPaywall(\(Format.quoted(placement.identifier))) "
+                    + "finds \(other) offline.",
+                key: key, at: node(of: "identifier", in: placement))
+        }
+        if placement.revision < 1 {
+            report(
+                .revisionInvalid,
+                "placement.revision is \(placement.revision): dashboard revisions start at 1, so this entry was edited by "
+                    + "hand or does not come from an export.",
+                key: key, at: node(of: "revision", in: placement))
+        }
+    }
+
+    private mutating func checkIdentifier(_ identifier: String, what: String, key: String, at anchor: Anchor) {
+        var problems: [String] = []
+        if identifier.isEmpty {
+            problems.append("is empty")
+        } else {
+            if identifier.first!.isWhitespace || identifier.last!.isWhitespace {
+                problems.append("has leading or trailing whitespace")
+            }
+            if identifier.count > Self.maximumIdentifierLength {
+                problems.append("is \(identifier.count) characters long (over \(Self.maximumIdentifierLength))")
+            }
+        }
+        guard !problems.isEmpty else { return }
+        report(
+            .identifierInvalid,
+            "\(what) \(Format.quoted(identifier)) \(problems.joined(separator: " and ")): the app's "
+                + "getFunnel/getPaywall call must spell it exactly (lookups are exact and case-sensitive), and the "
+                + "dashboard never exports such an identifier.",
+            key: key, at: anchor)
+    }
+
+    private mutating func checkTargets(_ entry: FallbackEntry, key: String) {
+        guard entry.placement != nil else {
+            report(
+                .servesNothing,
+                "Entry \(Format.quoted(key)) has no placement: it loads and counts toward the total, but an offline "
+                    + "device is served nothing for it.",
+                key: key, at: entry.source.node)
+            checkShadowing(entry, key: key)
+            return
+        }
+        checkShadowing(entry, key: key)
+        if entry.funnel == nil, entry.paywall == nil {
+            if let experiment = entry.experiment {
+                if experiment.variants.isEmpty {
+                    report(
+                        .servesNothing,
+                        "Experiment \(Format.quoted(experiment.id)) of placement \(Format.quoted(key)) has no variants: the "
+                            + "entry loads, but an offline device draws nothing and is served nothing.",
+                        key: key, at: node(of: "variants", in: experiment))
+                }
+            } else {
+                report(
+                    .servesNothing,
+                    "Placement \(Format.quoted(key)) has no funnel, paywall or experiment: the entry loads and counts, "
+                        + "but an offline device is served nothing.",
+                    key: key, at: entry.source.node)
+            }
+        }
+    }
+
+    private mutating func checkShadowing(_ entry: FallbackEntry, key: String) {
+        if let funnel = entry.funnel {
+            var shadowed: [String] = []
+            var anchor: Int?
+            if let paywall = entry.paywall {
+                shadowed.append("paywall \(Format.quoted(paywall.id))")
+                anchor = node(of: "paywall", in: entry)
+            }
+            if let experiment = entry.experiment {
+                shadowed.append("experiment \(Format.quoted(experiment.id))")
+                anchor = anchor ?? node(of: "experiment", in: entry)
+            }
+            if let anchor {
+                report(
+                    .shadowedTarget,
+                    "Placement \(Format.quoted(key)) has funnel \(Format.quoted(funnel.id)) and "
+                        + "\(shadowed.joined(separator: " and ")): the SDK serves the funnel (§5: a funnel wins over a "
+                        + "paywall, a direct target over an experiment), so the \(shadowed.count == 1 ? "other is" : "others are") never served.",
+                    key: key, at: anchor)
+            }
+        } else if let paywall = entry.paywall, let experiment = entry.experiment {
+            report(
+                .shadowedTarget,
+                "Placement \(Format.quoted(key)) has paywall \(Format.quoted(paywall.id)) and experiment "
+                    + "\(Format.quoted(experiment.id)): the SDK serves the paywall (§5: a direct target wins over an "
+                    + "experiment) and never draws a variant.",
+                key: key, at: node(of: "experiment", in: entry))
+        }
+        for variant in entry.experiment?.variants ?? [] {
+            if let funnel = variant.funnel, let paywall = variant.paywall {
+                report(
+                    .shadowedTarget,
+                    "Variant \(Format.quoted(variant.variantId)) has funnel \(Format.quoted(funnel.id)) and paywall "
+                        + "\(Format.quoted(paywall.id)): a subscriber who draws it is served the funnel, never the paywall.",
+                    key: key, at: node(of: "paywall", in: variant))
+            }
+        }
+    }
+
+    /// The struct an array-form object decodes as, from where it sits: the field that holds it.
+    mutating func structName(of node: Int, arrayNodes: Set<Int>) -> (name: String, fields: [String])? {
+        guard let slot = slot(of: node, arrayNodes: arrayNodes) else { return nil }
+        switch (slot.field, slot.isElement) {
+        case ("<entry>", false): return ("entry", FallbackEntry.fieldNames)
+        case ("placement", false): return ("placement", Placement.fieldNames)
+        case ("paywall", false): return ("paywall", Paywall.fieldNames)
+        case ("experiment", false): return ("experiment", Experiment.fieldNames)
+        case ("funnel", false): return ("funnel", Funnel.fieldNames)
+        case ("remoteConfig", false): return ("remoteConfig", RemoteConfig.fieldNames)
+        case ("offering", false): return ("offering", Offering.fieldNames)
+        case ("storeIds", false): return ("storeIds", StoreIds.fieldNames)
+        case ("condition", false): return ("condition", Condition.fieldNames)
+        case ("variants", true): return ("variant", Variant.fieldNames)
+        case ("packages", true): return ("package", Package.fieldNames)
+        case ("pages", true): return ("page", Page.fieldNames)
+        case ("options", true): return ("option", PageOption.fieldNames)
+        case ("next_rules", true): return ("next rule", NextRule.fieldNames)
+        case ("clauses", true): return ("clause", Clause.fieldNames)
+        default: return nil
+        }
+    }
+
+    /// The field of the entry's shape that holds `node`, and whether it is an element of that field's array.
+    private mutating func slot(of node: Int, arrayNodes: Set<Int>) -> (field: String, isElement: Bool)? {
+        guard let parent = document.value(at: node).parent else { return nil }
+        switch parent.kind {
+        case .object:
+            if parent.index == file.placements?.index { return ("<entry>", false) }
+            guard let key = pointers.key(of: node) else { return nil }
+            if let holder = slot(of: parent.index, arrayNodes: arrayNodes), holder == ("paywalls", false) {
+                return ("paywall", false)
+            }
+            return (key, false)
+        case .array:
+            if arrayNodes.contains(parent.index) {
+                guard let holder = structName(of: parent.index, arrayNodes: arrayNodes),
+                    let position = pointers.position(of: node), position < holder.fields.count
+                else { return nil }
+                return (holder.fields[position], false)
+            }
+            guard let holder = slot(of: parent.index, arrayNodes: arrayNodes) else { return nil }
+            return (holder.field, true)
+        default:
+            return nil
+        }
+    }
+}

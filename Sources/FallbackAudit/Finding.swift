@@ -1,0 +1,82 @@
+/// One problem the audit found, at one place in the snapshot.
+public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    /// The id of the rule that found it (see `Rule`).
+    public let ruleId: String
+    /// The rule's severity, or the configuration's override of it.
+    public let severity: Severity
+    /// What is wrong, naming the ids and values involved, and what it does on a device.
+    public let message: String
+    /// The placement key the finding is about; nil for the file as a whole.
+    public let placementKey: String?
+    /// The RFC 6901 JSON Pointer of the value at fault (`""` for the top level).
+    public let pointer: String
+    /// 1-based line of the value at fault.
+    public let line: Int
+    /// 1-based column of the value at fault, in Unicode scalars.
+    public let column: Int
+
+    public init(
+        ruleId: String, severity: Severity, message: String, placementKey: String?, pointer: String, line: Int, column: Int
+    ) {
+        self.ruleId = ruleId
+        self.severity = severity
+        self.message = message
+        self.placementKey = placementKey
+        self.pointer = pointer
+        self.line = line
+        self.column = column
+    }
+
+    /// The rule that found it.
+    public var rule: Rule? { Rule(id: ruleId) }
+
+    /// `line:column severity rule-id [key] pointer: message`.
+    public var description: String {
+        let key = placementKey.map { " [\($0)]" } ?? ""
+        let location = pointer.isEmpty ? "" : " \(pointer)"
+        return "\(line):\(column) \(severity.rawValue) \(ruleId)\(key)\(location): \(message)"
+    }
+}
+
+/// Changes to the rules' default severities: report a rule at another severity, or not at all.
+public struct AuditConfiguration: Sendable, Hashable {
+    /// What to do with one rule's findings.
+    public enum Override: Sendable, Hashable {
+        /// Do not report the rule.
+        case off
+        /// Report the rule at this severity.
+        case severity(Severity)
+
+        /// Reads `off`, `error`, `warning` or `info`.
+        public init?(_ text: String) {
+            if text == "off" {
+                self = .off
+            } else if let severity = Severity(rawValue: text) {
+                self = .severity(severity)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// Rule id → override; rules not listed keep their default severity.
+    public var overrides: [String: Override]
+
+    public init(overrides: [String: Override] = [:]) {
+        self.overrides = overrides
+    }
+
+    /// The severity `rule` is reported at, or nil when it is off.
+    public func severity(of rule: Rule) -> Severity? {
+        switch overrides[rule.id] {
+        case nil: rule.severity
+        case .off: nil
+        case .severity(let severity): severity
+        }
+    }
+
+    /// Overridden ids that name no rule, sorted.
+    public var unknownRuleIds: [String] {
+        overrides.keys.filter { Rule(id: $0) == nil }.sorted()
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import RovenueFallback
+
+/// How messages write values.
+enum Format {
+    /// A string as a JSON literal, shortened past 80 characters.
+    static func quoted(_ text: String) -> String {
+        if text.utf8.count <= 80, !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
+        return text.count > 80 ? JSONValue.quoted(String(text.prefix(80))) + "…" : JSONValue.quoted(text)
+    }
+
+    /// Strings as JSON literals, separated by commas.
+    static func quotedList<S: Sequence<String>>(_ texts: S) -> String {
+        texts.map(quoted).joined(separator: ", ")
+    }
+
+    /// A value as compact JSON, shortened past 80 characters.
+    static func json(_ value: JSONValue) -> String {
+        let text = value.jsonText()
+        return text.count > 80 ? String(text.prefix(80)) + "…" : text
+    }
+
+    /// A number with at most 6 decimals, trailing zeros dropped (`0.2`, not `0.19999999999999996`).
+    static func decimal(_ value: Double) -> String {
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
+    /// A bucket count as a percentage of all buckets (`33.33%`).
+    static func percent(buckets: Int) -> String {
+        let hundredths = buckets * 10_000 / Bucketing.bucketCount
+        let whole = hundredths / 100
+        let fraction = hundredths % 100
+        if fraction == 0 { return "\(whole)%" }
+        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)%" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)%"
+    }
+
+    /// Epoch milliseconds as an ISO 8601 UTC date-time (`2025-11-29T07:06:40Z`), proleptic Gregorian.
+    static func date(milliseconds: Int64) -> String {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Howard Hinnant's civil_from_days.
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// A positive duration in milliseconds, in its two largest units (`3 d 4 h`, `12 min 5 s`).
+    static func duration(milliseconds: Int64) -> String {
+        let units: [(size: Int64, name: String)] = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "min"), (1000, "s")]
+        for (index, unit) in units.enumerated() where milliseconds >= unit.size {
+            var text = "\(milliseconds / unit.size) \(unit.name)"
+            if index + 1 < units.count {
+                let next = units[index + 1]
+                let count = milliseconds % unit.size / next.size
+                if count > 0 { text += " \(count) \(next.name)" }
+            }
+            return text
+        }
+        return "\(milliseconds) ms"
+    }
+
+    /// The most candidates a suggestion is searched among; larger sets get none, keeping a finding's
+    /// cost bounded however large the funnel.
+    static let suggestionCandidateLimit = 200
+
+    /// The candidate closest to `text` by edit distance, when close enough to be a likely typo.
+    static func suggestion<C: Collection<String>>(for text: String, among candidates: C) -> String? {
+        let limit = min(3, text.count / 3)
+        guard limit > 0, candidates.count <= suggestionCandidateLimit else { return nil }
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates where candidate != text && abs(candidate.count - text.count) <= limit {
+            let distance = editDistance(Array(text.unicodeScalars), Array(candidate.unicodeScalars))
+            if distance <= limit, distance < best?.distance ?? .max {
+                best = (candidate, distance)
+            }
+        }
+        return best?.candidate
+    }
+
+    /// ` (did you mean "x"?)` when a close candidate exists, else empty.
+    static func didYouMean<C: Collection<String>>(_ text: String, among candidates: C) -> String {
+        suggestion(for: text, among: candidates).map { " (did you mean \(quoted($0))?)" } ?? ""
+    }
+
+    /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions.
+    private static func editDistance(_ lhs: [Unicode.Scalar], _ rhs: [Unicode.Scalar]) -> Int {
+        var beforePrevious = [Int](repeating: 0, count: rhs.count + 1)
+        var previous = Array(0...rhs.count)
+        var current = previous
+        for i in stride(from: 1, through: lhs.count, by: 1) {
+            current[0] = i
+            for j in stride(from: 1, through: rhs.count, by: 1) {
+                let cost = lhs[i - 1] == rhs[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, lhs[i - 1] == rhs[j - 2], lhs[i - 2] == rhs[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
+            }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+        }
+        return previous[rhs.count]
+    }
+}

@@ -1,0 +1,539 @@
+import RovenueFallback
+
+/// The funnels and paywalls already checked for one placement.
+///
+/// An experiment often carries the same funnel (or the paywall a funnel shows) in several
+/// variants. A copy with the same id and the same JSON text (whitespace aside) is checked once, at
+/// its first occurrence; copies that differ are each checked.
+struct CheckedContent {
+    var funnels: [(id: String, node: Int)] = []
+    var paywalls: [(id: String, node: Int)] = []
+}
+
+/// Where a `goto` or `default_next` leads.
+enum Target {
+    case page(Int)
+    case end
+    /// Not a page id, not `end`, or `paywall` in a funnel without a paywall page.
+    case unknown
+}
+
+/// A step of a funnel's graph written in the snapshot: a rule's `goto` or a `default_next`.
+struct Step {
+    enum Kind {
+        case rule(String)
+        case defaultNext
+    }
+
+    let from: Int
+    let to: Int
+    let kind: Kind
+    /// The `goto` or `default_next` value.
+    let node: Int
+}
+
+extension AuditRun {
+    /// `Page.knownTypes` in a fixed order, so suggestions are deterministic.
+    static let knownPageTypes = Page.knownTypes.sorted()
+    /// Page types that ask the user to pick among `options`.
+    static let choicePageTypes: Set<String> = ["single_choice", "multi_choice", "picture_choice"]
+    /// The most loop paths drawn per funnel; further back edges are reported without the path.
+    static let drawnLoopLimit = 16
+
+    mutating func checkFunnel(_ funnel: Funnel, key: String, checked: inout CheckedContent) {
+        if checked.funnels.contains(where: { $0.id == funnel.id && sameJSON($0.node, funnel.source.node) }) { return }
+        checked.funnels.append((funnel.id, funnel.source.node))
+
+        if isEnabled(.remoteMedia) {
+            checkThemeMedia(funnel, key: key)
+        }
+        for paywall in funnel.paywalls?.values ?? [] {
+            checkPaywallMedia(paywall, key: key, checked: &checked)
+        }
+        let pages = funnel.pages
+        guard !pages.isEmpty else {
+            report(
+                .funnelEmpty,
+                "Funnel \(Format.quoted(funnel.id)) has no pages: a device served it offline has nothing to show.",
+                key: key, at: node(of: "pages", in: funnel))
+            return
+        }
+        let context = FunnelContext(funnel: funnel)
+        checkPages(context, key: key)
+        checkGraph(context, key: key)
+        checkClauses(context, key: key)
+        if isEnabled(.translationMissing) {
+            checkTranslations(context, key: key)
+        }
+        if isEnabled(.remoteMedia) {
+            for page in pages {
+                checkPageMedia(page, funnel: funnel, key: key)
+            }
+        }
+    }
+
+    // MARK: Pages
+
+    private mutating func checkPages(_ context: FunnelContext, key: String) {
+        let funnel = context.funnel
+        for (index, page) in funnel.pages.enumerated() {
+            if let first = context.pageIndex[page.id], first != index {
+                report(
+                    .duplicatePageId,
+                    "Pages #\(first + 1) and #\(index + 1) of funnel \(Format.quoted(funnel.id)) share id "
+                        + "\(Format.quoted(page.id)): a goto or default_next naming it is ambiguous (this audit follows the "
+                        + "first), and the dashboard blocks publishing it.",
+                    key: key, at: node(of: "id", in: page))
+            }
+            if let question = page.questionId, let first = context.questionPage[question], first != index {
+                report(
+                    .duplicateQuestionId,
+                    "Pages \(Format.quoted(funnel.pages[first].id)) and \(Format.quoted(page.id)) both ask question_id "
+                        + "\(Format.quoted(question)): clauses read the latest answer, so the later page overwrites the "
+                        + "earlier one's answer. The dashboard blocks publishing it.",
+                    key: key, at: node(of: "question_id", in: page))
+            }
+            if !Page.knownTypes.contains(page.type) {
+                report(
+                    .pageTypeUnknown,
+                    "Page \(Format.quoted(page.id)) has type \(Format.quoted(page.type)), not one of the 26 funnel page "
+                        + "types\(Format.didYouMean(page.type, among: Self.knownPageTypes)): an SDK that does not know "
+                        + "the type cannot render the page.",
+                    key: key, at: node(of: "type", in: page))
+            }
+            if Self.choicePageTypes.contains(page.type), page.options?.isEmpty ?? true {
+                report(
+                    .optionsMissing,
+                    "Page \(Format.quoted(page.id)) is a \(page.type) page with no options: a first launch shows a "
+                        + "question with nothing to pick\(page.questionId.map { ", and question \(Format.quoted($0)) is never answered" } ?? "").",
+                    key: key, at: node(of: "options", in: page))
+            }
+            if page.type == "paywall" {
+                checkPaywallPage(page, funnel: funnel, key: key)
+            }
+        }
+    }
+
+    private mutating func checkPaywallPage(_ page: Page, funnel: Funnel, key: String) {
+        let carried = funnel.paywalls?.keys ?? []
+        var carriedText: String { carried.isEmpty ? "it carries none" : "it carries \(Format.quotedList(carried))" }
+        guard let paywallId = page.paywallId, !paywallId.isEmpty else {
+            report(
+                .paywallUnavailableOffline,
+                "Paywall page \(Format.quoted(page.id)) has no paywallId: an offline first launch reaches the page with "
+                    + "no paywall to show (funnel \(Format.quoted(funnel.id))'s paywalls map: \(carriedText)).",
+                key: key, at: node(of: "paywallId", in: page))
+            return
+        }
+        if funnel.paywalls?[paywallId] == nil {
+            report(
+                .paywallUnavailableOffline,
+                "Paywall page \(Format.quoted(page.id)) shows paywall \(Format.quoted(paywallId)), which funnel "
+                    + "\(Format.quoted(funnel.id))'s paywalls map does not carry (\(carriedText)"
+                    + "\(Format.suggestion(for: paywallId, among: carried).map { "; did you mean \(Format.quoted($0))?" } ?? "")): "
+                    + "an offline first launch reaches the page and cannot show its paywall.",
+                key: key, at: node(of: "paywallId", in: page))
+        }
+    }
+
+    // MARK: Graph
+
+    private mutating func checkGraph(_ context: FunnelContext, key: String) {
+        let funnel = context.funnel
+        let pages = funnel.pages
+        var successors = [[Int]](repeating: [], count: pages.count)
+        var backSteps: [Step] = []
+
+        for (index, page) in pages.enumerated() {
+            for rule in page.nextRules ?? [] {
+                let gotoNode = node(of: "goto", in: rule)
+                switch context.target(rule.goto) {
+                case .page(let next):
+                    successors[index].append(next)
+                    if next <= index { backSteps.append(Step(from: index, to: next, kind: .rule(rule.id), node: gotoNode)) }
+                case .end:
+                    break
+                case .unknown:
+                    report(
+                        .gotoUnknown,
+                        "Rule \(Format.quoted(rule.id)) on page \(Format.quoted(page.id)) goes to "
+                            + "\(context.unknownTargetText(rule.goto)): the dashboard blocks publishing this, and a device "
+                            + "taking the branch has nowhere to go.",
+                        key: key, at: gotoNode)
+                }
+            }
+            if let defaultNext = page.defaultNext {
+                let defaultNode = node(of: "default_next", in: page)
+                switch context.target(defaultNext) {
+                case .page(let next):
+                    successors[index].append(next)
+                    if next <= index { backSteps.append(Step(from: index, to: next, kind: .defaultNext, node: defaultNode)) }
+                case .end:
+                    break
+                case .unknown:
+                    report(
+                        .gotoUnknown,
+                        "default_next of page \(Format.quoted(page.id)) is \(context.unknownTargetText(defaultNext)): the "
+                            + "dashboard blocks publishing this, and a device leaving the page without a matching rule has "
+                            + "nowhere to go.",
+                        key: key, at: defaultNode)
+                }
+            } else if index + 1 < pages.count {
+                successors[index].append(index + 1)
+            }
+        }
+
+        if !backSteps.isEmpty, isEnabled(.cycle) {
+            reportCycles(backSteps, successors: successors, context: context, key: key)
+        }
+        if isEnabled(.pageUnreachable) {
+            reportUnreachable(successors: successors, context: context, key: key)
+        }
+    }
+
+    private mutating func reportCycles(_ backSteps: [Step], successors: [[Int]], context: FunnelContext, key: String) {
+        let pages = context.funnel.pages
+        let component = Self.stronglyConnectedComponents(successors)
+        var paths: [Int: [Int?]] = [:]
+        for step in backSteps {
+            let from = pages[step.from].id
+            let to = pages[step.to].id
+            let subject: String
+            switch step.kind {
+            case .rule(let id): subject = "Rule \(Format.quoted(id)) on page \(Format.quoted(from))"
+            case .defaultNext: subject = "default_next of page \(Format.quoted(from))"
+            }
+            let movement = step.to == step.from
+                ? "goes to its own page" : "goes back to earlier page \(Format.quoted(to))"
+            let consequence: String
+            if component[step.to] == component[step.from] {
+                if paths[step.to] == nil, paths.count < Self.drawnLoopLimit {
+                    paths[step.to] = Self.parents(from: step.to, successors: successors, within: component)
+                }
+                let loop: String
+                if let parents = paths[step.to] {
+                    var path = [step.from]
+                    while let last = path.last, last != step.to, let parent = parents[last] { path.append(parent) }
+                    loop = (path.reversed() + [step.to]).map { pages[$0].id }.joined(separator: " → ")
+                } else {
+                    loop = "\(to) → … → \(from) → \(to)"
+                }
+                consequence = ", closing the loop \(loop): a device taking it can circle forever, and the dashboard "
+                    + "blocks publishing a funnel with a cycle"
+            } else {
+                consequence = " (\(from) → \(to)). No path leads from \(to) back to \(from), so it never loops, but the "
+                    + "dashboard blocks any edge back to an earlier page, even in a branch never taken"
+            }
+            report(.cycle, "\(subject) \(movement)\(consequence).", key: key, at: step.node)
+        }
+    }
+
+    private mutating func reportUnreachable(successors: [[Int]], context: FunnelContext, key: String) {
+        let pages = context.funnel.pages
+        var reached = [Bool](repeating: false, count: pages.count)
+        reached[0] = true
+        var queue = [0]
+        var head = 0
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            for next in successors[current] where !reached[next] {
+                reached[next] = true
+                queue.append(next)
+            }
+        }
+        for (index, page) in pages.enumerated() where !reached[index] {
+            report(
+                .pageUnreachable,
+                "Page \(Format.quoted(page.id)) (#\(index + 1)) of funnel \(Format.quoted(context.funnel.id)) cannot be "
+                    + "reached from the first page \(Format.quoted(pages[0].id)): no rule, default_next or next-in-order "
+                    + "step leads to it, so a device never shows it.",
+                key: key, at: page.source.node)
+        }
+    }
+
+    /// Each node's component id; two nodes share one exactly when each reaches the other.
+    static func stronglyConnectedComponents(_ successors: [[Int]]) -> [Int] {
+        let count = successors.count
+        var order = [Int](repeating: -1, count: count)
+        var low = [Int](repeating: 0, count: count)
+        var onStack = [Bool](repeating: false, count: count)
+        var component = [Int](repeating: -1, count: count)
+        var stack: [Int] = []
+        var frames: [(node: Int, edge: Int)] = []
+        var counter = 0
+        var components = 0
+        for root in 0..<count where order[root] < 0 {
+            order[root] = counter
+            low[root] = counter
+            counter += 1
+            stack.append(root)
+            onStack[root] = true
+            frames.append((root, 0))
+            while let (node, edge) = frames.last {
+                if edge < successors[node].count {
+                    frames[frames.count - 1].edge += 1
+                    let next = successors[node][edge]
+                    if order[next] < 0 {
+                        order[next] = counter
+                        low[next] = counter
+                        counter += 1
+                        stack.append(next)
+                        onStack[next] = true
+                        frames.append((next, 0))
+                    } else if onStack[next] {
+                        low[node] = min(low[node], order[next])
+                    }
+                } else {
+                    frames.removeLast()
+                    if let parent = frames.last?.node { low[parent] = min(low[parent], low[node]) }
+                    if low[node] == order[node] {
+                        while let member = stack.popLast() {
+                            onStack[member] = false
+                            component[member] = components
+                            if member == node { break }
+                        }
+                        components += 1
+                    }
+                }
+            }
+        }
+        return component
+    }
+
+    /// A breadth-first tree from `start` inside its component: each reached node's parent.
+    static func parents(from start: Int, successors: [[Int]], within component: [Int]) -> [Int?] {
+        var parents = [Int?](repeating: nil, count: successors.count)
+        var reached = [Bool](repeating: false, count: successors.count)
+        reached[start] = true
+        var queue = [start]
+        var head = 0
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            for next in successors[current] where !reached[next] && component[next] == component[start] {
+                reached[next] = true
+                parents[next] = current
+                queue.append(next)
+            }
+        }
+        return parents
+    }
+
+    // MARK: Clauses
+
+    private mutating func checkClauses(_ context: FunnelContext, key: String) {
+        let pages = context.funnel.pages
+        for (index, page) in pages.enumerated() {
+            for rule in page.nextRules ?? [] {
+                for clause in rule.condition.clauses {
+                    checkClause(clause, rule: rule, pageIndex: index, context: context, key: key)
+                }
+            }
+        }
+    }
+
+    private mutating func checkClause(_ clause: Clause, rule: NextRule, pageIndex: Int, context: FunnelContext, key: String) {
+        let pages = context.funnel.pages
+        let page = pages[pageIndex]
+        var subject: String { "Rule \(Format.quoted(rule.id)) on page \(Format.quoted(page.id))" }
+        let question = clause.questionId
+        let op = clause.op.rawValue
+        if let asked = context.questionPage[question] {
+            if asked > pageIndex {
+                report(
+                    .questionNotYetAsked,
+                    "\(subject) (#\(pageIndex + 1)) reads question \(Format.quoted(question)), first asked on page "
+                        + "\(Format.quoted(pages[asked].id)) (#\(asked + 1)), after it: when the rule runs the answer is "
+                        + "missing, so `\(op)` is always \(Self.matchesMissingAnswer(clause.op)).",
+                    key: key, at: node(of: "question_id", in: clause))
+            }
+        } else {
+            report(
+                .questionUnknown,
+                "\(subject) reads question \(Format.quoted(question)), which no page of funnel "
+                    + "\(Format.quoted(context.funnel.id)) asks\(Format.didYouMean(question, among: context.questionIds)): "
+                    + "the answer is always missing, so `\(op)` is always \(Self.matchesMissingAnswer(clause.op)). The "
+                    + "dashboard blocks publishing it.",
+                key: key, at: node(of: "question_id", in: clause))
+        }
+        if let problem = Self.valueProblem(clause) {
+            report(
+                .clauseValueInvalid, "\(subject): the clause on \(Format.quoted(question)) \(problem).", key: key,
+                at: node(of: "value", in: clause))
+            return
+        }
+        guard let asked = context.questionPage[question], let options = pages[asked].options, !options.isEmpty,
+            let value = clause.value
+        else { return }
+        let compared: [JSONValue]
+        switch clause.op {
+        case .eq, .neq, .contains: compared = [value]
+        case .in, .notIn:
+            guard case .array(let elements) = value else { return }
+            compared = elements
+        default: return
+        }
+        let known = Set(options.map(\.value))
+        let unknown = compared.filter { element in
+            guard case .string(let text) = element else { return true }
+            return !known.contains(text)
+        }
+        guard !unknown.isEmpty else { return }
+        let values = options.map(\.value)
+        var hint = ""
+        if unknown.count == 1, case .string(let text) = unknown[0], let close = Format.suggestion(for: text, among: values) {
+            hint = "; did you mean \(Format.quoted(close))?"
+        }
+        let listed = Format.quotedList(values.prefix(12)) + (values.count > 12 ? ", …" : "")
+        report(
+            .clauseOptionUnknown,
+            "\(subject): `\(op)` compares question \(Format.quoted(question)) with "
+                + "\(unknown.map(Format.json).joined(separator: ", ")), which is not the value of any option of page "
+                + "\(Format.quoted(pages[asked].id)) (values: \(listed)\(hint)): an answer never equals it, so the branch "
+                + "does not behave as intended.",
+            key: key, at: node(of: "value", in: clause))
+    }
+
+    /// What a clause evaluates to when its question has no answer.
+    static func matchesMissingAnswer(_ op: Clause.Operator) -> String {
+        switch op {
+        case .neq, .notIn, .isNotAnswered: "true"
+        default: "false"
+        }
+    }
+
+    /// Why a clause's value does not fit its operator (§6's table), or nil when it does.
+    static func valueProblem(_ clause: Clause) -> String? {
+        let op = "`\(clause.op.rawValue)`"
+        let value = clause.value
+        func isNumber(_ value: JSONValue) -> Bool {
+            if case .number = value { return true }
+            return false
+        }
+        func found() -> String { value.map { "found \(describe($0))" } ?? "found none (null counts as none)" }
+        switch clause.op {
+        case .isAnswered, .isNotAnswered:
+            guard let value else { return nil }
+            return "uses \(op) with a value (\(Format.json(value))): \(op) takes none and ignores it; if a comparison "
+                + "was meant, use `eq`"
+        case .eq, .neq:
+            return value == nil ? "uses \(op) without a value to compare with (\(found()))" : nil
+        case .gt, .gte, .lt, .lte:
+            if let value, isNumber(value) { return nil }
+            return "uses \(op), which needs a number, \(found()): a comparison with a non-number never matches"
+        case .between:
+            guard case .array(let bounds) = value, bounds.count == 2,
+                case .number(let low) = bounds[0], case .number(let high) = bounds[1]
+            else {
+                return "uses \(op), which needs [min, max] (two numbers), \(found()): it never matches"
+            }
+            if low.doubleValue > high.doubleValue {
+                return "uses \(op) with min \(low.text) above max \(high.text): no answer lies between, so it never matches"
+            }
+            return nil
+        case .in, .notIn:
+            if case .array = value { return nil }
+            return "uses \(op), which needs an array of values, \(found())"
+        case .contains:
+            if case .string = value { return nil }
+            return "uses \(op), which needs a string (the value to look for in a multiple-choice answer), \(found())"
+        }
+    }
+
+    /// How a message names an owned value: `the string "40"`, `an array`.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let flag): "the boolean \(flag)"
+        case .number(let number): "the number \(number.text)"
+        case .string(let text): "the string \(Format.quoted(text))"
+        case .array: "the array \(Format.json(value))"
+        case .object: "an object"
+        }
+    }
+
+    // MARK: Copies
+
+    /// True when two values have the same JSON text, whitespace between tokens aside.
+    func sameJSON(_ lhs: Int, _ rhs: Int) -> Bool {
+        let left = document.value(at: lhs).byteRange
+        let right = document.value(at: rhs).byteRange
+        return document.bytes.withUnsafeBufferPointer { bytes in
+            func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+            var i = left.lowerBound
+            var j = right.lowerBound
+            var inString = false
+            var escaped = false
+            while true {
+                if !inString {
+                    while i < left.upperBound, isWhitespace(bytes[i]) { i += 1 }
+                    while j < right.upperBound, isWhitespace(bytes[j]) { j += 1 }
+                }
+                let leftEnded = i >= left.upperBound
+                let rightEnded = j >= right.upperBound
+                if leftEnded || rightEnded { return leftEnded && rightEnded }
+                let byte = bytes[i]
+                guard byte == bytes[j] else { return false }
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                }
+                i += 1
+                j += 1
+            }
+        }
+    }
+}
+
+/// What the funnel checks share: page and question lookups.
+struct FunnelContext {
+    let funnel: Funnel
+    /// Page id → index of the first page with it.
+    let pageIndex: [String: Int]
+    /// Question id → index of the first page that asks it.
+    let questionPage: [String: Int]
+    /// The first page of type `paywall`: where `"paywall"` leads.
+    let firstPaywallPage: Int?
+
+    /// Every question id, in page order.
+    let questionIds: [String]
+
+    init(funnel: Funnel) {
+        self.funnel = funnel
+        var pageIndex: [String: Int] = [:]
+        var questionPage: [String: Int] = [:]
+        for (index, page) in funnel.pages.enumerated() {
+            if pageIndex[page.id] == nil { pageIndex[page.id] = index }
+            if let question = page.questionId, questionPage[question] == nil { questionPage[question] = index }
+        }
+        self.pageIndex = pageIndex
+        self.questionPage = questionPage
+        questionIds = funnel.pages.compactMap(\.questionId)
+        firstPaywallPage = funnel.pages.firstIndex { $0.type == "paywall" }
+    }
+
+    func target(_ name: String) -> Target {
+        switch name {
+        case "end": return .end
+        case "paywall": return firstPaywallPage.map(Target.page) ?? .unknown
+        default: return pageIndex[name].map(Target.page) ?? .unknown
+        }
+    }
+
+    /// Why a target leads nowhere, for a message.
+    func unknownTargetText(_ name: String) -> String {
+        if name == "paywall" {
+            return "\"paywall\", but funnel \(Format.quoted(funnel.id)) has no page of type paywall"
+        }
+        return "\(Format.quoted(name)), which is neither a page of funnel \(Format.quoted(funnel.id)) nor \"end\" or "
+            + "\"paywall\"\(Format.didYouMean(name, among: funnel.pages.lazy.map(\.id)))"
+    }
+}
