@@ -29,10 +29,9 @@ let package = Package(
             ]
         ),
         .target(name: "Markdown", dependencies: ["CCmarkGFM"]),
-        .executableTarget(
-            name: "fallback-site",
-            dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]
-        ),
+        // The commands behind the executable, as a library so tests can run them without a process.
+        .target(name: "FallbackCLI", dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]),
+        .executableTarget(name: "fallback-site", dependencies: ["FallbackCLI"]),
         .executableTarget(
             name: "fallback-bench",
             dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]
@@ -41,7 +40,7 @@ let package = Package(
         .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
-        .testTarget(name: "FallbackCLITests", dependencies: ["RovenueFallback"]),
+        .testTarget(name: "FallbackCLITests", dependencies: ["FallbackCLI", "RovenueFallback"]),
     ],
     swiftLanguageModes: [.v6]
 )

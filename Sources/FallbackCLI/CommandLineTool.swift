@@ -1,0 +1,166 @@
+import Foundation
+
+/// Everything a command touches outside itself, as closures, so commands run in tests without a
+/// terminal or a disk.
+public struct CommandEnvironment: Sendable {
+    public var writeOutput: @Sendable (String) -> Void
+    public var writeError: @Sendable (String) -> Void
+    public var readFile: @Sendable (String) throws -> [UInt8]
+    /// Writes a whole file atomically (a temporary file beside it, then a rename).
+    public var writeFile: @Sendable (String, [UInt8]) throws -> Void
+    public var now: @Sendable () -> Date
+    public var variables: [String: String]
+
+    public init(
+        writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
+        readFile: @escaping @Sendable (String) throws -> [UInt8], writeFile: @escaping @Sendable (String, [UInt8]) throws -> Void,
+        now: @escaping @Sendable () -> Date, variables: [String: String]
+    ) {
+        self.writeOutput = writeOutput
+        self.writeError = writeError
+        self.readFile = readFile
+        self.writeFile = writeFile
+        self.now = now
+        self.variables = variables
+    }
+
+    /// The real process: standard streams, the file system and the clock.
+    public static let live = CommandEnvironment(
+        writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        writeError: { FileHandle.standardError.write(Data($0.utf8)) },
+        readFile: { path in
+            if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        },
+        writeFile: { path, bytes in
+            if path == "-" {
+                FileHandle.standardOutput.write(Data(bytes))
+                return
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        },
+        now: { Date() },
+        variables: ProcessInfo.processInfo.environment)
+}
+
+/// A subcommand of `fallback-site`.
+protocol Command: Sendable {
+    static var signature: CommandSignature { get }
+    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32
+}
+
+/// Exit statuses shared by every command.
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// A finding reached the failure threshold, the file is rejected, or the placement is not loaded.
+    static let failure: Int32 = 1
+    /// A usage error or an unreadable path.
+    static let usage: Int32 = 2
+}
+
+/// The `fallback-site` command line.
+public enum CommandLineTool {
+    public static let name = "fallback-site"
+    public static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [CheckCommand.self, ResolveCommand.self, SampleCommand.self]
+
+    static var overview: String {
+        var lines = [
+            "OVERVIEW: Validate Rovenue's offline fallback file (rovenue-fallback.json) exactly as the SDK's loader reads it.",
+            "",
+            "USAGE: \(name) <subcommand>",
+            "",
+            "OPTIONS:",
+            CommandSignature.helpRow("--version", "Show the version."),
+            CommandSignature.helpRow("-h, --help", "Show help information."),
+            "",
+            "SUBCOMMANDS:",
+        ]
+        for command in commands {
+            lines.append(CommandSignature.helpRow(command.signature.name, command.signature.abstract))
+        }
+        lines += ["", "  See '\(name) help <subcommand>' for detailed help."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String], in environment: CommandEnvironment = .live) -> Int32 {
+        guard let first = arguments.first else {
+            environment.writeError(overview)
+            return ExitStatus.usage
+        }
+        switch first {
+        case "-h", "--help":
+            environment.writeOutput(overview)
+            return ExitStatus.success
+        case "--version":
+            environment.writeOutput(version + "\n")
+            return ExitStatus.success
+        case "help":
+            guard arguments.count > 1 else {
+                environment.writeOutput(overview)
+                return ExitStatus.success
+            }
+            guard let command = command(named: arguments[1]) else {
+                return usageError("Unknown subcommand '\(arguments[1])'", usage: "\(name) <subcommand>", helpName: name, environment)
+            }
+            environment.writeOutput(command.signature.help(tool: name))
+            return ExitStatus.success
+        default:
+            break
+        }
+        guard let command = command(named: first) else {
+            let message = first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
+            return usageError(message, usage: "\(name) <subcommand>", helpName: name, environment)
+        }
+        let signature = command.signature
+        do {
+            switch try signature.parse(Array(arguments.dropFirst())) {
+            case .help:
+                environment.writeOutput(signature.help(tool: name))
+                return ExitStatus.success
+            case .run(let parsed):
+                return command.run(parsed, in: environment)
+            }
+        } catch {
+            return usageError(error.message, usage: signature.usage(tool: name), helpName: "\(name) \(signature.name)", environment)
+        }
+    }
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.signature.name == name }
+    }
+
+    static func usageError(_ message: String, usage: String, helpName: String, _ environment: CommandEnvironment) -> Int32 {
+        environment.writeError("Error: \(message)\nUsage: \(usage)\n  See '\(helpName) --help' for more information.\n")
+        return ExitStatus.usage
+    }
+}
+
+extension CommandEnvironment {
+    /// Reads a file for a command, reporting an unreadable path the way every command does.
+    func read(_ path: String) -> [UInt8]? {
+        do {
+            return try readFile(path)
+        } catch {
+            writeError("error: cannot read \(path): \(Self.describe(error))\n")
+            return nil
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if nsError.domain == NSCocoaErrorDomain {
+            switch nsError.code {
+            case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"
+            case NSFileReadNoPermissionError: return "permission denied"
+            default: break
+            }
+            if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+                return String(cString: strerror(Int32(underlying.code)))
+            }
+        }
+        return nsError.localizedDescription
+    }
+}

@@ -1,0 +1,147 @@
+import RovenueFallback
+
+/// `fallback-site resolve`: what a first-launch device with no network is served for a placement.
+enum ResolveCommand: Command {
+    /// The id used when none is given: the shape of the SDK's anonymous ids (`rov_` + 24 characters).
+    static let defaultSubscriber = "rov_000000000000000000000000"
+
+    static let signature = CommandSignature(
+        name: "resolve",
+        abstract: "Show what an offline first launch is served for a placement.",
+        discussion: """
+            Loads FILE as the SDK does and resolves PLACEMENT (the map key, exact and case-sensitive) for one \
+            subscriber: a direct funnel, else a direct paywall, else the variant the subscriber draws from the \
+            experiment. Exits 1 when the SDK rejects the file or does not load the placement.
+            """,
+        positionals: [
+            .init(name: "file", arity: .one, help: "A rovenue-fallback.json snapshot."),
+            .init(name: "placement", arity: .one, help: "The placement key, as the app passes it to getFunnel/getPaywall."),
+        ],
+        options: [
+            .init(
+                name: "subscriber", valueName: "id", help: "The subscriber id that seeds A/B bucketing.",
+                defaultValue: defaultSubscriber),
+            .init(name: "format", valueName: "format", help: "Output format.", choices: ["text", "json"], defaultValue: "text"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
+        let path = arguments.positionals[0]
+        let key = arguments.positionals[1]
+        let subscriber = arguments.value("subscriber", in: signature) ?? defaultSubscriber
+        let json = arguments.value("format", in: signature) == "json"
+        guard let bytes = environment.read(path) else { return ExitStatus.usage }
+        let file = FallbackFile(bytes: bytes)
+
+        let problem: String?
+        if let rejection = file.rejection {
+            problem = "the SDK rejects \(path) (\(rejection.rule.section): \(rejection.rule.summary)): \(rejection.message)"
+        } else if let record = file.entries.first(where: { $0.key == key }), let failure = record.failure {
+            problem = "the SDK skips placement '\(key)': \(file.location(of: failure.source).pointer): \(failure.expectation)"
+        } else if !file.entries.contains(where: { $0.key == key }) {
+            problem = "no placement '\(key)' in \(path)"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            let consequence = "offline, getFunnel/getPaywall(\"\(key)\") finds no fallback entry, so the SDK returns the original network error"
+            if json {
+                let report: JSONValue = .object([
+                    .init("placement", .string(key)), .init("subscriber", .string(subscriber)),
+                    .init("servedFromFallback", false), .init("served", nil), .init("funnel", nil), .init("paywall", nil),
+                    .init("experiment", nil), .init("error", .string("\(problem); \(consequence)")),
+                ])
+                environment.writeOutput(report.jsonText([.prettyPrinted]) + "\n")
+            } else {
+                environment.writeError("error: \(problem)\n  \(consequence)\n")
+            }
+            return ExitStatus.failure
+        }
+
+        let entry = file.entries.first { $0.key == key }!.entry!
+        let resolution = entry.resolve(subscriberId: subscriber)
+        if json {
+            environment.writeOutput(report(resolution, key: key, subscriber: subscriber).jsonText([.prettyPrinted]) + "\n")
+        } else {
+            environment.writeOutput(text(resolution, entry: entry, key: key, subscriber: subscriber, given: arguments.options["subscriber"] != nil))
+        }
+        return ExitStatus.success
+    }
+
+    static func report(_ resolution: OfflineResolution, key: String, subscriber: String) -> JSONValue {
+        var served: JSONValue = nil
+        var funnel: JSONValue = nil
+        var paywall: JSONValue = nil
+        switch resolution.served {
+        case .funnel(let value):
+            served = "funnel"
+            funnel = .object([.init("id", .string(value.id)), .init("slug", .string(value.slug))])
+        case .paywall(let value):
+            served = "paywall"
+            paywall = .object([.init("id", .string(value.id)), .init("identifier", .string(value.identifier))])
+        case .nothing:
+            break
+        }
+        let experiment: JSONValue = resolution.draw.map { draw in
+            .object([
+                .init("id", .string(draw.experimentId)), .init("key", .string(draw.experimentKey)),
+                .init("bucket", .number(JSONNumber(draw.bucket))), .init("variantId", .string(draw.variantId)),
+            ])
+        } ?? nil
+        var members: [JSONValue.Member] = [
+            .init("placement", .string(key)), .init("subscriber", .string(subscriber)), .init("servedFromFallback", true),
+            .init("served", served), .init("funnel", funnel), .init("paywall", paywall), .init("experiment", experiment),
+        ]
+        if let placement = resolution.placement {
+            members.append(.init("identifier", .string(placement.identifier)))
+            members.append(.init("revision", .number(JSONNumber(text: String(placement.revision)))))
+        }
+        if case .nothing(let reason) = resolution.served {
+            members.append(.init("reason", .string(describe(reason))))
+        }
+        return .object(members)
+    }
+
+    static func describe(_ reason: OfflineResolution.NothingReason) -> String {
+        switch reason {
+        case .placementMissing: "the entry has no placement, so the SDK serves nothing"
+        case .noTarget: "the entry targets no funnel, paywall or experiment"
+        case .noVariants: "the experiment has no variants"
+        }
+    }
+
+    static func text(_ resolution: OfflineResolution, entry: FallbackEntry, key: String, subscriber: String, given: Bool) -> String {
+        var rows: [(String, String)] = []
+        if let placement = resolution.placement {
+            let identifier = placement.identifier == key ? "" : ", reported as '\(placement.identifier)'"
+            rows.append(("placement", "\(key) (revision \(placement.revision)\(identifier))"))
+        } else {
+            rows.append(("placement", key))
+        }
+        rows.append(("subscriber", subscriber + (given ? "" : " (default; pass --subscriber)")))
+        switch resolution.served {
+        case .funnel(let funnel):
+            rows.append(("served", "funnel \(funnel.id) (\(funnel.slug)), \(funnel.pages.count) pages, servedFromFallback = true"))
+        case .paywall(let paywall):
+            rows.append(("served", "paywall \(paywall.id) (\(paywall.identifier)), servedFromFallback = true"))
+        case .nothing(let reason):
+            rows.append(("served", "nothing: \(describe(reason))"))
+        }
+        if let draw = resolution.draw, let experiment = entry.experiment {
+            rows.append(("experiment", "\(draw.experimentId) (key \(draw.experimentKey)): bucket \(draw.bucket) draws variant \(draw.variantId)"))
+            let ranges = Bucketing.bucketRanges(weights: experiment.variants.map(\.weight))
+            for (variant, range) in zip(experiment.variants, ranges) {
+                let buckets = range.map { "buckets \($0.lowerBound)–\($0.upperBound)" } ?? "no buckets"
+                let marker = variant.variantId == draw.variantId ? "  ← drawn" : ""
+                rows.append(("", "\(variant.variantId)  weight \(variant.weightText)  \(buckets)\(marker)"))
+            }
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { label, value in label.padding(width) + "  " + value }.joined(separator: "\n") + "\n"
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
