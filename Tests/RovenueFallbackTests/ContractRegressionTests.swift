@@ -29,4 +29,37 @@ struct ContractRegressionTests {
         #expect(record.keyRefs.map { file.location(of: $0).pointer } == ["/placements/a~1b", "/placements/a~1b"])
         #expect(file.location(of: record.value).pointer == "/placements/a~1b")
     }
+
+    /// §3: "Duplicate keys *inside* an entry also collapse to the last one." That holds for the maps
+    /// of §4 too (a Text's or TextList's locales, a funnel's `paywalls`): an earlier value that the
+    /// last one replaces is never decoded, so it cannot fail the entry.
+    @Test(arguments: [
+        (#"{"en":1,"en":"Hi"}"#, "title", true),
+        (#"{"en":"Hi","en":1}"#, "title", false),
+        (#"{"en":"a","en":["a"]}"#, "benefits", true),
+        (#"{"en":["a"],"en":"a"}"#, "benefits", false),
+    ])
+    func localeMapDuplicatesCollapseToTheLast(_ map: String, _ field: String, _ loads: Bool) throws {
+        let page = #"{"id":"p1","type":"welcome",""# + field + #"":"# + map + "}"
+        let entry = #"{"placement":{"identifier":"k","revision":1},"funnel":{"id":"f","slug":"s","pages":["# + page + "]}}"
+        let file = FallbackFile(text: #"{"formatVersion":1,"placements":{"k":"# + entry + "}}")
+        let record = try #require(file.entries.first)
+        #expect((record.entry != nil) == loads, "\(String(describing: record.failure))")
+        if let failure = record.failure {
+            #expect(file.location(of: failure.source).pointer == "/placements/k/funnel/pages/0/\(field)/en")
+        }
+    }
+
+    @Test func funnelPaywallsMapDuplicatesCollapseToTheLast() throws {
+        let paywall = #"{"id":"pw","identifier":"main","name":"Main","configFormatVersion":1}"#
+        func file(_ paywalls: String) -> FallbackFile {
+            let entry = #"{"placement":{"identifier":"k","revision":1},"funnel":{"id":"f","slug":"s","pages":[],"paywalls":"# + paywalls + "}}"
+            return FallbackFile(text: #"{"formatVersion":1,"placements":{"k":"# + entry + "}}")
+        }
+        let lastValid = file(#"{"pw":null,"other":"# + paywall + #","pw":"# + paywall + "}")
+        #expect(lastValid.loadedCount == 1)
+        #expect(lastValid.loadedEntries.first?.entry.funnel?.paywalls?.keys == ["pw", "other"])
+        let lastInvalid = file(#"{"pw":"# + paywall + #","pw":null}"#)
+        #expect(lastInvalid.loadedCount == 0)
+    }
 }
