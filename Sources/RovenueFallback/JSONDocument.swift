@@ -390,12 +390,12 @@ extension JSONDocument {
                 } else {
                     let keys = value(at: current).members.map(\.key)
                     var members: [JSONValue.Member] = []
-                    var positionOfKey: [String: Int] = [:]
+                    var positionOfKey: [ExactKey: Int] = [:]
                     for (key, element) in zip(keys, built) {
-                        if let existing = positionOfKey[key] {
+                        if let existing = positionOfKey[ExactKey(key)] {
                             members[existing].value = element
                         } else {
-                            positionOfKey[key] = members.count
+                            positionOfKey[ExactKey(key)] = members.count
                             members.append(JSONValue.Member(key, element))
                         }
                     }

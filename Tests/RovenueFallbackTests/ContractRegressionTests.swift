@@ -62,4 +62,45 @@ struct ContractRegressionTests {
         let lastInvalid = file(#"{"pw":"# + paywall + #","pw":null}"#)
         #expect(lastInvalid.loadedCount == 0)
     }
+
+    /// §3: the key is looked up "exact, case-sensitive", and the total counts "distinct keys". Swift's
+    /// `String` equality is canonical equivalence, under which "é" (U+00E9) equals "e" + U+0301 and
+    /// "K" equals the Kelvin sign U+212A; the SDK's maps compare the bytes, so those are four keys.
+    @Test func placementKeysCompareExactlyNotByCanonicalEquivalence() throws {
+        func entry(_ identifier: String) -> String { #"{"placement":{"identifier":""# + identifier + #"","revision":1}}"# }
+        let text = #"{"formatVersion":1,"placements":{"\u00e9":"# + entry("nfc") + #","e\u0301":"# + entry("nfd") + #","K":"#
+            + entry("k") + #","\u212a":"# + entry("kelvin") + "}}"
+        let file = FallbackFile(text: text)
+        #expect(file.entries.count == 4)
+        #expect(file.loadedCount == 4)
+        let store = FallbackStore()
+        #expect(try store.setFallbackPlacements(json: text) == 4)
+        #expect(store.count == 4)
+        #expect(store.entry(forPlacement: "\u{E9}")?.placement?.identifier == "nfc")
+        #expect(store.entry(forPlacement: "e\u{301}")?.placement?.identifier == "nfd")
+        #expect(store.entry(forPlacement: "K")?.placement?.identifier == "k")
+        #expect(store.entry(forPlacement: "\u{212A}")?.placement?.identifier == "kelvin")
+    }
+
+    /// The same for the maps inside an entry: two keys that differ in their bytes are two members,
+    /// each decoded, so an invalid one skips the entry whichever comes last.
+    @Test func mapKeysInsideAnEntryCompareExactly() throws {
+        let paywall = #"{"id":"pw","identifier":"main","name":"Main","configFormatVersion":1}"#
+        func file(_ paywalls: String, title: String = #""t""#) -> FallbackFile {
+            let entry = #"{"placement":{"identifier":"k","revision":1},"funnel":{"id":"f","slug":"s","pages":[{"id":"p","type":"welcome","title":"#
+                + title + #"}],"paywalls":"# + paywalls + "}}"
+            return FallbackFile(text: #"{"formatVersion":1,"placements":{"k":"# + entry + "}}")
+        }
+        #expect(file(#"{"\u00e9":1,"e\u0301":"# + paywall + "}").loadedCount == 0)
+        let both = file(#"{"\u00e9":"# + paywall + #","e\u0301":"# + paywall + "}")
+        #expect(both.loadedEntries.first?.entry.funnel?.paywalls?.count == 2)
+        let title = file("{}", title: #"{"\u00e9":"a","e\u0301":"b"}"#).loadedEntries.first?.entry.funnel?.pages.first?.title
+        guard case .localized(let map) = title else {
+            Issue.record("expected a localized title, got \(String(describing: title))")
+            return
+        }
+        #expect(map.count == 2)
+        #expect(map["\u{E9}"] == "a")
+        #expect(map["e\u{301}"] == "b")
+    }
 }
