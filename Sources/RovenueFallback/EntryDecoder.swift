@@ -115,12 +115,22 @@ struct EntryDecoder {
     mutating func map<T>(_ index: Int, _ element: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> OrderedMap<T> {
         guard kind(index) == .object else { throw failure(index, "an object") }
         var result = OrderedMap<T>()
-        var child = index + 1
-        for _ in 0..<Int(node(index).count) {
-            result.set(try element(&self, child + 1), for: document.decodeString(at: child))
-            child = Int(node(child + 1).next)
+        for (key, value) in members(index) {
+            result.set(try element(&self, value), for: key)
         }
         return result
+    }
+
+    /// The members of the object at `index` as the SDK's map holds them: a repeated key keeps only
+    /// its last value (at the place of its first), and the values it replaced are never decoded.
+    func members(_ index: Int) -> [(key: String, value: Int)] {
+        var members = OrderedMap<Int>()
+        var child = index + 1
+        for _ in 0..<Int(node(index).count) {
+            members.set(child + 1, for: document.decodeString(at: child))
+            child = Int(node(child + 1).next)
+        }
+        return members.pairs
     }
 
     // MARK: Structs
@@ -414,13 +424,11 @@ extension EntryDecoder {
             return .plain(document.decodeString(at: index))
         case .object:
             var map = OrderedMap<String>()
-            var child = index + 1
-            for _ in 0..<Int(node(index).count) {
-                guard kind(child + 1) == .string else {
-                    throw failure(child + 1, "a string (a text is a string or an object of strings by locale)")
+            for (locale, value) in members(index) {
+                guard kind(value) == .string else {
+                    throw failure(value, "a string (a text is a string or an object of strings by locale)")
                 }
-                map.set(document.decodeString(at: child + 1), for: document.decodeString(at: child))
-                child = Int(node(child + 1).next)
+                map.set(document.decodeString(at: value), for: locale)
             }
             return .localized(map)
         default:
@@ -445,10 +453,8 @@ extension EntryDecoder {
             return .plain(try strings(index))
         case .object:
             var map = OrderedMap<[String]>()
-            var child = index + 1
-            for _ in 0..<Int(node(index).count) {
-                map.set(try strings(child + 1), for: document.decodeString(at: child))
-                child = Int(node(child + 1).next)
+            for (locale, value) in members(index) {
+                map.set(try strings(value), for: locale)
             }
             return .localized(map)
         default:

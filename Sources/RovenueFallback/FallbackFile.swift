@@ -120,14 +120,15 @@ public struct FallbackFile: Sendable {
     static func decodeEntries(of placements: JSONDocument.Value?, in document: JSONDocument) -> [EntryRecord] {
         guard let placements, placements.kind == .object else { return [] }
         var records: [EntryRecord] = []
-        var recordOfKey: [String: Int] = [:]
+        // Keys are distinct when their bytes differ (not Swift's canonical equivalence).
+        var recordOfKey: [ExactKey: Int] = [:]
         for member in placements.members {
             let key = member.key
-            if let existing = recordOfKey[key] {
+            if let existing = recordOfKey[ExactKey(key)] {
                 records[existing].keyRefs.append(SourceRef(node: member.keyValue.index))
                 records[existing].value = SourceRef(node: member.value.index)
             } else {
-                recordOfKey[key] = records.count
+                recordOfKey[ExactKey(key)] = records.count
                 records.append(
                     EntryRecord(
                         key: key, keyRefs: [SourceRef(node: member.keyValue.index)], value: SourceRef(node: member.value.index),

@@ -5,7 +5,8 @@ import Foundation
 /// A load replaces the whole set on success and leaves it untouched when it throws.
 public final class FallbackStore: @unchecked Sendable {
     private let lock = NSLock()
-    private var entries: [String: FallbackEntry] = [:]
+    /// Keyed exactly, by UTF-8 bytes, as the SDK's map is.
+    private var entries: [ExactKey: FallbackEntry] = [:]
 
     public init() {}
 
@@ -35,9 +36,9 @@ public final class FallbackStore: @unchecked Sendable {
         if let rejection = file.rejection {
             throw FallbackError(kind: .invalidArgument, message: rejection.message, rejection: rejection)
         }
-        var loaded: [String: FallbackEntry] = [:]
+        var loaded: [ExactKey: FallbackEntry] = [:]
         for (key, entry) in file.loadedEntries {
-            loaded[key] = entry
+            loaded[ExactKey(key)] = entry
         }
         lock.withLock { entries = loaded }
         return loaded.count
@@ -48,7 +49,7 @@ public final class FallbackStore: @unchecked Sendable {
 
     /// The entry `getFunnel(placement)`/`getPaywall(placement)` finds for a key (exact, case-sensitive).
     public func entry(forPlacement key: String) -> FallbackEntry? {
-        lock.withLock { entries[key] }
+        lock.withLock { entries[ExactKey(key)] }
     }
 
     /// What an offline device with `subscriberId` is served for `placement`; nil when the key is

@@ -58,6 +58,8 @@ public struct JSONDocument: Sendable {
     static let integerToken: UInt8 = 2
     static let overflows: UInt8 = 4
     static let incomplete: UInt8 = 8
+    /// A string node that is an object member's key.
+    static let isKey: UInt8 = 16
 
     /// The bytes the document was parsed from.
     public let bytes: [UInt8]
@@ -237,14 +239,17 @@ extension JSONDocument {
             return found
         }
 
-        /// The RFC 6901 JSON Pointer of this value (`""` for the top level).
+        /// The RFC 6901 JSON Pointer of this value (`""` for the top level); for an object key, the
+        /// pointer of its member.
         public var pointer: String {
             var tokens: [String] = []
             var current = index
             while document.nodes[current].parent >= 0 {
                 let parentIndex = Int(document.nodes[current].parent)
                 if document.nodes[parentIndex].kind == .object {
-                    tokens.append(document.decodeString(at: current - 1))
+                    // A value's token is the key before it; a key stands for its own member.
+                    let isKey = document.nodes[current].flags & JSONDocument.isKey != 0
+                    tokens.append(document.decodeString(at: isKey ? current : current - 1))
                 } else {
                     var position = 0
                     var child = parentIndex + 1
@@ -385,12 +390,12 @@ extension JSONDocument {
                 } else {
                     let keys = value(at: current).members.map(\.key)
                     var members: [JSONValue.Member] = []
-                    var positionOfKey: [String: Int] = [:]
+                    var positionOfKey: [ExactKey: Int] = [:]
                     for (key, element) in zip(keys, built) {
-                        if let existing = positionOfKey[key] {
+                        if let existing = positionOfKey[ExactKey(key)] {
                             members[existing].value = element
                         } else {
-                            positionOfKey[key] = members.count
+                            positionOfKey[ExactKey(key)] = members.count
                             members.append(JSONValue.Member(key, element))
                         }
                     }
@@ -464,7 +469,7 @@ extension JSONDocument {
         mutating func append(_ kind: Kind, flags: UInt8 = 0, start: Int, end: Int, isKey: Bool = false) -> Int {
             let index = nodes.count
             nodes.append(Node(
-                kind: kind, flags: flags, parent: stack.last ?? -1, start: UInt32(start), end: UInt32(end),
+                kind: kind, flags: isKey ? flags | JSONDocument.isKey : flags, parent: stack.last ?? -1, start: UInt32(start), end: UInt32(end),
                 next: Int32(index + 1), count: 0, depth: Int32(stack.count)))
             if let parent = stack.last, isKey || nodes[Int(parent)].kind == .array { nodes[Int(parent)].count += 1 }
             return index

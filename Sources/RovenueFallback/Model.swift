@@ -252,24 +252,37 @@ public struct Clause: SourceBacked {
     public let source: SourceRef
 }
 
+/// A string compared by its UTF-8 bytes, as the SDK's maps compare keys. Swift's `String` equality
+/// is canonical equivalence ("é" precomposed equals "e" + U+0301, "K" equals the Kelvin sign U+212A);
+/// for the SDK those are different keys.
+struct ExactKey: Hashable, Sendable {
+    let utf8: [UInt8]
+
+    init(_ string: String) {
+        utf8 = Array(string.utf8)
+    }
+}
+
 /// String-keyed values in the order of their keys' first appearance; a repeated key keeps its last value.
+/// Keys are compared exactly (by their UTF-8 bytes), as the SDK's maps compare them.
 public struct OrderedMap<Value: Sendable>: Sendable {
     public private(set) var keys: [String] = []
     public private(set) var values: [Value] = []
-    private var indexOfKey: [String: Int] = [:]
+    private var indexOfKey: [ExactKey: Int] = [:]
 
     public init() {}
 
     public subscript(key: String) -> Value? {
-        indexOfKey[key].map { values[$0] }
+        indexOfKey[ExactKey(key)].map { values[$0] }
     }
 
     /// Sets `value` for `key`, keeping the key's first position.
     public mutating func set(_ value: Value, for key: String) {
-        if let index = indexOfKey[key] {
+        let exact = ExactKey(key)
+        if let index = indexOfKey[exact] {
             values[index] = value
         } else {
-            indexOfKey[key] = keys.count
+            indexOfKey[exact] = keys.count
             keys.append(key)
             values.append(value)
         }
