@@ -364,7 +364,7 @@ extension AuditRun {
             return
         }
         guard let asked = context.questionPage[question], let options = pages[asked].options, !options.isEmpty,
-            let value = clause.value
+            let value = clause.value?.owned
         else { return }
         let compared: [JSONValue]
         switch clause.op {
@@ -406,7 +406,7 @@ extension AuditRun {
     /// Why a clause's value does not fit its operator (§6's table), or nil when it does.
     static func valueProblem(_ clause: Clause) -> String? {
         let op = "`\(clause.op.rawValue)`"
-        let value = clause.value
+        let value = clause.value?.owned
         func isNumber(_ value: JSONValue) -> Bool {
             if case .number = value { return true }
             return false

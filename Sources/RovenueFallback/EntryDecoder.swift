@@ -25,9 +25,9 @@ struct EntryDecoder {
 
     // MARK: Primitive readers
 
-    private func node(_ index: Int) -> JSONDocument.Node { document.nodes[index] }
+    private func node(_ index: Int) -> JSONDocument.Node { document.storage.nodes[index] }
 
-    private func kind(_ index: Int) -> JSONDocument.Kind { document.nodes[index].kind }
+    private func kind(_ index: Int) -> JSONDocument.Kind { document.storage.nodes[index].kind }
 
     func failure(_ index: Int, _ expected: String) -> Failure {
         Failure(source: SourceRef(node: index), expectation: "expected \(expected), found \(describe(index))")
@@ -97,7 +97,7 @@ struct EntryDecoder {
         }
     }
 
-    func any(_ index: Int) -> JSONValue { document.ownedValue(at: index) }
+    func any(_ index: Int) -> JSONDocument.Value { document.value(at: index) }
 
     mutating func array<T>(_ index: Int, _ element: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> [T] {
         guard kind(index) == .array else { throw failure(index, "an array") }
@@ -137,66 +137,64 @@ struct EntryDecoder {
 
     /// The value nodes of a struct's fields, read from an object or from the array quirk.
     struct Fields {
-        /// The value node of each field; nil when absent or `null`.
-        var slots: [Int?]
-        /// The node of each field given as an explicit `null`.
-        var nulls: [Int?]
+        /// Per field: 0 when absent, `node + 1` for a value, `-(node + 1)` for an explicit `null`.
+        var slots: [Int32]
         let container: Int
-        let names: [String]
+        let shape: Shape
 
-        subscript(_ field: Int) -> Int? { slots[field] }
+        /// The value node of a field, nil when absent or `null`.
+        subscript(_ field: Int) -> Int? { slots[field] > 0 ? Int(slots[field]) - 1 : nil }
+
+        /// True when the field is written as `null`.
+        func isNull(_ field: Int) -> Bool { slots[field] < 0 }
 
         /// The value node of a required field; `null` and a missing field fail with different messages.
         func required(_ field: Int) throws(Failure) -> Int {
-            if let slot = slots[field] { return slot }
-            if let null = nulls[field] {
-                throw Failure(source: SourceRef(node: null), expectation: "expected a value for required field `\(names[field])`, found null")
+            let slot = slots[field]
+            if slot > 0 { return Int(slot) - 1 }
+            if slot < 0 {
+                throw Failure(
+                    source: SourceRef(node: Int(-slot) - 1),
+                    expectation: "expected a value for required field `\(shape.names[field])`, found null")
             }
-            throw Failure(source: SourceRef(node: container), expectation: "missing required field `\(names[field])`")
+            throw Failure(source: SourceRef(node: container), expectation: "missing required field `\(shape.names[field])`")
         }
     }
 
-    /// Reads the fields of a struct whose fields are `names` (`names.count` at most in the array
-    /// quirk, of which the first `required` cannot be left off).
-    mutating func fields(_ index: Int, names: [[UInt8]], displayNames: [String], required: Int) throws(Failure) -> Fields {
-        var fields = Fields(
-            slots: [Int?](repeating: nil, count: names.count), nulls: [Int?](repeating: nil, count: names.count),
-            container: index, names: displayNames)
-        switch kind(index) {
+    /// Reads the fields of a struct: from an object (the last of a repeated key wins) or from the
+    /// array quirk (`shape.names.count` elements at most, the first `shape.required` not optional).
+    mutating func fields(_ index: Int, _ shape: Shape) throws(Failure) -> Fields {
+        var fields = Fields(slots: [Int32](repeating: 0, count: shape.names.count), container: index, shape: shape)
+        let nodes = document.storage.nodes
+        switch nodes[index].kind {
         case .object:
-            var seen = [Bool](repeating: false, count: names.count)
             var child = index + 1
-            for _ in 0..<Int(node(index).count) {
-                if let field = fieldIndex(key: child, names: names) {
-                    if seen[field] {
-                        recordDuplicate(object: index, field: displayNames[field], value: child + 1)
+            for _ in 0..<Int(nodes[index].count) {
+                if let field = fieldIndex(key: child, names: shape.bytes) {
+                    if fields.slots[field] != 0 {
+                        recordDuplicate(object: index, field: shape.names[field], value: child + 1)
                     }
-                    seen[field] = true
-                    let isNull = kind(child + 1) == .null
-                    fields.slots[field] = isNull ? nil : child + 1
-                    fields.nulls[field] = isNull ? child + 1 : nil
+                    fields.slots[field] = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
                 }
-                child = Int(node(child + 1).next)
+                child = Int(nodes[child + 1].next)
             }
         case .array:
-            let count = Int(node(index).count)
-            if count > names.count {
+            let count = Int(nodes[index].count)
+            if count > shape.names.count {
                 throw Failure(
                     source: SourceRef(node: index),
-                    expectation: "expected an array of at most \(names.count) fields (\(displayNames.joined(separator: ", "))), found \(count) elements")
+                    expectation: "expected an array of at most \(shape.names.count) fields (\(shape.names.joined(separator: ", "))), found \(count) elements")
             }
-            if count < required {
+            if count < shape.required {
                 throw Failure(
                     source: SourceRef(node: index),
-                    expectation: "expected an array of at least \(required) fields, found \(count) elements: `\(displayNames[count])` has no default, so the array cannot leave it off")
+                    expectation: "expected an array of at least \(shape.required) fields, found \(count) elements: `\(shape.names[count])` has no default, so the array cannot leave it off")
             }
             arrayForms.append(SourceRef(node: index))
             var child = index + 1
             for field in 0..<count {
-                let isNull = kind(child) == .null
-                fields.slots[field] = isNull ? nil : child
-                fields.nulls[field] = isNull ? child : nil
-                child = Int(node(child).next)
+                fields.slots[field] = nodes[child].kind == .null ? -Int32(child + 1) : Int32(child + 1)
+                child = Int(nodes[child].next)
             }
         default:
             throw failure(index, "an object")
@@ -278,10 +276,6 @@ extension EntryDecoder {
     static let conditionShape = Shape(Condition.fieldNames, required: 2)
     static let clauseShape = Shape(Clause.fieldNames, required: 2)
 
-    mutating func fields(_ index: Int, _ shape: Shape) throws(Failure) -> Fields {
-        try fields(index, names: shape.bytes, displayNames: shape.names, required: shape.required)
-    }
-
     func optional<T>(_ slot: Int?, _ read: (Int) throws(Failure) -> T) throws(Failure) -> T? {
         guard let slot else { return nil }
         return try read(slot)
@@ -345,11 +339,11 @@ extension EntryDecoder {
         let fields = try fields(index, Self.remoteConfigShape)
         let locale = try string(fields.required(0))
         // `data` is required but may be null: only a missing field fails.
-        let data: JSONValue
+        let data: JSONDocument.Value
         if let slot = fields[1] {
             data = any(slot)
-        } else if fields.nulls[1] != nil {
-            data = .null
+        } else if fields.isNull(1) {
+            data = any(Int(-fields.slots[1]) - 1)
         } else {
             throw Failure(source: SourceRef(node: index), expectation: "missing required field `data`")
         }

@@ -50,8 +50,8 @@ public struct JSONDocument: Sendable {
         var next: Int32
         /// Elements of an array, members of an object.
         var count: Int32
-        /// Containers: 1 for the top level.
-        var depth: Int32
+        /// The element's index in its array, or the member's index in its object (key and value).
+        var ordinal: Int32
     }
 
     static let hasEscapes: UInt8 = 1
@@ -61,17 +61,52 @@ public struct JSONDocument: Sendable {
     /// A string node that is an object member's key.
     static let isKey: UInt8 = 16
 
+    /// Everything parsed, shared by every copy of the document and every `Value` handle.
+    final class Storage: Sendable {
+        let bytes: [UInt8]
+        let nodes: [Node]
+        /// Byte offsets at which each line starts (line 1 starts at 0).
+        let lineStarts: [Int]
+        /// For each 4 KiB block, the UTF-8 continuation bytes before it and in it; columns count scalars.
+        let continuationsBeforeBlock: [Int]
+        let continuationsInBlock: [Int32]
+        /// Where parsing stopped: continuation bytes are counted up to here.
+        let parsedExtent: Int
+        let syntaxError: SyntaxError?
+        let tooDeepContainers: [Int32]
+        let overflowingNumbers: [Int32]
+
+        init(bytes: [UInt8], parser: Parser) {
+            self.bytes = bytes
+            self.nodes = parser.nodes
+            self.lineStarts = parser.lineStarts
+            var running = 0
+            self.continuationsBeforeBlock = parser.continuationsInBlock.map { count in
+                defer { running += Int(count) }
+                return running
+            }
+            self.continuationsInBlock = parser.continuationsInBlock
+            self.parsedExtent = parser.parsedExtent
+            self.syntaxError = parser.error
+            self.tooDeepContainers = parser.tooDeep
+            self.overflowingNumbers = parser.overflowing
+        }
+    }
+
+    static let blockShift = 12
+
+    let storage: Storage
+
     /// The bytes the document was parsed from.
-    public let bytes: [UInt8]
-    var nodes: [Node]
-    /// Byte offsets at which each line starts (line 1 starts at 0).
-    let lineStarts: [Int]
+    public var bytes: [UInt8] { storage.bytes }
+    var nodes: [Node] { storage.nodes }
+    var lineStarts: [Int] { storage.lineStarts }
     /// The first syntax error, or nil when the whole text is valid JSON.
-    public let syntaxError: SyntaxError?
+    public var syntaxError: SyntaxError? { storage.syntaxError }
     /// Containers nested exactly 128 deep: the first level past the SDK's limit on every branch.
-    let tooDeepContainers: [Int32]
+    var tooDeepContainers: [Int32] { storage.tooDeepContainers }
     /// Number tokens whose magnitude overflows a 64-bit float.
-    let overflowingNumbers: [Int32]
+    var overflowingNumbers: [Int32] { storage.overflowingNumbers }
 
     /// The largest text the reader accepts: offsets are stored in 32 bits.
     public static let maximumByteCount = Int(Int32.max)
@@ -81,15 +116,11 @@ public struct JSONDocument: Sendable {
         var parser = Parser(bytes: bytes)
         if bytes.count > JSONDocument.maximumByteCount {
             parser.fail(.syntax, "the text is larger than \(JSONDocument.maximumByteCount) bytes", at: 0)
+            parser.continuationsInBlock = [0]
         } else {
             bytes.withUnsafeBufferPointer { parser.parse($0) }
         }
-        self.bytes = bytes
-        self.nodes = parser.nodes
-        self.lineStarts = parser.lineStarts
-        self.syntaxError = parser.error
-        self.tooDeepContainers = parser.tooDeep
-        self.overflowingNumbers = parser.overflowing
+        self.storage = Storage(bytes: bytes, parser: parser)
     }
 
     public init(text: String) {
@@ -133,13 +164,28 @@ public struct JSONDocument: Sendable {
             let middle = (low + high + 1) / 2
             if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        var column = 1
-        var index = lineStarts[low]
-        while index < offset {
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
+        let lineStart = lineStarts[low]
+        let scalars = (offset - lineStart) - (continuations(before: offset) - continuations(before: lineStart))
+        return Position(line: low + 1, column: scalars + 1)
+    }
+
+    /// The UTF-8 continuation bytes in `bytes[..<offset]`, from the parser's per-block counts.
+    private func continuations(before offset: Int) -> Int {
+        func count(_ range: Range<Int>) -> Int {
+            storage.bytes.withUnsafeBufferPointer { buffer in
+                var total = 0
+                for index in range where buffer[index] & 0xC0 == 0x80 { total += 1 }
+                return total
+            }
         }
-        return Position(line: low + 1, column: column)
+        if offset > storage.parsedExtent {
+            // Only an error's offset lies past the parse: count the rest the long way.
+            return continuations(before: storage.parsedExtent) + count(storage.parsedExtent..<offset)
+        }
+        let block = offset >> JSONDocument.blockShift
+        let before = storage.continuationsBeforeBlock[block]
+        guard storage.continuationsInBlock[block] > 0 else { return before }
+        return before + count((block << JSONDocument.blockShift)..<offset)
     }
 }
 
@@ -251,13 +297,7 @@ extension JSONDocument {
                     let isKey = document.nodes[current].flags & JSONDocument.isKey != 0
                     tokens.append(document.decodeString(at: isKey ? current : current - 1))
                 } else {
-                    var position = 0
-                    var child = parentIndex + 1
-                    while child != current {
-                        child = Int(document.nodes[child].next)
-                        position += 1
-                    }
-                    tokens.append(String(position))
+                    tokens.append(String(document.nodes[current].ordinal))
                 }
                 current = parentIndex
             }
@@ -417,10 +457,13 @@ extension JSONDocument {
         var error: SyntaxError?
         var tooDeep: [Int32] = []
         var overflowing: [Int32] = []
+        var continuationsInBlock: [Int32]
+        var parsedExtent = 0
         /// Open containers, innermost last.
         var stack: [Int32] = []
         init(bytes: [UInt8]) {
             self.count = bytes.count
+            continuationsInBlock = [Int32](repeating: 0, count: (bytes.count >> JSONDocument.blockShift) + 1)
             nodes.reserveCapacity(min(bytes.count / 6 + 16, 1 << 24))
         }
 
@@ -438,6 +481,7 @@ extension JSONDocument {
                     fail(.syntax, "trailing characters", at: offset)
                 }
             }
+            parsedExtent = error?.offset ?? count
             // Containers left open by an error end where the parse stopped.
             for open in stack {
                 nodes[Int(open)].next = Int32(nodes.count)
@@ -470,8 +514,16 @@ extension JSONDocument {
             let index = nodes.count
             nodes.append(Node(
                 kind: kind, flags: isKey ? flags | JSONDocument.isKey : flags, parent: stack.last ?? -1, start: UInt32(start), end: UInt32(end),
-                next: Int32(index + 1), count: 0, depth: Int32(stack.count)))
-            if let parent = stack.last, isKey || nodes[Int(parent)].kind == .array { nodes[Int(parent)].count += 1 }
+                next: Int32(index + 1), count: 0, ordinal: 0))
+            if let parent = stack.last {
+                let parentIndex = Int(parent)
+                if isKey || nodes[parentIndex].kind == .array {
+                    nodes[index].ordinal = nodes[parentIndex].count
+                    nodes[parentIndex].count += 1
+                } else {
+                    nodes[index].ordinal = nodes[parentIndex].count - 1
+                }
+            }
             return index
         }
 
@@ -541,9 +593,7 @@ extension JSONDocument {
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
                         let kind: Kind = byte == UInt8(ascii: "{") ? .object : .array
                         let index = append(kind, start: offset, end: offset + 1)
-                        let depth = stack.count + 1
-                        nodes[index].depth = Int32(depth)
-                        if depth == 128 { tooDeep.append(Int32(index)) }
+                        if stack.count + 1 == 128 { tooDeep.append(Int32(index)) }
                         stack.append(Int32(index))
                         offset += 1
                         expect = kind == .object ? .firstMemberOrEnd : .firstElementOrEnd
@@ -652,6 +702,9 @@ extension JSONDocument {
                     guard let length = utf8SequenceLength(bytes, index) else {
                         fail(.invalidUTF8, "invalid UTF-8", at: index)
                         return false
+                    }
+                    for continuation in index + 1..<index + length {
+                        continuationsInBlock[continuation >> JSONDocument.blockShift] += 1
                     }
                     index += length
                 }

@@ -62,7 +62,8 @@ public struct Paywall: SourceBacked {
     public var name: String
     public var configFormatVersion: Int64
     public var remoteConfig: RemoteConfig?
-    public var builderConfig: JSONValue?
+    /// The builder's layout, as written (read it with `.owned`).
+    public var builderConfig: JSONDocument.Value?
     public var offering: Offering?
     public let source: SourceRef
 }
@@ -70,8 +71,8 @@ public struct Paywall: SourceBacked {
 public struct RemoteConfig: SourceBacked {
     public static let fieldNames = ["locale", "data"]
     public var locale: String
-    /// Required, and may be `null`.
-    public var data: JSONValue
+    /// Required, and may be `null`; as written (read it with `.owned`).
+    public var data: JSONDocument.Value
     public let source: SourceRef
 }
 
@@ -116,8 +117,8 @@ public struct Funnel: SourceBacked {
     public var defaultLocale: String?
     public var locales: [String]?
     public var pages: [Page]
-    public var theme: JSONValue?
-    public var settings: JSONValue?
+    public var theme: JSONDocument.Value?
+    public var settings: JSONDocument.Value?
     /// The paywalls a funnel carries for its paywall pages, keyed by `paywallId`.
     public var paywalls: OrderedMap<Paywall>?
     public let source: SourceRef
@@ -248,7 +249,8 @@ public struct Clause: SourceBacked {
 
     public var questionId: String
     public var op: Operator
-    public var value: JSONValue?
+    /// As written (read it with `.owned`).
+    public var value: JSONDocument.Value?
     public let source: SourceRef
 }
 
