@@ -188,7 +188,7 @@ struct EntryDecoder {
             if count < shape.required {
                 throw Failure(
                     source: SourceRef(node: index),
-                    expectation: "expected an array of at least \(shape.required) fields, found \(count) elements: `\(shape.names[count])` has no default, so the array cannot leave it off")
+                    expectation: "expected an array of at least \(shape.required) fields, found \(count) elements: `\(shape.names[shape.required - 1])` has no default, so the array cannot leave it off")
             }
             arrayForms.append(SourceRef(node: index))
             var child = index + 1
