@@ -183,7 +183,7 @@ struct RobustnessTests {
     }
 
     @Test func ownedCopyOfDeepInputIsBuiltWithoutRecursion() throws {
-        let depth = 100_000
+        let depth = Self.million
         let document = JSONDocument(text: String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth))
         #expect(document.syntaxError == nil)
         var value = document.root.owned
