@@ -706,7 +706,7 @@ struct EntryDecodingTests {
         #expect(record.entry != nil)
         let pointers = Set(record.arrayForms.map { file.location(of: $0).pointer })
         #expect(pointers == ["/placements/k/placement", "/placements/k/paywall", "/placements/k/paywall/4", "/placements/k/paywall/6"])
-        #expect(record.entry?.paywall?.remoteConfig?.data == .null)
+        #expect(record.entry?.paywall?.remoteConfig?.data.owned == .null)
         #expect(record.entry?.paywall?.offering?.isDefault == false)
 
         // No quirk, nothing recorded.
