@@ -1,3 +1,5 @@
+import Dispatch
+
 /// What the SDK's loader makes of a fallback file, with every decision traced to the text.
 ///
 /// This is the contract's §2 and §3 applied exactly: whether the whole load throws (and which rule
@@ -136,16 +138,29 @@ public struct FallbackFile: Sendable {
                         arrayForms: [], duplicateFields: []))
             }
         }
-        for index in records.indices {
-            // Only the last occurrence of a key reaches the decoder.
-            var decoder = EntryDecoder(document: document)
-            do {
-                records[index].outcome = .loaded(try decoder.entry(records[index].value.node))
-            } catch {
-                records[index].outcome = .skipped(error)
+        // Only the last occurrence of a key reaches the decoder. Entries are independent, so they are
+        // decoded in parallel chunks; each result lands in its own record, so the order is unchanged.
+        let chunkSize = 64
+        let chunkCount = (records.count + chunkSize - 1) / chunkSize
+        records.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer
+            let decodeChunk: @Sendable (Int) -> Void = { chunk in
+                for index in chunk * chunkSize..<min(buffer.count, (chunk + 1) * chunkSize) {
+                    var decoder = EntryDecoder(document: document)
+                    do throws(DecodeFailure) {
+                        buffer[index].outcome = .loaded(try decoder.entry(buffer[index].value.node))
+                    } catch {
+                        buffer[index].outcome = .skipped(error)
+                    }
+                    buffer[index].arrayForms = decoder.arrayForms
+                    buffer[index].duplicateFields = decoder.duplicateFields
+                }
             }
-            records[index].arrayForms = decoder.arrayForms
-            records[index].duplicateFields = decoder.duplicateFields
+            if chunkCount > 1 {
+                DispatchQueue.concurrentPerform(iterations: chunkCount, execute: decodeChunk)
+            } else if chunkCount == 1 {
+                decodeChunk(0)
+            }
         }
         return records
     }

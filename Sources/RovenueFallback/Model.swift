@@ -270,23 +270,34 @@ struct ExactKey: Hashable, Sendable {
 public struct OrderedMap<Value: Sendable>: Sendable {
     public private(set) var keys: [String] = []
     public private(set) var values: [Value] = []
-    private var indexOfKey: [ExactKey: Int] = [:]
+    /// Built once the map outgrows a linear scan (locale maps rarely do).
+    private var indexOfKey: [ExactKey: Int]?
+    private static var linearLimit: Int { 8 }
 
     public init() {}
 
+    /// The value for exactly `key` (same UTF-8 bytes, not canonical equivalence).
     public subscript(key: String) -> Value? {
-        indexOfKey[ExactKey(key)].map { values[$0] }
+        index(of: key).map { values[$0] }
+    }
+
+    private func index(of key: String) -> Int? {
+        if let indexOfKey { return indexOfKey[ExactKey(key)] }
+        return keys.firstIndex { $0.utf8.elementsEqual(key.utf8) }
     }
 
     /// Sets `value` for `key`, keeping the key's first position.
     public mutating func set(_ value: Value, for key: String) {
-        let exact = ExactKey(key)
-        if let index = indexOfKey[exact] {
+        if let index = index(of: key) {
             values[index] = value
-        } else {
-            indexOfKey[exact] = keys.count
-            keys.append(key)
-            values.append(value)
+            return
+        }
+        keys.append(key)
+        values.append(value)
+        if indexOfKey != nil {
+            indexOfKey![ExactKey(key)] = keys.count - 1
+        } else if keys.count > Self.linearLimit {
+            indexOfKey = Dictionary(uniqueKeysWithValues: keys.enumerated().map { (ExactKey($1), $0) })
         }
     }
 
@@ -294,18 +305,19 @@ public struct OrderedMap<Value: Sendable>: Sendable {
     public var isEmpty: Bool { keys.isEmpty }
 
     /// Key and value pairs in order.
-    public var pairs: [(key: String, value: Value)] { Array(zip(keys, values)).map { (key: $0.0, value: $0.1) } }
+    public var pairs: [(key: String, value: Value)] { zip(keys, values).map { (key: $0, value: $1) } }
 }
 
 extension OrderedMap: Equatable where Value: Equatable {
     public static func == (lhs: OrderedMap, rhs: OrderedMap) -> Bool {
-        lhs.keys == rhs.keys && lhs.values == rhs.values
+        lhs.keys.count == rhs.keys.count && zip(lhs.keys, rhs.keys).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+            && lhs.values == rhs.values
     }
 }
 
 extension OrderedMap: Hashable where Value: Hashable {
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(keys)
+        for key in keys { hasher.combine(ExactKey(key)) }
         hasher.combine(values)
     }
 }
