@@ -12,6 +12,8 @@ public struct DecodeFailure: Error, Sendable, Hashable {
 /// every object written as an array (the quirk) or with a repeated key is recorded for reports.
 struct EntryDecoder {
     let document: JSONDocument
+    let nodes: [JSONDocument.Node]
+    let bytes: [UInt8]
     /// Objects written as arrays of their fields.
     var arrayForms: [SourceRef] = []
     /// Objects whose known fields repeat: the object, the field, and the value nodes in text order.
@@ -19,15 +21,17 @@ struct EntryDecoder {
 
     init(document: JSONDocument) {
         self.document = document
+        self.nodes = document.storage.nodes
+        self.bytes = document.storage.bytes
     }
 
     typealias Failure = DecodeFailure
 
     // MARK: Primitive readers
 
-    private func node(_ index: Int) -> JSONDocument.Node { document.storage.nodes[index] }
+    private func node(_ index: Int) -> JSONDocument.Node { nodes[index] }
 
-    private func kind(_ index: Int) -> JSONDocument.Kind { document.storage.nodes[index].kind }
+    private func kind(_ index: Int) -> JSONDocument.Kind { nodes[index].kind }
 
     func failure(_ index: Int, _ expected: String) -> Failure {
         Failure(source: SourceRef(node: index), expectation: "expected \(expected), found \(describe(index))")
@@ -63,7 +67,7 @@ struct EntryDecoder {
     }
 
     private func integerValue(start: Int, end: Int) -> Int64? {
-        document.bytes.withUnsafeBufferPointer { bytes -> Int64? in
+        bytes.withUnsafeBufferPointer { bytes -> Int64? in
             var offset = start
             let negative = bytes[offset] == UInt8(ascii: "-")
             if negative { offset += 1 }
@@ -165,12 +169,11 @@ struct EntryDecoder {
     /// array quirk (`shape.names.count` elements at most, the first `shape.required` not optional).
     mutating func fields(_ index: Int, _ shape: Shape) throws(Failure) -> Fields {
         var fields = Fields(slots: [Int32](repeating: 0, count: shape.names.count), container: index, shape: shape)
-        let nodes = document.storage.nodes
         switch nodes[index].kind {
         case .object:
             var child = index + 1
             for _ in 0..<Int(nodes[index].count) {
-                if let field = fieldIndex(key: child, names: shape.bytes) {
+                if let field = fieldIndex(key: child, shape: shape) {
                     if fields.slots[field] != 0 {
                         recordDuplicate(object: index, field: shape.names[field], value: child + 1)
                     }
@@ -218,16 +221,18 @@ struct EntryDecoder {
         duplicateFields.append(DuplicateField(object: ref, field: field, values: earlier + [SourceRef(node: value)]))
     }
 
-    private func fieldIndex(key: Int, names: [[UInt8]]) -> Int? {
-        let keyNode = node(key)
+    private func fieldIndex(key: Int, shape: Shape) -> Int? {
+        let keyNode = nodes[key]
         if keyNode.flags & JSONDocument.hasEscapes != 0 {
             let decoded = Array(document.decodeString(at: key).utf8)
-            return names.firstIndex(of: decoded)
+            return shape.bytes.firstIndex(of: decoded)
         }
         let start = Int(keyNode.start) + 1
         let length = Int(keyNode.end) - 1 - start
-        return document.bytes.withUnsafeBufferPointer { bytes -> Int? in
-            search: for (field, name) in names.enumerated() where name.count == length {
+        guard length < shape.fieldsByLength.count else { return nil }
+        return bytes.withUnsafeBufferPointer { bytes -> Int? in
+            search: for field in shape.fieldsByLength[length] {
+                let name = shape.bytes[field]
                 for offset in 0..<length where bytes[start + offset] != name[offset] { continue search }
                 return field
             }
@@ -248,15 +253,20 @@ public struct DuplicateField: Sendable, Hashable {
 
 extension EntryDecoder {
     /// A struct's field names as bytes, with the number of leading fields the array quirk needs.
-    struct Shape: Sendable {
+    final class Shape: Sendable {
         let names: [String]
         let bytes: [[UInt8]]
         let required: Int
+        /// Field indices by the byte length of their names: a key is compared with the few of its length.
+        let fieldsByLength: [[Int]]
 
         init(_ names: [String], required: Int) {
             self.names = names
             self.bytes = names.map { Array($0.utf8) }
             self.required = required
+            var byLength = [[Int]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
+            for (field, name) in bytes.enumerated() { byLength[name.count].append(field) }
+            self.fieldsByLength = byLength
         }
     }
 

@@ -647,7 +647,20 @@ extension JSONDocument {
             var index = offset + 1
             var flags: UInt8 = 0
             while true {
-                // Fast path over plain ASCII.
+                // Fast path over plain ASCII: eight bytes at a time while none is a quote, a backslash,
+                // a control character or non-ASCII, then byte by byte to the first that is.
+                let base = UnsafeRawPointer(bytes.baseAddress!)
+                while index &+ 8 <= count {
+                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    let ones: UInt64 = 0x0101_0101_0101_0101
+                    let highs: UInt64 = 0x8080_8080_8080_8080
+                    let quote = word ^ (ones &* 0x22)
+                    let backslash = word ^ (ones &* 0x5C)
+                    let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                        | ((word &- ones &* 0x20) & ~word) | word
+                    if special & highs != 0 { break }
+                    index &+= 8
+                }
                 while index < count {
                     let byte = bytes[index]
                     if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
