@@ -30,6 +30,10 @@ public struct CommandEnvironment: Sendable {
         writeError: { FileHandle.standardError.write(Data($0.utf8)) },
         readFile: { path in
             if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw FileProblem(description: "is a directory")
+            }
             return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         },
         writeFile: { path, bytes in
@@ -41,6 +45,11 @@ public struct CommandEnvironment: Sendable {
         },
         now: { Date() },
         variables: ProcessInfo.processInfo.environment)
+}
+
+/// A file-system problem worded for a user.
+struct FileProblem: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// A subcommand of `fallback-site`.
@@ -150,6 +159,7 @@ extension CommandEnvironment {
     }
 
     static func describe(_ error: any Error) -> String {
+        if let problem = error as? FileProblem { return problem.description }
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain {
             switch nsError.code {
