@@ -29,6 +29,8 @@ let package = Package(
             ]
         ),
         .target(name: "Markdown", dependencies: ["CCmarkGFM"]),
+        // The static site: page models, drawings, theme, and the writer that puts them on disk.
+        .target(name: "FallbackSite", dependencies: ["RovenueFallback", "FallbackAudit", "Mustache", "Markdown"]),
         // The commands behind the executable, as a library so tests can run them without a process.
         .target(name: "FallbackCLI", dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]),
         .executableTarget(name: "fallback-site", dependencies: ["FallbackCLI"]),
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
+        .testTarget(name: "FallbackSiteTests", dependencies: ["FallbackSite", "RovenueFallback"]),
         .testTarget(name: "FallbackCLITests", dependencies: ["FallbackCLI", "RovenueFallback"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,86 @@
+import RovenueFallback
+
+/// File names for pages named after snapshot identifiers: safe on every file system, unique, and
+/// stable across builds and snapshots.
+///
+/// An identifier that is already a clean slug (lowercase ASCII letters, digits, `-` and `_`, at
+/// most `maximumLength` characters, not a reserved device name, not starting with `.`) is used as
+/// it is. Anything else becomes a slug followed by a hash of the exact identifier, so `Onboarding`,
+/// `onboarding ` and `../onboarding` never share a name with `onboarding` or with each other, and
+/// a name never depends on which other identifiers happen to be in the snapshot. Names are only
+/// ever single path components: no separator, no `..`, nothing that leaves the output folder.
+public struct PageNames: Sendable {
+    public static let maximumLength = 64
+
+    /// Windows device names, which no file may be called, with or without an extension.
+    static let reservedNames: Set<String> = [
+        "con", "prn", "aux", "nul", "com0", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
+        "lpt0", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+    ]
+
+    private var nameOfIdentifier: [[UInt8]: String] = [:]
+
+    /// Names every identifier; the result does not depend on their order.
+    public init(identifiers: some Sequence<String>) {
+        let unique = Set(identifiers.map { Array($0.utf8) }).sorted { $0.lexicographicallyPrecedes($1) }
+        var hashLength = 8
+        while true {
+            var names: [[UInt8]: String] = [:]
+            var taken: [String: Int] = [:]
+            for identifier in unique {
+                let name = PageNames.name(for: identifier, hashLength: hashLength)
+                names[identifier] = name
+                taken[name, default: 0] += 1
+            }
+            // A clean identifier can spell another's slug and hash: lengthen every hash until no two meet.
+            if taken.values.allSatisfy({ $0 == 1 }) || hashLength >= 64 {
+                nameOfIdentifier = names
+                return
+            }
+            hashLength *= 2
+        }
+    }
+
+    /// The file name stem for `identifier` (one of those given at creation).
+    public func name(for identifier: String) -> String {
+        nameOfIdentifier[Array(identifier.utf8)] ?? PageNames.name(for: Array(identifier.utf8), hashLength: 16)
+    }
+
+    /// True when `identifier` can serve as a file name stem as it is.
+    public static func isCleanSlug(_ identifier: [UInt8]) -> Bool {
+        guard !identifier.isEmpty, identifier.count <= maximumLength, identifier.first != UInt8(ascii: "."),
+            identifier.allSatisfy(isSlugByte)
+        else { return false }
+        let stem = String(decoding: identifier.prefix { $0 != UInt8(ascii: ".") }, as: UTF8.self)
+        return !reservedNames.contains(stem)
+    }
+
+    static func isSlugByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+
+    static func name(for identifier: [UInt8], hashLength: Int) -> String {
+        if isCleanSlug(identifier) { return String(decoding: identifier, as: UTF8.self) }
+        var slug: [UInt8] = []
+        for byte in identifier {
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            if isSlugByte(lowered) {
+                slug.append(lowered)
+            } else if slug.last != UInt8(ascii: "-") {
+                slug.append(UInt8(ascii: "-"))
+            }
+        }
+        while slug.first == UInt8(ascii: "-") || slug.first == UInt8(ascii: "_") { slug.removeFirst() }
+        while slug.last == UInt8(ascii: "-") || slug.last == UInt8(ascii: "_") { slug.removeLast() }
+        let budget = maximumLength - hashLength - 1
+        if slug.count > budget { slug = Array(slug.prefix(budget)) }
+        while slug.last == UInt8(ascii: "-") { slug.removeLast() }
+        let hash = String(SHA256Digest(of: identifier).hexString.prefix(hashLength))
+        return slug.isEmpty ? "x-" + hash : String(decoding: slug, as: UTF8.self) + "-" + hash
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import FallbackSite
+
+@Suite("Writing the site atomically")
+struct SiteWriterTests {
+    func temporaryFolder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("site-writer-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func read(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func writesFilesAndTheMarker() throws {
+        let root = try temporaryFolder()
+        let out = root + "/site"
+        try SiteWriter(outputPath: out).write(["index.html": Array("home".utf8), "funnels/a.html": Array("a".utf8)])
+        #expect(read(out + "/index.html") == "home")
+        #expect(read(out + "/funnels/a.html") == "a")
+        #expect(FileManager.default.fileExists(atPath: out + "/" + SiteWriter.markerName))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["site"])
+    }
+
+    @Test func replacesAPreviousOutputWhole() throws {
+        let root = try temporaryFolder()
+        let out = root + "/site"
+        try SiteWriter(outputPath: out).write(["old.html": Array("old".utf8)])
+        try SiteWriter(outputPath: out).write(["new.html": Array("new".utf8)])
+        #expect(read(out + "/new.html") == "new")
+        #expect(read(out + "/old.html") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["site"])
+    }
+
+    @Test func refusesAFolderItDidNotWrite() throws {
+        let root = try temporaryFolder()
+        let out = root + "/mine"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: out + "/thesis.tex", contents: Data("precious".utf8))
+        #expect(throws: SiteWriterError.notAPreviousOutput(out)) {
+            try SiteWriter(outputPath: out).write(["index.html": []])
+        }
+        #expect(read(out + "/thesis.tex") == "precious")
+        try SiteWriter(outputPath: out, force: true).write(["index.html": []])
+        #expect(read(out + "/thesis.tex") == nil)
+    }
+
+    @Test(arguments: ["../escape.html", "/etc/passwd", "a/../../b", "./a", "a//b", "a\\b", ""])
+    func refusesPathsThatLeaveTheOutput(path: String) throws {
+        let root = try temporaryFolder()
+        #expect(throws: SiteWriterError.unsafePath(path)) {
+            try SiteWriter(outputPath: root + "/site").write([path: []])
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/site"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/escape.html"))
+    }
+
+    @Test func aFailedWriteLeavesThePreviousSite() throws {
+        let root = try temporaryFolder()
+        let out = root + "/site"
+        try SiteWriter(outputPath: out).write(["index.html": Array("v1".utf8)])
+        var io = FileIO.disk
+        io.writeFile = { path, bytes in
+            if path.hasSuffix("boom.html") { throw SiteWriterError.cannotWrite(path) }
+            try FileIO.disk.writeFile(path, bytes)
+        }
+        #expect(throws: SiteWriterError.self) {
+            try SiteWriter(outputPath: out, io: io).write(["index.html": Array("v2".utf8), "boom.html": []])
+        }
+        #expect(read(out + "/index.html") == "v1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["site"])
+    }
+
+    @Test func anInterruptedSwapIsRepairedByTheNextBuild() throws {
+        let root = try temporaryFolder()
+        let out = root + "/site"
+        try SiteWriter(outputPath: out).write(["index.html": Array("v1".utf8)])
+        // Killed between retiring the old site and moving the new one in.
+        try FileManager.default.moveItem(atPath: out, toPath: root + "/.site.previous-1")
+        try FileManager.default.createDirectory(atPath: root + "/.site.building-1", withIntermediateDirectories: true)
+        var io = FileIO.disk
+        io.writeFile = { path, _ in throw SiteWriterError.cannotWrite(path) }
+        #expect(throws: SiteWriterError.self) { try SiteWriter(outputPath: out, io: io).write(["index.html": []]) }
+        #expect(read(out + "/index.html") == "v1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["site"])
+    }
+}
