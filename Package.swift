@@ -30,7 +30,12 @@ let package = Package(
         ),
         .target(name: "Markdown", dependencies: ["CCmarkGFM"]),
         // The static site: page models, drawings, theme, and the writer that puts them on disk.
-        .target(name: "FallbackSite", dependencies: ["RovenueFallback", "FallbackAudit", "Mustache", "Markdown"]),
+        .target(
+            name: "FallbackSite", dependencies: ["RovenueFallback", "FallbackAudit", "Mustache", "Markdown"],
+            plugins: ["EmbedTheme"]),
+        // Builds Templates/ and Site/assets/ into FallbackSite, so the binary carries its default theme.
+        .executableTarget(name: "embed-theme", path: "Sources/embed-theme"),
+        .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
         // The commands behind the executable, as a library so tests can run them without a process.
         .target(name: "FallbackCLI", dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]),
         .executableTarget(name: "fallback-site", dependencies: ["FallbackCLI"]),

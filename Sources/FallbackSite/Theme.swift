@@ -1,0 +1,95 @@
+import Foundation
+
+/// The templates and assets built into the binary from `Templates/` and `Site/assets/`.
+public enum DefaultTheme {
+    /// Every default file by its theme path (`templates/layout.html`, `assets/site.css`, …).
+    public static let files: [String: [UInt8]] = {
+        var files: [String: [UInt8]] = [:]
+        for (name, base64) in encodedFiles {
+            files[name] = Data(base64Encoded: base64).map { [UInt8]($0) } ?? []
+        }
+        return files
+    }()
+}
+
+/// The templates and assets a build renders with: the defaults, overridden file by file.
+public struct Theme: Sendable {
+    /// Template sources by file name (`layout.html`, `overview.md`, `partials/…`).
+    public private(set) var templates: [String: String]
+    /// Asset bytes by path below `assets/`.
+    public private(set) var assets: [String: [UInt8]]
+
+    /// The built-in theme.
+    public static var builtIn: Theme {
+        var templates: [String: String] = [:]
+        var assets: [String: [UInt8]] = [:]
+        for (path, bytes) in DefaultTheme.files {
+            if path.hasPrefix("templates/") {
+                templates[String(path.dropFirst("templates/".count))] = String(decoding: bytes, as: UTF8.self)
+            } else if path.hasPrefix("assets/") {
+                assets[String(path.dropFirst("assets/".count))] = bytes
+            }
+        }
+        return Theme(templates: templates, assets: assets)
+    }
+
+    public init(templates: [String: String], assets: [String: [UInt8]]) {
+        self.templates = templates
+        self.assets = assets
+    }
+
+    /// The built-in theme with every file found under `templatesFolder` and `assetsFolder` in
+    /// place of the default of the same relative path.
+    public static func builtIn(overridingTemplatesWith templatesFolder: String?, assetsWith assetsFolder: String?) throws -> Theme {
+        var theme = Theme.builtIn
+        if let templatesFolder {
+            for (path, bytes) in try files(under: templatesFolder) {
+                theme.templates[path] = String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        if let assetsFolder {
+            for (path, bytes) in try files(under: assetsFolder) {
+                theme.assets[path] = bytes
+            }
+        }
+        return theme
+    }
+
+    /// Every regular, non-hidden file below `folder` by its relative path.
+    static func files(under folder: String) throws -> [String: [UInt8]] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ThemeError.notAFolder(folder)
+        }
+        let base = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath()
+        var files: [String: [UInt8]] = [:]
+        let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        while let url = enumerator?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
+            let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+            guard path.hasPrefix(base.path + "/") else { continue }
+            files[String(path.dropFirst(base.path.count + 1))] = [UInt8](try Data(contentsOf: url))
+        }
+        return files
+    }
+
+    /// Writes the theme's files below `folder` (`templates/…`, `assets/…`), for customising.
+    public func export(to folder: String, io: FileIO = .disk) throws {
+        let all = templates.map { ("templates/" + $0.key, Array($0.value.utf8)) } + assets.map { ("assets/" + $0.key, $0.value) }
+        for (path, bytes) in all.sorted(by: { $0.0 < $1.0 }) {
+            let target = folder + "/" + path
+            try io.createDirectory((target as NSString).deletingLastPathComponent)
+            try io.writeFile(target, bytes)
+        }
+    }
+}
+
+public enum ThemeError: Error, Equatable, CustomStringConvertible {
+    case notAFolder(String)
+
+    public var description: String {
+        switch self {
+        case .notAFolder(let path): "\(path) is not a folder"
+        }
+    }
+}
