@@ -1,0 +1,573 @@
+/*
+ * fallback-site theme script.
+ *
+ * Every page loads this file with `defer`. It must work:
+ *   - opened from disk (file://), no server, no network;
+ *   - under the pages' CSP: no inline script or style, no eval, no `style=` (this file only
+ *     toggles attributes and classes, and builds SVG nodes with geometry attributes);
+ *   - not at all: every page is complete without it (filters and the lookup form stay `hidden`);
+ *   - from Node without a DOM (`require("Site/assets/site.js")`) for the pure functions.
+ *
+ * Public API: window.FallbackSite (and module.exports under Node)
+ *   bucket(subscriberId, key)      -> Promise<number>   §5 bucket, 0..9999
+ *   variantIndex(bucket, weights)  -> number | null     §5 draw; weights: numbers or JSON number text
+ *   bucketRanges(weights)          -> [{start, end} | null]  buckets each variant draws (end inclusive)
+ *   roundHalfAwayFromZero(x)       -> number
+ *   parseWeight(text)              -> number            the JSON number text as a 64-bit float
+ *   sha256(bytes)                  -> Uint8Array        pure-JS fallback when Web Crypto is missing
+ */
+(function () {
+  "use strict";
+
+  var BUCKET_COUNT = 10000;
+
+  // ---------------------------------------------------------------------------------------------
+  // Pure functions (§5 of fallback-format.md)
+  // ---------------------------------------------------------------------------------------------
+
+  /** Round half away from zero, as Swift's `.rounded()` and Rust's `f64::round`.
+   *  JS `Math.round` rounds half toward +Infinity (Math.round(-2.5) === -2), so round the
+   *  magnitude and put the sign back. `Math.round` of a non-negative double is exact. */
+  function roundHalfAwayFromZero(x) {
+    if (x !== x || x === Infinity || x === -Infinity) return x;
+    return x < 0 ? -Math.round(-x) : Math.round(x);
+  }
+
+  /** A weight as written in the file (JSON number text) to a 64-bit float. `parseFloat` is
+   *  correctly rounded, like Swift's `Double(text)`. Numbers pass through. */
+  function parseWeight(w) {
+    if (typeof w === "number") return w;
+    return parseFloat(String(w));
+  }
+
+  /** Index of the variant a bucket draws, or null when there are no variants.
+   *  Walk in order with cum += weight * 10000; the first with bucket < round(cum) wins;
+   *  otherwise the LAST variant. */
+  function variantIndex(bucket, weights) {
+    if (!weights || weights.length === 0) return null;
+    var cum = 0;
+    for (var i = 0; i < weights.length; i++) {
+      cum += parseWeight(weights[i]) * BUCKET_COUNT;
+      if (bucket < roundHalfAwayFromZero(cum)) return i;
+    }
+    return weights.length - 1;
+  }
+
+  /** For each variant, the contiguous bucket range it draws ({start, end}, end inclusive), or
+   *  null when it draws none. Variant i draws b when b < round(cum_i) and no earlier variant
+   *  did, i.e. max(round(cum_j), j < i) <= b < round(cum_i); the last variant also takes every
+   *  bucket no variant claimed. Agrees with variantIndex for every bucket (tested). */
+  function bucketRanges(weights) {
+    var n = weights ? weights.length : 0;
+    var out = [];
+    var cum = 0;
+    var claimed = 0; // every bucket below this is taken by an earlier variant
+    for (var i = 0; i < n; i++) {
+      cum += parseWeight(weights[i]) * BUCKET_COUNT;
+      var r = roundHalfAwayFromZero(cum);
+      var end = i === n - 1 ? BUCKET_COUNT : Math.min(Math.max(r, claimed), BUCKET_COUNT);
+      if (end !== end) end = claimed; // NaN weight: draws nothing
+      out.push(end > claimed ? { start: claimed, end: end - 1 } : null);
+      if (end > claimed) claimed = end;
+    }
+    return out;
+  }
+
+  function utf8(text) {
+    if (typeof TextEncoder !== "undefined") return new TextEncoder().encode(text);
+    // Very old engines: encodeURIComponent gives UTF-8 percent escapes (lone surrogates throw,
+    // as they would have no UTF-8 form in the SDK either).
+    var s = unescape(encodeURIComponent(text));
+    var bytes = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+    return bytes;
+  }
+
+  /** SHA-256 (FIPS 180-4) in plain JS: used only when Web Crypto's `subtle` is unavailable
+   *  (pages served over plain http from another host are not a secure context). */
+  var K = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+  ];
+
+  function sha256(bytes) {
+    var len = bytes.length;
+    var padded = new Uint8Array(((len + 9 + 63) >> 6) << 6);
+    padded.set(bytes);
+    padded[len] = 0x80;
+    var bitsHigh = Math.floor(len / 0x20000000); // len * 8 / 2^32
+    var bitsLow = (len << 3) >>> 0;
+    var view = new DataView(padded.buffer);
+    view.setUint32(padded.length - 8, bitsHigh, false);
+    view.setUint32(padded.length - 4, bitsLow, false);
+
+    var h0 = 0x6a09e667, h1 = 0xbb67ae85, h2 = 0x3c6ef372, h3 = 0xa54ff53a;
+    var h4 = 0x510e527f, h5 = 0x9b05688c, h6 = 0x1f83d9ab, h7 = 0x5be0cd19;
+    var w = new Array(64);
+    for (var off = 0; off < padded.length; off += 64) {
+      for (var t = 0; t < 16; t++) w[t] = view.getUint32(off + t * 4, false);
+      for (t = 16; t < 64; t++) {
+        var x = w[t - 15], y = w[t - 2];
+        var s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+        var s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+        w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
+      }
+      var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+      for (t = 0; t < 64; t++) {
+        var S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+        var ch = (e & f) ^ (~e & g);
+        var t1 = (h + S1 + ch + K[t] + w[t]) | 0;
+        var S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+        var maj = (a & b) ^ (a & c) ^ (b & c);
+        var t2 = (S0 + maj) | 0;
+        h = g; g = f; f = e; e = (d + t1) | 0;
+        d = c; c = b; b = a; a = (t1 + t2) | 0;
+      }
+      h0 = (h0 + a) | 0; h1 = (h1 + b) | 0; h2 = (h2 + c) | 0; h3 = (h3 + d) | 0;
+      h4 = (h4 + e) | 0; h5 = (h5 + f) | 0; h6 = (h6 + g) | 0; h7 = (h7 + h) | 0;
+    }
+    var out = new Uint8Array(32);
+    var ov = new DataView(out.buffer);
+    [h0, h1, h2, h3, h4, h5, h6, h7].forEach(function (v, i) { ov.setUint32(i * 4, v >>> 0, false); });
+    return out;
+  }
+
+  function subtleCrypto() {
+    var c = typeof globalThis !== "undefined" ? globalThis.crypto
+      : (typeof self !== "undefined" ? self.crypto : undefined);
+    return c && c.subtle && typeof c.subtle.digest === "function" ? c.subtle : null;
+  }
+
+  function bucketFromDigest(digest) {
+    var d = new Uint8Array(digest);
+    var head = ((d[0] << 24) | (d[1] << 16) | (d[2] << 8) | d[3]) >>> 0; // uint32, big-endian
+    return head % BUCKET_COUNT;
+  }
+
+  /** §5: uint32_big_endian(sha256(utf8(subscriberId + ":" + key))[0..4]) % 10000.
+   *  Web Crypto when available (file:// is a secure context), else the JS fallback. */
+  function bucket(subscriberId, key) {
+    var bytes;
+    try {
+      bytes = utf8(String(subscriberId) + ":" + String(key));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    var subtle = subtleCrypto();
+    if (subtle) {
+      return subtle.digest("SHA-256", bytes).then(bucketFromDigest, function () {
+        return bucketFromDigest(sha256(bytes));
+      });
+    }
+    return Promise.resolve(bucketFromDigest(sha256(bytes)));
+  }
+
+  var api = {
+    BUCKET_COUNT: BUCKET_COUNT,
+    bucket: bucket,
+    variantIndex: variantIndex,
+    bucketRanges: bucketRanges,
+    roundHalfAwayFromZero: roundHalfAwayFromZero,
+    parseWeight: parseWeight,
+    sha256: sha256
+  };
+
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+  if (typeof window !== "undefined") window.FallbackSite = api;
+  if (typeof document === "undefined") return;
+
+  // ---------------------------------------------------------------------------------------------
+  // Problem log: CSP violations, script and resource errors land in <html data-errors="…">
+  // (one entry per problem, " | " between) so a headless `--dump-dom` can see them.
+  // ---------------------------------------------------------------------------------------------
+
+  var root = document.documentElement;
+  var seenProblems = {};
+
+  function recordProblem(text) {
+    if (seenProblems[text]) return;
+    seenProblems[text] = true;
+    var prev = root.getAttribute("data-errors");
+    root.setAttribute("data-errors", prev ? prev + " | " + text : text);
+  }
+
+  function cspText(directive, blocked, source, line) {
+    return "CSP " + directive + " blocked " + (blocked || "inline") +
+      (source ? " (" + source + (line ? ":" + line : "") + ")" : "");
+  }
+
+  document.addEventListener("securitypolicyviolation", function (e) {
+    recordProblem(cspText(e.effectiveDirective || e.violatedDirective, e.blockedURI,
+      e.sourceFile, e.lineNumber));
+  }, true);
+
+  // Violations that happened while the page parsed, before this deferred script ran: the
+  // buffered Reporting API replays them (Chromium); the attribute scan below catches the rest.
+  if (typeof ReportingObserver === "function") {
+    try {
+      new ReportingObserver(function (reports) {
+        reports.forEach(function (r) {
+          var b = r.body || {};
+          recordProblem(cspText(b.effectiveDirective, b.blockedURL, b.sourceFile, b.lineNumber));
+        });
+      }, { types: ["csp-violation"], buffered: true }).observe();
+    } catch (e) { /* not supported: the scan still runs */ }
+  }
+
+  window.addEventListener("error", function (e) {
+    var t = e.target;
+    if (t && t !== window && t.nodeType === 1) {
+      // A resource failed (capture phase sees <img>/<link>/<script> load errors).
+      recordProblem("failed to load <" + t.nodeName.toLowerCase() + "> " +
+        (t.currentSrc || t.src || t.href || ""));
+    } else {
+      recordProblem("script error: " + (e.message || "unknown") +
+        (e.filename ? " (" + e.filename + ":" + e.lineno + ")" : ""));
+    }
+  }, true);
+
+  window.addEventListener("unhandledrejection", function (e) {
+    var r = e.reason;
+    recordProblem("unhandled rejection: " + (r && r.message ? r.message : String(r)));
+  });
+
+  function scanForInlineCode() {
+    var styled = document.querySelectorAll("[style]").length;
+    if (styled) recordProblem("contract: " + styled + " element(s) with a style attribute (blocked by CSP)");
+    var inline = 0;
+    Array.prototype.forEach.call(document.scripts, function (s) {
+      if (!s.src && s.type !== "application/json" && s.type !== "application/ld+json") inline++;
+    });
+    if (inline) recordProblem("contract: " + inline + " inline <script> element(s) (blocked by CSP)");
+    if (document.querySelector("style")) recordProblem("contract: <style> element (blocked by CSP)");
+    var handlers = document.querySelectorAll("[onclick],[onload],[onerror],[onchange],[oninput],[onsubmit]");
+    if (handlers.length) recordProblem("contract: " + handlers.length + " inline event handler(s) (blocked by CSP)");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+  // ---------------------------------------------------------------------------------------------
+
+  function $(id) { return document.getElementById(id); }
+
+  function params() {
+    try { return new URLSearchParams(window.location.search); } catch (e) { return null; }
+  }
+
+  /** Put the page's state into its own URL so it can be shared. file: URLs allow changing the
+   *  query in Chromium and Firefox; where the browser refuses, nothing happens. */
+  function replaceQuery(updates) {
+    try {
+      var url = new URL(window.location.href);
+      Object.keys(updates).forEach(function (k) {
+        var v = updates[k];
+        if (v === null || v === undefined || v === "") url.searchParams.delete(k);
+        else url.searchParams.set(k, v);
+      });
+      if (url.href !== window.location.href) window.history.replaceState(null, "", url.href);
+    } catch (e) { /* history API refused (opaque origin): the page works the same */ }
+  }
+
+  function debounce(fn, ms) {
+    var timer = null;
+    return function () {
+      var self = this, args = arguments;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(function () { timer = null; fn.apply(self, args); }, ms);
+    };
+  }
+
+  function el(name, className, text) {
+    var node = document.createElement(name);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function formatNumber(n) {
+    // 10000 → "10,000" in en-US; keep it locale-stable (pages are lang="en").
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Overview: search and filters
+  // ---------------------------------------------------------------------------------------------
+
+  function initFilters() {
+    var table = $("placements");
+    var filters = $("filters");
+    if (!table || !filters) return;
+    var search = $("placement-search");
+    var kind = $("filter-kind");
+    var severity = $("filter-severity");
+    var status = $("filter-status");
+    var body = table.tBodies[0];
+    if (!body) return;
+    var rows = Array.prototype.slice.call(body.rows).filter(function (r) {
+      return r.hasAttribute("data-kind") || r.hasAttribute("data-search");
+    });
+
+    var q = params();
+    if (q) {
+      if (search && q.has("q")) search.value = q.get("q");
+      if (kind && q.has("kind")) selectValue(kind, q.get("kind"));
+      if (severity && q.has("severity")) selectValue(severity, q.get("severity"));
+    }
+
+    function selectValue(select, value) {
+      for (var i = 0; i < select.options.length; i++) {
+        if (select.options[i].value === value) { select.value = value; return; }
+      }
+    }
+
+    function apply(updateUrl) {
+      var text = search ? search.value.toLowerCase().trim() : "";
+      var tokens = text ? text.split(/\s+/) : [];
+      var k = kind ? kind.value : "all";
+      var s = severity ? severity.value : "all";
+      var shown = 0;
+      rows.forEach(function (row) {
+        var hay = (row.getAttribute("data-search") || row.textContent || "").toLowerCase();
+        var ok = (k === "all" || row.getAttribute("data-kind") === k) &&
+          (s === "all" || row.getAttribute("data-severity") === s) &&
+          tokens.every(function (t) { return hay.indexOf(t) !== -1; });
+        if (ok) { row.hidden = false; shown++; } else { row.hidden = true; }
+      });
+      table.classList.toggle("is-filtered", shown !== rows.length);
+      root.setAttribute("data-filter-shown", String(shown));
+      if (status) {
+        status.textContent = shown + " of " + rows.length + " placement" + (rows.length === 1 ? "" : "s") +
+          (shown === 0 ? " match. Clear the search or filters to see them all." : "");
+      }
+      if (updateUrl) {
+        replaceQuery({
+          q: search ? search.value : "",
+          kind: k === "all" ? "" : k,
+          severity: s === "all" ? "" : s
+        });
+      }
+    }
+
+    var applyLater = debounce(function () { apply(true); }, 120);
+    if (search) {
+      search.addEventListener("input", applyLater);
+      search.addEventListener("keydown", function (e) {
+        if (e.key === "Escape" && search.value) { search.value = ""; apply(true); e.preventDefault(); }
+      });
+      // "/" focuses the search from anywhere on the page (as on GitHub).
+      search.setAttribute("aria-keyshortcuts", "/");
+      document.addEventListener("keydown", function (e) {
+        if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+        var t = e.target;
+        var tag = t && t.nodeName ? t.nodeName.toLowerCase() : "";
+        if (tag === "input" || tag === "textarea" || tag === "select" || (t && t.isContentEditable)) return;
+        e.preventDefault();
+        search.focus();
+        search.select();
+      });
+    }
+    if (kind) kind.addEventListener("change", function () { apply(true); });
+    if (severity) severity.addEventListener("change", function () { apply(true); });
+    var form = filters.closest ? filters.closest("form") : null;
+    if (form) form.addEventListener("submit", function (e) { e.preventDefault(); apply(true); });
+
+    filters.hidden = false;
+    apply(false);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Experiment: subscriber lookup
+  // ---------------------------------------------------------------------------------------------
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+
+  function initLookup() {
+    var form = $("lookup");
+    if (!form) return;
+    var input = $("subscriber-id");
+    var output = $("lookup-result");
+    var table = $("variants");
+    var key = form.getAttribute("data-experiment-key");
+    if (!input || !output || key === null) return;
+
+    var rows = table && table.tBodies[0]
+      ? Array.prototype.slice.call(table.tBodies[0].rows).filter(function (r) {
+        return r.hasAttribute("data-weight");
+      })
+      : [];
+    var weights = rows.map(function (r) { return r.getAttribute("data-weight"); });
+    var ids = rows.map(function (r) { return r.getAttribute("data-variant-id"); });
+    var ranges = bucketRanges(weights);
+    var bars = Array.prototype.slice.call(document.querySelectorAll(".alloc-bar"));
+    var generation = 0;
+
+    function clearMarks() {
+      rows.forEach(function (r) { r.classList.remove("is-drawn"); r.removeAttribute("aria-current"); });
+      bars.forEach(function (bar) {
+        bar.classList.remove("has-drawn");
+        Array.prototype.forEach.call(bar.querySelectorAll(".alloc-segment.is-drawn"), function (s) {
+          s.classList.remove("is-drawn");
+        });
+        Array.prototype.forEach.call(bar.querySelectorAll(".alloc-marker"), function (m) {
+          m.parentNode.removeChild(m);
+        });
+      });
+      output.removeAttribute("data-bucket");
+      output.removeAttribute("data-variant-id");
+      output.removeAttribute("data-variant-index");
+    }
+
+    function markBars(b, index) {
+      bars.forEach(function (bar) {
+        var vb = bar.viewBox && bar.viewBox.baseVal;
+        var segments = bar.querySelectorAll(".alloc-segment");
+        if (segments[index]) { segments[index].classList.add("is-drawn"); bar.classList.add("has-drawn"); }
+        if (!vb || !vb.width) return;
+        var x = vb.x + (b + 0.5) * vb.width / BUCKET_COUNT;
+        var line = document.createElementNS(SVG_NS, "line");
+        line.setAttribute("class", "alloc-marker");
+        line.setAttribute("x1", String(x));
+        line.setAttribute("x2", String(x));
+        line.setAttribute("y1", String(vb.y));
+        line.setAttribute("y2", String(vb.y + vb.height));
+        bar.appendChild(line);
+      });
+    }
+
+    function show(id) {
+      var mine = ++generation;
+      clearMarks();
+      output.classList.remove("is-error");
+      if (id === "") {
+        output.textContent = "";
+        output.classList.remove("has-result");
+        return Promise.resolve();
+      }
+      return bucket(id, key).then(function (b) {
+        if (mine !== generation) return;
+        var index = variantIndex(b, weights);
+        output.textContent = "";
+        output.classList.add("has-result");
+        output.setAttribute("data-bucket", String(b));
+        var line = el("span", "lookup-line");
+        line.appendChild(document.createTextNode("Bucket "));
+        line.appendChild(el("strong", "lookup-bucket", String(b)));
+        line.appendChild(document.createTextNode(" of " + formatNumber(BUCKET_COUNT) + " "));
+        if (index === null) {
+          line.appendChild(document.createTextNode("draws nothing: this experiment has no variants, so nothing is served."));
+          output.appendChild(line);
+          return;
+        }
+        var vid = ids[index] === null ? "#" + (index + 1) : ids[index];
+        output.setAttribute("data-variant-id", vid);
+        output.setAttribute("data-variant-index", String(index));
+        line.appendChild(document.createTextNode("draws variant "));
+        var name = el("strong", "lookup-variant");
+        name.appendChild(el("span", "swatch v" + (index % 8)));
+        name.appendChild(document.createTextNode(vid));
+        line.appendChild(name);
+        var range = ranges[index];
+        line.appendChild(document.createTextNode(range
+          ? " (buckets " + range.start + "\u2013" + range.end + ")."
+          : "."));
+        output.appendChild(line);
+        if (id !== id.trim()) {
+          output.appendChild(el("span", "lookup-note",
+            "The id has leading or trailing spaces; they are hashed too, as the SDK would."));
+        }
+        if (rows[index]) {
+          rows[index].classList.add("is-drawn");
+          rows[index].setAttribute("aria-current", "true");
+        }
+        markBars(b, index);
+      }, function (err) {
+        if (mine !== generation) return;
+        output.classList.add("is-error");
+        output.textContent = "Could not compute the bucket: " + (err && err.message ? err.message : String(err));
+      });
+    }
+
+    var showLater = debounce(function () {
+      show(input.value);
+      replaceQuery({ subscriber: input.value });
+    }, 200);
+
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      show(input.value);
+      replaceQuery({ subscriber: input.value });
+    });
+    input.addEventListener("input", showLater);
+    form.addEventListener("reset", function () {
+      setTimeout(function () { show(""); replaceQuery({ subscriber: "" }); }, 0);
+    });
+
+    form.hidden = false;
+    var p = params();
+    if (p && p.has("subscriber")) {
+      input.value = p.get("subscriber");
+      // Submit through the form, as a user would: the same code path, and it must not navigate.
+      if (typeof form.requestSubmit === "function") form.requestSubmit();
+      else show(input.value);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Scrollable regions: make a table or drawing that overflows reachable by keyboard.
+  // (Templates may already give .table-wrap tabindex="0"; this adds it only when needed.)
+  // ---------------------------------------------------------------------------------------------
+
+  function initScrollRegions() {
+    var regions = document.querySelectorAll(".table-wrap, .drawing-scroll, pre.source");
+    function update() {
+      Array.prototype.forEach.call(regions, function (r) {
+        var overflows = r.scrollWidth > r.clientWidth + 1;
+        if (overflows && !r.hasAttribute("tabindex")) {
+          r.setAttribute("tabindex", "0");
+          r.setAttribute("data-tabindex-added", "");
+        } else if (!overflows && r.hasAttribute("data-tabindex-added")) {
+          r.removeAttribute("tabindex");
+          r.removeAttribute("data-tabindex-added");
+        }
+      });
+    }
+    update();
+    window.addEventListener("resize", debounce(update, 150));
+  }
+
+  function checkImages() {
+    // Images that failed before this deferred script could listen (a wrong {ROOT} path).
+    Array.prototype.forEach.call(document.images, function (img) {
+      if (img.complete && img.naturalWidth === 0 && img.getAttribute("src")) {
+        recordProblem("failed to load <img> " + (img.currentSrc || img.src));
+      }
+    });
+  }
+
+  function checkStylesheet() {
+    // site.css sets --site-css on :root; without it the page's {ROOT} path or the file is wrong.
+    var probe = window.getComputedStyle ? getComputedStyle(root).getPropertyValue("--site-css") : "loaded";
+    if (String(probe).trim() !== "loaded") recordProblem("site.css is not applied (check the stylesheet link)");
+  }
+
+  function init() {
+    root.classList.add("js");
+    scanForInlineCode();
+    checkStylesheet();
+    checkImages();
+    var steps = [initFilters, initLookup, initScrollRegions];
+    steps.forEach(function (step) {
+      try { step(); } catch (e) { recordProblem("script error: " + (e && e.message ? e.message : String(e))); }
+    });
+    root.setAttribute("data-js", "ready");
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
