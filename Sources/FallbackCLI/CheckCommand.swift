@@ -77,15 +77,9 @@ enum CheckCommand: Command {
         return output
     }
 
-    /// The loader's outcome in one line: `the SDK loads 5 of 6 entries; 1 skipped`.
+    /// The loader's outcome in one line, with the SDK's message when it throws.
     static func verdict(_ file: FallbackFile) -> String {
-        if let rejection = file.rejection {
-            return "the SDK rejects this file (\(rejection.rule.section): \(rejection.rule.summary)): \(rejection.message)"
-        }
-        let total = file.entries.count
-        var text = "the SDK loads \(file.loadedCount) of \(total) \(total == 1 ? "entry" : "entries")"
-        if file.skippedCount > 0 { text += "; \(file.skippedCount) skipped" }
-        return text
+        file.rejection.map { "\(file.verdict): \($0.message)" } ?? file.verdict
     }
 
     static func tally(_ findings: [Finding]) -> String {

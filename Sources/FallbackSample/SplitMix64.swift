@@ -1,9 +1,9 @@
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny, fully specified generator, so a seed gives
 /// the same stream on every platform and Swift version.
-struct SplitMix64 {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
@@ -13,7 +13,7 @@ struct SplitMix64 {
         state = mixer.next()
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -70,6 +70,18 @@ public struct FallbackFile: Sendable {
     /// The number the loader returns: distinct keys whose entry decoded (0 when it throws).
     public var loadedCount: Int { entries.count { $0.entry != nil } }
 
+    /// The loader's outcome in words: `the SDK loads 5 of 6 entries; 1 skipped`, or
+    /// `the SDK rejects this file (§2 rule 10: formatVersion is not the integer 1)`.
+    public var verdict: String {
+        if let rejection {
+            return "the SDK rejects this file (\(rejection.rule.section): \(rejection.rule.summary))"
+        }
+        let total = entries.count
+        var text = "the SDK loads \(loadedCount) of \(total) \(total == 1 ? "entry" : "entries")"
+        if skippedCount > 0 { text += "; \(skippedCount) skipped" }
+        return text
+    }
+
     /// The number of distinct keys whose entry the loader skips.
     public var skippedCount: Int { entries.count { $0.entry == nil } }
 

@@ -1,3 +1,4 @@
+import FallbackSample
 import Foundation
 import Testing
 @testable import RovenueFallback
@@ -47,17 +48,6 @@ struct RobustnessTests {
         #expect(FallbackFile(bytes: Array(bytes[..<(cut - 1)])).rejection?.rule == .invalidJSON)
     }
 
-    /// A deterministic generator (SplitMix64), so failures reproduce.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Every outcome must be coherent: a rejection loads nothing; a load accounts for every key.
     static func checkCoherent(_ file: FallbackFile) {
@@ -79,7 +69,7 @@ struct RobustnessTests {
     }
 
     @Test func randomBytesNeverCrash() {
-        var generator = SplitMix64(state: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let alphabet = Array(#"{}[]:,"\ 01-.eE+tfnulrasx/"#.utf8) + [0x00, 0x0A, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xFF]
         for _ in 0..<3000 {
             let length = Int.random(in: 0...48, using: &generator)
@@ -90,7 +80,7 @@ struct RobustnessTests {
     }
 
     @Test func mutatedFixturesNeverCrash() throws {
-        var generator = SplitMix64(state: 42)
+        var generator = SplitMix64(seed: 42)
         let original = try fixtureBytes("paywall-era-fallback.json")
         let interesting = Array(#"{}[]:,"\0123456789-.eEtfn "#.utf8) + [0x80, 0xC3, 0xED, 0xFF]
         for _ in 0..<300 {
