@@ -37,17 +37,17 @@ let package = Package(
         .executableTarget(name: "embed-theme", path: "Sources/embed-theme"),
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
         // The commands behind the executable, as a library so tests can run them without a process.
-        .target(name: "FallbackCLI", dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]),
+        .target(name: "FallbackCLI", dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample", "FallbackSite", "Mustache"]),
         .executableTarget(name: "fallback-site", dependencies: ["FallbackCLI"]),
         .executableTarget(
             name: "fallback-bench",
-            dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample"]
+            dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample", "FallbackSite"]
         ),
         .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
-        .testTarget(name: "FallbackSiteTests", dependencies: ["FallbackSite", "RovenueFallback"]),
+        .testTarget(name: "FallbackSiteTests", dependencies: ["FallbackSite", "RovenueFallback", "FallbackAudit", "FallbackSample"]),
         .testTarget(name: "FallbackCLITests", dependencies: ["FallbackCLI", "RovenueFallback"]),
     ],
     swiftLanguageModes: [.v6]

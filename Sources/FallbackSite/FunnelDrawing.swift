@@ -8,7 +8,7 @@ import RovenueFallback
 /// and falling off the last page at an end terminal, anything else at an error terminal. Steps
 /// back to an earlier layer run along the side so cycles stand out.
 ///
-/// The drawing is styled only through classes (see `stylesheet`): it carries no `style` attribute
+/// The drawing is styled only through classes (rules in `Site/assets/site.css`): it carries no `style` attribute
 /// and no `<style>` element. Every text from the snapshot is cleaned for XML 1.0, shortened and
 /// escaped, and element ids come from `idPrefix` and page positions only. The same funnel always
 /// gives the same bytes.
@@ -40,37 +40,6 @@ public struct FunnelDrawing: Sendable {
         width = writer.width
         height = writer.height
     }
-
-    /// CSS rules for the classes the drawing uses, for the site's stylesheet. Without rules like
-    /// these, SVG paints shapes black.
-    public static let stylesheet = """
-        .fd { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-        .fd text { font-size: 11px; fill: #334155; }
-        .fd .fd-page-id { font-size: 12px; font-weight: 600; fill: #0f172a; }
-        .fd .fd-page-type { fill: #64748b; }
-        .fd-page > rect { fill: #ffffff; stroke: #94a3b8; stroke-width: 1.5px; }
-        .fd-page.is-start > rect { stroke: #2563eb; stroke-width: 2px; }
-        .fd-page.is-paywall > rect { fill: #fefce8; stroke: #ca8a04; }
-        .fd-page.is-unreachable > rect { fill: #fef2f2; stroke: #dc2626; stroke-dasharray: 5 3; }
-        .fd-terminal > rect { fill: #f1f5f9; stroke: #64748b; stroke-width: 1.5px; }
-        .fd-terminal.is-error > rect { fill: #fee2e2; stroke: #dc2626; }
-        .fd-terminal.is-error > text { fill: #b91c1c; }
-        .fd-edge { fill: none; stroke: #64748b; stroke-width: 1.5px; }
-        .fd-edge.is-rule { stroke: #2563eb; }
-        .fd-edge.is-default { stroke-dasharray: 6 3; }
-        .fd-edge.is-paywall { stroke: #ca8a04; }
-        .fd-edge.is-back { stroke: #9333ea; stroke-dasharray: 2 3; }
-        .fd-edge.is-unknown { stroke: #dc2626; }
-        .fd-arrow { fill: #64748b; }
-        .fd-arrow.is-rule { fill: #2563eb; }
-        .fd-arrow.is-paywall { fill: #ca8a04; }
-        .fd-arrow.is-back { fill: #9333ea; }
-        .fd-arrow.is-unknown { fill: #dc2626; }
-        .fd-label > rect { fill: #ffffff; fill-opacity: 0.9; stroke: #cbd5e1; }
-        .fd-label.is-rule > text { fill: #1e40af; }
-        .fd-label.is-back > text { fill: #7e22ce; }
-
-        """
 
     /// `requested` when it is a plain identifier; otherwise a slug of it (or of the funnel's id)
     /// and a hash of its exact bytes.
@@ -337,22 +306,7 @@ enum DrawingText {
 
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for XML text and attribute values.
     static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            return text
-        }
-        var output = ""
-        output.reserveCapacity(text.utf8.count + 16)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.unicodeScalars.append(character)
-            }
-        }
-        return output
+        HTML.escape(text)
     }
 
     /// The estimated width of `text` in pixels at `fontSize`.

@@ -1,0 +1,167 @@
+import Foundation
+import Markdown
+import Mustache
+
+/// Renders a page template (Mustache over GitHub-Flavored Markdown) so that no interpolated value
+/// ever reaches cmark-gfm or the page as markup.
+///
+/// Each `{{value}}` is rendered as an opaque ASCII token that Markdown leaves alone (in text, in
+/// tables, in link destinations and in raw HTML); after cmark-gfm has turned the template's own
+/// Markdown into HTML, every token is replaced by its value, HTML-escaped. Snapshot text is
+/// therefore always literal text, whatever it contains, and never costs cmark-gfm any parsing.
+/// Trusted HTML built by the site itself (drawings, source listings) is registered with `html(_:)`
+/// and replaced unescaped.
+public final class PageValues: @unchecked Sendable {
+    /// What every token starts with; templates may not contain it.
+    static let marker = "zqxv"
+    static let suffix = "vxqz"
+
+    private let lock = NSLock()
+    private var values: [(text: String, isTrustedHTML: Bool)] = []
+    private var trustedTokens: Set<String> = []
+    /// Tokens carry a random nonce, so no text in a snapshot can spell one.
+    private let prefix: String
+
+    public init() {
+        var generator = SystemRandomNumberGenerator()
+        prefix = PageValues.marker + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! })
+    }
+
+    /// A token that the page replaces with `trustedHTML`, unescaped.
+    public func html(_ trustedHTML: String) -> MustacheValue {
+        .string(register(trustedHTML, isTrustedHTML: true))
+    }
+
+    func register(_ text: String, isTrustedHTML: Bool) -> String {
+        lock.withLock {
+            values.append((text, isTrustedHTML))
+            let token = prefix + String(values.count - 1) + PageValues.suffix
+            if isTrustedHTML { trustedTokens.insert(token) }
+            return token
+        }
+    }
+
+    /// The escaping that turns each interpolated value into a token; a trusted-HTML token passes
+    /// through as it is, so `{{drawing}}` and `{{{drawing}}}` both work.
+    var escaping: MustacheEscaping {
+        .custom { [self] text in
+            if isTrustedToken(text) { return text }
+            return register(text, isTrustedHTML: false)
+        }
+    }
+
+    private func isTrustedToken(_ text: String) -> Bool {
+        lock.withLock { trustedTokens.contains(text) }
+    }
+
+    /// `context` with every trusted-HTML token replaced by its HTML, for showing a context to people.
+    public func resolvingTokens(in context: MustacheValue) -> MustacheValue {
+        switch context {
+        case .string(let text) where isTrustedToken(text):
+            let index = Int(text.dropFirst(prefix.count).dropLast(PageValues.suffix.count)) ?? -1
+            let snapshot = lock.withLock { values }
+            return snapshot.indices.contains(index) ? .string(snapshot[index].text) : context
+        case .list(let elements): return .list(elements.map(resolvingTokens))
+        case .dictionary(let dictionary): return .dictionary(dictionary.mapValues(resolvingTokens))
+        default: return context
+        }
+    }
+
+    /// `html` with every token replaced by its value: escaped, or as it is for trusted HTML.
+    func substitute(in html: String) -> String {
+        let snapshot = lock.withLock { values }
+        var output = ""
+        output.reserveCapacity(html.utf8.count)
+        var rest = Substring(html)
+        while let start = rest.range(of: prefix) {
+            output += rest[..<start.lowerBound]
+            let afterPrefix = rest[start.upperBound...]
+            let digits = afterPrefix.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, afterPrefix.dropFirst(digits.count).hasPrefix(PageValues.suffix),
+                let index = Int(digits), index < snapshot.count
+            {
+                let value = snapshot[index]
+                output += value.isTrustedHTML ? value.text : HTML.escape(value.text)
+                rest = afterPrefix.dropFirst(digits.count + PageValues.suffix.count)
+            } else {
+                output += prefix
+                rest = afterPrefix
+            }
+        }
+        output += rest
+        return output
+    }
+}
+
+/// HTML escaping for text and attribute values.
+public enum HTML {
+    public static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return text
+        }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+/// An error in a theme template, with the template's name, line and column.
+public struct TemplateError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Parsed templates, ready to render many pages (concurrently).
+public struct TemplateSet: Sendable {
+    let templates: [String: MustacheTemplate]
+
+    /// Parses every template of `theme`; a template that uses the token marker is refused.
+    public init(theme: Theme) throws {
+        var parsed: [String: MustacheTemplate] = [:]
+        for (name, source) in theme.templates.sorted(by: { $0.key < $1.key }) {
+            guard name.hasSuffix(".md") || name.hasSuffix(".html") || name.hasSuffix(".mustache") else { continue }
+            if source.contains(PageValues.marker) {
+                throw TemplateError(description: "\(name): the text \(PageValues.marker) is reserved by the renderer")
+            }
+            do {
+                parsed[name] = try MustacheTemplate(parsing: source, name: name)
+            } catch {
+                throw TemplateError(description: error.description)
+            }
+        }
+        templates = parsed
+    }
+
+    /// Partials by name: `{{> name}}` finds `partials/name.md`, `partials/name.html` or `name`.
+    struct Partials: MustachePartialProvider {
+        let templates: [String: MustacheTemplate]
+
+        func template(named name: String) -> MustacheTemplate? {
+            templates["partials/\(name).md"] ?? templates["partials/\(name).html"] ?? templates[name + ".md"] ?? templates[name]
+        }
+    }
+
+    var partials: Partials { Partials(templates: templates) }
+
+    /// Renders the Markdown template `name` with `context` into HTML; values go through `values`.
+    public func renderPage(_ name: String, context: MustacheValue, values: PageValues) throws -> String {
+        guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
+        let markdown = template.render(context, partials: partials, escaping: values.escaping)
+        return values.substitute(in: Markdown.html(from: markdown))
+    }
+
+    /// Renders the HTML layout `name` around a page.
+    public func renderLayout(_ name: String, context: MustacheValue) throws -> String {
+        guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
+        return template.render(context, partials: partials, escaping: .html)
+    }
+}

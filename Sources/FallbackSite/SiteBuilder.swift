@@ -1,0 +1,86 @@
+import Dispatch
+import Foundation
+import Mustache
+
+/// Renders every page of a site and collects them with the theme's assets, ready for `SiteWriter`.
+public struct SiteBuilder: Sendable {
+    /// The Content-Security-Policy every page carries: only the site's own script and style.
+    public static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'"
+
+    public let model: SiteModel
+    public let theme: Theme
+    let templates: TemplateSet
+
+    public init(model: SiteModel, theme: Theme) throws {
+        self.model = model
+        self.theme = theme
+        self.templates = try TemplateSet(theme: theme)
+    }
+
+    /// One page as a complete HTML document.
+    public func render(_ page: SitePage) throws -> String {
+        let values = PageValues()
+        let body = try templates.renderPage(page.template, context: model.context(for: page, values: values), values: values)
+        return try templates.renderLayout("layout.html", context: layoutContext(for: page, content: body))
+    }
+
+    func layoutContext(for page: SitePage, content: String) -> MustacheValue {
+        let heading: String =
+            switch page.kind {
+            case .overview: "Overview"
+            case .checks: "Checks"
+            case .placement: "Placement \(page.id ?? "")"
+            case .funnel: "Funnel \(model.funnelInfo(id: page.id ?? "")?.funnel.name ?? page.id ?? "")"
+            case .experiment: "Experiment on \(page.id ?? "")"
+            }
+        let navigation: [MustacheValue] = [("Overview", "index.html", SitePage.Kind.overview), ("Checks", "checks.html", .checks)].map {
+            .dictionary(["label": .string($0.0), "path": .string(page.root + $0.1), "current": .bool(page.kind == $0.2)])
+        }
+        return .dictionary([
+            "root": .string(page.root), "title": .string(heading), "siteTitle": .string(model.title),
+            "content": .string(content), "csp": .string(SiteBuilder.contentSecurityPolicy), "navigation": .list(navigation),
+            "kind": .string(page.kind.rawValue), "snapshot": .string(model.snapshot.name),
+            "snapshotFile": .string((model.snapshot.name as NSString).lastPathComponent),
+            "generator": .string("fallback-site"),
+        ])
+    }
+
+    /// Every file of the site by its path below the output folder. Pages render concurrently;
+    /// `progress` is called with (pages rendered, total) from any thread.
+    public func files(progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [String: [UInt8]] {
+        let pages = model.pages
+        let results = Results(count: pages.count)
+        DispatchQueue.concurrentPerform(iterations: pages.count) { index in
+            let outcome = Result { try render(pages[index]) }
+            let done = results.set(index, outcome)
+            progress?(done, pages.count)
+        }
+        var files: [String: [UInt8]] = [:]
+        for (page, outcome) in zip(pages, results.all) {
+            files[page.path] = Array(try outcome.get().utf8)
+        }
+        for (path, bytes) in theme.assets {
+            files["assets/" + path] = bytes
+        }
+        return files
+    }
+
+    private final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outcomes: [Result<String, any Error>?]
+        private var done = 0
+
+        init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+        func set(_ index: Int, _ outcome: Result<String, any Error>) -> Int {
+            lock.withLock {
+                outcomes[index] = outcome
+                done += 1
+                return done
+            }
+        }
+
+        var all: [Result<String, any Error>] { lock.withLock { outcomes.map { $0! } } }
+    }
+}

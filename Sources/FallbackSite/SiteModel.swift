@@ -1,0 +1,202 @@
+import FallbackAudit
+import Foundation
+import Mustache
+import RovenueFallback
+
+/// Everything the pages show about one snapshot, gathered once: the loader's outcome, the findings,
+/// and the funnels and experiments the placements reach, each with a stable file name.
+public struct SiteModel: Sendable {
+    /// One snapshot as read from disk.
+    public struct Snapshot: Sendable {
+        /// How the snapshot is named on pages (the path given on the command line).
+        public let name: String
+        public let bytes: [UInt8]
+        public let file: FallbackFile
+        public let findings: [Finding]
+
+        public init(name: String, bytes: [UInt8], file: FallbackFile, findings: [Finding]) {
+            self.name = name
+            self.bytes = bytes
+            self.file = file
+            self.findings = findings
+        }
+    }
+
+    /// Where a funnel or paywall is served from: a placement directly or one of its experiment's variants.
+    public struct Use: Sendable {
+        public let placementKey: String
+        public let variantId: String?
+    }
+
+    public struct FunnelInfo: Sendable {
+        public let funnel: Funnel
+        public let fileName: String
+        public internal(set) var uses: [Use]
+    }
+
+    public struct ExperimentInfo: Sendable {
+        public let experiment: Experiment
+        public let placementKey: String
+        public let fileName: String
+    }
+
+    public let snapshot: Snapshot
+    public let title: String
+    /// Seconds since 1970 to measure ages against (`SOURCE_DATE_EPOCH`); nil leaves ages to the browser.
+    public let referenceDate: Int?
+    public let placementNames: PageNames
+    /// Distinct funnels by id, in order of first appearance.
+    public let funnels: [FunnelInfo]
+    /// Experiments in placement order.
+    public let experiments: [ExperimentInfo]
+    let findingsByPlacement: [String: [Finding]]
+
+    public init(snapshot: Snapshot, title: String?, referenceDate: Int?) {
+        self.snapshot = snapshot
+        self.referenceDate = referenceDate
+        let file = snapshot.file
+        self.title = title ?? file.projectId?.string.map { "Fallback file of \($0)" } ?? "Fallback file"
+        placementNames = PageNames(identifiers: file.entries.map(\.key))
+
+        var funnels: [FunnelInfo] = []
+        var funnelIndex: [String: Int] = [:]
+        var experiments: [ExperimentInfo] = []
+        func add(_ funnel: Funnel, _ use: Use) {
+            if let index = funnelIndex[funnel.id] {
+                funnels[index].uses.append(use)
+            } else {
+                funnelIndex[funnel.id] = funnels.count
+                funnels.append(FunnelInfo(funnel: funnel, fileName: "", uses: [use]))
+            }
+        }
+        for (key, entry) in file.loadedEntries {
+            if let funnel = entry.funnel { add(funnel, Use(placementKey: key, variantId: nil)) }
+            if let experiment = entry.experiment {
+                experiments.append(ExperimentInfo(experiment: experiment, placementKey: key, fileName: ""))
+                for variant in experiment.variants {
+                    if let funnel = variant.funnel { add(funnel, Use(placementKey: key, variantId: variant.variantId)) }
+                }
+            }
+        }
+        let funnelNames = PageNames(identifiers: funnels.map(\.funnel.id))
+        self.funnels = funnels.map { FunnelInfo(funnel: $0.funnel, fileName: funnelNames.name(for: $0.funnel.id), uses: $0.uses) }
+        // An experiment's page is named after the placement that runs it: ids may repeat across placements.
+        let experimentNames = PageNames(identifiers: experiments.map(\.placementKey))
+        self.experiments = experiments.map {
+            ExperimentInfo(experiment: $0.experiment, placementKey: $0.placementKey, fileName: experimentNames.name(for: $0.placementKey))
+        }
+        findingsByPlacement = Dictionary(grouping: snapshot.findings.filter { $0.placementKey != nil }, by: { $0.placementKey! })
+    }
+
+    func findings(forPlacement key: String) -> [Finding] {
+        findingsByPlacement[key] ?? []
+    }
+
+    func funnelInfo(id: String) -> FunnelInfo? {
+        funnels.first { $0.funnel.id == id }
+    }
+
+    func placementPath(_ key: String) -> String { "placements/\(placementNames.name(for: key)).html" }
+}
+
+// MARK: - Shared pieces of context
+
+extension SiteModel {
+    static func integer(_ value: Int) -> MustacheValue { .int(value) }
+
+    /// `1.2 MB`, `830 KB`, `512 bytes`.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1_000_000 { return String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        if bytes >= 1_000 { return String(format: "%.0f KB", Double(bytes) / 1_000) }
+        return "\(bytes) bytes"
+    }
+
+    /// An ISO 8601 date-time in UTC for epoch milliseconds.
+    static func isoDate(milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    /// `3 days`, `5 hours`, `2 months`.
+    static func age(seconds: Int) -> String {
+        let magnitude = abs(seconds)
+        let (value, unit): (Int, String) =
+            switch magnitude {
+            case ..<3600: (max(1, magnitude / 60), "minute")
+            case ..<86_400: (magnitude / 3600, "hour")
+            case ..<(86_400 * 60): (magnitude / 86_400, "day")
+            case ..<(86_400 * 730): (magnitude / (86_400 * 30), "month")
+            default: (magnitude / (86_400 * 365), "year")
+            }
+        let text = "\(value) \(unit)\(value == 1 ? "" : "s")"
+        return seconds >= 0 ? "\(text) old" : "\(text) in the future"
+    }
+
+    static func finding(_ finding: Finding, root: String, model: SiteModel) -> MustacheValue {
+        var context: [String: MustacheValue] = [
+            "rule": .string(finding.ruleId), "severity": .string(finding.severity.rawValue),
+            "message": .string(finding.message), "pointer": .string(finding.pointer),
+            "line": .int(finding.line), "column": .int(finding.column),
+            "isError": .bool(finding.severity == .error), "isWarning": .bool(finding.severity == .warning),
+            "isInfo": .bool(finding.severity == .info),
+        ]
+        if let key = finding.placementKey {
+            context["placement"] = .string(key)
+            context["placementPath"] = .string(root + model.placementPath(key))
+            context["anchor"] = .string("L\(finding.line)-\(finding.column)")
+        }
+        return .dictionary(context)
+    }
+
+    static func severityCounts(_ findings: [Finding]) -> MustacheValue {
+        .dictionary([
+            "errors": .int(findings.count { $0.severity == .error }),
+            "warnings": .int(findings.count { $0.severity == .warning }),
+            "infos": .int(findings.count { $0.severity == .info }),
+            "total": .int(findings.count),
+        ])
+    }
+
+    /// What an entry serves offline, in words, with its kind for filtering.
+    static func serving(_ entry: FallbackEntry?) -> (kind: String, text: String) {
+        guard let entry else { return ("skipped", "nothing: the SDK skips this entry") }
+        guard entry.placement != nil else { return ("nothing", "nothing: the entry has no placement") }
+        if let funnel = entry.funnel { return ("funnel", "funnel \(funnel.id)") }
+        if let paywall = entry.paywall { return ("paywall", "paywall \(paywall.id)") }
+        if let experiment = entry.experiment {
+            guard !experiment.variants.isEmpty else { return ("nothing", "nothing: experiment \(experiment.id) has no variants") }
+            let funnels = experiment.variants.count { $0.funnel != nil }
+            let paywalls = experiment.variants.count - funnels
+            var parts: [String] = []
+            if funnels > 0 { parts.append("\(funnels) funnel\(funnels == 1 ? "" : "s")") }
+            if paywalls > 0 { parts.append("\(paywalls) paywall\(paywalls == 1 ? "" : "s")") }
+            return ("experiment", "experiment over " + parts.joined(separator: " and "))
+        }
+        return ("nothing", "nothing")
+    }
+
+    /// The theme's icon for a target kind.
+    static func icon(forKind kind: String) -> String {
+        switch kind {
+        case "funnel", "experiment", "paywall": kind
+        case "skipped": "error"
+        default: "nothing"
+        }
+    }
+
+    static func worstSeverity(_ findings: [Finding]) -> String {
+        findings.map(\.severity).max()?.rawValue ?? "none"
+    }
+
+    /// The text of a localized field for `locale`, else the default locale's, else the first.
+    static func text(_ text: LocalizedText?, locale: String?) -> String? {
+        guard let text else { return nil }
+        switch text {
+        case .plain(let value): return value
+        case .localized(let map):
+            if let locale, let value = map[locale] { return value }
+            return map.values.first
+        }
+    }
+}

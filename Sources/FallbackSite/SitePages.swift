@@ -1,0 +1,280 @@
+import FallbackAudit
+import Foundation
+import Mustache
+import RovenueFallback
+
+/// A page of the site: where it goes, which template renders it, and how to build its context.
+public struct SitePage: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case overview, placement, funnel, experiment, checks
+    }
+
+    public let kind: Kind
+    /// The identifier the page is about (placement key, funnel id, experiment's placement key).
+    public let id: String?
+    /// The path below the output folder.
+    public let path: String
+
+    /// The template that renders the page's body.
+    public var template: String { "\(kind.rawValue).md" }
+
+    /// `""` for top-level pages, `"../"` for pages one folder down.
+    public var root: String { path.contains("/") ? "../" : "" }
+}
+
+extension SiteModel {
+    /// Every page of the site, in a stable order.
+    public var pages: [SitePage] {
+        var pages = [SitePage(kind: .overview, id: nil, path: "index.html"), SitePage(kind: .checks, id: nil, path: "checks.html")]
+        pages += snapshot.file.entries.map { SitePage(kind: .placement, id: $0.key, path: placementPath($0.key)) }
+        pages += funnels.map { SitePage(kind: .funnel, id: $0.funnel.id, path: "funnels/\($0.fileName).html") }
+        pages += experiments.map { SitePage(kind: .experiment, id: $0.placementKey, path: "experiments/\($0.fileName).html") }
+        return pages
+    }
+
+    /// The page of `kind` about `id`, if the site has one.
+    public func page(_ kind: SitePage.Kind, id: String?) -> SitePage? {
+        pages.first { $0.kind == kind && $0.id == id }
+    }
+
+    /// The context `page`'s template receives. Trusted HTML (drawings, listings) is registered in `values`.
+    public func context(for page: SitePage, values: PageValues) -> MustacheValue {
+        var context: [String: MustacheValue] = [
+            "root": .string(page.root), "siteTitle": .string(title), "snapshot": .string(snapshot.name),
+            "kind": .string(page.kind.rawValue),
+        ]
+        let specific: [String: MustacheValue]
+        switch page.kind {
+        case .overview: specific = overviewContext(root: page.root)
+        case .checks: specific = checksContext(root: page.root)
+        case .placement: specific = placementContext(key: page.id ?? "", root: page.root, values: values)
+        case .funnel: specific = funnelContext(id: page.id ?? "", root: page.root, values: values)
+        case .experiment: specific = experimentContext(placementKey: page.id ?? "", root: page.root, values: values)
+        }
+        context.merge(specific) { _, new in new }
+        return .dictionary(context)
+    }
+
+    // MARK: Overview
+
+    func overviewContext(root: String) -> [String: MustacheValue] {
+        let file = snapshot.file
+        var context: [String: MustacheValue] = [
+            "projectId": file.projectId?.string.map { .string($0) } ?? .null,
+            "formatVersion": .string(file.formatVersion.map { $0.number?.text ?? FallbackFile.describeKind($0) } ?? "missing"),
+            "size": .string(SiteModel.size(snapshot.bytes.count)), "bytes": .int(snapshot.bytes.count),
+            "sha256": .string(SHA256Digest(of: snapshot.bytes).hexString),
+            "verdict": .string(file.verdict), "rejected": .bool(file.rejection != nil),
+            "counts": SiteModel.severityCounts(snapshot.findings),
+            "loaded": .int(file.loadedCount), "entryCount": .int(file.entries.count), "skipped": .int(file.skippedCount),
+        ]
+        if let milliseconds = file.generatedAt?.number?.int64Value {
+            var generated: [String: MustacheValue] = ["iso": .string(SiteModel.isoDate(milliseconds: milliseconds)), "milliseconds": .string(String(milliseconds))]
+            if let referenceDate {
+                generated["age"] = .string(SiteModel.age(seconds: referenceDate - Int(milliseconds / 1000)))
+            }
+            context["generatedAt"] = .dictionary(generated)
+        }
+        if let rejection = file.rejection {
+            context["rejection"] = .dictionary([
+                "message": .string(rejection.message), "rule": .string(rejection.rule.section),
+                "summary": .string(rejection.rule.summary), "line": .int(rejection.position.line), "column": .int(rejection.position.column),
+            ])
+        }
+        context["placements"] = .list(
+            file.entries.map { record in
+                let findings = findings(forPlacement: record.key)
+                let serving = SiteModel.serving(record.entry)
+                let revision = record.entry?.placement.map { MustacheValue.string(String($0.revision)) } ?? .null
+                return .dictionary([
+                    "key": .string(record.key), "path": .string(root + placementPath(record.key)), "revision": revision,
+                    "kind": .string(serving.kind), "icon": .string(SiteModel.icon(forKind: serving.kind)),
+                    "serves": .string(serving.text), "findingCount": .int(findings.count),
+                    "findingNoun": .string(findings.count == 1 ? "finding" : "findings"),
+                    "severity": .string(SiteModel.worstSeverity(findings)), "skipped": .bool(record.entry == nil),
+                    "search": .string([record.key, record.entry?.placement?.identifier ?? "", serving.text].joined(separator: " ").lowercased()),
+                ])
+            })
+        context["hasPlacements"] = .bool(!file.entries.isEmpty)
+        return context
+    }
+
+    // MARK: Checks
+
+    func checksContext(root: String) -> [String: MustacheValue] {
+        let groups = Severity.allCases.sorted(by: >).compactMap { severity -> MustacheValue? in
+            let findings = snapshot.findings.filter { $0.severity == severity }
+            guard !findings.isEmpty else { return nil }
+            let byRule = Dictionary(grouping: findings, by: \.ruleId)
+            let rules = byRule.keys.sorted().map { id -> MustacheValue in
+                .dictionary([
+                    "rule": .string(id), "summary": .string(Rule(id: id)?.summary ?? ""), "count": .int(byRule[id]!.count),
+                    "findings": .list(byRule[id]!.map { SiteModel.finding($0, root: root, model: self) }),
+                ])
+            }
+            let (anchor, heading): (String, String) =
+                switch severity {
+                case .error: ("errors", "Errors")
+                case .warning: ("warnings", "Warnings")
+                case .info: ("infos", "Info")
+                }
+            return .dictionary([
+                "severity": .string(severity.rawValue), "anchor": .string(anchor), "title": .string(heading),
+                "count": .int(findings.count), "rules": .list(rules),
+            ])
+        }
+        return ["groups": .list(groups), "counts": SiteModel.severityCounts(snapshot.findings), "hasFindings": .bool(!snapshot.findings.isEmpty)]
+    }
+
+    // MARK: Placement
+
+    func placementContext(key: String, root: String, values: PageValues) -> [String: MustacheValue] {
+        let file = snapshot.file
+        guard let record = file.entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { return [:] }
+        let findings = findings(forPlacement: key)
+        let serving = SiteModel.serving(record.entry)
+        var context: [String: MustacheValue] = [
+            "key": .string(key), "serves": .string(serving.text), "servesKind": .string(serving.kind),
+            "servesIcon": .string(SiteModel.icon(forKind: serving.kind)),
+            "occurrencesNote": record.keyRefs.count > 1 ? .string("(written \(record.keyRefs.count) times; the SDK keeps the last)") : .null,
+            "findings": .list(findings.map { SiteModel.finding($0, root: root, model: self) }),
+            "counts": SiteModel.severityCounts(findings), "occurrences": .int(record.keyRefs.count),
+        ]
+        if let failure = record.failure {
+            let location = file.location(of: failure.source)
+            context["skip"] = .dictionary([
+                "reason": .string("\(location.pointer): \(failure.expectation)"), "line": .int(location.line), "column": .int(location.column),
+            ])
+        }
+        if let entry = record.entry {
+            if let placement = entry.placement {
+                context["identifier"] = .string(placement.identifier)
+                context["revision"] = .string(String(placement.revision))
+                context["keyMismatch"] = .bool(!placement.identifier.utf8.elementsEqual(key.utf8))
+            }
+            let resolution = entry.resolve(subscriberId: "rov_000000000000000000000000")
+            switch resolution.served {
+            case .funnel(let funnel) where entry.experiment == nil || entry.funnel != nil:
+                context["funnel"] = funnelLink(funnel.id, root: root)
+            case .paywall(let paywall) where entry.experiment == nil || entry.paywall != nil:
+                context["paywall"] = .dictionary(["id": .string(paywall.id), "identifier": .string(paywall.identifier), "name": .string(paywall.name)])
+            default:
+                break
+            }
+            if entry.funnel == nil, entry.paywall == nil, let experiment = entry.experiment, let info = experiments.first(where: { $0.placementKey == key }) {
+                context["experiment"] = .dictionary([
+                    "id": .string(experiment.id), "key": .string(experiment.key), "variantCount": .int(experiment.variants.count),
+                    "path": .string(root + "experiments/\(info.fileName).html"),
+                ])
+            }
+        }
+        let entryValue = file.document.value(at: record.value.node)
+        context["source"] = values.html(SourceListing.html(for: entryValue, key: key, findings: findings))
+        return context
+    }
+
+    func funnelLink(_ id: String, root: String) -> MustacheValue {
+        guard let info = funnelInfo(id: id) else { return .null }
+        return .dictionary([
+            "id": .string(id), "slug": .string(info.funnel.slug), "name": .string(info.funnel.name ?? info.funnel.slug),
+            "path": .string(root + "funnels/\(info.fileName).html"), "pageCount": .int(info.funnel.pages.count),
+        ])
+    }
+
+    // MARK: Funnel
+
+    func funnelContext(id: String, root: String, values: PageValues) -> [String: MustacheValue] {
+        guard let info = funnelInfo(id: id) else { return [:] }
+        let funnel = info.funnel
+        let locale = funnel.defaultLocale ?? funnel.locales?.first
+        let funnelFindings = snapshot.findings.filter { finding in
+            info.uses.contains { $0.placementKey == finding.placementKey } && finding.rule?.category == .funnel
+        }
+        let unreachable = Set(
+            funnelFindings.filter { $0.ruleId == "page-unreachable" }.compactMap { finding in
+                funnel.pages.first { page in snapshot.file.location(of: page.source).pointer == finding.pointer }?.id
+            })
+        var pages: [MustacheValue] = []
+        var media: [MustacheValue] = []
+        for (index, page) in funnel.pages.enumerated() {
+            let options = (page.options ?? []).map { option -> MustacheValue in
+                .dictionary(["label": .string(SiteModel.text(option.label, locale: locale) ?? ""), "value": .string(option.value)])
+            }
+            let rules = (page.nextRules ?? []).map { rule -> MustacheValue in
+                .dictionary(["id": .string(rule.id), "goto": .string(rule.goto), "condition": .string(ConditionText.text(of: rule.condition))])
+            }
+            pages.append(.dictionary([
+                "number": .int(index + 1), "id": .string(page.id), "type": .string(page.type),
+                "title": SiteModel.text(page.title ?? page.headline, locale: locale).map { .string($0) } ?? .null,
+                "question": page.questionId.map { .string($0) } ?? .null,
+                "options": .list(options), "hasOptions": .bool(!options.isEmpty),
+                "rules": .list(rules), "hasRules": .bool(!rules.isEmpty),
+                "defaultNext": page.defaultNext.map { .string($0) } ?? .null,
+                "paywallId": page.paywallId.map { .string($0) } ?? .null,
+                "unreachable": .bool(unreachable.contains(page.id)),
+            ]))
+        }
+        let locales = funnel.locales ?? []
+        let coverage = locales.map { locale -> MustacheValue in
+            let (present, total) = FunnelText.coverage(of: funnel, locale: locale)
+            return .dictionary([
+                "locale": .string(locale), "present": .int(present), "total": .int(total),
+                "percent": .int(total == 0 ? 100 : present * 100 / total), "complete": .bool(present == total),
+            ])
+        }
+        let uses = info.uses.map { use -> MustacheValue in
+            .dictionary([
+                "placement": .string(use.placementKey), "path": .string(root + placementPath(use.placementKey)),
+                "variant": use.variantId.map { .string($0) } ?? .null,
+            ])
+        }
+        return [
+            "id": .string(funnel.id), "slug": .string(funnel.slug), "name": .string(funnel.name ?? funnel.slug),
+            "version": funnel.versionNo.map { .string(String($0)) } ?? .null, "versionId": funnel.versionId.map { .string($0) } ?? .null,
+            "defaultLocale": locale.map { .string($0) } ?? .null, "locales": .list(coverage), "hasLocales": .bool(!locales.isEmpty),
+            "pages": .list(pages), "pageCount": .int(funnel.pages.count), "media": .list(media), "hasMedia": .bool(!media.isEmpty),
+            "uses": .list(uses), "findings": .list(funnelFindings.map { SiteModel.finding($0, root: root, model: self) }),
+            "hasFindings": .bool(!funnelFindings.isEmpty),
+            "paywalls": .list((funnel.paywalls?.keys ?? []).map { .string($0) }),
+            "drawing": values.html(FunnelDrawing(funnel: funnel, unreachablePageIds: unreachable, locale: locale).svg),
+        ]
+    }
+
+    // MARK: Experiment
+
+    func experimentContext(placementKey: String, root: String, values: PageValues) -> [String: MustacheValue] {
+        guard let info = experiments.first(where: { $0.placementKey == placementKey }) else { return [:] }
+        let experiment = info.experiment
+        let weights = experiment.variants.map(\.weight)
+        let ranges = Bucketing.bucketRanges(weights: weights)
+        let shares = Bucketing.shares(weights: weights)
+        let sum = weights.reduce(0, +)
+        let variants = experiment.variants.enumerated().map { index, variant -> MustacheValue in
+            var context: [String: MustacheValue] = [
+                "index": .int(index), "colour": .int(index % 8), "variantId": .string(variant.variantId),
+                "weight": .string(variant.weightText),
+                "buckets": .string(ranges[index].map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none"),
+                "share": .string(String(format: "%.2f%%", Double(shares[index]) / 100)),
+            ]
+            if let funnel = variant.funnel {
+                context["funnel"] = funnelLink(funnel.id, root: root)
+            } else if let paywall = variant.paywall {
+                context["paywall"] = .dictionary(["id": .string(paywall.id), "identifier": .string(paywall.identifier)])
+            }
+            return .dictionary(context)
+        }
+        return [
+            "id": .string(experiment.id), "key": .string(experiment.key), "placement": .string(placementKey),
+            "placementPath": .string(root + placementPath(placementKey)), "variants": .list(variants),
+            "hasVariants": .bool(!variants.isEmpty), "variantCount": .int(variants.count), "weightsSumToOne": .bool(abs(sum - 1) <= 1e-9),
+            "weightSum": .string(JSONNumber(sum).text),
+            "allocation": values.html(AllocationBar.svg(variantIds: experiment.variants.map(\.variantId), shares: shares)),
+        ]
+    }
+}
+
+extension FallbackFile {
+    static func describeKind(_ value: JSONDocument.Value) -> String {
+        value.kind == .string ? JSONValue.quoted(value.string ?? "") : value.kind.article
+    }
+}
