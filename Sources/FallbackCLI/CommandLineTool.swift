@@ -1,3 +1,4 @@
+import FallbackSite
 import Foundation
 
 /// Everything a command touches outside itself, as closures, so commands run in tests without a
@@ -10,12 +11,18 @@ public struct CommandEnvironment: Sendable {
     public var writeFile: @Sendable (String, [UInt8]) throws -> Void
     public var now: @Sendable () -> Date
     public var variables: [String: String]
+    /// Where a site is written (folders, whole files, swaps).
+    public var fileIO: FileIO
+    /// Standard error is a terminal: progress may be shown there.
+    public var isErrorTerminal: Bool
 
     public init(
         writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
         readFile: @escaping @Sendable (String) throws -> [UInt8], writeFile: @escaping @Sendable (String, [UInt8]) throws -> Void,
-        now: @escaping @Sendable () -> Date, variables: [String: String]
+        now: @escaping @Sendable () -> Date, variables: [String: String], fileIO: FileIO = .disk, isErrorTerminal: Bool = false
     ) {
+        self.fileIO = fileIO
+        self.isErrorTerminal = isErrorTerminal
         self.writeOutput = writeOutput
         self.writeError = writeError
         self.readFile = readFile
@@ -44,7 +51,9 @@ public struct CommandEnvironment: Sendable {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         },
         now: { Date() },
-        variables: ProcessInfo.processInfo.environment)
+        variables: ProcessInfo.processInfo.environment,
+        fileIO: .disk,
+        isErrorTerminal: isatty(2) != 0)
 }
 
 /// A file-system problem worded for a user.
@@ -72,7 +81,10 @@ public enum CommandLineTool {
     public static let name = "fallback-site"
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [CheckCommand.self, ResolveCommand.self, SampleCommand.self]
+    static let commands: [any Command.Type] = [
+        CheckCommand.self, ResolveCommand.self, BuildCommand.self, ThemeCommand.self, ContextCommand.self, TemplateCommand.self,
+        SampleCommand.self,
+    ]
 
     static var overview: String {
         var lines = [

@@ -1,0 +1,108 @@
+import FallbackAudit
+import FallbackSite
+import Foundation
+import RovenueFallback
+
+/// `fallback-site build`: a snapshot rendered into a static dashboard that opens from disk.
+enum BuildCommand: Command {
+    static let signature = CommandSignature(
+        name: "build",
+        abstract: "Render a snapshot into a static HTML dashboard.",
+        discussion: """
+            Builds into a temporary folder beside --out and swaps it in, so a failed or interrupted build leaves \
+            the previous site as it was. A non-empty --out that fallback-site did not write is refused unless \
+            --force. The same input always gives byte-identical pages; set SOURCE_DATE_EPOCH to show the \
+            snapshot's age as of that time.
+            """,
+        positionals: [.init(name: "snapshot", arity: .one, help: "A rovenue-fallback.json snapshot.")],
+        options: [
+            .init(name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true),
+            .init(name: "title", valueName: "title", help: "The site's title (default: from the project id)."),
+            .init(name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file."),
+            .init(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file."),
+        ],
+        flags: [
+            .init(name: "force", help: "Replace --out even if fallback-site did not write it."),
+            .init(name: "quiet", help: "Print nothing but errors."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
+        let path = arguments.positionals[0]
+        let output = arguments.value("out", in: signature)!
+        guard let bytes = environment.read(path) else { return ExitStatus.usage }
+        let builder: SiteBuilder
+        do {
+            let theme = try Theme.builtIn(
+                overridingTemplatesWith: arguments.value("templates", in: signature), assetsWith: arguments.value("assets", in: signature))
+            builder = try SiteBuilder(model: model(path: path, bytes: bytes, arguments: arguments, environment: environment), theme: theme)
+        } catch {
+            environment.writeError("error: \(error)\n")
+            return ExitStatus.usage
+        }
+        let quiet = arguments.has("quiet")
+        let showsProgress = !quiet && environment.isErrorTerminal
+        do {
+            var progress: (@Sendable (Int, Int) -> Void)?
+            if showsProgress {
+                let report = environment.writeError
+                progress = { done, total in
+                    if done == total || done % 25 == 0 { report("\rRendering pages: \(done)/\(total)") }
+                }
+            }
+            let files = try builder.files(progress: progress)
+            if showsProgress { environment.writeError("\n") }
+            try SiteWriter(outputPath: output, io: environment.fileIO, force: arguments.has("force")).write(files)
+            if !quiet {
+                let pages = files.keys.count { $0.hasSuffix(".html") }
+                environment.writeError("wrote \(pages) pages to \(output); open \(output)/index.html\n")
+            }
+        } catch {
+            if showsProgress { environment.writeError("\n") }
+            environment.writeError("error: \(error)\n")
+            return ExitStatus.failure
+        }
+        return ExitStatus.success
+    }
+
+    static func model(path: String, bytes: [UInt8], arguments: ParsedArguments, environment: CommandEnvironment) -> SiteModel {
+        let file = FallbackFile(bytes: bytes)
+        let reference = environment.variables["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
+        // Without SOURCE_DATE_EPOCH nothing in the pages depends on the clock: findings are judged
+        // against the snapshot's own time.
+        let now = reference.map { Date(timeIntervalSince1970: Double($0)) }
+        let snapshot = SiteModel.Snapshot(name: path, bytes: bytes, file: file, findings: Audit(now: now).findings(in: file))
+        return SiteModel(snapshot: snapshot, title: arguments.value("title", in: signature), referenceDate: reference)
+    }
+}
+
+/// `fallback-site theme export DIR`: the built-in templates and assets, to customise.
+enum ThemeCommand: Command {
+    static let signature = CommandSignature(
+        name: "theme",
+        abstract: "Export the built-in templates and assets for customising.",
+        discussion: """
+            'theme export DIR' writes DIR/templates and DIR/assets. Pass those folders to build's --templates \
+            and --assets: any file found there replaces the built-in one of the same path.
+            """,
+        positionals: [
+            .init(name: "action", arity: .one, help: "export"),
+            .init(name: "dir", arity: .one, help: "The folder to write to."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
+        guard arguments.positionals[0] == "export" else {
+            return CommandLineTool.usageError(
+                "Unknown theme action '\(arguments.positionals[0])'; the action is 'export'",
+                usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) theme", environment)
+        }
+        let folder = arguments.positionals[1]
+        do {
+            try Theme.builtIn.export(to: folder, io: environment.fileIO)
+        } catch {
+            environment.writeError("error: cannot export the theme to \(folder): \(CommandEnvironment.describe(error))\n")
+            return ExitStatus.failure
+        }
+        environment.writeError("wrote the built-in theme to \(folder)/templates and \(folder)/assets\n")
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,142 @@
+import FallbackSite
+import Foundation
+import Mustache
+import RovenueFallback
+
+/// `fallback-site context`: the JSON context a page template receives, for template authors.
+enum ContextCommand: Command {
+    static let signature = CommandSignature(
+        name: "context",
+        abstract: "Print the JSON context a page's template receives.",
+        discussion: """
+            KIND is overview, checks, placement, funnel or experiment; placement pages take the placement key, \
+            funnel pages the funnel id, experiment pages the key of the placement that runs the experiment \
+            (e.g. --page placement:onboarding). Trusted HTML the site builds (drawings, listings) appears as HTML.
+            """,
+        positionals: [.init(name: "snapshot", arity: .one, help: "A rovenue-fallback.json snapshot.")],
+        options: [.init(name: "page", valueName: "kind[:id]", help: "The page.", isRequired: true)])
+
+    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
+        let path = arguments.positionals[0]
+        let pageArgument = arguments.value("page", in: signature)!
+        let parts = pageArgument.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let kind = SitePage.Kind(rawValue: parts.first ?? "") else {
+            return CommandLineTool.usageError(
+                "The value '\(pageArgument)' is invalid for '--page <kind[:id]>': the kind is one of \(SitePage.Kind.allCases.map(\.rawValue).joined(separator: ", "))",
+                usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) context", environment)
+        }
+        guard let bytes = environment.read(path) else { return ExitStatus.usage }
+        let model = BuildCommand.model(path: path, bytes: bytes, arguments: ParsedArguments(), environment: environment)
+        let id = parts.count > 1 ? parts[1] : nil
+        guard let page = model.page(kind, id: id) else {
+            environment.writeError("error: the site of \(path) has no \(kind.rawValue) page\(id.map { " for '\($0)'" } ?? "")\n")
+            return ExitStatus.failure
+        }
+        let values = PageValues()
+        let context = values.resolvingTokens(in: model.context(for: page, values: values))
+        environment.writeOutput(context.json.jsonText([.prettyPrinted, .sortedKeys]) + "\n")
+        return ExitStatus.success
+    }
+}
+
+/// `fallback-site template render`: one template rendered with a JSON context, for template authors.
+enum TemplateCommand: Command {
+    static let signature = CommandSignature(
+        name: "template",
+        abstract: "Render one Mustache template with a JSON context to standard output.",
+        discussion: """
+            'template render TEMPLATE_FILE --context JSON_FILE' renders with the project's Mustache engine. \
+            A partial {{> name}} is read from --partials DIR as DIR/name.md, else DIR/name.
+            """,
+        positionals: [
+            .init(name: "action", arity: .one, help: "render"),
+            .init(name: "template-file", arity: .one, help: "The template."),
+        ],
+        options: [
+            .init(name: "context", valueName: "json-file", help: "The context, as JSON.", isRequired: true),
+            .init(name: "partials", valueName: "dir", help: "Where partials are read from."),
+            .init(name: "escape", valueName: "mode", help: "How {{value}} is escaped.", choices: ["html", "markdown", "none"], defaultValue: "html"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
+        guard arguments.positionals[0] == "render" else {
+            return CommandLineTool.usageError(
+                "Unknown template action '\(arguments.positionals[0])'; the action is 'render'",
+                usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) template", environment)
+        }
+        let templatePath = arguments.positionals[1]
+        let contextPath = arguments.value("context", in: signature)!
+        guard let templateBytes = environment.read(templatePath), let contextBytes = environment.read(contextPath) else {
+            return ExitStatus.usage
+        }
+        let contextDocument = JSONDocument(bytes: contextBytes)
+        if let error = contextDocument.syntaxError {
+            let position = contextDocument.position(ofOffset: error.offset)
+            environment.writeError("error: \(contextPath):\(position.line):\(position.column): not valid JSON: \(error.message)\n")
+            return ExitStatus.failure
+        }
+        let template: MustacheTemplate
+        do {
+            template = try MustacheTemplate(parsing: String(decoding: templateBytes, as: UTF8.self), name: templatePath)
+        } catch {
+            environment.writeError("error: \(error)\n")
+            return ExitStatus.failure
+        }
+        let partials = FolderPartials(folder: arguments.value("partials", in: signature), environment: environment)
+        let escaping: MustacheEscaping =
+            switch arguments.value("escape", in: signature) {
+            case "markdown": .markdown
+            case "none": .none
+            default: .html
+            }
+        environment.writeOutput(template.render(MustacheValue(contextDocument.root.owned), partials: partials, escaping: escaping))
+        return ExitStatus.success
+    }
+
+    struct FolderPartials: MustachePartialProvider {
+        let folder: String?
+        let environment: CommandEnvironment
+
+        func template(named name: String) -> MustacheTemplate? {
+            guard let folder, !name.contains("/"), !name.contains("..") else { return nil }
+            for candidate in ["\(folder)/\(name).md", "\(folder)/\(name)"] {
+                if let bytes = try? environment.readFile(candidate),
+                    let template = try? MustacheTemplate(parsing: String(decoding: bytes, as: UTF8.self), name: candidate)
+                {
+                    return template
+                }
+            }
+            return nil
+        }
+    }
+}
+
+extension MustacheValue {
+    /// A template context from JSON: numbers become integers when they are integer tokens.
+    init(_ json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .number(let number): self = number.int64Value.map { .int(Int($0)) } ?? .double(number.doubleValue)
+        case .string(let text): self = .string(text)
+        case .array(let elements): self = .list(elements.map(MustacheValue.init))
+        case .object(let members):
+            var dictionary: [String: MustacheValue] = [:]
+            for member in members { dictionary[member.key] = MustacheValue(member.value) }
+            self = .dictionary(dictionary)
+        }
+    }
+
+    /// This context as JSON (dictionary keys sorted when written with `.sortedKeys`).
+    var json: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .int(let value): .number(JSONNumber(value))
+        case .double(let value): .number(JSONNumber(value))
+        case .string(let text): .string(text)
+        case .list(let elements): .array(elements.map(\.json))
+        case .dictionary(let dictionary): .object(dictionary.map { JSONValue.Member($0.key, $0.value.json) })
+        }
+    }
+}
