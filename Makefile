@@ -11,7 +11,7 @@ define cmark_present
 && ls "$$(pkg-config --variable=libdir $(CMARK_PC))"/libcmark-gfm-extensions.* >/dev/null 2>&1 )
 endef
 
-.PHONY: all deps build release test examples bench clean
+.PHONY: all deps browser-deps build release test site examples bench clean
 
 all: build
 
@@ -46,6 +46,17 @@ deps:
 		exit 1; \
 	fi
 
+# Headless Chromium and Node for the site's browser tests (skipped when they are missing).
+browser-deps:
+	@if command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+		echo "browser-deps: install Chromium and Node.js to run the browser tests" >&2; exit 1; \
+	fi; \
+	sudo=; if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; fi; \
+	echo "browser-deps: installing chromium nodejs"; \
+	$$sudo apt-get update -qq \
+	&& $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nodejs >/dev/null
+
 build: deps
 	$(SWIFT) build
 
@@ -57,6 +68,8 @@ test: deps
 
 examples: deps
 	$(SWIFT) run fallback-site check --fail-on never Examples/*.json
+	$(SWIFT) run fallback-site build "$$(ls Examples/*.json | tail -n 1)" --out _site --force
+	@echo "open _site/index.html"
 
 bench: deps
 	$(SWIFT) run -c release fallback-bench

@@ -1,7 +1,8 @@
 // fallback-bench: throughput of the validator beside Foundation's decoders, on the same bytes.
-// Run with `swift run -c release fallback-bench [--placements N] [--runs R]`.
+// Run with `swift run -c release fallback-bench [--placements N] [--runs R] [--site-placements N] [--site-only]`.
 import FallbackAudit
 import FallbackSample
+import FallbackSite
 import Foundation
 import RovenueFallback
 
@@ -75,36 +76,103 @@ func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double,
 let placementCount = option("placements", default: 10_000)
 let runs = option("runs", default: 5)
 
-print("fallback-bench: generating a sample of \(placementCount) placements (seed 1)…")
-let bytes = Array(SampleExport(placementCount: placementCount, seed: 1).jsonText().utf8)
-let data = Data(bytes)
-let megabytes = Double(bytes.count) / 1_000_000
-print(String(format: "sample: %.1f MB, best of %d runs each\n", megabytes, runs))
+if !CommandLine.arguments.contains("--site-only") {
+    print("fallback-bench: generating a sample of \(placementCount) placements (seed 1)…")
+    let bytes = Array(SampleExport(placementCount: placementCount, seed: 1).jsonText().utf8)
+    let data = Data(bytes)
+    let megabytes = Double(bytes.count) / 1_000_000
+    print(String(format: "sample: %.1f MB, best of %d runs each\n", megabytes, runs))
 
-let parse = measure(runs: runs) { JSONDocument(bytes: bytes).syntaxError == nil }
-let load = measure(runs: runs) { FallbackFile(bytes: bytes).loadedCount }
-let validate = measure(runs: runs) { () -> Int in
+    let parse = measure(runs: runs) { JSONDocument(bytes: bytes).syntaxError == nil }
+    let load = measure(runs: runs) { FallbackFile(bytes: bytes).loadedCount }
+    let validate = measure(runs: runs) { () -> Int in
+        let file = FallbackFile(bytes: bytes)
+        return Audit().findings(in: file).count
+    }
+    let decoder = try measure(runs: runs) {
+        try JSONDecoder().decode(MinimalFile.self, from: data).placements.values.count { $0.entry != nil }
+    }
+    let serialization = try measure(runs: runs) { try (JSONSerialization.jsonObject(with: data) as? [String: Any])?.count ?? 0 }
+
+    precondition(load.result == decoder.result, "the loader and JSONDecoder disagree on the number of placements")
+
+    func row(_ name: String, _ seconds: Double, _ note: String) {
+        let throughput = megabytes / seconds
+        let name = name.padding(toLength: 46, withPad: " ", startingAt: 0)
+        print(String(format: "%@ %8.1f ms %8.1f MB/s  %@", name, seconds * 1000, throughput, note))
+    }
+
+    row("JSONDocument (strict parse, positions)", parse.seconds, "")
+    row("FallbackFile (parse + §2 + typed §4 decode)", load.seconds, "\(load.result) entries loaded")
+    row("FallbackFile + audit (full validation)", validate.seconds, "\(validate.result) findings")
+    row("JSONDecoder (minimal typed shape)", decoder.seconds, "\(decoder.result) placements")
+    row("JSONSerialization (untyped)", serialization.seconds, "")
+    print("")
+    print(String(format: "full validation vs JSONDecoder:      %.2f× its throughput (goal ≥ 3×)", decoder.seconds / validate.seconds))
+    print(String(format: "full validation vs JSONSerialization: %.2f× its throughput", serialization.seconds / validate.seconds))
+}
+
+// MARK: - Site build, beside Hugo
+
+/// Builds the site of a `placements`-placement sample into a temporary folder; returns pages and seconds.
+func buildSite(placements: Int) throws -> (pages: Int, seconds: Double, markdownBytes: Int) {
+    let bytes = Array(SampleExport(placementCount: placements, seed: 2).jsonText().utf8)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-site-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let start = DispatchTime.now().uptimeNanoseconds
     let file = FallbackFile(bytes: bytes)
-    return Audit().findings(in: file).count
-}
-let decoder = try measure(runs: runs) {
-    try JSONDecoder().decode(MinimalFile.self, from: data).placements.values.count { $0.entry != nil }
-}
-let serialization = try measure(runs: runs) { try (JSONSerialization.jsonObject(with: data) as? [String: Any])?.count ?? 0 }
-
-precondition(load.result == decoder.result, "the loader and JSONDecoder disagree on the number of placements")
-
-func row(_ name: String, _ seconds: Double, _ note: String) {
-    let throughput = megabytes / seconds
-    let name = name.padding(toLength: 46, withPad: " ", startingAt: 0)
-    print(String(format: "%@ %8.1f ms %8.1f MB/s  %@", name, seconds * 1000, throughput, note))
+    let snapshot = SiteModel.Snapshot(name: "sample.json", bytes: bytes, file: file, findings: Audit().findings(in: file))
+    let builder = try SiteBuilder(model: SiteModel(snapshot: snapshot, title: nil, referenceDate: nil), theme: .builtIn)
+    let files = try builder.files()
+    try SiteWriter(outputPath: folder).write(files)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let pages = files.keys.filter { $0.hasSuffix(".html") }
+    let htmlBytes = pages.reduce(0) { $0 + files[$1]!.count }
+    return (pages.count, seconds, htmlBytes / max(pages.count, 1))
 }
 
-row("JSONDocument (strict parse, positions)", parse.seconds, "")
-row("FallbackFile (parse + §2 + typed §4 decode)", load.seconds, "\(load.result) entries loaded")
-row("FallbackFile + audit (full validation)", validate.seconds, "\(validate.result) findings")
-row("JSONDecoder (minimal typed shape)", decoder.seconds, "\(decoder.result) placements")
-row("JSONSerialization (untyped)", serialization.seconds, "")
+/// Builds `pages` Markdown pages of about `pageBytes` each with Hugo; nil when Hugo is not installed.
+func buildWithHugo(pages: Int, pageBytes: Int) throws -> Double? {
+    let hugo = ["/usr/bin/hugo", "/usr/local/bin/hugo", "/opt/homebrew/bin/hugo"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let hugo else { return nil }
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-hugo-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let content = root.appendingPathComponent("content/pages")
+    try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("layouts/_default"), withIntermediateDirectories: true)
+    try Data("baseURL = '/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term', 'RSS', 'sitemap']\n".utf8)
+        .write(to: root.appendingPathComponent("config.toml"))
+    let layout = "<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ .Content }}</main></body></html>"
+    try Data(layout.utf8).write(to: root.appendingPathComponent("layouts/_default/single.html"))
+    try Data(layout.utf8).write(to: root.appendingPathComponent("layouts/_default/list.html"))
+    // Pages like ours: a heading, a facts list, a table of rows and prose, to about the same size.
+    var body = "## Findings\n\n| Severity | Rule | Where | Finding |\n| --- | --- | --- | --- |\n"
+    var row = 0
+    while body.utf8.count < pageBytes / 3 {
+        body += "| warning | `rule-\(row)` | line \(row), column 4 | Page *p\(row)* of funnel **f** loads a remote URL. |\n"
+        row += 1
+    }
+    for index in 0..<pages {
+        let page = "---\ntitle: \"Page \(index)\"\n---\n\n# Placement p\(index)\n\n- Key: `p\(index)`\n- Revision: 3\n\n" + body
+        try Data(page.utf8).write(to: content.appendingPathComponent("p\(index).md"))
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: hugo)
+    process.arguments = ["--quiet", "-s", root.path, "-d", root.appendingPathComponent("public").path]
+    let start = DispatchTime.now().uptimeNanoseconds
+    try process.run()
+    process.waitUntilExit()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+let sitePlacements = option("site-placements", default: 1_000)
 print("")
-print(String(format: "full validation vs JSONDecoder:      %.2f× its throughput (goal ≥ 3×)", decoder.seconds / validate.seconds))
-print(String(format: "full validation vs JSONSerialization: %.2f× its throughput", serialization.seconds / validate.seconds))
+print("site: building the site of a \(sitePlacements)-placement sample…")
+let site = try buildSite(placements: sitePlacements)
+print(String(format: "fallback-site build  %5d pages in %7.2f s  %8.1f pages/s  (average page %d bytes of HTML)", site.pages, site.seconds, Double(site.pages) / site.seconds, site.markdownBytes))
+if let hugoSeconds = try buildWithHugo(pages: site.pages, pageBytes: site.markdownBytes) {
+    print(String(format: "hugo                 %5d pages in %7.2f s  %8.1f pages/s", site.pages, hugoSeconds, Double(site.pages) / hugoSeconds))
+    print(String(format: "fallback-site vs Hugo: %.2f× its pages per second (goal ≥ 2×)", hugoSeconds / site.seconds))
+} else {
+    print("hugo is not installed (apt-get install hugo): no comparison")
+}
