@@ -68,28 +68,41 @@ public final class PageValues: @unchecked Sendable {
     }
 
     /// `html` with every token replaced by its value: escaped, or as it is for trusted HTML.
+    /// Works on UTF-8 bytes: one pass, whatever the page's size.
     func substitute(in html: String) -> String {
         let snapshot = lock.withLock { values }
-        var output = ""
-        output.reserveCapacity(html.utf8.count)
-        var rest = Substring(html)
-        while let start = rest.range(of: prefix) {
-            output += rest[..<start.lowerBound]
-            let afterPrefix = rest[start.upperBound...]
-            let digits = afterPrefix.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, afterPrefix.dropFirst(digits.count).hasPrefix(PageValues.suffix),
-                let index = Int(digits), index < snapshot.count
-            {
-                let value = snapshot[index]
-                output += value.isTrustedHTML ? value.text : HTML.escape(value.text)
-                rest = afterPrefix.dropFirst(digits.count + PageValues.suffix.count)
-            } else {
-                output += prefix
-                rest = afterPrefix
+        let source = Array(html.utf8)
+        let marker = Array(prefix.utf8)
+        let suffix = Array(PageValues.suffix.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(source.count + source.count / 4)
+        var index = 0
+        var copiedUpTo = 0
+        while index + marker.count <= source.count {
+            guard source[index] == marker[0], source[index..<index + marker.count].elementsEqual(marker) else {
+                index += 1
+                continue
             }
+            var end = index + marker.count
+            var number = 0
+            while end < source.count, source[end] >= UInt8(ascii: "0"), source[end] <= UInt8(ascii: "9"), number < snapshot.count {
+                number = number * 10 + Int(source[end] - UInt8(ascii: "0"))
+                end += 1
+            }
+            guard end > index + marker.count, number < snapshot.count, source.count >= end + suffix.count,
+                source[end..<end + suffix.count].elementsEqual(suffix)
+            else {
+                index += 1
+                continue
+            }
+            output.append(contentsOf: source[copiedUpTo..<index])
+            let value = snapshot[number]
+            output.append(contentsOf: (value.isTrustedHTML ? value.text : HTML.escape(value.text)).utf8)
+            index = end + suffix.count
+            copiedUpTo = index
         }
-        output += rest
-        return output
+        output.append(contentsOf: source[copiedUpTo...])
+        return String(decoding: output, as: UTF8.self)
     }
 }
 
