@@ -66,8 +66,6 @@ struct AuditRun {
     let configuration: AuditConfiguration
     let now: Date?
     private var pending: [Pending] = []
-    private var locator: TextLocator?
-    var pointers: PointerCache
     private var entryKeys: Set<String>?
 
     init(file: FallbackFile, configuration: AuditConfiguration, now: Date?) {
@@ -75,7 +73,6 @@ struct AuditRun {
         self.document = file.document
         self.configuration = configuration
         self.now = now
-        pointers = PointerCache(document: file.document)
     }
 
     func isEnabled(_ rule: Rule) -> Bool {
@@ -104,12 +101,11 @@ struct AuditRun {
     }
 
     /// The line and column of a node's first byte.
-    mutating func position(ofNode node: Int) -> JSONDocument.Position {
-        if locator == nil { locator = TextLocator(bytes: document.bytes) }
-        return locator!.position(ofOffset: document.value(at: node).byteRange.lowerBound)
+    func position(ofNode node: Int) -> JSONDocument.Position {
+        document.value(at: node).position
     }
 
-    mutating func finish() -> [Finding] {
+    func finish() -> [Finding] {
         var located: [(finding: Finding, sequence: Int)] = []
         located.reserveCapacity(pending.count)
         for item in pending {
@@ -117,10 +113,10 @@ struct AuditRun {
             let position: JSONDocument.Position
             switch item.anchor {
             case .value(let node):
-                pointer = pointers.pointer(of: node)
+                pointer = document.value(at: node).pointer
                 position = self.position(ofNode: node)
             case .key(let node):
-                pointer = pointers.pointer(of: node + 1)
+                pointer = document.value(at: node + 1).pointer
                 position = self.position(ofNode: node)
             case .fixed(let fixedPointer, let fixedPosition):
                 pointer = fixedPointer

@@ -12,7 +12,7 @@ extension AuditRun {
         checkArrayForms(record)
         switch record.outcome {
         case .skipped(let failure):
-            let pointer = pointers.pointer(of: failure.source.node)
+            let pointer = document.value(at: failure.source.node).pointer
             report(
                 .entrySkipped,
                 "The SDK skips placement \(Format.quoted(key)) and logs `fallback placement entry skipped: \(key)`: at "
@@ -196,7 +196,7 @@ extension AuditRun {
     }
 
     /// The struct an array-form object decodes as, from where it sits: the field that holds it.
-    mutating func structName(of node: Int, arrayNodes: Set<Int>) -> (name: String, fields: [String])? {
+    func structName(of node: Int, arrayNodes: Set<Int>) -> (name: String, fields: [String])? {
         guard let slot = slot(of: node, arrayNodes: arrayNodes) else { return nil }
         switch (slot.field, slot.isElement) {
         case ("<entry>", false): return ("entry", FallbackEntry.fieldNames)
@@ -219,12 +219,13 @@ extension AuditRun {
     }
 
     /// The field of the entry's shape that holds `node`, and whether it is an element of that field's array.
-    private mutating func slot(of node: Int, arrayNodes: Set<Int>) -> (field: String, isElement: Bool)? {
+    private func slot(of node: Int, arrayNodes: Set<Int>) -> (field: String, isElement: Bool)? {
         guard let parent = document.value(at: node).parent else { return nil }
         switch parent.kind {
         case .object:
             if parent.index == file.placements?.index { return ("<entry>", false) }
-            guard let key = pointers.key(of: node) else { return nil }
+            // An object's children alternate key and value: a value's key is the node before it.
+            guard let key = document.value(at: node - 1).string else { return nil }
             if let holder = slot(of: parent.index, arrayNodes: arrayNodes), holder == ("paywalls", false) {
                 return ("paywall", false)
             }
@@ -232,7 +233,7 @@ extension AuditRun {
         case .array:
             if arrayNodes.contains(parent.index) {
                 guard let holder = structName(of: parent.index, arrayNodes: arrayNodes),
-                    let position = pointers.position(of: node), position < holder.fields.count
+                    let position = parent.elements.firstIndex(where: { $0.index == node }), position < holder.fields.count
                 else { return nil }
                 return (holder.fields[position], false)
             }

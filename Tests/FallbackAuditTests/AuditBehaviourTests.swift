@@ -259,15 +259,17 @@ struct FunnelCheckTests {
 }
 
 @Suite("Positions")
-struct TextLocatorTests {
-    @Test(arguments: [1, 7, 511, 512, 513, 1500])
-    func agreesWithTheDocument(lineLength: Int) {
-        let line = String(repeating: "é", count: lineLength / 3) + String(repeating: "x", count: lineLength - lineLength / 3)
-        let text = "[\n\"\(line)\",\n  \"\(line)\", 1, \"ü\"\n]\n"
-        let document = JSONDocument(text: text)
-        let locator = TextLocator(bytes: document.bytes)
-        for offset in 0...document.bytes.count where offset == document.bytes.count || document.bytes[offset] & 0xC0 != 0x80 {
-            #expect(locator.position(ofOffset: offset) == document.position(ofOffset: offset), "offset \(offset)")
+struct PositionTests {
+    /// Columns count Unicode scalars, however long the line and wherever the multi-byte text falls.
+    @Test(arguments: [1, 7, 4095, 4096, 4097, 9000])
+    func columnsOnALongCompactLine(padding: Int) throws {
+        let project = String(repeating: "é", count: padding / 3) + String(repeating: "x", count: padding - padding / 3)
+        let text = Snap.file(#""a":{"placement":\#(Snap.placement("a"))},"b":{"placement":\#(Snap.placement("b"))}"#, projectId: #""\#(project)""#)
+        let found = findings(text)
+        #expect(found.map(\.ruleId) == ["serves-nothing", "serves-nothing"])
+        for (finding, key) in zip(found, ["a", "b"]) {
+            let expected = try #require(Marker.after(#""\#(key)":"#).position(in: text))
+            #expect(finding.line == expected.line && finding.column == expected.column, "\(finding)")
         }
     }
 }
