@@ -67,20 +67,23 @@ struct AuditRun {
     let now: Date?
     private var pending: [Pending] = []
     private var entryKeys: Set<String>?
+    /// Reused for every page, theme and paywall of the run.
+    var media: MediaScan
 
     init(file: FallbackFile, configuration: AuditConfiguration, now: Date?) {
         self.file = file
         self.document = file.document
         self.configuration = configuration
         self.now = now
+        media = MediaScan(document: file.document)
     }
 
     func isEnabled(_ rule: Rule) -> Bool {
-        configuration.severity(of: rule) != nil
+        configuration.overrides.isEmpty || configuration.severity(of: rule) != nil
     }
 
     mutating func report(_ rule: Rule, _ message: String, key: String?, at anchor: Anchor) {
-        guard let severity = configuration.severity(of: rule) else { return }
+        guard let severity = configuration.overrides.isEmpty ? rule.severity : configuration.severity(of: rule) else { return }
         pending.append(
             Pending(rule: rule, severity: severity, message: message, placementKey: key, anchor: anchor, sequence: pending.count))
     }

@@ -7,7 +7,10 @@ extension AuditRun {
     mutating func checkEntry(_ record: EntryRecord) {
         let key = record.key
         checkDuplicateKey(record)
-        checkIdentifier(key, what: "Placement key", key: key, at: .key(record.keyRefs[record.keyRefs.count - 1].node))
+        if let problems = Self.identifierProblems(key) {
+            reportIdentifier(
+                key, problems, what: "Placement key", key: key, at: .key(record.keyRefs[record.keyRefs.count - 1].node))
+        }
         checkDuplicateFields(record)
         checkArrayForms(record)
         switch record.outcome {
@@ -85,7 +88,11 @@ extension AuditRun {
 
     private mutating func checkPlacement(_ entry: FallbackEntry, key: String) {
         guard let placement = entry.placement else { return }
-        checkIdentifier(placement.identifier, what: "placement.identifier", key: key, at: .value(node(of: "identifier", in: placement)))
+        if let problems = Self.identifierProblems(placement.identifier) {
+            reportIdentifier(
+                placement.identifier, problems, what: "placement.identifier", key: key,
+                at: .value(node(of: "identifier", in: placement)))
+        }
         if placement.identifier != key {
             let other = hasEntry(forKey: placement.identifier) ? "the entry under that key" : "nothing"
             report(
@@ -105,22 +112,24 @@ extension AuditRun {
         }
     }
 
-    private mutating func checkIdentifier(_ identifier: String, what: String, key: String, at anchor: Anchor) {
+    /// What is wrong with a placement key or identifier, if anything.
+    private static func identifierProblems(_ identifier: String) -> String? {
+        if identifier.isEmpty { return "is empty" }
         var problems: [String] = []
-        if identifier.isEmpty {
-            problems.append("is empty")
-        } else {
-            if identifier.first!.isWhitespace || identifier.last!.isWhitespace {
-                problems.append("has leading or trailing whitespace")
-            }
-            if identifier.count > Self.maximumIdentifierLength {
-                problems.append("is \(identifier.count) characters long (over \(Self.maximumIdentifierLength))")
-            }
+        if identifier.first!.isWhitespace || identifier.last!.isWhitespace {
+            problems.append("has leading or trailing whitespace")
         }
-        guard !problems.isEmpty else { return }
+        // A character takes at least one byte.
+        if identifier.utf8.count > maximumIdentifierLength, identifier.count > maximumIdentifierLength {
+            problems.append("is \(identifier.count) characters long (over \(maximumIdentifierLength))")
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: " and ")
+    }
+
+    private mutating func reportIdentifier(_ identifier: String, _ problems: String, what: String, key: String, at anchor: Anchor) {
         report(
             .identifierInvalid,
-            "\(what) \(Format.quoted(identifier)) \(problems.joined(separator: " and ")): the app's "
+            "\(what) \(Format.quoted(identifier)) \(problems): the app's "
                 + "getFunnel/getPaywall call must spell it exactly (lookups are exact and case-sensitive), and the "
                 + "dashboard never exports such an identifier.",
             key: key, at: anchor)
