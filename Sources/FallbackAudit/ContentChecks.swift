@@ -337,21 +337,32 @@ struct MediaScan {
 
     /// The path from the scanned value to `value`: member keys and element positions joined by `/`.
     private func path(to value: JSONDocument.Value) -> String {
-        var parts: [String] = []
+        // A member's key node, or `-(position + 1)` for an element, from `value` up.
+        var tokens: [Int] = []
         var current = value
         while current.index != root, let parent = current.parent {
             if parent.kind == .object {
                 // An object's children alternate key and value: a value's key is the node before it.
-                parts.append(document.value(at: current.index - 1).string ?? "")
+                tokens.append(current.index - 1)
             } else {
-                parts.append(String(parent.elements.firstIndex { $0.index == current.index } ?? 0))
+                var position = 0
+                var sibling = parent.index + 1
+                while sibling < current.index {
+                    sibling = document.subtreeEnd(of: sibling)
+                    position += 1
+                }
+                tokens.append(-(position + 1))
             }
             current = parent
         }
         var spelled = ""
-        for part in parts.reversed() {
+        for token in tokens.reversed() {
             if !spelled.isEmpty { spelled += "/" }
-            spelled += part
+            if token >= 0 {
+                spelled += document.value(at: token).string ?? ""
+            } else {
+                spelled += String(-token - 1)
+            }
         }
         return spelled
     }

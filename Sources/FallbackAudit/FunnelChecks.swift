@@ -112,13 +112,21 @@ extension AuditRun {
                         + "\(pages[index].questionId.map { ", and question \(Format.quoted($0)) is never answered" } ?? "").",
                     key: key, at: node(of: "options", in: pages[index]))
             }
-            if type == "paywall" {
-                checkPaywallPage(pages[index], funnel: funnel, key: key)
+            if type == "paywall", !Self.carries(funnel.paywalls, pages[index].paywallId) {
+                reportPaywallPage(pages[index], funnel: funnel, key: key)
             }
         }
     }
 
-    private mutating func checkPaywallPage(_ page: Page, funnel: Funnel, key: String) {
+    /// True when `paywalls` has a paywall under `paywallId`, a key compared by its bytes as the map does.
+    private static func carries(_ paywalls: OrderedMap<Paywall>?, _ paywallId: String?) -> Bool {
+        guard let paywalls, let paywallId, !paywallId.isEmpty else { return false }
+        guard paywalls.count <= 16 else { return paywalls[paywallId] != nil }
+        return paywalls.keys.contains { Format.sameBytes($0, paywallId) }
+    }
+
+    /// Reports a paywall page whose paywall the funnel does not carry.
+    private mutating func reportPaywallPage(_ page: Page, funnel: Funnel, key: String) {
         let carried = funnel.paywalls?.keys ?? []
         var carriedText: String { carried.isEmpty ? "it carries none" : "it carries \(Format.quotedList(carried))" }
         guard let paywallId = page.paywallId, !paywallId.isEmpty else {
@@ -129,15 +137,13 @@ extension AuditRun {
                 key: key, at: node(of: "paywallId", in: page))
             return
         }
-        if funnel.paywalls?[paywallId] == nil {
-            report(
-                .paywallUnavailableOffline,
-                "Paywall page \(Format.quoted(page.id)) shows paywall \(Format.quoted(paywallId)), which funnel "
-                    + "\(Format.quoted(funnel.id))'s paywalls map does not carry (\(carriedText)"
-                    + "\(Format.suggestion(for: paywallId, among: carried).map { "; did you mean \(Format.quoted($0))?" } ?? "")): "
-                    + "an offline first launch reaches the page and cannot show its paywall.",
-                key: key, at: node(of: "paywallId", in: page))
-        }
+        report(
+            .paywallUnavailableOffline,
+            "Paywall page \(Format.quoted(page.id)) shows paywall \(Format.quoted(paywallId)), which funnel "
+                + "\(Format.quoted(funnel.id))'s paywalls map does not carry (\(carriedText)"
+                + "\(Format.suggestion(for: paywallId, among: carried).map { "; did you mean \(Format.quoted($0))?" } ?? "")): "
+                + "an offline first launch reaches the page and cannot show its paywall.",
+            key: key, at: node(of: "paywallId", in: page))
     }
 
     // MARK: Graph

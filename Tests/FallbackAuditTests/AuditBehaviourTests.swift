@@ -160,6 +160,49 @@ struct AuditBehaviourTests {
     }
 }
 
+@Suite("Concurrent checking")
+struct ConcurrencyTests {
+    /// Entries of every kind, with findings at many places: keys written twice, keys that name other
+    /// entries, funnels with gaps, loops and media.
+    static let manyEntries: String = {
+        var entries: [String] = []
+        for index in 0..<300 {
+            let key = "p\(index % 290)"
+            switch index % 6 {
+            case 0:
+                entries.append(#""\#(key)":{"placement":\#(Snap.placement(key))}"#)
+            case 1:
+                entries.append(#""\#(key)":{"placement":\#(Snap.placement("p\(index + 1)")),"paywall":\#(Snap.paywall())}"#)
+            case 2:
+                let pages = [
+                    Snap.page("a", "info", #""title":{"en":"A"},"mediaUrl":"https://x.test/\#(index).png""#),
+                    Snap.page("b", "statement", #""default_next":"a""#),
+                    Snap.page("c"),
+                ]
+                entries.append(
+                    Snap.entry(key, #""funnel":{"id":"f\#(index)","slug":"f","locales":["en","de"],"pages":[\#(pages.joined(separator: ","))]}"#))
+            case 3:
+                entries.append(Snap.entry(key, #""paywall":\#(Snap.paywall()),"experiment":{"id":"e","key":"k","variants":[]}"#))
+            case 4:
+                entries.append(#""\#(key)":{"placement":{"identifier":"\#(key)","revision":"1"}}"#)
+            default:
+                entries.append(Snap.entry(key, #""paywall":\#(Snap.paywall())"#))
+            }
+        }
+        return Snap.file(entries.joined(separator: ","), projectId: "null")
+    }()
+
+    @Test(arguments: [2, 3, 7, 64, 1000])
+    func chunksDoNotChangeTheFindings(chunks: Int) {
+        let file = FallbackFile(text: Self.manyEntries)
+        let audit = Audit(now: testNow)
+        let serial = audit.findings(in: file, chunks: 1)
+        #expect(Set(serial.map(\.ruleId)).count >= 8)
+        #expect(audit.findings(in: file, chunks: chunks) == serial)
+        #expect(audit.findings(in: file) == serial)
+    }
+}
+
 @Suite("Funnel checks")
 struct FunnelCheckTests {
     static func clauseFile(_ op: String, _ value: String?) -> String {
