@@ -551,6 +551,8 @@ struct FunnelContext {
     private let questionPageMap: [String: Int]?
     /// The first page of type `paywall`: where `"paywall"` leads.
     let firstPaywallPage: Int?
+    /// Every question id, in page order.
+    let questionIds: [String]
 
     init(funnel: Funnel) {
         self.funnel = funnel
@@ -569,6 +571,7 @@ struct FunnelContext {
             questionPageMap = nil
         }
         firstPaywallPage = pages.firstIndex { $0.type == "paywall" }
+        questionIds = pages.compactMap(\.questionId)
     }
 
     /// The index of the first page with `id`.
@@ -582,9 +585,6 @@ struct FunnelContext {
         if let questionPageMap { return questionPageMap[question] }
         return pages.firstIndex { $0.questionId == question }
     }
-
-    /// Every question id, in page order.
-    var questionIds: [String] { pages.compactMap(\.questionId) }
 
     func target(_ name: String) -> Target {
         switch name {
