@@ -49,8 +49,6 @@ public struct Audit: Sendable {
             found += run.locatedFindings()
         } else {
             let results = ChunkResults(count: chunks)
-            let configuration = configuration
-            let now = now
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 var run = AuditRun(file: file, configuration: configuration, now: now, entryKeys: entryKeys)
                 for index in chunk * entries.count / chunks..<(chunk + 1) * entries.count / chunks {
@@ -66,7 +64,8 @@ public struct Audit: Sendable {
     /// Findings by line, column and rule id; findings that tie keep the order they were reported in.
     static func sorted(_ findings: [Finding]) -> [Finding] {
         var keys = findings.indices.map { index in
-            SortKey(line: findings[index].line, column: findings[index].column, rule: ruleRank[findings[index].ruleId] ?? 0, index: index)
+            let finding = findings[index]
+            return SortKey(line: finding.line, column: finding.column, rule: ruleRank[finding.ruleId] ?? 0, index: index)
         }
         keys.sort()
         return keys.map { findings[$0.index] }
