@@ -133,7 +133,7 @@ extension AuditRun {
     }
 
     mutating func checkThemeMedia(_ funnel: Funnel, key: String) {
-        guard let theme = funnel.theme, let found = media.urls(under: theme.index, skippingCopy: false) else { return }
+        guard let theme = funnel.theme, let found = media.rememberedURLs(under: theme.index) else { return }
         report(
             .remoteMedia,
             "The theme of funnel \(Format.quoted(funnel.id)) loads \(found.countText) that an offline first launch "
@@ -146,7 +146,7 @@ extension AuditRun {
         guard isEnabled(.remoteMedia) else { return }
         if checked.paywalls.contains(where: { $0.id == paywall.id && sameJSON($0.node, paywall.source.node) }) { return }
         checked.paywalls.append((paywall.id, paywall.source.node))
-        guard let config = paywall.builderConfig, let found = media.urls(under: config.index, skippingCopy: false) else {
+        guard let config = paywall.builderConfig, let found = media.rememberedURLs(under: config.index) else {
             return
         }
         report(
@@ -230,6 +230,8 @@ struct MediaScan {
     private var found = FoundMedia()
     /// The value being scanned: where paths start.
     private var root = 0
+    /// Earlier scans by a fingerprint of their value's text: the text's range and what was found.
+    private var scanned: [UInt64: [(range: Range<Int>, found: FoundMedia?)]] = [:]
 
     init(document: JSONDocument) {
         self.document = document
@@ -244,6 +246,68 @@ struct MediaScan {
         _ = scan(node, isMedia: false)
         defer { found = FoundMedia() }
         return found.count > 0 ? found : nil
+    }
+
+    /// `urls(under:skippingCopy: false)`, remembered by the value's text: an export repeats a
+    /// paywall's builderConfig in every funnel that carries it, and a theme in every funnel.
+    ///
+    /// What a scan finds, paths included, depends only on the value's text, so a value with the
+    /// same bytes as one scanned before gets that scan's result.
+    mutating func rememberedURLs(under node: Int) -> FoundMedia? {
+        let range = document.value(at: node).byteRange
+        let fingerprint = bytes.withUnsafeBytes { MediaScan.fingerprint($0, range) }
+        if let earlier = scanned[fingerprint]?.first(where: { sameBytes($0.range, range) }) {
+            return earlier.found
+        }
+        let found = urls(under: node, skippingCopy: false)
+        scanned[fingerprint, default: []].append((range, found))
+        return found
+    }
+
+    /// A 64-bit hash of the length and the first and last 64 bytes of `bytes[range]`; values with
+    /// the same fingerprint are compared in full.
+    private static func fingerprint(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> UInt64 {
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(range.count)
+        func mix(_ start: Int, _ count: Int) {
+            var offset = start
+            while offset + 8 <= start + count {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+                hash ^= hash >> 32
+                offset += 8
+            }
+            while offset < start + count {
+                hash = (hash ^ UInt64(bytes[offset])) &* prime
+                offset += 1
+            }
+        }
+        guard range.count > 128 else {
+            mix(range.lowerBound, range.count)
+            return hash
+        }
+        mix(range.lowerBound, 64)
+        mix(range.upperBound - 64, 64)
+        return hash
+    }
+
+    private func sameBytes(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset + 8 <= lhs.count {
+                if buffer.loadUnaligned(fromByteOffset: lhs.lowerBound + offset, as: UInt64.self)
+                    != buffer.loadUnaligned(fromByteOffset: rhs.lowerBound + offset, as: UInt64.self)
+                {
+                    return false
+                }
+                offset += 8
+            }
+            while offset < lhs.count {
+                if buffer[lhs.lowerBound + offset] != buffer[rhs.lowerBound + offset] { return false }
+                offset += 1
+            }
+            return true
+        }
     }
 
     /// Scans the value at `node`; returns the node after its subtree.

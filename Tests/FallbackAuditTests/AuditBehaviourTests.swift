@@ -262,6 +262,23 @@ struct FunnelCheckTests {
         #expect(finding.message.contains("background/url /img/bg.png, options/0/imageUrl https://x.test/a.png"))
     }
 
+    /// Builder configs are long and repeated across an export; each paywall still gets its own finding,
+    /// and configs that differ only between their first and last 64 bytes are told apart.
+    @Test func repeatedBuilderConfigsAreReportedForEachPaywall() throws {
+        func paywall(_ image: String) -> String {
+            let padding = String(repeating: "x", count: 70)
+            let config = #"{"a":"\#(padding)","image":{"url":"https://x.test/\#(image).png"},"z":"\#(padding)"}"#
+            return #"{"id":"pw","identifier":"pw","name":"P","configFormatVersion":1,"remoteConfig":null,"builderConfig":\#(config),"offering":null}"#
+        }
+        let entries = [("a", "1"), ("b", "1"), ("c", "2"), ("d", "1")].map { key, image in
+            Snap.entry(key, #""paywall":\#(paywall(image))"#)
+        }
+        let found = findings(Snap.file(entries.joined(separator: ","))).filter { $0.ruleId == "remote-media" }
+        #expect(found.map(\.pointer) == ["a", "b", "c", "d"].map { "/placements/\($0)/paywall/builderConfig" })
+        #expect(found.map { $0.message.contains("image/url https://x.test/2.png") } == [false, false, true, false])
+        #expect(found.map { $0.message.contains("image/url https://x.test/1.png") } == [true, true, false, true])
+    }
+
     @Test func themeLogoIsRemoteMediaWhenSet() throws {
         let text = Snap.funnelFile(extra: ##""theme":{"logoUrl":"https://x.test/logo.png","bg":"#FFF"},"##, [Snap.page("p1")])
         let finding = try #require(findings(text).first { $0.ruleId == "remote-media" })
