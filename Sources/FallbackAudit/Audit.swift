@@ -21,15 +21,111 @@ public struct Audit: Sendable {
     ///
     /// A file the SDK rejects gets `file-rejected` and, for the array quirk, `array-top-level`:
     /// nothing in it loads, so nothing else applies.
+    ///
+    /// Entries are checked concurrently, in chunks, on the available cores; the result does not
+    /// depend on how they are split.
     public func findings(in file: FallbackFile) -> [Finding] {
-        var run = AuditRun(file: file, configuration: configuration, now: now)
-        run.checkFile()
-        if file.rejection == nil {
-            for record in file.entries {
-                run.checkEntry(record)
+        let chunks = min(
+            ProcessInfo.processInfo.activeProcessorCount * Self.chunksPerCore, file.entries.count / Self.minimumChunkEntries)
+        return findings(in: file, chunks: chunks)
+    }
+
+    /// Chunks per core: more than one, so a chunk of large entries does not leave a core idle.
+    static let chunksPerCore = 4
+    /// Below this many entries per chunk, starting threads costs more than it saves.
+    static let minimumChunkEntries = 32
+
+    /// The findings, with entries checked in `chunks` contiguous runs (at most one per entry).
+    func findings(in file: FallbackFile, chunks: Int) -> [Finding] {
+        let entryKeys = EntryKeys(file: file)
+        var fileRun = AuditRun(file: file, configuration: configuration, now: now, entryKeys: entryKeys)
+        fileRun.checkFile()
+        var found = fileRun.locatedFindings()
+        let entries = file.rejection == nil ? file.entries : []
+        let chunks = max(1, min(chunks, entries.count))
+        if chunks == 1 {
+            var run = AuditRun(file: file, configuration: configuration, now: now, entryKeys: entryKeys)
+            for record in entries { run.checkEntry(record) }
+            found += run.locatedFindings()
+        } else {
+            let results = ChunkResults(count: chunks)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                var run = AuditRun(file: file, configuration: configuration, now: now, entryKeys: entryKeys)
+                for index in chunk * entries.count / chunks..<(chunk + 1) * entries.count / chunks {
+                    run.checkEntry(entries[index])
+                }
+                results.set(run.locatedFindings(), at: chunk)
             }
+            for chunk in 0..<chunks { found += results.findings(at: chunk) }
         }
-        return run.finish()
+        return Self.sorted(found)
+    }
+
+    /// Findings by line, column and rule id; findings that tie keep the order they were reported in.
+    static func sorted(_ findings: [Finding]) -> [Finding] {
+        var keys = findings.indices.map { index in
+            let finding = findings[index]
+            return SortKey(line: finding.line, column: finding.column, rule: ruleRank[finding.ruleId] ?? 0, index: index)
+        }
+        keys.sort()
+        return keys.map { findings[$0.index] }
+    }
+
+    /// Where a finding sorts: `rule` is the rank of its id among all rule ids.
+    private struct SortKey: Comparable {
+        let line: Int
+        let column: Int
+        let rule: Int
+        let index: Int
+
+        static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+            (lhs.line, lhs.column, lhs.rule, lhs.index) < (rhs.line, rhs.column, rhs.rule, rhs.index)
+        }
+    }
+
+    /// Each rule id's position among all rule ids in ascending order.
+    private static let ruleRank: [String: Int] = Dictionary(
+        uniqueKeysWithValues: Rule.all.map(\.id).sorted().enumerated().map { ($1, $0) })
+}
+
+/// The findings of each chunk of entries, each written once by the worker that checked it.
+private final class ChunkResults: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<[Finding]>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: [])
+    }
+
+    deinit {
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func set(_ findings: [Finding], at chunk: Int) {
+        slots[chunk] = findings
+    }
+
+    func findings(at chunk: Int) -> [Finding] {
+        slots[chunk]
+    }
+}
+
+/// The set of placement keys, built the first time a check asks and shared by every chunk.
+final class EntryKeys: @unchecked Sendable {
+    private let file: FallbackFile
+    private let lock = NSLock()
+    private var keys: Set<String>?
+
+    init(file: FallbackFile) {
+        self.file = file
+    }
+
+    func contains(_ key: String) -> Bool {
+        lock.withLock {
+            if keys == nil { keys = Set(file.entries.map(\.key)) }
+            return keys!.contains(key)
+        }
     }
 }
 
@@ -58,7 +154,6 @@ struct AuditRun {
         let message: String
         let placementKey: String?
         let anchor: Anchor
-        let sequence: Int
     }
 
     let file: FallbackFile
@@ -66,26 +161,26 @@ struct AuditRun {
     let configuration: AuditConfiguration
     let now: Date?
     private var pending: [Pending] = []
-    private var locator: TextLocator?
-    var pointers: PointerCache
-    private var entryKeys: Set<String>?
+    private let entryKeys: EntryKeys
+    /// Reused for every page, theme and paywall of the run.
+    var media: MediaScan
 
-    init(file: FallbackFile, configuration: AuditConfiguration, now: Date?) {
+    init(file: FallbackFile, configuration: AuditConfiguration, now: Date?, entryKeys: EntryKeys) {
         self.file = file
         self.document = file.document
         self.configuration = configuration
         self.now = now
-        pointers = PointerCache(document: file.document)
+        self.entryKeys = entryKeys
+        media = MediaScan(document: file.document)
     }
 
     func isEnabled(_ rule: Rule) -> Bool {
-        configuration.severity(of: rule) != nil
+        configuration.overrides.isEmpty || configuration.severity(of: rule) != nil
     }
 
     mutating func report(_ rule: Rule, _ message: String, key: String?, at anchor: Anchor) {
-        guard let severity = configuration.severity(of: rule) else { return }
-        pending.append(
-            Pending(rule: rule, severity: severity, message: message, placementKey: key, anchor: anchor, sequence: pending.count))
+        guard let severity = configuration.overrides.isEmpty ? rule.severity : configuration.severity(of: rule) else { return }
+        pending.append(Pending(rule: rule, severity: severity, message: message, placementKey: key, anchor: anchor))
     }
 
     mutating func report(_ rule: Rule, _ message: String, key: String?, at node: Int) {
@@ -98,47 +193,34 @@ struct AuditRun {
     }
 
     /// True when `placements` has an entry under `key`.
-    mutating func hasEntry(forKey key: String) -> Bool {
-        if entryKeys == nil { entryKeys = Set(file.entries.map(\.key)) }
-        return entryKeys!.contains(key)
+    func hasEntry(forKey key: String) -> Bool {
+        entryKeys.contains(key)
     }
 
     /// The line and column of a node's first byte.
-    mutating func position(ofNode node: Int) -> JSONDocument.Position {
-        if locator == nil { locator = TextLocator(bytes: document.bytes) }
-        return locator!.position(ofOffset: document.value(at: node).byteRange.lowerBound)
+    func position(ofNode node: Int) -> JSONDocument.Position {
+        document.value(at: node).position
     }
 
-    mutating func finish() -> [Finding] {
-        var located: [(finding: Finding, sequence: Int)] = []
-        located.reserveCapacity(pending.count)
-        for item in pending {
+    /// The findings reported so far, in the order they were reported, with pointers and positions.
+    func locatedFindings() -> [Finding] {
+        pending.map { item in
             let pointer: String
             let position: JSONDocument.Position
             switch item.anchor {
             case .value(let node):
-                pointer = pointers.pointer(of: node)
+                pointer = document.value(at: node).pointer
                 position = self.position(ofNode: node)
             case .key(let node):
-                pointer = pointers.pointer(of: node + 1)
+                pointer = document.value(at: node + 1).pointer
                 position = self.position(ofNode: node)
             case .fixed(let fixedPointer, let fixedPosition):
                 pointer = fixedPointer
                 position = fixedPosition
             }
-            let finding = Finding(
+            return Finding(
                 ruleId: item.rule.id, severity: item.severity, message: item.message, placementKey: item.placementKey,
                 pointer: pointer, line: position.line, column: position.column)
-            located.append((finding, item.sequence))
         }
-        located.sort { lhs, rhs in
-            let left = lhs.finding
-            let right = rhs.finding
-            if left.line != right.line { return left.line < right.line }
-            if left.column != right.column { return left.column < right.column }
-            if left.ruleId != right.ruleId { return left.ruleId < right.ruleId }
-            return lhs.sequence < rhs.sequence
-        }
-        return located.map(\.finding)
     }
 }

@@ -8,40 +8,81 @@ extension AuditRun {
     mutating func checkTranslations(_ context: FunnelContext, key: String) {
         let funnel = context.funnel
         guard let locales = funnel.locales, !locales.isEmpty else { return }
-        for page in funnel.pages {
-            for (field, text) in page.texts {
-                guard case .localized(let map) = text else { continue }
-                let gaps = locales.compactMap { locale in Self.textGap(map[locale]).map { (locale, $0) } }
+        let pages = context.pages
+        for index in pages.indices {
+            checkText(pages[index].title, "title", pages, index, locales: locales, funnel: funnel, key: key)
+            checkText(pages[index].subtitle, "subtitle", pages, index, locales: locales, funnel: funnel, key: key)
+            checkText(pages[index].body, "body", pages, index, locales: locales, funnel: funnel, key: key)
+            checkText(pages[index].cta, "cta", pages, index, locales: locales, funnel: funnel, key: key)
+            checkText(pages[index].headline, "headline", pages, index, locales: locales, funnel: funnel, key: key)
+            checkText(pages[index].placeholder, "placeholder", pages, index, locales: locales, funnel: funnel, key: key)
+            checkText(pages[index].suffix, "suffix", pages, index, locales: locales, funnel: funnel, key: key)
+            checkText(pages[index].agreementLabel, "agreementLabel", pages, index, locales: locales, funnel: funnel, key: key)
+            checkList(pages[index].benefits, "benefits", pages, index, locales: locales, funnel: funnel, key: key)
+            checkList(pages[index].features, "features", pages, index, locales: locales, funnel: funnel, key: key)
+            checkList(pages[index].steps, "steps", pages, index, locales: locales, funnel: funnel, key: key)
+            guard let options = pages[index].options else { continue }
+            for option in options.indices {
+                guard case .localized(let map) = options[option].label,
+                    let gaps = Self.gaps(in: map, locales: locales, Self.textGap)
+                else { continue }
                 reportTranslationGaps(
-                    gaps, what: "Page \(Format.quoted(page.id)) \(field)", funnel: funnel,
-                    fieldNode: node(of: field, in: page), key: key)
-            }
-            for (field, list) in page.textLists {
-                guard case .localized(let map) = list else { continue }
-                let gaps = locales.compactMap { locale in Self.listGap(map[locale]).map { (locale, $0) } }
-                reportTranslationGaps(
-                    gaps, what: "Page \(Format.quoted(page.id)) \(field)", funnel: funnel,
-                    fieldNode: node(of: field, in: page), key: key)
-            }
-            for option in page.options ?? [] {
-                guard case .localized(let map) = option.label else { continue }
-                let gaps = locales.compactMap { locale in Self.textGap(map[locale]).map { (locale, $0) } }
-                reportTranslationGaps(
-                    gaps, what: "Page \(Format.quoted(page.id)) option \(Format.quoted(option.value)) label",
-                    funnel: funnel, fieldNode: node(of: "label", in: option), key: key)
+                    gaps, what: "Page \(Format.quoted(pages[index].id)) option \(Format.quoted(options[option].value)) label",
+                    funnel: funnel, fieldNode: node(of: "label", in: options[option]), key: key)
             }
         }
     }
 
+    /// Reports the declared locales a localized text of page `index` lacks copy for.
+    private mutating func checkText(
+        _ text: LocalizedText?, _ field: String, _ pages: [Page], _ index: Int, locales: [String], funnel: Funnel, key: String
+    ) {
+        guard case .localized(let map)? = text, let gaps = Self.gaps(in: map, locales: locales, Self.textGap) else { return }
+        reportTranslationGaps(
+            gaps, what: "Page \(Format.quoted(pages[index].id)) \(field)", funnel: funnel,
+            fieldNode: node(of: field, in: pages[index]), key: key)
+    }
+
+    /// Reports the declared locales a localized text list of page `index` lacks copy for.
+    private mutating func checkList(
+        _ list: LocalizedTextList?, _ field: String, _ pages: [Page], _ index: Int, locales: [String], funnel: Funnel,
+        key: String
+    ) {
+        guard case .localized(let map)? = list, let gaps = Self.gaps(in: map, locales: locales, Self.listGap) else { return }
+        reportTranslationGaps(
+            gaps, what: "Page \(Format.quoted(pages[index].id)) \(field)", funnel: funnel,
+            fieldNode: node(of: field, in: pages[index]), key: key)
+    }
+
+    /// Each declared locale whose copy in `map` has a gap, with the gap; nil when none has.
+    ///
+    /// Keys are matched by their bytes, as `OrderedMap` does; a map usually lists the declared
+    /// locales in their order, so each locale is tried first at its own position.
+    private static func gaps<Value>(
+        in map: OrderedMap<Value>, locales: [String], _ gap: (Value?) -> String?
+    ) -> [(locale: String, gap: String)]? {
+        let keys = map.keys
+        let values = map.values
+        var gaps: [(locale: String, gap: String)]?
+        for (position, locale) in locales.enumerated() {
+            let index = position < keys.count && Format.sameBytes(keys[position], locale)
+                ? position : keys.firstIndex { Format.sameBytes($0, locale) }
+            if let problem = gap(index.map { values[$0] }) {
+                gaps = (gaps ?? []) + [(locale, problem)]
+            }
+        }
+        return gaps
+    }
+
     private static func textGap(_ text: String?) -> String? {
         guard let text else { return "missing" }
-        return text.allSatisfy(\.isWhitespace) ? "blank" : nil
+        return Format.isBlank(text) ? "blank" : nil
     }
 
     private static func listGap(_ list: [String]?) -> String? {
         guard let list else { return "missing" }
         if list.isEmpty { return "an empty list" }
-        return list.contains { $0.allSatisfy(\.isWhitespace) } ? "a blank item" : nil
+        return list.contains(where: Format.isBlank) ? "a blank item" : nil
     }
 
     private mutating func reportTranslationGaps(
@@ -79,30 +120,25 @@ extension AuditRun {
     static let copyKeys: Set<String> = Set(Page.textFieldNames + Page.textListFieldNames).union([
         "label", "next_rules", "default_next", "question_id", "paywallId",
     ])
-    static let listedURLLimit = 5
 
-    mutating func checkPageMedia(_ page: Page, funnel: Funnel, key: String) {
-        var urls: [(path: String, url: String)] = []
-        Self.collectMedia(in: document.value(at: page.source.node), path: "", isMedia: false, skipping: Self.copyKeys, into: &urls)
-        guard !urls.isEmpty else { return }
+    mutating func checkPageMedia(_ pages: [Page], _ index: Int, funnel: Funnel, key: String) {
+        let node = pages[index].source.node
+        guard let found = media.urls(under: node, skippingCopy: true) else { return }
         report(
             .remoteMedia,
-            "Page \(Format.quoted(page.id)) of funnel \(Format.quoted(funnel.id)) loads \(Self.urlCount(urls)) that an "
-                + "offline first launch cannot fetch: \(Self.listURLs(urls)). Bundle the asset or make the page work "
+            "Page \(Format.quoted(pages[index].id)) of funnel \(Format.quoted(funnel.id)) loads \(found.countText) that an "
+                + "offline first launch cannot fetch: \(found.listText). Bundle the asset or make the page work "
                 + "without it.",
-            key: key, at: page.source.node)
+            key: key, at: node)
     }
 
     mutating func checkThemeMedia(_ funnel: Funnel, key: String) {
-        guard let themeRef = file.fieldRef("theme", in: funnel) else { return }
-        var urls: [(path: String, url: String)] = []
-        Self.collectMedia(in: document.value(at: themeRef.node), path: "", isMedia: false, skipping: [], into: &urls)
-        guard !urls.isEmpty else { return }
+        guard let theme = funnel.theme, let found = media.rememberedURLs(under: theme.index) else { return }
         report(
             .remoteMedia,
-            "The theme of funnel \(Format.quoted(funnel.id)) loads \(Self.urlCount(urls)) that an offline first launch "
-                + "cannot fetch: \(Self.listURLs(urls)). Every page shows it; bundle the asset or leave it empty.",
-            key: key, at: themeRef.node)
+            "The theme of funnel \(Format.quoted(funnel.id)) loads \(found.countText) that an offline first launch "
+                + "cannot fetch: \(found.listText). Every page shows it; bundle the asset or leave it empty.",
+            key: key, at: theme.index)
     }
 
     /// A paywall's `builderConfig` images. `remoteConfig.data` is the app's own data and is not read.
@@ -110,63 +146,307 @@ extension AuditRun {
         guard isEnabled(.remoteMedia) else { return }
         if checked.paywalls.contains(where: { $0.id == paywall.id && sameJSON($0.node, paywall.source.node) }) { return }
         checked.paywalls.append((paywall.id, paywall.source.node))
-        guard let configRef = file.fieldRef("builderConfig", in: paywall) else { return }
-        var urls: [(path: String, url: String)] = []
-        Self.collectMedia(in: document.value(at: configRef.node), path: "", isMedia: false, skipping: [], into: &urls)
-        guard !urls.isEmpty else { return }
+        guard let config = paywall.builderConfig, let found = media.rememberedURLs(under: config.index) else {
+            return
+        }
         report(
             .remoteMedia,
-            "Paywall \(Format.quoted(paywall.id)) loads \(Self.urlCount(urls)) in its builderConfig that an offline first "
-                + "launch cannot fetch: \(Self.listURLs(urls)). The paywall renders without them; bundle the assets or "
+            "Paywall \(Format.quoted(paywall.id)) loads \(found.countText) in its builderConfig that an offline first "
+                + "launch cannot fetch: \(found.listText). The paywall renders without them; bundle the assets or "
                 + "design for their absence.",
-            key: key, at: configRef.node)
+            key: key, at: config.index)
+    }
+}
+
+/// The media URLs found under one value: how many, and the first few with their paths.
+struct FoundMedia {
+    static let listedLimit = 5
+
+    var count = 0
+    var listed: [(path: String, url: String)] = []
+
+    var countText: String {
+        count == 1 ? "1 remote URL" : "\(count) remote URLs"
     }
 
-    /// Collects media URLs under `value`: strings under a media key, and http(s) URLs anywhere, except
-    /// under link keys and `skipping` keys.
-    static func collectMedia(
-        in value: JSONDocument.Value, path: String, isMedia: Bool, skipping: Set<String>,
-        into urls: inout [(path: String, url: String)]
-    ) {
-        switch value.kind {
-        case .object:
-            for member in value.members {
-                let key = member.key
-                if linkKeys.contains(key) || skipping.contains(key) { continue }
-                let childPath = path.isEmpty ? key : path + "/" + key
-                collectMedia(
-                    in: member.value, path: childPath, isMedia: isMedia || mediaKeys.contains(key), skipping: skipping,
-                    into: &urls)
+    /// `path url, path url, and 3 more`.
+    var listText: String {
+        var parts = listed.map { "\($0.path) \($0.url)" }
+        if count > Self.listedLimit { parts.append("and \(count - Self.listedLimit) more") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Media URLs under one value: strings under a media key, and http(s) URLs anywhere, except under
+/// link keys and, on a page, copy keys.
+///
+/// Walks the value's nodes in text order; a URL's slash-separated path (keys and element positions)
+/// is spelled only for the URLs a message lists.
+struct MediaScan {
+    /// What a member's key says about the value under it.
+    private static let excluded: UInt8 = 1
+    private static let excludedOnPage: UInt8 = 2
+    private static let media: UInt8 = 4
+
+    /// The keys the scan knows (all ASCII), grouped by byte length: those of length `n` are at
+    /// `keyStarts[n]..<keyStarts[n + 1]` of the other arrays.
+    private struct KnownKeys {
+        var keyStarts: [Int] = []
+        /// The first eight bytes, packed little-endian.
+        var heads: [UInt64] = []
+        var bytes: [[UInt8]] = []
+        var flags: [UInt8] = []
+
+        init() {
+            var flags: [String: UInt8] = [:]
+            for key in AuditRun.linkKeys { flags[key, default: 0] |= MediaScan.excluded }
+            for key in AuditRun.copyKeys { flags[key, default: 0] |= MediaScan.excludedOnPage }
+            for key in AuditRun.mediaKeys { flags[key, default: 0] |= MediaScan.media }
+            let keys = flags.map { (bytes: Array($0.key.utf8), flags: $0.value) }
+            let longest = keys.map(\.bytes.count).max() ?? 0
+            for length in 0...longest + 1 {
+                keyStarts.append(heads.count)
+                for key in keys where key.bytes.count == length {
+                    heads.append(MediaScan.head(key.bytes))
+                    bytes.append(key.bytes)
+                    self.flags.append(key.flags)
+                }
             }
-        case .array:
-            for (index, element) in value.elements.enumerated() {
-                let childPath = path.isEmpty ? String(index) : path + "/" + String(index)
-                collectMedia(in: element, path: childPath, isMedia: isMedia, skipping: skipping, into: &urls)
-            }
-        case .string:
-            // Most strings are neither under a media key nor start with "h": skip them without decoding.
-            if !isMedia {
-                let first = value.byteRange.lowerBound + 1
-                guard first < value.byteRange.upperBound, value.document.bytes[first] | 0x20 == UInt8(ascii: "h") else { return }
-            }
-            guard let text = value.string, !text.isEmpty else { return }
-            let lowered = text.prefix(8).lowercased()
-            let isWebURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-            if isWebURL || (isMedia && !lowered.hasPrefix("data:") && !text.allSatisfy(\.isWhitespace)) {
-                urls.append((path, text))
-            }
-        default:
-            return
         }
     }
 
-    private static func urlCount(_ urls: [(path: String, url: String)]) -> String {
-        urls.count == 1 ? "1 remote URL" : "\(urls.count) remote URLs"
+    private static func head(_ bytes: [UInt8]) -> UInt64 {
+        var head: UInt64 = 0
+        for (offset, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (8 * offset) }
+        return head
     }
 
-    private static func listURLs(_ urls: [(path: String, url: String)]) -> String {
-        var listed = urls.prefix(listedURLLimit).map { "\($0.path) \($0.url)" }
-        if urls.count > listedURLLimit { listed.append("and \(urls.count - listedURLLimit) more") }
-        return listed.joined(separator: ", ")
+    private static let knownKeys = KnownKeys()
+
+    let document: JSONDocument
+    private let bytes: [UInt8]
+    private let knownKeys = MediaScan.knownKeys
+    private var excludedMask = MediaScan.excluded
+    private var found = FoundMedia()
+    /// The value being scanned: where paths start.
+    private var root = 0
+    /// Earlier scans by a fingerprint of their value's text: the text's range and what was found.
+    private var scanned: [UInt64: [(range: Range<Int>, found: FoundMedia?)]] = [:]
+
+    init(document: JSONDocument) {
+        self.document = document
+        bytes = document.bytes
+    }
+
+    /// The media URLs under the value at `node`, nil when there are none; with `skippingCopy`,
+    /// members under a page's copy keys are not read.
+    mutating func urls(under node: Int, skippingCopy: Bool) -> FoundMedia? {
+        excludedMask = skippingCopy ? MediaScan.excluded | MediaScan.excludedOnPage : MediaScan.excluded
+        root = node
+        _ = scan(node, isMedia: false)
+        defer { found = FoundMedia() }
+        return found.count > 0 ? found : nil
+    }
+
+    /// `urls(under:skippingCopy: false)`, remembered by the value's text: an export repeats a
+    /// paywall's builderConfig in every funnel that carries it, and a theme in every funnel.
+    ///
+    /// What a scan finds, paths included, depends only on the value's text, so a value with the
+    /// same bytes as one scanned before gets that scan's result.
+    mutating func rememberedURLs(under node: Int) -> FoundMedia? {
+        let range = document.value(at: node).byteRange
+        let fingerprint = bytes.withUnsafeBytes { MediaScan.fingerprint($0, range) }
+        if let earlier = scanned[fingerprint]?.first(where: { sameBytes($0.range, range) }) {
+            return earlier.found
+        }
+        let found = urls(under: node, skippingCopy: false)
+        scanned[fingerprint, default: []].append((range, found))
+        return found
+    }
+
+    /// A 64-bit hash of the length and the first and last 64 bytes of `bytes[range]`; values with
+    /// the same fingerprint are compared in full.
+    private static func fingerprint(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> UInt64 {
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(range.count)
+        func mix(_ start: Int, _ count: Int) {
+            var offset = start
+            while offset + 8 <= start + count {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+                hash ^= hash >> 32
+                offset += 8
+            }
+            while offset < start + count {
+                hash = (hash ^ UInt64(bytes[offset])) &* prime
+                offset += 1
+            }
+        }
+        guard range.count > 128 else {
+            mix(range.lowerBound, range.count)
+            return hash
+        }
+        mix(range.lowerBound, 64)
+        mix(range.upperBound - 64, 64)
+        return hash
+    }
+
+    private func sameBytes(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset + 8 <= lhs.count {
+                if buffer.loadUnaligned(fromByteOffset: lhs.lowerBound + offset, as: UInt64.self)
+                    != buffer.loadUnaligned(fromByteOffset: rhs.lowerBound + offset, as: UInt64.self)
+                {
+                    return false
+                }
+                offset += 8
+            }
+            while offset < lhs.count {
+                if buffer[lhs.lowerBound + offset] != buffer[rhs.lowerBound + offset] { return false }
+                offset += 1
+            }
+            return true
+        }
+    }
+
+    /// Scans the value at `node`; returns the node after its subtree.
+    private mutating func scan(_ node: Int, isMedia: Bool) -> Int {
+        let value = document.value(at: node)
+        switch value.kind {
+        case .object:
+            var child = node + 1
+            for _ in 0..<value.count {
+                let flags = keyFlags(child)
+                if flags & excludedMask != 0 {
+                    child = document.subtreeEnd(of: child + 1)
+                    continue
+                }
+                child = scan(child + 1, isMedia: isMedia || flags & MediaScan.media != 0)
+            }
+            return child
+        case .array:
+            var child = node + 1
+            for _ in 0..<value.count {
+                child = scan(child, isMedia: isMedia)
+            }
+            return child
+        case .string:
+            checkString(value, isMedia: isMedia)
+            return node + 1
+        default:
+            return node + 1
+        }
+    }
+
+    private mutating func checkString(_ value: JSONDocument.Value, isMedia: Bool) {
+        if !isMedia, !mayStartWithHTTP(value.byteRange) { return }
+        guard let text = value.string, !text.isEmpty else { return }
+        let lowered = text.prefix(8).lowercased()
+        let isWebURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        guard isWebURL || (isMedia && !lowered.hasPrefix("data:") && !Format.isBlank(text)) else { return }
+        found.count += 1
+        if found.listed.count < FoundMedia.listedLimit {
+            found.listed.append((path(to: value), text))
+        }
+    }
+
+    /// False when the string token cannot decode to text starting with `http` in any case: its
+    /// first four bytes spell something else, without an escape that could stand for a letter.
+    private func mayStartWithHTTP(_ token: Range<Int>) -> Bool {
+        let start = token.lowerBound + 1
+        guard token.upperBound - 1 - start >= 7 else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            for offset in 0..<4 {
+                let byte = buffer[start + offset]
+                if byte == UInt8(ascii: "\\") { return true }
+                let letter = offset == 0 ? UInt8(ascii: "h") : offset == 3 ? UInt8(ascii: "p") : UInt8(ascii: "t")
+                if byte | 0x20 != letter { return false }
+            }
+            return true
+        }
+    }
+
+    /// The flags of the key at `node`: from the bytes for plain ASCII keys, else from the decoded key.
+    private func keyFlags(_ node: Int) -> UInt8 {
+        let range = document.value(at: node).byteRange
+        let start = range.lowerBound + 1
+        let length = range.upperBound - 1 - start
+        let known: UInt8? = bytes.withUnsafeBufferPointer { buffer in
+            var head: UInt64 = 0
+            for offset in 0..<length {
+                let byte = buffer[start + offset]
+                if byte == UInt8(ascii: "\\") || byte >= 0x80 { return nil }
+                if offset < 8 { head |= UInt64(byte) << (8 * offset) }
+            }
+            guard length + 1 < knownKeys.keyStarts.count else { return 0 }
+            candidates: for candidate in knownKeys.keyStarts[length]..<knownKeys.keyStarts[length + 1]
+            where knownKeys.heads[candidate] == head {
+                if length > 8 {
+                    let tail = knownKeys.bytes[candidate]
+                    for offset in 8..<length where buffer[start + offset] != tail[offset] { continue candidates }
+                }
+                return knownKeys.flags[candidate]
+            }
+            return 0
+        }
+        if let known { return known }
+        let key = document.value(at: node).string ?? ""
+        var flags: UInt8 = 0
+        if AuditRun.linkKeys.contains(key) { flags |= MediaScan.excluded }
+        if AuditRun.copyKeys.contains(key) { flags |= MediaScan.excludedOnPage }
+        if AuditRun.mediaKeys.contains(key) { flags |= MediaScan.media }
+        return flags
+    }
+
+    /// The path from the scanned value to `value`: member keys and element positions joined by `/`.
+    private func path(to value: JSONDocument.Value) -> String {
+        // A member's key node, or `-(position + 1)` for an element, from `value` up.
+        var tokens: [Int] = []
+        var current = value
+        while current.index != root, let parent = current.parent {
+            if parent.kind == .object {
+                // An object's children alternate key and value: a value's key is the node before it.
+                tokens.append(current.index - 1)
+            } else {
+                var position = 0
+                var sibling = parent.index + 1
+                while sibling < current.index {
+                    sibling = document.subtreeEnd(of: sibling)
+                    position += 1
+                }
+                tokens.append(-(position + 1))
+            }
+            current = parent
+        }
+        var spelled = ""
+        for token in tokens.reversed() {
+            if !spelled.isEmpty { spelled += "/" }
+            if token >= 0 {
+                spelled += document.value(at: token).string ?? ""
+            } else {
+                spelled += String(-token - 1)
+            }
+        }
+        return spelled
+    }
+}
+
+extension JSONDocument {
+    /// The node after the subtree of the value at `node` (the document is complete).
+    func subtreeEnd(of node: Int) -> Int {
+        var pending = 1
+        var current = node
+        while pending > 0 {
+            let value = value(at: current)
+            switch value.kind {
+            case .array: pending += value.count
+            case .object: pending += 2 * value.count
+            default: break
+            }
+            pending -= 1
+            current += 1
+        }
+        return current
     }
 }

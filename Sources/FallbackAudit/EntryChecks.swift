@@ -7,12 +7,15 @@ extension AuditRun {
     mutating func checkEntry(_ record: EntryRecord) {
         let key = record.key
         checkDuplicateKey(record)
-        checkIdentifier(key, what: "Placement key", key: key, at: .key(record.keyRefs[record.keyRefs.count - 1].node))
+        if let problems = Self.identifierProblems(key) {
+            reportIdentifier(
+                key, problems, what: "Placement key", key: key, at: .key(record.keyRefs[record.keyRefs.count - 1].node))
+        }
         checkDuplicateFields(record)
         checkArrayForms(record)
         switch record.outcome {
         case .skipped(let failure):
-            let pointer = pointers.pointer(of: failure.source.node)
+            let pointer = document.value(at: failure.source.node).pointer
             report(
                 .entrySkipped,
                 "The SDK skips placement \(Format.quoted(key)) and logs `fallback placement entry skipped: \(key)`: at "
@@ -85,7 +88,11 @@ extension AuditRun {
 
     private mutating func checkPlacement(_ entry: FallbackEntry, key: String) {
         guard let placement = entry.placement else { return }
-        checkIdentifier(placement.identifier, what: "placement.identifier", key: key, at: .value(node(of: "identifier", in: placement)))
+        if let problems = Self.identifierProblems(placement.identifier) {
+            reportIdentifier(
+                placement.identifier, problems, what: "placement.identifier", key: key,
+                at: .value(node(of: "identifier", in: placement)))
+        }
         if placement.identifier != key {
             let other = hasEntry(forKey: placement.identifier) ? "the entry under that key" : "nothing"
             report(
@@ -105,22 +112,24 @@ extension AuditRun {
         }
     }
 
-    private mutating func checkIdentifier(_ identifier: String, what: String, key: String, at anchor: Anchor) {
+    /// What is wrong with a placement key or identifier, if anything.
+    private static func identifierProblems(_ identifier: String) -> String? {
+        if identifier.isEmpty { return "is empty" }
         var problems: [String] = []
-        if identifier.isEmpty {
-            problems.append("is empty")
-        } else {
-            if identifier.first!.isWhitespace || identifier.last!.isWhitespace {
-                problems.append("has leading or trailing whitespace")
-            }
-            if identifier.count > Self.maximumIdentifierLength {
-                problems.append("is \(identifier.count) characters long (over \(Self.maximumIdentifierLength))")
-            }
+        if identifier.first!.isWhitespace || identifier.last!.isWhitespace {
+            problems.append("has leading or trailing whitespace")
         }
-        guard !problems.isEmpty else { return }
+        // A character takes at least one byte.
+        if identifier.utf8.count > maximumIdentifierLength, identifier.count > maximumIdentifierLength {
+            problems.append("is \(identifier.count) characters long (over \(maximumIdentifierLength))")
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: " and ")
+    }
+
+    private mutating func reportIdentifier(_ identifier: String, _ problems: String, what: String, key: String, at anchor: Anchor) {
         report(
             .identifierInvalid,
-            "\(what) \(Format.quoted(identifier)) \(problems.joined(separator: " and ")): the app's "
+            "\(what) \(Format.quoted(identifier)) \(problems): the app's "
                 + "getFunnel/getPaywall call must spell it exactly (lookups are exact and case-sensitive), and the "
                 + "dashboard never exports such an identifier.",
             key: key, at: anchor)
@@ -196,7 +205,7 @@ extension AuditRun {
     }
 
     /// The struct an array-form object decodes as, from where it sits: the field that holds it.
-    mutating func structName(of node: Int, arrayNodes: Set<Int>) -> (name: String, fields: [String])? {
+    func structName(of node: Int, arrayNodes: Set<Int>) -> (name: String, fields: [String])? {
         guard let slot = slot(of: node, arrayNodes: arrayNodes) else { return nil }
         switch (slot.field, slot.isElement) {
         case ("<entry>", false): return ("entry", FallbackEntry.fieldNames)
@@ -219,12 +228,13 @@ extension AuditRun {
     }
 
     /// The field of the entry's shape that holds `node`, and whether it is an element of that field's array.
-    private mutating func slot(of node: Int, arrayNodes: Set<Int>) -> (field: String, isElement: Bool)? {
+    private func slot(of node: Int, arrayNodes: Set<Int>) -> (field: String, isElement: Bool)? {
         guard let parent = document.value(at: node).parent else { return nil }
         switch parent.kind {
         case .object:
             if parent.index == file.placements?.index { return ("<entry>", false) }
-            guard let key = pointers.key(of: node) else { return nil }
+            // An object's children alternate key and value: a value's key is the node before it.
+            guard let key = document.value(at: node - 1).string else { return nil }
             if let holder = slot(of: parent.index, arrayNodes: arrayNodes), holder == ("paywalls", false) {
                 return ("paywall", false)
             }
@@ -232,7 +242,7 @@ extension AuditRun {
         case .array:
             if arrayNodes.contains(parent.index) {
                 guard let holder = structName(of: parent.index, arrayNodes: arrayNodes),
-                    let position = pointers.position(of: node), position < holder.fields.count
+                    let position = parent.elements.firstIndex(where: { $0.index == node }), position < holder.fields.count
                 else { return nil }
                 return (holder.fields[position], false)
             }

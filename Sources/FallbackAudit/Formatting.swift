@@ -11,6 +11,27 @@ enum Format {
         return text.count > 80 ? JSONValue.quoted(String(text.prefix(80))) + "…" : JSONValue.quoted(text)
     }
 
+    /// True when every character of `text` is whitespace (`text.allSatisfy(\.isWhitespace)`).
+    ///
+    /// A character is whitespace when its first scalar is, so text that starts with an ASCII
+    /// character other than a space or a control from tab to carriage return is answered at once.
+    static func isBlank(_ text: String) -> Bool {
+        guard let first = text.utf8.first else { return true }
+        if first < 0x80, first != 0x20, !(0x09...0x0D).contains(first) { return false }
+        return text.allSatisfy(\.isWhitespace)
+    }
+
+    /// True when two strings have the same UTF-8 bytes (`==` is canonical equivalence).
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        let left = lhs.utf8
+        let right = rhs.utf8
+        guard left.count == right.count else { return false }
+        let same = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in leftBytes.elementsEqual(rightBytes) }
+        }
+        return (same ?? nil) ?? left.elementsEqual(right)
+    }
+
     /// Strings as JSON literals, separated by commas.
     static func quotedList<S: Sequence<String>>(_ texts: S) -> String {
         texts.map(quoted).joined(separator: ", ")

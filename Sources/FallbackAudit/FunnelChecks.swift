@@ -47,11 +47,12 @@ extension AuditRun {
         if isEnabled(.remoteMedia) {
             checkThemeMedia(funnel, key: key)
         }
-        for paywall in funnel.paywalls?.values ?? [] {
-            checkPaywallMedia(paywall, key: key, checked: &checked)
+        if let paywalls = funnel.paywalls {
+            for index in paywalls.values.indices {
+                checkPaywallMedia(paywalls.values[index], key: key, checked: &checked)
+            }
         }
-        let pages = funnel.pages
-        guard !pages.isEmpty else {
+        guard !funnel.pages.isEmpty else {
             report(
                 .funnelEmpty,
                 "Funnel \(Format.quoted(funnel.id)) has no pages: a device served it offline has nothing to show.",
@@ -66,8 +67,8 @@ extension AuditRun {
             checkTranslations(context, key: key)
         }
         if isEnabled(.remoteMedia) {
-            for page in pages {
-                checkPageMedia(page, funnel: funnel, key: key)
+            for index in context.pages.indices {
+                checkPageMedia(context.pages, index, funnel: funnel, key: key)
             }
         }
     }
@@ -76,45 +77,56 @@ extension AuditRun {
 
     private mutating func checkPages(_ context: FunnelContext, key: String) {
         let funnel = context.funnel
-        for (index, page) in funnel.pages.enumerated() {
-            if let first = context.pageIndex[page.id], first != index {
+        let pages = context.pages
+        for index in pages.indices {
+            if let first = context.pageIndex(of: pages[index].id), first != index {
                 report(
                     .duplicatePageId,
                     "Pages #\(first + 1) and #\(index + 1) of funnel \(Format.quoted(funnel.id)) share id "
-                        + "\(Format.quoted(page.id)): a goto or default_next naming it is ambiguous (this audit follows the "
-                        + "first), and the dashboard blocks publishing it.",
-                    key: key, at: node(of: "id", in: page))
+                        + "\(Format.quoted(pages[index].id)): a goto or default_next naming it is ambiguous (this audit "
+                        + "follows the first), and the dashboard blocks publishing it.",
+                    key: key, at: node(of: "id", in: pages[index]))
             }
-            if let question = page.questionId, let first = context.questionPage[question], first != index {
+            if let question = pages[index].questionId, let first = context.questionPage(of: question), first != index {
                 report(
                     .duplicateQuestionId,
-                    "Pages \(Format.quoted(funnel.pages[first].id)) and \(Format.quoted(page.id)) both ask question_id "
+                    "Pages \(Format.quoted(pages[first].id)) and \(Format.quoted(pages[index].id)) both ask question_id "
                         + "\(Format.quoted(question)): clauses read the latest answer, so the later page overwrites the "
                         + "earlier one's answer. The dashboard blocks publishing it.",
-                    key: key, at: node(of: "question_id", in: page))
+                    key: key, at: node(of: "question_id", in: pages[index]))
             }
-            if !Page.knownTypes.contains(page.type) {
+            let type = pages[index].type
+            if !Page.knownTypes.contains(type) {
                 report(
                     .pageTypeUnknown,
-                    "Page \(Format.quoted(page.id)) has type \(Format.quoted(page.type)), not one of the 26 funnel page "
-                        + "types\(Format.didYouMean(page.type, among: Self.knownPageTypes)): an SDK that does not know "
+                    "Page \(Format.quoted(pages[index].id)) has type \(Format.quoted(type)), not one of the 26 funnel page "
+                        + "types\(Format.didYouMean(type, among: Self.knownPageTypes)): an SDK that does not know "
                         + "the type cannot render the page.",
-                    key: key, at: node(of: "type", in: page))
+                    key: key, at: node(of: "type", in: pages[index]))
             }
-            if Self.choicePageTypes.contains(page.type), page.options?.isEmpty ?? true {
+            if pages[index].options?.isEmpty ?? true, Self.choicePageTypes.contains(type) {
                 report(
                     .optionsMissing,
-                    "Page \(Format.quoted(page.id)) is a \(page.type) page with no options: a first launch shows a "
-                        + "question with nothing to pick\(page.questionId.map { ", and question \(Format.quoted($0)) is never answered" } ?? "").",
-                    key: key, at: node(of: "options", in: page))
+                    "Page \(Format.quoted(pages[index].id)) is a \(type) page with no options: a first launch shows a "
+                        + "question with nothing to pick"
+                        + "\(pages[index].questionId.map { ", and question \(Format.quoted($0)) is never answered" } ?? "").",
+                    key: key, at: node(of: "options", in: pages[index]))
             }
-            if page.type == "paywall" {
-                checkPaywallPage(page, funnel: funnel, key: key)
+            if type == "paywall", !Self.carries(funnel.paywalls, pages[index].paywallId) {
+                reportPaywallPage(pages[index], funnel: funnel, key: key)
             }
         }
     }
 
-    private mutating func checkPaywallPage(_ page: Page, funnel: Funnel, key: String) {
+    /// True when `paywalls` has a paywall under `paywallId`, a key compared by its bytes as the map does.
+    private static func carries(_ paywalls: OrderedMap<Paywall>?, _ paywallId: String?) -> Bool {
+        guard let paywalls, let paywallId, !paywallId.isEmpty else { return false }
+        guard paywalls.count <= 16 else { return paywalls[paywallId] != nil }
+        return paywalls.keys.contains { Format.sameBytes($0, paywallId) }
+    }
+
+    /// Reports a paywall page whose paywall the funnel does not carry.
+    private mutating func reportPaywallPage(_ page: Page, funnel: Funnel, key: String) {
         let carried = funnel.paywalls?.keys ?? []
         var carriedText: String { carried.isEmpty ? "it carries none" : "it carries \(Format.quotedList(carried))" }
         guard let paywallId = page.paywallId, !paywallId.isEmpty else {
@@ -125,75 +137,83 @@ extension AuditRun {
                 key: key, at: node(of: "paywallId", in: page))
             return
         }
-        if funnel.paywalls?[paywallId] == nil {
-            report(
-                .paywallUnavailableOffline,
-                "Paywall page \(Format.quoted(page.id)) shows paywall \(Format.quoted(paywallId)), which funnel "
-                    + "\(Format.quoted(funnel.id))'s paywalls map does not carry (\(carriedText)"
-                    + "\(Format.suggestion(for: paywallId, among: carried).map { "; did you mean \(Format.quoted($0))?" } ?? "")): "
-                    + "an offline first launch reaches the page and cannot show its paywall.",
-                key: key, at: node(of: "paywallId", in: page))
-        }
+        report(
+            .paywallUnavailableOffline,
+            "Paywall page \(Format.quoted(page.id)) shows paywall \(Format.quoted(paywallId)), which funnel "
+                + "\(Format.quoted(funnel.id))'s paywalls map does not carry (\(carriedText)"
+                + "\(Format.suggestion(for: paywallId, among: carried).map { "; did you mean \(Format.quoted($0))?" } ?? "")): "
+                + "an offline first launch reaches the page and cannot show its paywall.",
+            key: key, at: node(of: "paywallId", in: page))
     }
 
     // MARK: Graph
 
     private mutating func checkGraph(_ context: FunnelContext, key: String) {
-        let funnel = context.funnel
-        let pages = funnel.pages
-        var successors = [[Int]](repeating: [], count: pages.count)
+        let pages = context.pages
+        var graph = PageGraph()
+        graph.edges.reserveCapacity(pages.count + pages.count / 2)
+        graph.starts.reserveCapacity(pages.count + 1)
         var backSteps: [Step] = []
 
-        for (index, page) in pages.enumerated() {
-            for rule in page.nextRules ?? [] {
-                let gotoNode = node(of: "goto", in: rule)
-                switch context.target(rule.goto) {
-                case .page(let next):
-                    successors[index].append(next)
-                    if next <= index { backSteps.append(Step(from: index, to: next, kind: .rule(rule.id), node: gotoNode)) }
-                case .end:
-                    break
-                case .unknown:
-                    report(
-                        .gotoUnknown,
-                        "Rule \(Format.quoted(rule.id)) on page \(Format.quoted(page.id)) goes to "
-                            + "\(context.unknownTargetText(rule.goto)): the dashboard blocks publishing this, and a device "
-                            + "taking the branch has nowhere to go.",
-                        key: key, at: gotoNode)
+        for index in pages.indices {
+            graph.starts.append(graph.edges.count)
+            if let rules = pages[index].nextRules {
+                for rule in rules.indices {
+                    let goto = rules[rule].goto
+                    switch context.target(goto) {
+                    case .page(let next):
+                        graph.edges.append(next)
+                        if next <= index {
+                            backSteps.append(
+                                Step(from: index, to: next, kind: .rule(rules[rule].id), node: node(of: "goto", in: rules[rule])))
+                        }
+                    case .end:
+                        break
+                    case .unknown:
+                        report(
+                            .gotoUnknown,
+                            "Rule \(Format.quoted(rules[rule].id)) on page \(Format.quoted(pages[index].id)) goes to "
+                                + "\(context.unknownTargetText(goto)): the dashboard blocks publishing this, and a device "
+                                + "taking the branch has nowhere to go.",
+                            key: key, at: node(of: "goto", in: rules[rule]))
+                    }
                 }
             }
-            if let defaultNext = page.defaultNext {
-                let defaultNode = node(of: "default_next", in: page)
+            if let defaultNext = pages[index].defaultNext {
                 switch context.target(defaultNext) {
                 case .page(let next):
-                    successors[index].append(next)
-                    if next <= index { backSteps.append(Step(from: index, to: next, kind: .defaultNext, node: defaultNode)) }
+                    graph.edges.append(next)
+                    if next <= index {
+                        backSteps.append(
+                            Step(from: index, to: next, kind: .defaultNext, node: node(of: "default_next", in: pages[index])))
+                    }
                 case .end:
                     break
                 case .unknown:
                     report(
                         .gotoUnknown,
-                        "default_next of page \(Format.quoted(page.id)) is \(context.unknownTargetText(defaultNext)): the "
-                            + "dashboard blocks publishing this, and a device leaving the page without a matching rule has "
-                            + "nowhere to go.",
-                        key: key, at: defaultNode)
+                        "default_next of page \(Format.quoted(pages[index].id)) is \(context.unknownTargetText(defaultNext)): "
+                            + "the dashboard blocks publishing this, and a device leaving the page without a matching rule "
+                            + "has nowhere to go.",
+                        key: key, at: node(of: "default_next", in: pages[index]))
                 }
             } else if index + 1 < pages.count {
-                successors[index].append(index + 1)
+                graph.edges.append(index + 1)
             }
         }
+        graph.starts.append(graph.edges.count)
 
         if !backSteps.isEmpty, isEnabled(.cycle) {
-            reportCycles(backSteps, successors: successors, context: context, key: key)
+            reportCycles(backSteps, graph: graph, context: context, key: key)
         }
         if isEnabled(.pageUnreachable) {
-            reportUnreachable(successors: successors, context: context, key: key)
+            reportUnreachable(graph: graph, context: context, key: key)
         }
     }
 
-    private mutating func reportCycles(_ backSteps: [Step], successors: [[Int]], context: FunnelContext, key: String) {
-        let pages = context.funnel.pages
-        let component = Self.stronglyConnectedComponents(successors)
+    private mutating func reportCycles(_ backSteps: [Step], graph: PageGraph, context: FunnelContext, key: String) {
+        let pages = context.pages
+        let component = Self.stronglyConnectedComponents(graph)
         var paths: [Int: [Int?]] = [:]
         for step in backSteps {
             let from = pages[step.from].id
@@ -208,7 +228,7 @@ extension AuditRun {
             let consequence: String
             if component[step.to] == component[step.from] {
                 if paths[step.to] == nil, paths.count < Self.drawnLoopLimit {
-                    paths[step.to] = Self.parents(from: step.to, successors: successors, within: component)
+                    paths[step.to] = Self.parents(from: step.to, graph: graph, within: component)
                 }
                 let loop: String
                 if let parents = paths[step.to] {
@@ -228,33 +248,37 @@ extension AuditRun {
         }
     }
 
-    private mutating func reportUnreachable(successors: [[Int]], context: FunnelContext, key: String) {
-        let pages = context.funnel.pages
+    private mutating func reportUnreachable(graph: PageGraph, context: FunnelContext, key: String) {
+        let pages = context.pages
         var reached = [Bool](repeating: false, count: pages.count)
         reached[0] = true
         var queue = [0]
+        queue.reserveCapacity(pages.count)
         var head = 0
+        var reachedCount = 1
         while head < queue.count {
             let current = queue[head]
             head += 1
-            for next in successors[current] where !reached[next] {
-                reached[next] = true
-                queue.append(next)
+            for edge in graph.starts[current]..<graph.starts[current + 1] where !reached[graph.edges[edge]] {
+                reached[graph.edges[edge]] = true
+                reachedCount += 1
+                queue.append(graph.edges[edge])
             }
         }
-        for (index, page) in pages.enumerated() where !reached[index] {
+        guard reachedCount < pages.count else { return }
+        for index in pages.indices where !reached[index] {
             report(
                 .pageUnreachable,
-                "Page \(Format.quoted(page.id)) (#\(index + 1)) of funnel \(Format.quoted(context.funnel.id)) cannot be "
-                    + "reached from the first page \(Format.quoted(pages[0].id)): no rule, default_next or next-in-order "
-                    + "step leads to it, so a device never shows it.",
-                key: key, at: page.source.node)
+                "Page \(Format.quoted(pages[index].id)) (#\(index + 1)) of funnel \(Format.quoted(context.funnel.id)) "
+                    + "cannot be reached from the first page \(Format.quoted(pages[0].id)): no rule, default_next or "
+                    + "next-in-order step leads to it, so a device never shows it.",
+                key: key, at: pages[index].source.node)
         }
     }
 
-    /// Each node's component id; two nodes share one exactly when each reaches the other.
-    static func stronglyConnectedComponents(_ successors: [[Int]]) -> [Int] {
-        let count = successors.count
+    /// Each page's component id; two pages share one exactly when each reaches the other.
+    static func stronglyConnectedComponents(_ graph: PageGraph) -> [Int] {
+        let count = graph.pageCount
         var order = [Int](repeating: -1, count: count)
         var low = [Int](repeating: 0, count: count)
         var onStack = [Bool](repeating: false, count: count)
@@ -269,18 +293,18 @@ extension AuditRun {
             counter += 1
             stack.append(root)
             onStack[root] = true
-            frames.append((root, 0))
+            frames.append((root, graph.starts[root]))
             while let (node, edge) = frames.last {
-                if edge < successors[node].count {
+                if edge < graph.starts[node + 1] {
                     frames[frames.count - 1].edge += 1
-                    let next = successors[node][edge]
+                    let next = graph.edges[edge]
                     if order[next] < 0 {
                         order[next] = counter
                         low[next] = counter
                         counter += 1
                         stack.append(next)
                         onStack[next] = true
-                        frames.append((next, 0))
+                        frames.append((next, graph.starts[next]))
                     } else if onStack[next] {
                         low[node] = min(low[node], order[next])
                     }
@@ -301,17 +325,19 @@ extension AuditRun {
         return component
     }
 
-    /// A breadth-first tree from `start` inside its component: each reached node's parent.
-    static func parents(from start: Int, successors: [[Int]], within component: [Int]) -> [Int?] {
-        var parents = [Int?](repeating: nil, count: successors.count)
-        var reached = [Bool](repeating: false, count: successors.count)
+    /// A breadth-first tree from `start` inside its component: each reached page's parent.
+    static func parents(from start: Int, graph: PageGraph, within component: [Int]) -> [Int?] {
+        var parents = [Int?](repeating: nil, count: graph.pageCount)
+        var reached = [Bool](repeating: false, count: graph.pageCount)
         reached[start] = true
         var queue = [start]
         var head = 0
         while head < queue.count {
             let current = queue[head]
             head += 1
-            for next in successors[current] where !reached[next] && component[next] == component[start] {
+            for edge in graph.starts[current]..<graph.starts[current + 1] {
+                let next = graph.edges[edge]
+                guard !reached[next], component[next] == component[start] else { continue }
                 reached[next] = true
                 parents[next] = current
                 queue.append(next)
@@ -323,23 +349,25 @@ extension AuditRun {
     // MARK: Clauses
 
     private mutating func checkClauses(_ context: FunnelContext, key: String) {
-        let pages = context.funnel.pages
-        for (index, page) in pages.enumerated() {
-            for rule in page.nextRules ?? [] {
-                for clause in rule.condition.clauses {
-                    checkClause(clause, rule: rule, pageIndex: index, context: context, key: key)
+        let pages = context.pages
+        for index in pages.indices {
+            guard let rules = pages[index].nextRules else { continue }
+            for rule in rules.indices {
+                let clauses = rules[rule].condition.clauses
+                for clause in clauses.indices {
+                    checkClause(clauses[clause], rule: rules[rule], pageIndex: index, context: context, key: key)
                 }
             }
         }
     }
 
     private mutating func checkClause(_ clause: Clause, rule: NextRule, pageIndex: Int, context: FunnelContext, key: String) {
-        let pages = context.funnel.pages
-        let page = pages[pageIndex]
-        var subject: String { "Rule \(Format.quoted(rule.id)) on page \(Format.quoted(page.id))" }
+        let pages = context.pages
+        var subject: String { "Rule \(Format.quoted(rule.id)) on page \(Format.quoted(pages[pageIndex].id))" }
         let question = clause.questionId
-        let op = clause.op.rawValue
-        if let asked = context.questionPage[question] {
+        var op: String { clause.op.rawValue }
+        let asked = context.questionPage(of: question)
+        if let asked {
             if asked > pageIndex {
                 report(
                     .questionNotYetAsked,
@@ -363,34 +391,46 @@ extension AuditRun {
                 at: node(of: "value", in: clause))
             return
         }
-        guard let asked = context.questionPage[question], let options = pages[asked].options, !options.isEmpty,
-            let value = clause.value?.owned
-        else { return }
-        let compared: [JSONValue]
+        guard let asked, let options = pages[asked].options, !options.isEmpty, let value = clause.value else { return }
         switch clause.op {
-        case .eq, .neq, .contains: compared = [value]
+        case .eq, .neq, .contains:
+            guard !Self.isOptionValue(value, among: options) else { return }
+            reportUnknownOption([value], clause: clause, subject: subject, options: options, page: pages[asked], key: key)
         case .in, .notIn:
-            guard case .array(let elements) = value else { return }
-            compared = elements
-        default: return
+            guard value.kind == .array else { return }
+            let elements = value.elements
+            let known: Set<String>? = options.count > 16 && elements.count > 1 ? Set(options.map(\.value)) : nil
+            let unknown = elements.filter { element in
+                guard let known else { return !Self.isOptionValue(element, among: options) }
+                return element.string.map { !known.contains($0) } ?? true
+            }
+            guard !unknown.isEmpty else { return }
+            reportUnknownOption(unknown, clause: clause, subject: subject, options: options, page: pages[asked], key: key)
+        default:
+            return
         }
-        let known = Set(options.map(\.value))
-        let unknown = compared.filter { element in
-            guard case .string(let text) = element else { return true }
-            return !known.contains(text)
-        }
-        guard !unknown.isEmpty else { return }
+    }
+
+    /// True when `value` is a string some option has as its value.
+    private static func isOptionValue(_ value: JSONDocument.Value, among options: [PageOption]) -> Bool {
+        guard let text = value.string else { return false }
+        return options.contains { $0.value == text }
+    }
+
+    private mutating func reportUnknownOption(
+        _ unknown: [JSONDocument.Value], clause: Clause, subject: String, options: [PageOption], page: Page, key: String
+    ) {
         let values = options.map(\.value)
         var hint = ""
-        if unknown.count == 1, case .string(let text) = unknown[0], let close = Format.suggestion(for: text, among: values) {
+        if unknown.count == 1, let text = unknown[0].string, let close = Format.suggestion(for: text, among: values) {
             hint = "; did you mean \(Format.quoted(close))?"
         }
         let listed = Format.quotedList(values.prefix(12)) + (values.count > 12 ? ", …" : "")
         report(
             .clauseOptionUnknown,
-            "\(subject): `\(op)` compares question \(Format.quoted(question)) with "
-                + "\(unknown.map(Format.json).joined(separator: ", ")), which is not the value of any option of page "
-                + "\(Format.quoted(pages[asked].id)) (values: \(listed)\(hint)): an answer never equals it, so the branch "
+            "\(subject): `\(clause.op.rawValue)` compares question \(Format.quoted(clause.questionId)) with "
+                + "\(unknown.map { Format.json($0.owned) }.joined(separator: ", ")), which is not the value of any option "
+                + "of page \(Format.quoted(page.id)) (values: \(listed)\(hint)): an answer never equals it, so the branch "
                 + "does not behave as intended.",
             key: key, at: node(of: "value", in: clause))
     }
@@ -405,26 +445,22 @@ extension AuditRun {
 
     /// Why a clause's value does not fit its operator (§6's table), or nil when it does.
     static func valueProblem(_ clause: Clause) -> String? {
-        let op = "`\(clause.op.rawValue)`"
-        let value = clause.value?.owned
-        func isNumber(_ value: JSONValue) -> Bool {
-            if case .number = value { return true }
-            return false
-        }
-        func found() -> String { value.map { "found \(describe($0))" } ?? "found none (null counts as none)" }
+        var op: String { "`\(clause.op.rawValue)`" }
+        let value = clause.value
+        func found() -> String { value.map { "found \(describe($0.owned))" } ?? "found none (null counts as none)" }
         switch clause.op {
         case .isAnswered, .isNotAnswered:
             guard let value else { return nil }
-            return "uses \(op) with a value (\(Format.json(value))): \(op) takes none and ignores it; if a comparison "
-                + "was meant, use `eq`"
+            return "uses \(op) with a value (\(Format.json(value.owned))): \(op) takes none and ignores it; if a "
+                + "comparison was meant, use `eq`"
         case .eq, .neq:
             return value == nil ? "uses \(op) without a value to compare with (\(found()))" : nil
         case .gt, .gte, .lt, .lte:
-            if let value, isNumber(value) { return nil }
+            if value?.kind == .number { return nil }
             return "uses \(op), which needs a number, \(found()): a comparison with a non-number never matches"
         case .between:
-            guard case .array(let bounds) = value, bounds.count == 2,
-                case .number(let low) = bounds[0], case .number(let high) = bounds[1]
+            guard let value, value.kind == .array, value.count == 2, case let bounds = value.elements,
+                let low = bounds[0].number, let high = bounds[1].number
             else {
                 return "uses \(op), which needs [min, max] (two numbers), \(found()): it never matches"
             }
@@ -433,10 +469,10 @@ extension AuditRun {
             }
             return nil
         case .in, .notIn:
-            if case .array = value { return nil }
+            if value?.kind == .array { return nil }
             return "uses \(op), which needs an array of values, \(found())"
         case .contains:
-            if case .string = value { return nil }
+            if value?.kind == .string { return nil }
             return "uses \(op), which needs a string (the value to look for in a multiple-choice answer), \(found())"
         }
     }
@@ -493,38 +529,68 @@ extension AuditRun {
     }
 }
 
+/// A funnel's page graph: the pages each page can go to, as one edge list.
+struct PageGraph {
+    /// Page `i`'s successors are `edges[starts[i]..<starts[i + 1]]`.
+    var starts: [Int] = []
+    var edges: [Int] = []
+
+    var pageCount: Int { starts.count - 1 }
+}
+
 /// What the funnel checks share: page and question lookups.
 struct FunnelContext {
+    /// Funnels up to this many pages are searched; larger ones get dictionaries.
+    static let searchedPageLimit = 32
+
     let funnel: Funnel
-    /// Page id → index of the first page with it.
-    let pageIndex: [String: Int]
-    /// Question id → index of the first page that asks it.
-    let questionPage: [String: Int]
+    let pages: [Page]
+    /// Page id → index of the first page with it, for large funnels.
+    private let pageIndexMap: [String: Int]?
+    /// Question id → index of the first page that asks it, for large funnels.
+    private let questionPageMap: [String: Int]?
     /// The first page of type `paywall`: where `"paywall"` leads.
     let firstPaywallPage: Int?
-
     /// Every question id, in page order.
     let questionIds: [String]
 
     init(funnel: Funnel) {
         self.funnel = funnel
-        var pageIndex: [String: Int] = [:]
-        var questionPage: [String: Int] = [:]
-        for (index, page) in funnel.pages.enumerated() {
-            if pageIndex[page.id] == nil { pageIndex[page.id] = index }
-            if let question = page.questionId, questionPage[question] == nil { questionPage[question] = index }
+        pages = funnel.pages
+        if pages.count > Self.searchedPageLimit {
+            var pageIndex: [String: Int] = [:]
+            var questionPage: [String: Int] = [:]
+            for index in pages.indices {
+                if pageIndex[pages[index].id] == nil { pageIndex[pages[index].id] = index }
+                if let question = pages[index].questionId, questionPage[question] == nil { questionPage[question] = index }
+            }
+            pageIndexMap = pageIndex
+            questionPageMap = questionPage
+        } else {
+            pageIndexMap = nil
+            questionPageMap = nil
         }
-        self.pageIndex = pageIndex
-        self.questionPage = questionPage
-        questionIds = funnel.pages.compactMap(\.questionId)
-        firstPaywallPage = funnel.pages.firstIndex { $0.type == "paywall" }
+        firstPaywallPage = pages.firstIndex { $0.type == "paywall" }
+        questionIds = pages.compactMap(\.questionId)
+    }
+
+    /// The index of the first page with `id`.
+    func pageIndex(of id: String) -> Int? {
+        if let pageIndexMap { return pageIndexMap[id] }
+        return pages.firstIndex { $0.id == id }
+    }
+
+    /// The index of the first page that asks `question`.
+    func questionPage(of question: String) -> Int? {
+        if let questionPageMap { return questionPageMap[question] }
+        return pages.firstIndex { $0.questionId == question }
     }
 
     func target(_ name: String) -> Target {
         switch name {
         case "end": return .end
         case "paywall": return firstPaywallPage.map(Target.page) ?? .unknown
-        default: return pageIndex[name].map(Target.page) ?? .unknown
+        default: return pageIndex(of: name).map(Target.page) ?? .unknown
         }
     }
 

@@ -160,6 +160,49 @@ struct AuditBehaviourTests {
     }
 }
 
+@Suite("Concurrent checking")
+struct ConcurrencyTests {
+    /// Entries of every kind, with findings at many places: keys written twice, keys that name other
+    /// entries, funnels with gaps, loops and media.
+    static let manyEntries: String = {
+        var entries: [String] = []
+        for index in 0..<300 {
+            let key = "p\(index % 290)"
+            switch index % 6 {
+            case 0:
+                entries.append(#""\#(key)":{"placement":\#(Snap.placement(key))}"#)
+            case 1:
+                entries.append(#""\#(key)":{"placement":\#(Snap.placement("p\(index + 1)")),"paywall":\#(Snap.paywall())}"#)
+            case 2:
+                let pages = [
+                    Snap.page("a", "info", #""title":{"en":"A"},"mediaUrl":"https://x.test/\#(index).png""#),
+                    Snap.page("b", "statement", #""default_next":"a""#),
+                    Snap.page("c"),
+                ]
+                entries.append(
+                    Snap.entry(key, #""funnel":{"id":"f\#(index)","slug":"f","locales":["en","de"],"pages":[\#(pages.joined(separator: ","))]}"#))
+            case 3:
+                entries.append(Snap.entry(key, #""paywall":\#(Snap.paywall()),"experiment":{"id":"e","key":"k","variants":[]}"#))
+            case 4:
+                entries.append(#""\#(key)":{"placement":{"identifier":"\#(key)","revision":"1"}}"#)
+            default:
+                entries.append(Snap.entry(key, #""paywall":\#(Snap.paywall())"#))
+            }
+        }
+        return Snap.file(entries.joined(separator: ","), projectId: "null")
+    }()
+
+    @Test(arguments: [2, 3, 7, 64, 1000])
+    func chunksDoNotChangeTheFindings(chunks: Int) {
+        let file = FallbackFile(text: Self.manyEntries)
+        let audit = Audit(now: testNow)
+        let serial = audit.findings(in: file, chunks: 1)
+        #expect(Set(serial.map(\.ruleId)).count >= 8)
+        #expect(audit.findings(in: file, chunks: chunks) == serial)
+        #expect(audit.findings(in: file) == serial)
+    }
+}
+
 @Suite("Funnel checks")
 struct FunnelCheckTests {
     static func clauseFile(_ op: String, _ value: String?) -> String {
@@ -219,6 +262,23 @@ struct FunnelCheckTests {
         #expect(finding.message.contains("background/url /img/bg.png, options/0/imageUrl https://x.test/a.png"))
     }
 
+    /// Builder configs are long and repeated across an export; each paywall still gets its own finding,
+    /// and configs that differ only between their first and last 64 bytes are told apart.
+    @Test func repeatedBuilderConfigsAreReportedForEachPaywall() throws {
+        func paywall(_ image: String) -> String {
+            let padding = String(repeating: "x", count: 70)
+            let config = #"{"a":"\#(padding)","image":{"url":"https://x.test/\#(image).png"},"z":"\#(padding)"}"#
+            return #"{"id":"pw","identifier":"pw","name":"P","configFormatVersion":1,"remoteConfig":null,"builderConfig":\#(config),"offering":null}"#
+        }
+        let entries = [("a", "1"), ("b", "1"), ("c", "2"), ("d", "1")].map { key, image in
+            Snap.entry(key, #""paywall":\#(paywall(image))"#)
+        }
+        let found = findings(Snap.file(entries.joined(separator: ","))).filter { $0.ruleId == "remote-media" }
+        #expect(found.map(\.pointer) == ["a", "b", "c", "d"].map { "/placements/\($0)/paywall/builderConfig" })
+        #expect(found.map { $0.message.contains("image/url https://x.test/2.png") } == [false, false, true, false])
+        #expect(found.map { $0.message.contains("image/url https://x.test/1.png") } == [true, true, false, true])
+    }
+
     @Test func themeLogoIsRemoteMediaWhenSet() throws {
         let text = Snap.funnelFile(extra: ##""theme":{"logoUrl":"https://x.test/logo.png","bg":"#FFF"},"##, [Snap.page("p1")])
         let finding = try #require(findings(text).first { $0.ruleId == "remote-media" })
@@ -259,15 +319,17 @@ struct FunnelCheckTests {
 }
 
 @Suite("Positions")
-struct TextLocatorTests {
-    @Test(arguments: [1, 7, 511, 512, 513, 1500])
-    func agreesWithTheDocument(lineLength: Int) {
-        let line = String(repeating: "é", count: lineLength / 3) + String(repeating: "x", count: lineLength - lineLength / 3)
-        let text = "[\n\"\(line)\",\n  \"\(line)\", 1, \"ü\"\n]\n"
-        let document = JSONDocument(text: text)
-        let locator = TextLocator(bytes: document.bytes)
-        for offset in 0...document.bytes.count where offset == document.bytes.count || document.bytes[offset] & 0xC0 != 0x80 {
-            #expect(locator.position(ofOffset: offset) == document.position(ofOffset: offset), "offset \(offset)")
+struct PositionTests {
+    /// Columns count Unicode scalars, however long the line and wherever the multi-byte text falls.
+    @Test(arguments: [1, 7, 4095, 4096, 4097, 9000])
+    func columnsOnALongCompactLine(padding: Int) throws {
+        let project = String(repeating: "é", count: padding / 3) + String(repeating: "x", count: padding - padding / 3)
+        let text = Snap.file(#""a":{"placement":\#(Snap.placement("a"))},"b":{"placement":\#(Snap.placement("b"))}"#, projectId: #""\#(project)""#)
+        let found = findings(text)
+        #expect(found.map(\.ruleId) == ["serves-nothing", "serves-nothing"])
+        for (finding, key) in zip(found, ["a", "b"]) {
+            let expected = try #require(Marker.after(#""\#(key)":"#).position(in: text))
+            #expect(finding.line == expected.line && finding.column == expected.column, "\(finding)")
         }
     }
 }
