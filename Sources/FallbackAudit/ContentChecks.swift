@@ -233,8 +233,12 @@ struct MediaScan {
     /// Earlier scans by a fingerprint of their value's text: the text's range and what was found.
     private var scanned: [UInt64: [(range: Range<Int>, found: FoundMedia?)]] = [:]
 
-    init(document: JSONDocument) {
+    /// How many URLs a scan spells out with their paths (all of them are counted).
+    private let listingLimit: Int
+
+    init(document: JSONDocument, listingLimit: Int = FoundMedia.listedLimit) {
         self.document = document
+        self.listingLimit = listingLimit
         bytes = document.bytes
     }
 
@@ -346,7 +350,7 @@ struct MediaScan {
         let isWebURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
         guard isWebURL || (isMedia && !lowered.hasPrefix("data:") && !Format.isBlank(text)) else { return }
         found.count += 1
-        if found.listed.count < FoundMedia.listedLimit {
+        if found.listed.count < listingLimit {
             found.listed.append((path(to: value), text))
         }
     }
@@ -448,5 +452,15 @@ extension JSONDocument {
             current += 1
         }
         return current
+    }
+}
+
+/// The remote media an offline first launch cannot load, found as the `remote-media` rule finds it.
+public enum RemoteMedia {
+    /// Every image or video URL a funnel page loads (its copy fields are not read), with the path of
+    /// the value below the page (`mediaUrl`, `options/0/imageUrl`, …), in text order.
+    public static func urls(on page: Page, in file: FallbackFile) -> [(path: String, url: String)] {
+        var scan = MediaScan(document: file.document, listingLimit: .max)
+        return scan.urls(under: page.source.node, skippingCopy: true)?.listed ?? []
     }
 }

@@ -176,6 +176,12 @@ extension SiteModel {
         return ("nothing", "nothing")
     }
 
+    /// True for an absolute `http:` or `https:` URL: the only snapshot URLs a page may link to.
+    static func isWebURL(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else { return false }
+        return (scheme == "https" || scheme == "http") && components.host?.isEmpty == false
+    }
+
     /// The theme's icon for a target kind.
     static func icon(forKind kind: String) -> String {
         switch kind {

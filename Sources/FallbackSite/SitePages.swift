@@ -213,6 +213,11 @@ extension SiteModel {
                 "paywallId": page.paywallId.map { .string($0) } ?? .null,
                 "unreachable": .bool(unreachable.contains(page.id)),
             ]))
+            for (path, url) in RemoteMedia.urls(on: page, in: snapshot.file) {
+                var item: [String: MustacheValue] = ["page": .string(page.id), "field": .string(path), "url": .string(url)]
+                if SiteModel.isWebURL(url) { item["href"] = .string(url) }
+                media.append(.dictionary(item))
+            }
         }
         let locales = funnel.locales ?? []
         let coverage = locales.map { locale -> MustacheValue in

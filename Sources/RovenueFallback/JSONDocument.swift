@@ -311,7 +311,7 @@ extension JSONDocument {
 
     /// Escapes a reference token for a JSON Pointer (`~` → `~0`, `/` → `~1`).
     public static func escapePointerToken(_ token: String) -> String {
-        guard token.contains("~") || token.contains("/") else { return token }
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
         var escaped = ""
         for character in token {
             switch character {

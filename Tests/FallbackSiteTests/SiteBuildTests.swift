@@ -32,6 +32,12 @@ struct SiteBuildTests {
         #expect(files["placements/trial_reminder.html"]!.contains("fallback placement entry skipped: trial_reminder"))
     }
 
+    @Test func funnelPagesListTheRemoteMediaWithSafeLinks() throws {
+        let files = try site(for: try example("Tests/RovenueFallbackTests/Fixtures/funnel-era-fallback.json"))
+        let funnel = try #require(files["funnels/fnl_short.html"])
+        #expect(funnel.contains("<code>mediaUrl</code>: <a class=\"mono\" href=\"https://cdn.example.com/onboarding/plan.png\" rel=\"noopener noreferrer\">"))
+    }
+
     @Test func everyPageCarriesTheContentSecurityPolicyAndOnlyTheSitesScript() throws {
         let files = try site(for: try example("Tests/RovenueFallbackTests/Fixtures/funnel-era-fallback.json"))
         for (path, html) in files where path.hasSuffix(".html") {
