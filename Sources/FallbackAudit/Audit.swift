@@ -115,7 +115,8 @@ private final class ChunkResults: @unchecked Sendable {
 final class EntryKeys: @unchecked Sendable {
     private let file: FallbackFile
     private let lock = NSLock()
-    private var keys: Set<String>?
+    /// Keys by their UTF-8 bytes: the SDK's map compares keys exactly, not by canonical equivalence.
+    private var keys: Set<[UInt8]>?
 
     init(file: FallbackFile) {
         self.file = file
@@ -123,8 +124,8 @@ final class EntryKeys: @unchecked Sendable {
 
     func contains(_ key: String) -> Bool {
         lock.withLock {
-            if keys == nil { keys = Set(file.entries.map(\.key)) }
-            return keys!.contains(key)
+            if keys == nil { keys = Set(file.entries.map { Array($0.key.utf8) }) }
+            return keys!.contains(Array(key.utf8))
         }
     }
 }

@@ -88,6 +88,14 @@ struct AuditBehaviourTests {
         #expect(found[0].line == found[1].line && found[0].column == found[1].column)
     }
 
+    @Test func keyAndIdentifierAreComparedByTheirBytes() {
+        // "é" precomposed as the key, decomposed as the identifier: equal to Swift, different to the SDK.
+        let found = findings(Snap.file(#""caf\u00e9":{"placement":\#(Snap.placement("cafe\u{301}")),"paywall":\#(Snap.paywall())}"#))
+        let mismatch = found.first { $0.ruleId == "key-mismatch" }
+        #expect(mismatch != nil)
+        #expect(mismatch?.message.contains("finds nothing offline") == true)
+    }
+
     @Test func descriptionReadsLikeACompilerDiagnostic() throws {
         let finding = try #require(findings(Snap.file(#""a":{"placement":\#(Snap.placement("a"))}"#)).first)
         #expect(finding.description.hasPrefix("1:87 warning serves-nothing [a] /placements/a: Placement \"a\""))
