@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// A fresh temporary folder.
+func temporaryFolder() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func text(at path: String) -> String? {
+    FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+@Suite("fallback-site build, theme, context and template")
+struct SiteCommandTests {
+    let example = repositoryPath("Examples/2026-06-23-release-3.3.json")
+
+    @Test func buildWritesTheSiteAndSaysWhereToOpenIt() throws {
+        let out = try temporaryFolder() + "/site"
+        let result = run(["build", example, "--out", out])
+        #expect(result.status == 0)
+        #expect(result.error.contains("open \(out)/index.html"))
+        #expect(text(at: out + "/index.html")?.contains("the SDK loads 7 of 8 entries; 1 skipped") == true)
+        #expect(FileManager.default.fileExists(atPath: out + "/assets/site.js"))
+    }
+
+    @Test func twoBuildsInSeparateRunsAreByteIdentical() throws {
+        let root = try temporaryFolder()
+        #expect(run(["build", example, "--out", root + "/a", "--quiet"]).status == 0)
+        #expect(run(["build", example, "--out", root + "/b", "--quiet"]).status == 0)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: root + "/a").sorted()
+        #expect(files == (try FileManager.default.subpathsOfDirectory(atPath: root + "/b").sorted()))
+        for file in files {
+            #expect(FileManager.default.contents(atPath: root + "/a/" + file) == FileManager.default.contents(atPath: root + "/b/" + file), "\(file)")
+        }
+    }
+
+    @Test func buildRefusesAFolderItDidNotWriteUnlessForced() throws {
+        let out = try temporaryFolder()
+        FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("mine".utf8))
+        let refused = run(["build", example, "--out", out])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("pass --force"))
+        #expect(text(at: out + "/notes.txt") == "mine")
+        #expect(run(["build", example, "--out", out, "--force", "--quiet"]).status == 0)
+        #expect(text(at: out + "/notes.txt") == nil)
+    }
+
+    @Test func exportedThemeOverridesFileByFile() throws {
+        let root = try temporaryFolder()
+        #expect(run(["theme", "export", root + "/theme"]).status == 0)
+        let checks = root + "/theme/templates/checks.md"
+        let original = try #require(text(at: checks))
+        #expect(FileManager.default.fileExists(atPath: root + "/theme/assets/site.css"))
+        #expect(FileManager.default.fileExists(atPath: root + "/theme/templates/layout.html"))
+        // Only the checks template changes; every other page keeps the built-in one.
+        let overrides = root + "/overrides"
+        try FileManager.default.createDirectory(atPath: overrides, withIntermediateDirectories: true)
+        try Data(original.replacingOccurrences(of: "<h1>Checks</h1>", with: "<h1>Release checks</h1>").utf8)
+            .write(to: URL(fileURLWithPath: overrides + "/checks.md"))
+        let out = root + "/site"
+        #expect(run(["build", example, "--out", out, "--templates", overrides, "--quiet"]).status == 0)
+        #expect(text(at: out + "/checks.html")?.contains("<h1>Release checks</h1>") == true)
+        #expect(text(at: out + "/index.html")?.contains("Placements") == true)
+    }
+
+    @Test func aBrokenTemplateNamesItsLineAndColumn() throws {
+        let overrides = try temporaryFolder()
+        try Data("# Checks\n\n{{#groups}}\n".utf8).write(to: URL(fileURLWithPath: overrides + "/checks.md"))
+        let result = run(["build", example, "--out", try temporaryFolder() + "/site", "--templates", overrides])
+        #expect(result.status != 0)
+        #expect(result.error.contains("checks.md:3:1"))
+    }
+
+    @Test func contextPrintsThePageContextAsJSON() throws {
+        let result = run(["context", example, "--page", "placement:trial_ending"])
+        #expect(result.status == 0)
+        let context = try jsonObject(result.output)
+        #expect(context["key"] as? String == "trial_ending")
+        #expect((context["skip"] as? [String: Any])?["reason"] as? String == #"/placements/trial_ending/placement/revision: expected an integer, found the string "5""#)
+        #expect((context["source"] as? String)?.hasPrefix("<pre class=\"source\">") == true)
+        #expect(run(["context", example, "--page", "funnel:nope"]).status == 1)
+        #expect(run(["context", example, "--page", "planet"]).status == 2)
+    }
+
+    @Test(arguments: [("html", "a &lt;b&gt; <b>c</b> [x](y) part"), ("markdown", "a &lt;b&gt; <b>c</b> \\[x\\]\\(y\\) part"), ("none", "a <b> <b>c</b> [x](y) part")])
+    func templateRenderUsesTheEscapingAndPartials(mode: String, expected: String) throws {
+        let folder = try temporaryFolder()
+        try Data("{{value}} {{> bold}} {{link}} {{> missing}}part".utf8).write(to: URL(fileURLWithPath: folder + "/page.md"))
+        try Data("<b>{{name}}</b>".utf8).write(to: URL(fileURLWithPath: folder + "/bold.md"))
+        try Data(#"{"value": "a <b>", "name": "c", "link": "[x](y)"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/context.json"))
+        let result = run(["template", "render", folder + "/page.md", "--context", folder + "/context.json", "--partials", folder, "--escape", mode])
+        #expect(result.status == 0)
+        #expect(result.output == expected)
+    }
+
+    @Test func templateRenderReportsBadContextJSONWithItsPosition() throws {
+        let folder = try temporaryFolder()
+        try Data("{{x}}".utf8).write(to: URL(fileURLWithPath: folder + "/t.md"))
+        try Data("{\n  \"x\": 1,\n}".utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
+        let result = run(["template", "render", folder + "/t.md", "--context", folder + "/c.json"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("c.json:3:1"))
+    }
+}
