@@ -556,12 +556,37 @@
     if (String(probe).trim() !== "loaded") recordProblem("site.css is not applied (check the stylesheet link)");
   }
 
+  /* ---- snapshot ages --------------------------------------------------------------------------
+     <time datetime="…" data-age> gets "· 3 days old" after it, measured when the page is viewed:
+     the generated page itself carries no clock. */
+
+  function describeAge(seconds) {
+    var magnitude = Math.abs(seconds);
+    var value, unit;
+    if (magnitude < 3600) { value = Math.max(1, Math.floor(magnitude / 60)); unit = "minute"; }
+    else if (magnitude < 86400) { value = Math.floor(magnitude / 3600); unit = "hour"; }
+    else if (magnitude < 86400 * 60) { value = Math.floor(magnitude / 86400); unit = "day"; }
+    else if (magnitude < 86400 * 730) { value = Math.floor(magnitude / (86400 * 30)); unit = "month"; }
+    else { value = Math.floor(magnitude / (86400 * 365)); unit = "year"; }
+    var text = value + " " + unit + (value === 1 ? "" : "s");
+    return seconds >= 0 ? text + " old" : text + " in the future";
+  }
+
+  function initAges() {
+    Array.prototype.forEach.call(document.querySelectorAll("time[data-age]"), function (time) {
+      var then = Date.parse(time.getAttribute("datetime") || "");
+      if (isNaN(then)) return;
+      var age = el("span", "age", " · " + describeAge((Date.now() - then) / 1000));
+      time.parentNode.insertBefore(age, time.nextSibling);
+    });
+  }
+
   function init() {
     root.classList.add("js");
     scanForInlineCode();
     checkStylesheet();
     checkImages();
-    var steps = [initFilters, initLookup, initScrollRegions];
+    var steps = [initFilters, initLookup, initScrollRegions, initAges];
     steps.forEach(function (step) {
       try { step(); } catch (e) { recordProblem("script error: " + (e && e.message ? e.message : String(e))); }
     });

@@ -76,6 +76,9 @@ struct BrowserTests {
         let rows = dom.components(separatedBy: "<tr data-kind=").dropFirst()
         #expect(rows.count == 8)
         #expect(rows.allSatisfy { !$0.prefix(while: { $0 != ">" }).contains(" hidden") })
+        // The snapshot's age is measured in the browser, when the page is viewed.
+        #expect(dom.contains("<span class=\"age\"> · "))
+        #expect(dom.contains(" old</span>"))
     }
 
     @Test(arguments: ["rov_000000000000000000000000", "ckvt3m8qc0000356mekq0v1x2", "用户_12345", "rov_a1b2c3d4e5f6g7h8i9j0k1l2"])
