@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "FallbackSiteTests", dependencies: ["FallbackSite", "RovenueFallback", "FallbackAudit", "FallbackSample"]),
-        .testTarget(name: "FallbackCLITests", dependencies: ["FallbackCLI", "RovenueFallback"]),
+        .testTarget(name: "FallbackCLITests", dependencies: ["FallbackCLI", "RovenueFallback", "FallbackAudit", "Markdown"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,15 +9,23 @@ enum CheckCommand: Command {
         discussion: """
             Reports, like a compiler, where the SDK would reject each file, which entries it would skip and why, \
             and every finding of the rule catalogue (docs/rules.md), then a one-line verdict per file. Exits 0 when \
-            no finding reaches --fail-on, 1 when one does (a rejected file always does), 2 for usage errors and \
-            unreadable paths.
+            no finding reaches --fail-on, 1 when one does (a rejected file always does), 2 for usage errors, \
+            unreadable paths and a bad configuration file. Settings come from --config FILE, else from \
+            .fallback-site.json in the current directory when there is one; command-line options win over the file.
             """,
         positionals: [.init(name: "file", arity: .oneOrMore, help: "rovenue-fallback.json snapshots ('-' reads standard input).")],
         options: [
-            .init(name: "format", valueName: "format", help: "Output format.", choices: ["text", "json"], defaultValue: "text"),
+            .init(
+                name: "format", valueName: "format", help: "Output format.", choices: ["text", "json", "markdown", "github", "junit", "sarif"],
+                defaultValue: "text"),
             .init(
                 name: "fail-on", valueName: "severity", help: "The lowest severity that fails the run.",
-                choices: ["error", "warning", "info", "never"], defaultValue: "error"),
+                choices: FailureThreshold.allCases.map(\.rawValue), defaultValue: "error"),
+            .init(name: "config", valueName: "file", help: "Configuration file (default: \(Configuration.fileName) when present)."),
+            .init(name: "rules-url", valueName: "url", help: "Address of docs/rules.md, for rule links in markdown and SARIF."),
+        ],
+        flags: [
+            .init(name: "summary", help: "Also append the markdown report to $GITHUB_STEP_SUMMARY."),
         ])
 
     /// One file's outcome: unreadable, or read with its findings.
@@ -29,34 +37,100 @@ enum CheckCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
-        let failOn = arguments.value("fail-on", in: signature) ?? "error"
-        let threshold: Severity? = failOn == "never" ? nil : Severity(rawValue: failOn)
-        let now = environment.now()
-        var reports: [FileReport] = []
-        for path in arguments.positionals {
-            do {
-                let bytes = try environment.readFile(path)
-                let file = FallbackFile(bytes: bytes)
-                reports.append(FileReport(path: path, file: file, readError: nil, findings: Audit(now: now).findings(in: file)))
-            } catch {
-                reports.append(FileReport(path: path, file: nil, readError: CommandEnvironment.describe(error), findings: []))
+        guard let configuration = loadConfiguration(arguments, in: environment) else { return ExitStatus.usage }
+        let failOn = arguments.options["fail-on"]?.last.flatMap(FailureThreshold.init(rawValue:)) ?? configuration.failOn ?? .error
+        var rulesURL = configuration.rulesURL
+        if let flag = arguments.options["rules-url"]?.last {
+            guard Configuration.isWebURL(flag) else {
+                return CommandLineTool.usageError(
+                    "The value '\(flag)' is invalid for '--rules-url <url>': expected an http or https URL",
+                    usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) check", environment)
             }
+            rulesURL = flag
         }
 
-        if arguments.value("format", in: signature) == "json" {
-            environment.writeOutput(jsonReport(reports).jsonText([.prettyPrinted]) + "\n")
-        } else {
-            environment.writeOutput(textReport(reports))
+        let audit = Audit(now: environment.now(), configuration: configuration.audit)
+        var reports: [FileReport] = []
+        var files: [CheckReport.File] = []
+        for path in arguments.positionals {
+            do {
+                let file = FallbackFile(bytes: try environment.readFile(path))
+                let checked = CheckReport.File(path: path, file: file, findings: audit.findings(in: file))
+                files.append(checked)
+                reports.append(FileReport(path: path, file: file, readError: nil, findings: checked.findings))
+            } catch {
+                let reason = CommandEnvironment.describe(error)
+                files.append(CheckReport.File(path: path, unreadable: reason))
+                reports.append(FileReport(path: path, file: nil, readError: reason, findings: []))
+            }
+        }
+        let report = CheckReport(
+            title: "\(CommandLineTool.name) check",
+            tool: ReportTool(name: CommandLineTool.name, version: CommandLineTool.version, rulesURL: rulesURL),
+            files: files, rules: CheckReport.rules(enabledBy: configuration.audit), failOn: failOn)
+
+        let format = arguments.value("format", in: signature) ?? "text"
+        let markdown = format == "markdown" || arguments.has("summary") ? MarkdownReport.render(report) : ""
+        switch format {
+        case "json": environment.writeOutput(jsonReport(reports).jsonText([.prettyPrinted]) + "\n")
+        case "markdown": environment.writeOutput(markdown)
+        case "github": environment.writeOutput(GitHubAnnotations.render(report))
+        case "junit": environment.writeOutput(JUnitReport.render(report))
+        case "sarif": environment.writeOutput(SARIFReport.render(report))
+        default: environment.writeOutput(textReport(reports))
+        }
+        if format != "json" {
             for report in reports where report.readError != nil {
                 environment.writeError("error: cannot read \(report.path): \(report.readError!)\n")
             }
         }
 
-        if reports.contains(where: { $0.readError != nil }) { return ExitStatus.usage }
-        let failed = reports.contains { report in
-            report.file?.rejection != nil || report.findings.contains { finding in threshold.map { finding.severity >= $0 } ?? false }
+        var status = report.fails ? ExitStatus.failure : ExitStatus.success
+        if arguments.has("summary"), !appendSummary(markdown, in: environment) {
+            status = ExitStatus.usage
         }
-        return failed ? ExitStatus.failure : ExitStatus.success
+        if reports.contains(where: { $0.readError != nil }) { status = ExitStatus.usage }
+        return status
+    }
+
+    // MARK: Configuration
+
+    /// The configuration from `--config`, else from `.fallback-site.json` when it exists, else the defaults;
+    /// nil after reporting a file that cannot be read or used.
+    static func loadConfiguration(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Configuration? {
+        let explicit = arguments.options["config"]?.last
+        let path = explicit ?? Configuration.fileName
+        let bytes: [UInt8]
+        do {
+            bytes = try environment.readFile(path)
+        } catch {
+            if explicit == nil, CommandEnvironment.isMissingFile(error) { return Configuration() }
+            environment.writeError("error: cannot read the configuration \(path): \(CommandEnvironment.describe(error))\n")
+            return nil
+        }
+        do {
+            return try Configuration(bytes: bytes, path: path)
+        } catch {
+            environment.writeError("error: \(error)\n")
+            return nil
+        }
+    }
+
+    // MARK: Summary
+
+    /// Appends `markdown` to `$GITHUB_STEP_SUMMARY`; false when that fails. Without the variable it says so and goes on.
+    static func appendSummary(_ markdown: String, in environment: CommandEnvironment) -> Bool {
+        guard let path = environment.variables["GITHUB_STEP_SUMMARY"], !path.isEmpty else {
+            environment.writeError("warning: --summary: GITHUB_STEP_SUMMARY is not set; no summary written\n")
+            return true
+        }
+        do {
+            try environment.appendFile(path, Array((markdown + "\n").utf8))
+            return true
+        } catch {
+            environment.writeError("error: cannot append the summary to \(path): \(CommandEnvironment.describe(error))\n")
+            return false
+        }
     }
 
     // MARK: Text

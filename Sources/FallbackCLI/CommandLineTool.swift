@@ -9,6 +9,8 @@ public struct CommandEnvironment: Sendable {
     public var readFile: @Sendable (String) throws -> [UInt8]
     /// Writes a whole file atomically (a temporary file beside it, then a rename).
     public var writeFile: @Sendable (String, [UInt8]) throws -> Void
+    /// Appends to a file, creating it when missing; unless given, `readFile` then `writeFile` of the whole.
+    public var appendFile: @Sendable (String, [UInt8]) throws -> Void
     public var now: @Sendable () -> Date
     public var variables: [String: String]
     /// Where a site is written (folders, whole files, swaps).
@@ -19,8 +21,18 @@ public struct CommandEnvironment: Sendable {
     public init(
         writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
         readFile: @escaping @Sendable (String) throws -> [UInt8], writeFile: @escaping @Sendable (String, [UInt8]) throws -> Void,
-        now: @escaping @Sendable () -> Date, variables: [String: String], fileIO: FileIO = .disk, isErrorTerminal: Bool = false
+        now: @escaping @Sendable () -> Date, variables: [String: String], fileIO: FileIO = .disk, isErrorTerminal: Bool = false,
+        appendFile: (@Sendable (String, [UInt8]) throws -> Void)? = nil
     ) {
+        self.appendFile = appendFile ?? { path, bytes in
+            let existing: [UInt8]
+            do {
+                existing = try readFile(path)
+            } catch where CommandEnvironment.isMissingFile(error) {
+                existing = []
+            }
+            try writeFile(path, existing + bytes)
+        }
         self.fileIO = fileIO
         self.isErrorTerminal = isErrorTerminal
         self.writeOutput = writeOutput
@@ -53,7 +65,18 @@ public struct CommandEnvironment: Sendable {
         now: { Date() },
         variables: ProcessInfo.processInfo.environment,
         fileIO: .disk,
-        isErrorTerminal: isatty(2) != 0)
+        isErrorTerminal: isatty(2) != 0,
+        appendFile: { path, bytes in
+            if !FileManager.default.fileExists(atPath: path) {
+                guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                    throw FileProblem(description: "cannot create the file")
+                }
+            }
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(bytes))
+        })
 }
 
 /// A file-system problem worded for a user.
@@ -168,6 +191,16 @@ extension CommandEnvironment {
             writeError("error: cannot read \(path): \(Self.describe(error))\n")
             return nil
         }
+    }
+
+    /// True when `error` says the file does not exist.
+    static func isMissingFile(_ error: any Error) -> Bool {
+        if error is FileProblem { return false }
+        let nsError = error as NSError
+        if nsError.domain == NSCocoaErrorDomain, [NSFileReadNoSuchFileError, NSFileNoSuchFileError].contains(nsError.code) {
+            return true
+        }
+        return nsError.domain == NSPOSIXErrorDomain && nsError.code == Int(ENOENT)
     }
 
     static func describe(_ error: any Error) -> String {

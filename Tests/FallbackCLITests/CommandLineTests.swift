@@ -14,7 +14,7 @@ struct ArgumentTests {
 
     @Test func commandHelpListsEveryOption() {
         let help = run(["check", "--help"]).output
-        for expected in ["<file> ...", "--format <format>", "--fail-on <severity>", "(default: error)", "values: text, json", "-h, --help"] {
+        for expected in ["<file> ...", "--format <format>", "--fail-on <severity>", "(default: error)", "values: text, json, markdown, github, junit, sarif", "-h, --help"] {
             #expect(help.contains(expected), "missing \(expected)")
         }
     }
@@ -29,7 +29,7 @@ struct ArgumentTests {
         (["frobnicate"], "Unknown subcommand 'frobnicate'"),
         ([], "SUBCOMMANDS:"),
         (["check"], "Missing expected argument '<file> ...'"),
-        (["check", "a.json", "--format", "xml"], "The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'."),
+        (["check", "a.json", "--format", "xml"], "The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json', 'markdown', 'github', 'junit' and 'sarif'."),
         (["check", "a.json", "--format"], "Missing value for '--format <format>'"),
         (["check", "a.json", "--colour"], "Unknown option '--colour'"),
         (["resolve", "a.json"], "Missing expected argument '<placement>'"),

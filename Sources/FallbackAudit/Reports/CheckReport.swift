@@ -1,0 +1,237 @@
+import RovenueFallback
+
+/// The lowest severity that fails a run, or `never`.
+public enum FailureThreshold: String, Sendable, Hashable, CaseIterable {
+    case error, warning, info, never
+
+    /// The lowest failing severity; nil for `never`.
+    public var severity: Severity? { Severity(rawValue: rawValue) }
+
+    /// True when a finding of `severity` fails the run.
+    public func fails(_ severity: Severity) -> Bool {
+        self.severity.map { severity >= $0 } ?? false
+    }
+}
+
+/// A rule as reports describe it: the audit's rules, and any a command adds (`file-unreadable`).
+public struct ReportRule: Sendable, Hashable, Identifiable {
+    /// Whether the rule is about a file as a whole or about one placement of it.
+    public enum Scope: Sendable, Hashable {
+        case file
+        case placement
+    }
+
+    public let id: String
+    /// The severity findings get unless a configuration overrides it.
+    public let severity: Severity
+    public let summary: String
+    public let scope: Scope
+    /// A tag grouping related rules (the audit's category).
+    public let category: String
+    /// The rule's heading in the rules' documentation (`ReportTool.rulesURL`), if it has one.
+    public let anchor: String?
+
+    public init(id: String, severity: Severity, summary: String, scope: Scope, category: String, anchor: String?) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.scope = scope
+        self.category = category
+        self.anchor = anchor
+    }
+
+    public init(_ rule: Rule) {
+        self.init(
+            id: rule.id, severity: rule.severity, summary: rule.summary, scope: rule.category == .file ? .file : .placement,
+            category: rule.category.rawValue, anchor: rule.id)
+    }
+
+    /// A file that could not be read: nothing in it was checked.
+    public static let fileUnreadable = ReportRule(
+        id: "file-unreadable", severity: .error, summary: "The file could not be read; nothing in it was checked.", scope: .file,
+        category: Rule.Category.file.rawValue, anchor: nil)
+}
+
+/// The program behind a report, as SARIF's `tool.driver` and the headings name it.
+public struct ReportTool: Sendable, Hashable {
+    public var name: String
+    public var version: String
+    /// The tool's home page (an absolute URI).
+    public var informationURI: String?
+    /// The rules' documentation (`docs/rules.md`, an absolute URI).
+    public var rulesURL: String?
+
+    public init(name: String, version: String, informationURI: String? = nil, rulesURL: String? = nil) {
+        self.name = name
+        self.version = version
+        self.informationURI = informationURI
+        self.rulesURL = rulesURL
+    }
+
+    /// Where `rule` is documented, when it is and the documentation's address is known.
+    public func helpURL(for rule: ReportRule?) -> String? {
+        guard let rulesURL, let anchor = rule?.anchor else { return nil }
+        return "\(rulesURL)#\(anchor)"
+    }
+}
+
+/// The outcome of checking files, as every report format reads it.
+///
+/// A report is plain data: the writers (`MarkdownReport`, `GitHubAnnotations`, `JUnitReport`,
+/// `SARIFReport`) are pure functions of it.
+public struct CheckReport: Sendable {
+    /// One input file's outcome.
+    public struct File: Sendable {
+        public enum Status: Sendable, Hashable {
+            /// The SDK loads the file; the verdict says how much of it.
+            case loaded(verdict: String)
+            /// The SDK throws on the file: nothing in it loads.
+            case rejected(verdict: String)
+            /// The file could not be read: nothing in it was checked.
+            case unreadable(reason: String)
+        }
+
+        public var path: String
+        public var status: Status
+        /// Ordered by position.
+        public var findings: [Finding]
+        /// The placement keys checked, in file order.
+        public var placementKeys: [String]
+
+        public init(path: String, status: Status, findings: [Finding], placementKeys: [String]) {
+            self.path = path
+            self.status = status
+            self.findings = findings
+            self.placementKeys = placementKeys
+        }
+
+        /// A file as the loader read it, with the audit's findings.
+        ///
+        /// A rejected file always carries `file-rejected` at `error`, whatever `findings` holds, so
+        /// it can never read as clean.
+        public init(path: String, file: FallbackFile, findings: [Finding]) {
+            guard let rejection = file.rejection else {
+                self.init(
+                    path: path, status: .loaded(verdict: file.verdict), findings: findings, placementKeys: file.entries.map(\.key))
+                return
+            }
+            var kept = findings.filter { $0.ruleId != Rule.fileRejected.id }
+            kept += Audit().findings(in: file).filter { $0.ruleId == Rule.fileRejected.id }
+            self.init(
+                path: path, status: .rejected(verdict: "\(file.verdict): \(rejection.message)"), findings: Audit.sorted(kept),
+                placementKeys: [])
+        }
+
+        /// A file that could not be read.
+        public init(path: String, unreadable reason: String) {
+            self.init(path: path, status: .unreadable(reason: reason), findings: [], placementKeys: [])
+        }
+
+        /// The verdict line: what the loader does with the file, or why it could not be read.
+        public var verdict: String {
+            switch status {
+            case .loaded(let verdict), .rejected(let verdict): verdict
+            case .unreadable(let reason): "cannot read \(path): \(reason)"
+            }
+        }
+
+        public var isRejected: Bool {
+            if case .rejected = status { return true }
+            return false
+        }
+
+        public var isUnreadable: Bool {
+            if case .unreadable = status { return true }
+            return false
+        }
+
+        /// True when the file fails a run at `threshold`: rejected, unreadable, or a finding reaches it.
+        public func fails(at threshold: FailureThreshold) -> Bool {
+            isRejected || isUnreadable || findings.contains { threshold.fails($0.severity) }
+        }
+
+        /// True when a finding fails the run: it reaches `threshold`, or it is the file's rejection.
+        public func isFailure(_ finding: Finding, at threshold: FailureThreshold) -> Bool {
+            threshold.fails(finding.severity) || finding.ruleId == Rule.fileRejected.id
+        }
+    }
+
+    /// What produced the report, e.g. `fallback-site check`.
+    public var title: String
+    public var tool: ReportTool
+    public var files: [File]
+    /// The rules that ran (turned-off rules excluded), in catalogue order.
+    public var rules: [ReportRule]
+    public var failOn: FailureThreshold
+
+    public init(title: String, tool: ReportTool, files: [File], rules: [ReportRule], failOn: FailureThreshold) {
+        self.title = title
+        self.tool = tool
+        self.files = files
+        self.rules = rules
+        self.failOn = failOn
+    }
+
+    /// The audit's rules that `configuration` leaves on.
+    public static func rules(enabledBy configuration: AuditConfiguration) -> [ReportRule] {
+        Rule.all.filter { configuration.severity(of: $0) != nil }.map(ReportRule.init)
+    }
+
+    /// True when some file fails the run.
+    public var fails: Bool { files.contains { $0.fails(at: failOn) } }
+
+    /// How many findings of each severity the files have.
+    public var counts: SeverityCounts { SeverityCounts(files.lazy.flatMap(\.findings)) }
+
+    /// The rule `id` names, from `rules` or the rules reports add themselves.
+    public func rule(_ id: String) -> ReportRule? {
+        rules.first { $0.id == id } ?? (id == ReportRule.fileUnreadable.id ? .fileUnreadable : Rule(id: id).map(ReportRule.init))
+    }
+}
+
+/// Finding counts by severity.
+public struct SeverityCounts: Sendable, Hashable, CustomStringConvertible {
+    public var errors = 0
+    public var warnings = 0
+    public var infos = 0
+
+    public init() {}
+
+    public init<S: Sequence<Finding>>(_ findings: S) {
+        for finding in findings { add(finding.severity) }
+    }
+
+    public mutating func add(_ severity: Severity, count: Int = 1) {
+        switch severity {
+        case .error: errors += count
+        case .warning: warnings += count
+        case .info: infos += count
+        }
+    }
+
+    public subscript(severity: Severity) -> Int {
+        switch severity {
+        case .error: errors
+        case .warning: warnings
+        case .info: infos
+        }
+    }
+
+    public var total: Int { errors + warnings + infos }
+
+    /// `1 error, 2 warnings, 14 infos`, leaving out zeros; `no findings` when all are.
+    public var description: String {
+        let parts = Severity.allCases.sorted(by: >).compactMap { severity -> String? in
+            let count = self[severity]
+            return count == 0 ? nil : "\(count) \(severity.noun(count: count))"
+        }
+        return parts.isEmpty ? "no findings" : parts.joined(separator: ", ")
+    }
+}
+
+extension Severity {
+    /// `error`/`errors`, `warning`/`warnings`, `info`/`infos`.
+    public func noun(count: Int) -> String {
+        count == 1 ? rawValue : rawValue + "s"
+    }
+}
