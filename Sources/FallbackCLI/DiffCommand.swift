@@ -1,0 +1,271 @@
+import FallbackAudit
+import RovenueFallback
+
+/// `fallback-site diff`: what changes for an offline device between two snapshots, by class.
+enum DiffCommand: Command {
+    static let signature = CommandSignature(
+        name: "diff",
+        abstract: "Compare two fallback snapshots: what changes for an offline device, breaking first.",
+        discussion: """
+            Matches placements by key, then variants, funnels, pages and paywalls by id, and classifies every change \
+            as breaking, notable or info (docs/diff.md). For each experiment whose variants or weights change, counts \
+            exactly how many of the 10,000 buckets draw another variant. Exits 0 when no change reaches --fail-on, 1 \
+            when one does (a rejected snapshot always does), 2 for usage errors and unreadable paths.
+            """,
+        positionals: [
+            .init(name: "old", arity: .one, help: "The earlier snapshot ('-' reads standard input)."),
+            .init(name: "new", arity: .one, help: "The later snapshot ('-' reads standard input)."),
+        ],
+        options: [
+            .init(
+                name: "format", valueName: "format", help: "Output format.", choices: ["text", "json", "markdown"], defaultValue: "text"),
+            .init(
+                name: "fail-on", valueName: "class", help: "The lowest class of change that fails the run.",
+                choices: ["breaking", "notable", "never"], defaultValue: "breaking"),
+        ])
+
+    /// The rows a markdown section shows before it says how many it left out.
+    static let markdownRowLimit = 250
+
+    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
+        let paths = arguments.positionals
+        if paths[0] == "-", paths[1] == "-" {
+            return CommandLineTool.usageError(
+                "Only one snapshot can be read from standard input", usage: signature.usage(tool: CommandLineTool.name),
+                helpName: "\(CommandLineTool.name) \(signature.name)", environment)
+        }
+        let oldBytes = environment.read(paths[0])
+        let newBytes = environment.read(paths[1])
+        guard let oldBytes, let newBytes else { return ExitStatus.usage }
+        let diff = SnapshotDiff(old: FallbackFile(bytes: oldBytes), new: FallbackFile(bytes: newBytes))
+
+        let failOn = arguments.value("fail-on", in: signature) ?? "breaking"
+        let threshold = ChangeClass(rawValue: failOn)
+        let failed = diff.hasRejectedSnapshot || threshold.map(diff.reaches) == true
+
+        switch arguments.value("format", in: signature) {
+        case "json":
+            let report = jsonReport(diff, paths: (paths[0], paths[1]), failOn: failOn, failed: failed)
+            environment.writeOutput(report.jsonText([.prettyPrinted]) + "\n")
+        case "markdown":
+            environment.writeOutput(markdownReport(diff, paths: (paths[0], paths[1])))
+        default:
+            environment.writeOutput(textReport(diff, paths: (paths[0], paths[1])))
+        }
+        return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    static func title(_ changeClass: ChangeClass) -> String {
+        switch changeClass {
+        case .breaking: "Breaking"
+        case .notable: "Notable"
+        case .info: "Info"
+        }
+    }
+
+    static func summary(_ diff: SnapshotDiff) -> String {
+        ChangeClass.allCases.map { "\(diff.count($0)) \($0.rawValue)" }.joined(separator: ", ")
+    }
+
+    static func moveText(_ move: Rebucketing.Move) -> String {
+        let ranges = move.ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+        let ids = "\(JSONValue.quoted(move.from)) → \(JSONValue.quoted(move.to))"
+        return "\(ids): \(move.buckets) buckets (\(ranges.joined(separator: ", ")))"
+    }
+
+    static func rebucketingText(_ item: Rebucketing) -> String {
+        "experiment \(JSONValue.quoted(item.experimentId)): \(item) (\(item.movedBuckets) of \(Bucketing.bucketCount) buckets)"
+    }
+
+    // MARK: Text
+
+    /// A key as typed, or as a JSON string when it has characters a terminal would act on.
+    static func display(_ key: String?) -> String {
+        guard let key else { return "(file)" }
+        let plain = !key.isEmpty && !key.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F || $0 == "\"" || $0 == "\\" }
+        return plain ? key : JSONValue.quoted(key)
+    }
+
+    static func textReport(_ diff: SnapshotDiff, paths: (old: String, new: String)) -> String {
+        var output = ""
+        for (label, path, snapshot) in [("old", paths.old, diff.old), ("new", paths.new, diff.new)] {
+            var line = "\(label): \(path): \(snapshot.verdict)"
+            if let rejection = snapshot.rejection { line += ": \(rejection)" }
+            if let date = snapshot.generatedAtDate { line += " (generated \(date))" }
+            output += line + "\n"
+        }
+        if diff.changes.isEmpty {
+            output += "\nNo changes.\n"
+        }
+        for changeClass in ChangeClass.allCases {
+            let changes = diff.changes(changeClass)
+            guard !changes.isEmpty else { continue }
+            output += "\n\(title(changeClass)) (\(changes.count))\n"
+            for change in changes {
+                output += "  - \(display(change.placementKey)) [\(change.kind.rawValue)] \(change.message)\n"
+                if change.oldValue != nil || change.newValue != nil {
+                    output += "      \(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")\n"
+                }
+            }
+        }
+        if !diff.rebucketing.isEmpty {
+            output += "\nRe-bucketing\n"
+            for item in diff.rebucketing {
+                output += "  - \(display(item.placementKey)): \(rebucketingText(item))\n"
+                for move in item.moves { output += "      \(moveText(move))\n" }
+            }
+        }
+        output += "\n\(summary(diff))\n"
+        return output
+    }
+
+    // MARK: JSON
+
+    static func jsonReport(_ diff: SnapshotDiff, paths: (old: String, new: String), failOn: String, failed: Bool) -> JSONValue {
+        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
+        func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+        func location(_ location: FallbackFile.Location?) -> JSONValue {
+            guard let location else { return nil }
+            return .object([
+                .init("pointer", .string(location.pointer)), .init("line", integer(location.line)),
+                .init("column", integer(location.column)),
+            ])
+        }
+        func snapshot(_ path: String, _ snapshot: SnapshotDiff.Snapshot) -> JSONValue {
+            .object([
+                .init("path", .string(path)), .init("verdict", .string(snapshot.verdict)), .init("rejected", .bool(snapshot.isRejected)),
+                .init("rejection", text(snapshot.rejection)),
+                .init("generatedAt", snapshot.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
+                .init("generatedAtDate", text(snapshot.generatedAtDate)), .init("projectId", text(snapshot.projectId)),
+                .init("entries", integer(snapshot.entryCount)), .init("loaded", integer(snapshot.loadedCount)),
+            ])
+        }
+        let changes: [JSONValue] = diff.changes.map { change in
+            .object([
+                .init("class", .string(change.changeClass.rawValue)), .init("kind", .string(change.kind.rawValue)),
+                .init("placement", text(change.placementKey)), .init("variant", text(change.variantId)),
+                .init("funnel", text(change.funnelId)), .init("page", text(change.pageId)), .init("paywall", text(change.paywallId)),
+                .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
+                .init("new", text(change.newValue)), .init("pointer", text(change.pointer)),
+                .init("oldLocation", location(change.oldLocation)), .init("newLocation", location(change.newLocation)),
+            ])
+        }
+        let shares = { (shares: [Rebucketing.Share]) -> JSONValue in
+            .array(
+                shares.map { share in
+                    .object([
+                        .init("variant", .string(share.variantId)), .init("weight", .number(JSONNumber(share.weight))),
+                        .init("buckets", integer(share.buckets)),
+                    ])
+                })
+        }
+        let rebucketing: [JSONValue] = diff.rebucketing.map { item in
+            .object([
+                .init("placement", .string(item.placementKey)), .init("experiment", .string(item.experimentId)),
+                .init("experimentKey", .string(item.experimentKey)), .init("movedBuckets", integer(item.movedBuckets)),
+                .init("movedShare", .number(JSONNumber(item.movedShare))), .init("movedPercent", .string(item.movedPercent)),
+                .init("split", .string(item.splitText)), .init("oldVariants", shares(item.old)), .init("newVariants", shares(item.new)),
+                .init(
+                    "moves",
+                    .array(
+                        item.moves.map { move in
+                            .object([
+                                .init("from", .string(move.from)), .init("to", .string(move.to)), .init("buckets", integer(move.buckets)),
+                                .init("ranges", .array(move.ranges.map { [integer($0.lowerBound), integer($0.upperBound)] })),
+                            ])
+                        })),
+            ])
+        }
+        return .object([
+            .init("old", snapshot(paths.old, diff.old)), .init("new", snapshot(paths.new, diff.new)),
+            .init("changes", .array(changes)), .init("rebucketing", .array(rebucketing)),
+            .init(
+                "summary",
+                .object([
+                    .init("breaking", integer(diff.count(.breaking))), .init("notable", integer(diff.count(.notable))),
+                    .init("info", integer(diff.count(.info))), .init("failOn", .string(failOn)), .init("failed", .bool(failed)),
+                ])),
+        ])
+    }
+
+    // MARK: Markdown
+
+    /// `text` as literal Markdown inline content, safe in a table cell: every ASCII punctuation
+    /// character backslash-escaped, line breaks and other controls turned into spaces, and a word
+    /// joiner (U+2060) after each `@`, so no e-mail address links and no GitHub user is mentioned.
+    static func markdownEscaped(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20, 0x7F, 0x2028, 0x2029:
+                output += " "
+            case 0x40:
+                output += "\\@\u{2060}"
+            case 0x21...0x2F, 0x3A...0x3F, 0x5B...0x60, 0x7B...0x7E:
+                output += "\\"
+                output.unicodeScalars.append(scalar)
+            default:
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    static func markdownReport(_ diff: SnapshotDiff, paths: (old: String, new: String)) -> String {
+        let escape = markdownEscaped
+        var lines = ["## Fallback snapshot diff", ""]
+        lines.append(
+            ChangeClass.allCases.map { changeClass in
+                let text = "\(title(changeClass)): \(diff.count(changeClass))"
+                return changeClass == .breaking && diff.count(.breaking) > 0 ? "**\(text)**" : text
+            }.joined(separator: " · "))
+        lines += ["", "| | snapshot | loader | generated |", "| --- | --- | --- | --- |"]
+        for (label, path, snapshot) in [("old", paths.old, diff.old), ("new", paths.new, diff.new)] {
+            let verdict = snapshot.rejection.map { "\(snapshot.verdict): \($0)" } ?? snapshot.verdict
+            lines.append("| \(label) | \(escape(path)) | \(escape(verdict)) | \(escape(snapshot.generatedAtDate ?? "")) |")
+        }
+        if diff.changes.isEmpty {
+            lines += ["", "No changes."]
+        }
+        for changeClass in ChangeClass.allCases {
+            let changes = diff.changes(changeClass)
+            guard !changes.isEmpty else { continue }
+            let heading = "\(title(changeClass)) (\(changes.count))"
+            lines.append("")
+            if changeClass == .info {
+                lines += ["<details>", "<summary>\(heading)</summary>", ""]
+            } else {
+                lines += ["### \(heading)", ""]
+            }
+            lines += ["| placement | kind | change | old | new |", "| --- | --- | --- | --- | --- |"]
+            for change in changes.prefix(markdownRowLimit) {
+                let cells = [
+                    change.placementKey.map(escape) ?? "*file*", change.kind.rawValue, escape(change.message),
+                    escape(change.oldValue ?? ""),
+                    escape(change.newValue ?? ""),
+                ]
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+            }
+            if changes.count > markdownRowLimit {
+                lines += [
+                    "",
+                    "\(changes.count - markdownRowLimit) more \(changeClass.rawValue) changes not shown; `--format json` lists them all.",
+                ]
+            }
+            if changeClass == .info {
+                lines += ["", "</details>"]
+            }
+        }
+        if !diff.rebucketing.isEmpty {
+            lines += ["", "### Re-bucketing", "", "| placement | experiment | split | moved | moves |", "| --- | --- | --- | --- | --- |"]
+            for item in diff.rebucketing {
+                let moved = "\(item.movedBuckets) of \(Bucketing.bucketCount) buckets (\(item.movedPercent) of subscribers)"
+                let moves = item.moves.map(moveText).joined(separator: "; ")
+                let cells = [item.placementKey, item.experimentId, item.splitText, moved, moves].map(escape)
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
