@@ -14,9 +14,14 @@ enum BuildCommand: Command {
             --force. The same input always gives byte-identical pages; set SOURCE_DATE_EPOCH to show the \
             snapshot's age as of that time.
             """,
-        positionals: [.init(name: "snapshot", arity: .one, help: "A rovenue-fallback.json snapshot.")],
+        positionals: [
+            .init(
+                name: "snapshot", arity: .oneOrMore,
+                help: "rovenue-fallback.json snapshots, oldest first: the site shows the last, and its changes since the one before.")
+        ],
         options: [
             .init(name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true),
+            .init(name: "baseline", valueName: "file", help: "The snapshot the Changes page compares against (default: the one before the last)."),
             .init(name: "title", valueName: "title", help: "The site's title (default: from the project id)."),
             .init(name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file."),
             .init(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file."),
@@ -27,14 +32,22 @@ enum BuildCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
-        let path = arguments.positionals[0]
+        let path = arguments.positionals[arguments.positionals.count - 1]
         let output = arguments.value("out", in: signature)!
+        let baselinePath = arguments.value("baseline", in: signature)
+            ?? (arguments.positionals.count > 1 ? arguments.positionals[arguments.positionals.count - 2] : nil)
         guard let bytes = environment.read(path) else { return ExitStatus.usage }
+        var baseline: SiteModel.Snapshot?
+        if let baselinePath {
+            guard let baselineBytes = environment.read(baselinePath) else { return ExitStatus.usage }
+            baseline = snapshot(path: baselinePath, bytes: baselineBytes, environment: environment)
+        }
         let builder: SiteBuilder
         do {
             let theme = try Theme.builtIn(
                 overridingTemplatesWith: arguments.value("templates", in: signature), assetsWith: arguments.value("assets", in: signature))
-            builder = try SiteBuilder(model: model(path: path, bytes: bytes, arguments: arguments, environment: environment), theme: theme)
+            builder = try SiteBuilder(
+                model: model(path: path, bytes: bytes, baseline: baseline, arguments: arguments, environment: environment), theme: theme)
         } catch {
             environment.writeError("error: \(error)\n")
             return ExitStatus.usage
@@ -64,14 +77,25 @@ enum BuildCommand: Command {
         return ExitStatus.success
     }
 
-    static func model(path: String, bytes: [UInt8], arguments: ParsedArguments, environment: CommandEnvironment) -> SiteModel {
+    static func model(
+        path: String, bytes: [UInt8], baseline: SiteModel.Snapshot? = nil, arguments: ParsedArguments, environment: CommandEnvironment
+    ) -> SiteModel {
+        SiteModel(
+            snapshot: snapshot(path: path, bytes: bytes, environment: environment), baseline: baseline,
+            title: arguments.value("title", in: signature), referenceDate: referenceDate(environment))
+    }
+
+    /// `SOURCE_DATE_EPOCH`: the only clock a page may read.
+    static func referenceDate(_ environment: CommandEnvironment) -> Int? {
+        environment.variables["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
+    }
+
+    /// A snapshot read and audited. Without SOURCE_DATE_EPOCH nothing on a page depends on the
+    /// clock, so `generated-at-future` (which needs one) does not run.
+    static func snapshot(path: String, bytes: [UInt8], environment: CommandEnvironment) -> SiteModel.Snapshot {
         let file = FallbackFile(bytes: bytes)
-        let reference = environment.variables["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
-        // Without SOURCE_DATE_EPOCH nothing in the pages depends on the clock: findings are judged
-        // against the snapshot's own time.
-        let now = reference.map { Date(timeIntervalSince1970: Double($0)) }
-        let snapshot = SiteModel.Snapshot(name: path, bytes: bytes, file: file, findings: Audit(now: now).findings(in: file))
-        return SiteModel(snapshot: snapshot, title: arguments.value("title", in: signature), referenceDate: reference)
+        let now = referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }
+        return SiteModel.Snapshot(name: path, bytes: bytes, file: file, findings: Audit(now: now).findings(in: file))
     }
 }
 

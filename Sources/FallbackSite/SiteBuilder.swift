@@ -33,8 +33,11 @@ public struct SiteBuilder: Sendable {
             case .placement: "Placement \(page.id ?? "")"
             case .funnel: "Funnel \(model.funnelInfo(id: page.id ?? "")?.funnel.name ?? page.id ?? "")"
             case .experiment: "Experiment on \(page.id ?? "")"
+            case .changes: "Changes"
             }
-        let navigation: [MustacheValue] = [("Overview", "index.html", SitePage.Kind.overview), ("Checks", "checks.html", .checks)].map {
+        var links: [(String, String, SitePage.Kind)] = [("Overview", "index.html", .overview), ("Checks", "checks.html", .checks)]
+        if model.changes != nil { links.append(("Changes", "changes.html", .changes)) }
+        let navigation: [MustacheValue] = links.map {
             .dictionary(["label": .string($0.0), "path": .string(page.root + $0.1), "current": .bool(page.kind == $0.2)])
         }
         return .dictionary([

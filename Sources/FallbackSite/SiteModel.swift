@@ -41,6 +41,10 @@ public struct SiteModel: Sendable {
     }
 
     public let snapshot: Snapshot
+    /// The snapshot the Changes page compares against (the previous one, or a baseline).
+    public let baseline: Snapshot?
+    /// `snapshot` compared with `baseline`.
+    public let changes: SnapshotDiff?
     public let title: String
     /// Seconds since 1970 to measure ages against (`SOURCE_DATE_EPOCH`); nil leaves ages to the browser.
     public let referenceDate: Int?
@@ -51,8 +55,10 @@ public struct SiteModel: Sendable {
     public let experiments: [ExperimentInfo]
     let findingsByPlacement: [String: [Finding]]
 
-    public init(snapshot: Snapshot, title: String?, referenceDate: Int?) {
+    public init(snapshot: Snapshot, baseline: Snapshot? = nil, title: String?, referenceDate: Int?) {
         self.snapshot = snapshot
+        self.baseline = baseline
+        changes = baseline.map { SnapshotDiff(old: $0.file, new: snapshot.file) }
         self.referenceDate = referenceDate
         let file = snapshot.file
         self.title = title ?? file.projectId?.string.map { "Fallback file of \($0)" } ?? "Fallback file"

@@ -6,7 +6,7 @@ import RovenueFallback
 /// A page of the site: where it goes, which template renders it, and how to build its context.
 public struct SitePage: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
-        case overview, placement, funnel, experiment, checks
+        case overview, placement, funnel, experiment, checks, changes
     }
 
     public let kind: Kind
@@ -26,6 +26,7 @@ extension SiteModel {
     /// Every page of the site, in a stable order.
     public var pages: [SitePage] {
         var pages = [SitePage(kind: .overview, id: nil, path: "index.html"), SitePage(kind: .checks, id: nil, path: "checks.html")]
+        if changes != nil { pages.append(SitePage(kind: .changes, id: nil, path: "changes.html")) }
         pages += snapshot.file.entries.map { SitePage(kind: .placement, id: $0.key, path: placementPath($0.key)) }
         pages += funnels.map { SitePage(kind: .funnel, id: $0.funnel.id, path: "funnels/\($0.fileName).html") }
         pages += experiments.map { SitePage(kind: .experiment, id: $0.placementKey, path: "experiments/\($0.fileName).html") }
@@ -50,6 +51,7 @@ extension SiteModel {
         case .placement: specific = placementContext(key: page.id ?? "", root: page.root, values: values)
         case .funnel: specific = funnelContext(id: page.id ?? "", root: page.root, values: values)
         case .experiment: specific = experimentContext(placementKey: page.id ?? "", root: page.root, values: values)
+        case .changes: specific = changesContext(root: page.root)
         }
         context.merge(specific) { _, new in new }
         return .dictionary(context)
@@ -97,6 +99,58 @@ extension SiteModel {
             })
         context["hasPlacements"] = .bool(!file.entries.isEmpty)
         return context
+    }
+
+    // MARK: Changes
+
+    func changesContext(root: String) -> [String: MustacheValue] {
+        guard let diff = changes, let baseline else { return [:] }
+        let loaded = Set(snapshot.file.entries.map { Array($0.key.utf8) })
+        func link(_ key: String?) -> MustacheValue {
+            guard let key, loaded.contains(Array(key.utf8)) else { return .null }
+            return .string(root + placementPath(key))
+        }
+        let groups = ChangeClass.allCases.compactMap { changeClass -> MustacheValue? in
+            let changes = diff.changes(changeClass)
+            guard !changes.isEmpty else { return nil }
+            let items = changes.map { change -> MustacheValue in
+                var item: [String: MustacheValue] = [
+                    "kind": .string(change.kind.id), "message": .string(change.message),
+                    "placement": change.placementKey.map { .string($0) } ?? .null, "placementPath": link(change.placementKey),
+                ]
+                if let old = change.oldValue { item["from"] = .string(old) }
+                if let new = change.newValue { item["to"] = .string(new) }
+                if let location = change.newLocation ?? change.oldLocation {
+                    item["line"] = .int(location.line)
+                    item["column"] = .int(location.column)
+                    item["pointer"] = .string(location.pointer)
+                    if change.newLocation != nil { item["anchor"] = .string("L\(location.line)-\(location.column)") }
+                }
+                return .dictionary(item)
+            }
+            let title: String =
+                switch changeClass {
+                case .breaking: "Breaking"
+                case .notable: "Notable"
+                case .info: "Info"
+                }
+            return .dictionary([
+                "class": .string(changeClass.rawValue), "title": .string(title), "count": .int(changes.count), "changes": .list(items),
+            ])
+        }
+        let rebucketing = diff.rebucketing.map { item -> MustacheValue in
+            .dictionary([
+                "placement": .string(item.placementKey), "placementPath": link(item.placementKey),
+                "experiment": .string(item.experimentId), "split": .string(item.splitText),
+                "moved": .string(item.movedPercent), "movedBuckets": .int(item.movedBuckets),
+            ])
+        }
+        return [
+            "baseline": .string(baseline.name), "baselineVerdict": .string(baseline.file.verdict),
+            "groups": .list(groups), "hasChanges": .bool(!diff.changes.isEmpty),
+            "rebucketing": .list(rebucketing), "hasRebucketing": .bool(!rebucketing.isEmpty),
+            "breaking": .int(diff.count(.breaking)), "notable": .int(diff.count(.notable)), "infos": .int(diff.count(.info)),
+        ]
     }
 
     // MARK: Checks

@@ -6,10 +6,14 @@ import RovenueFallback
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-func site(for bytes: [UInt8], name: String = "snapshot.json", title: String? = nil) throws -> [String: String] {
-    let file = FallbackFile(bytes: bytes)
-    let snapshot = SiteModel.Snapshot(name: name, bytes: bytes, file: file, findings: Audit().findings(in: file))
-    let builder = try SiteBuilder(model: SiteModel(snapshot: snapshot, title: title, referenceDate: nil), theme: .builtIn)
+func site(for bytes: [UInt8], name: String = "snapshot.json", title: String? = nil, baseline: [UInt8]? = nil) throws -> [String: String] {
+    func snapshot(_ bytes: [UInt8], _ name: String) -> SiteModel.Snapshot {
+        let file = FallbackFile(bytes: bytes)
+        return SiteModel.Snapshot(name: name, bytes: bytes, file: file, findings: Audit().findings(in: file))
+    }
+    let model = SiteModel(
+        snapshot: snapshot(bytes, name), baseline: baseline.map { snapshot($0, "baseline.json") }, title: title, referenceDate: nil)
+    let builder = try SiteBuilder(model: model, theme: .builtIn)
     return try builder.files().compactMapValues { bytes in String(bytes: bytes, encoding: .utf8) }
 }
 
@@ -30,6 +34,23 @@ struct SiteBuildTests {
         #expect(files.keys.contains { $0.hasPrefix("experiments/") })
         #expect(files["index.html"]!.contains("the SDK loads 5 of 6 entries; 1 skipped"))
         #expect(files["placements/trial_reminder.html"]!.contains("fallback placement entry skipped: trial_reminder"))
+    }
+
+    @Test func changesPageClassesTheReleaseAndCountsTheRebucketing() throws {
+        func snapshot(_ name: String) throws -> SiteModel.Snapshot {
+            let bytes = try example(name)
+            let file = FallbackFile(bytes: bytes)
+            return SiteModel.Snapshot(name: name, bytes: bytes, file: file, findings: Audit().findings(in: file))
+        }
+        let model = SiteModel(
+            snapshot: try snapshot("Examples/2026-05-19-release-3.2.json"), baseline: try snapshot("Examples/2026-04-14-release-3.1.json"),
+            title: nil, referenceDate: nil)
+        let files = try SiteBuilder(model: model, theme: .builtIn).files()
+        let changes = String(decoding: try #require(files["changes.html"]), as: UTF8.self)
+        #expect(changes.contains("50/50 → 34/33/33"))
+        #expect(changes.contains("49.0%"))
+        #expect(changes.contains("<code class=\"rule-id\">placement-removed</code> <code>spring_sale</code> <span class=\"muted\">(no longer loaded)</span>"))
+        #expect(String(decoding: files["index.html"]!, as: UTF8.self).contains("href=\"changes.html\""))
     }
 
     @Test func funnelPagesListTheRemoteMediaWithSafeLinks() throws {
@@ -101,10 +122,13 @@ struct HostileSnapshotTests {
     }
 
     @Test func noAttackBecomesMarkupOnAnyPage() throws {
-        let files = try site(for: Array(Self.hostileSnapshot().utf8), title: Self.attacks[1])
+        // A baseline with every placement under other content, so the Changes page lists them all.
+        let baseline = Self.hostileSnapshot().replacingOccurrences(of: "single_choice", with: "multi_choice")
+        let files = try site(for: Array(Self.hostileSnapshot().utf8), title: Self.attacks[1], baseline: Array(baseline.utf8))
         let pages = files.filter { $0.key.hasSuffix(".html") }
         #expect(pages.count > Self.attacks.count)
-        for kind in ["index.html", "checks.html", "placements/", "funnels/", "experiments/"] {
+        #expect(pages["changes.html"]?.contains("&lt;script&gt;alert(1)&lt;/script&gt;") == true)
+        for kind in ["index.html", "checks.html", "changes.html", "placements/", "funnels/", "experiments/"] {
             #expect(pages.keys.contains { $0.hasPrefix(kind) }, "no \(kind) page")
         }
         for (path, html) in pages {
