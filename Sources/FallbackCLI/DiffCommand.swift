@@ -9,8 +9,10 @@ enum DiffCommand: Command {
         discussion: """
             Matches placements by key, then variants, funnels, pages and paywalls by id, and classifies every change \
             as breaking, notable or info (docs/diff.md). For each experiment whose variants or weights change, counts \
-            exactly how many of the 10,000 buckets draw another variant. Exits 0 when no change reaches --fail-on, 1 \
-            when one does (a rejected snapshot always does), 2 for usage errors and unreadable paths.
+            exactly how many of the 10,000 buckets draw another variant. github, junit and sarif report each change \
+            as a finding of its kind: breaking an error, notable a warning, info a notice. Exits 0 when no change \
+            reaches --fail-on (else the configuration's diffFailOn, else breaking), 1 when one does (a rejected \
+            snapshot always does), 2 for usage errors, unreadable paths and a bad configuration file.
             """,
         positionals: [
             .init(name: "old", arity: .one, help: "The earlier snapshot ('-' reads standard input)."),
@@ -18,10 +20,15 @@ enum DiffCommand: Command {
         ],
         options: [
             .init(
-                name: "format", valueName: "format", help: "Output format.", choices: ["text", "json", "markdown"], defaultValue: "text"),
+                name: "format", valueName: "format", help: "Output format.", choices: ["text", "json", "markdown", "github", "junit", "sarif"],
+                defaultValue: "text"),
             .init(
                 name: "fail-on", valueName: "class", help: "The lowest class of change that fails the run.",
-                choices: ["breaking", "notable", "never"], defaultValue: "breaking"),
+                choices: ChangeThreshold.allCases.map(\.rawValue), defaultValue: "breaking"),
+            .init(name: "config", valueName: "file", help: "Configuration file (default: \(Configuration.fileName) when present)."),
+        ],
+        flags: [
+            .init(name: "summary", help: "Also append the markdown report to $GITHUB_STEP_SUMMARY."),
         ])
 
     /// The rows a markdown section shows before it says how many it left out.
@@ -34,23 +41,53 @@ enum DiffCommand: Command {
                 "Only one snapshot can be read from standard input", usage: signature.usage(tool: CommandLineTool.name),
                 helpName: "\(CommandLineTool.name) \(signature.name)", environment)
         }
-        let oldBytes = environment.read(paths[0])
-        let newBytes = environment.read(paths[1])
-        guard let oldBytes, let newBytes else { return ExitStatus.usage }
-        let diff = SnapshotDiff(old: FallbackFile(bytes: oldBytes), new: FallbackFile(bytes: newBytes))
+        guard let configuration = CheckCommand.loadConfiguration(arguments, in: environment) else { return ExitStatus.usage }
+        let failOn = arguments.options["fail-on"]?.last.flatMap(ChangeThreshold.init(rawValue:)) ?? configuration.diffFailOn ?? .breaking
+        let format = arguments.value("format", in: signature) ?? "text"
+        let title = "\(CommandLineTool.name) diff"
+        let tool = ReportTool(name: CommandLineTool.name, version: CommandLineTool.version)
 
-        let failOn = arguments.value("fail-on", in: signature) ?? "breaking"
-        let threshold = ChangeClass(rawValue: failOn)
-        let failed = diff.hasRejectedSnapshot || threshold.map(diff.reaches) == true
+        var bytes: [[UInt8]] = []
+        var unreadable: [(path: String, reason: String)] = []
+        for path in paths {
+            do {
+                bytes.append(try environment.readFile(path))
+            } catch {
+                let reason = CommandEnvironment.describe(error)
+                environment.writeError("error: cannot read \(path): \(reason)\n")
+                unreadable.append((path, reason))
+            }
+        }
+        guard unreadable.isEmpty else {
+            let report = CheckReport(unreadable: unreadable, failOn: failOn, title: title, tool: tool)
+            let markdown = unreadableMarkdown(unreadable)
+            switch format {
+            case "markdown": environment.writeOutput(markdown)
+            case "github": environment.writeOutput(GitHubAnnotations.render(report))
+            case "junit": environment.writeOutput(JUnitReport.render(report))
+            case "sarif": environment.writeOutput(SARIFReport.render(report))
+            default: break
+            }
+            if arguments.has("summary") { _ = CheckCommand.appendSummary(markdown, in: environment) }
+            return ExitStatus.usage
+        }
+        let diff = SnapshotDiff(old: FallbackFile(bytes: bytes[0]), new: FallbackFile(bytes: bytes[1]))
+        let failed = diff.hasRejectedSnapshot || failOn.changeClass.map(diff.reaches) == true
+        let report = CheckReport(diff: diff, oldPath: paths[0], newPath: paths[1], failOn: failOn, title: title, tool: tool)
 
-        switch arguments.value("format", in: signature) {
+        let markdown = format == "markdown" || arguments.has("summary") ? markdownReport(diff, paths: (paths[0], paths[1])) : ""
+        switch format {
         case "json":
-            let report = jsonReport(diff, paths: (paths[0], paths[1]), failOn: failOn, failed: failed)
-            environment.writeOutput(report.jsonText([.prettyPrinted]) + "\n")
-        case "markdown":
-            environment.writeOutput(markdownReport(diff, paths: (paths[0], paths[1])))
-        default:
-            environment.writeOutput(textReport(diff, paths: (paths[0], paths[1])))
+            let json = jsonReport(diff, paths: (paths[0], paths[1]), failOn: failOn.rawValue, failed: failed)
+            environment.writeOutput(json.jsonText([.prettyPrinted]) + "\n")
+        case "markdown": environment.writeOutput(markdown)
+        case "github": environment.writeOutput(GitHubAnnotations.render(report))
+        case "junit": environment.writeOutput(JUnitReport.render(report))
+        case "sarif": environment.writeOutput(SARIFReport.render(report))
+        default: environment.writeOutput(textReport(diff, paths: (paths[0], paths[1])))
+        }
+        if arguments.has("summary"), !CheckCommand.appendSummary(markdown, in: environment) {
+            return ExitStatus.usage
         }
         return failed ? ExitStatus.failure : ExitStatus.success
     }
@@ -210,6 +247,13 @@ enum DiffCommand: Command {
             }
         }
         return output
+    }
+
+    /// The markdown report of a diff that could not run: which paths could not be read, and why.
+    static func unreadableMarkdown(_ unreadable: [(path: String, reason: String)]) -> String {
+        var lines = ["## Fallback snapshot diff", "", "**❌ Nothing was compared:**", ""]
+        lines += unreadable.map { "- cannot read \(markdownEscaped($0.path)): \(markdownEscaped($0.reason))" }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     static func markdownReport(_ diff: SnapshotDiff, paths: (old: String, new: String)) -> String {

@@ -78,9 +78,29 @@ public struct ReportTool: Sendable, Hashable {
 /// The outcome of checking files, as every report format reads it.
 ///
 /// A report is plain data: the writers (`MarkdownReport`, `GitHubAnnotations`, `JUnitReport`,
-/// `SARIFReport`) are pure functions of it.
+/// `SARIFReport`) are pure functions of it. `check` reports one file per input; `diff` reports the
+/// comparison as one subject whose findings sit in either snapshot (`File.locations`).
 public struct CheckReport: Sendable {
-    /// One input file's outcome.
+    /// Where a finding is shown: a file, and a line and column in it when known.
+    public struct Location: Sendable, Hashable {
+        public var path: String
+        public var line: Int?
+        public var column: Int?
+
+        public init(path: String, line: Int?, column: Int?) {
+            self.path = path
+            self.line = line
+            self.column = column
+        }
+
+        /// `path:line:column`, or the path alone without a position.
+        public var text: String {
+            guard let line, let column else { return path }
+            return "\(path):\(line):\(column)"
+        }
+    }
+
+    /// One input file's outcome, or a diff's comparison of two.
     public struct File: Sendable {
         public enum Status: Sendable, Hashable {
             /// The SDK loads the file; the verdict says how much of it.
@@ -91,18 +111,33 @@ public struct CheckReport: Sendable {
             case unreadable(reason: String)
         }
 
+        /// The file checked, or what names the subject (`OLD → NEW` for a diff).
         public var path: String
         public var status: Status
         /// Ordered by position.
         public var findings: [Finding]
+        /// Where each finding is, in the order of `findings`, when not at its line and column in
+        /// `path`: a diff's changes sit in the new snapshot, the old one, or neither (nil). Nil when
+        /// every finding is in `path`.
+        public var locations: [Location?]?
         /// The placement keys checked, in file order.
         public var placementKeys: [String]
 
-        public init(path: String, status: Status, findings: [Finding], placementKeys: [String]) {
+        public init(path: String, status: Status, findings: [Finding], locations: [Location?]? = nil, placementKeys: [String]) {
+            precondition(locations == nil || locations?.count == findings.count, "one location per finding")
             self.path = path
             self.status = status
             self.findings = findings
+            self.locations = locations
             self.placementKeys = placementKeys
+        }
+
+        /// Where `findings[index]` is shown.
+        public func location(ofFindingAt index: Int) -> Location? {
+            guard let locations else {
+                return Location(path: path, line: findings[index].line, column: findings[index].column)
+            }
+            return locations.indices.contains(index) ? locations[index] : nil
         }
 
         /// A file as the loader read it, with the audit's findings.

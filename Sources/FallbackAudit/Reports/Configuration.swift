@@ -3,7 +3,7 @@ import RovenueFallback
 /// A project's settings for `fallback-site`, from `.fallback-site.json` or a file named with `--config`:
 ///
 /// ```json
-/// {"rules": {"remote-media": "off", "single-variant": "info"}, "failOn": "warning", "staleAfterDays": 30}
+/// {"rules": {"remote-media": "off", "single-variant": "info"}, "failOn": "warning", "diffFailOn": "notable", "staleAfterDays": 30}
 /// ```
 ///
 /// The file is read strictly: unknown keys, unknown rule ids, duplicate keys and values of the wrong
@@ -16,22 +16,25 @@ public struct Configuration: Sendable, Hashable {
     public var audit: AuditConfiguration
     /// The lowest severity that fails a run, when the file sets it.
     public var failOn: FailureThreshold?
+    /// The lowest class of change that fails a `diff`, when the file sets it.
+    public var diffFailOn: ChangeThreshold?
     /// How many days after `generatedAt` a snapshot counts as stale, when the file sets it.
     public var staleAfterDays: Int?
     /// The address of `docs/rules.md`, for rule links in reports.
     public var rulesURL: String?
 
     public init(
-        audit: AuditConfiguration = AuditConfiguration(), failOn: FailureThreshold? = nil, staleAfterDays: Int? = nil,
-        rulesURL: String? = nil
+        audit: AuditConfiguration = AuditConfiguration(), failOn: FailureThreshold? = nil, diffFailOn: ChangeThreshold? = nil,
+        staleAfterDays: Int? = nil, rulesURL: String? = nil
     ) {
         self.audit = audit
         self.failOn = failOn
+        self.diffFailOn = diffFailOn
         self.staleAfterDays = staleAfterDays
         self.rulesURL = rulesURL
     }
 
-    static let keys = ["rules", "failOn", "staleAfterDays", "rulesUrl"]
+    static let keys = ["rules", "failOn", "diffFailOn", "staleAfterDays", "rulesUrl"]
 
     /// Reads a configuration file's bytes; `path` names the file in errors.
     public init(bytes: [UInt8], path: String) throws(ConfigurationError) {
@@ -58,6 +61,13 @@ public struct Configuration: Sendable, Hashable {
                         at: member.value.position)
                 }
                 failOn = threshold
+            case "diffFailOn":
+                guard let text = member.value.string, let threshold = ChangeThreshold(rawValue: text) else {
+                    throw error(
+                        "diffFailOn must be \(Self.list(ChangeThreshold.allCases.map(\.rawValue))), found \(Self.describe(member.value))",
+                        at: member.value.position)
+                }
+                diffFailOn = threshold
             case "staleAfterDays":
                 guard let number = member.value.number, number.isIntegerToken, number.text != "-0",
                     let days = number.int64Value, days >= 1, days <= Int64(Int32.max)

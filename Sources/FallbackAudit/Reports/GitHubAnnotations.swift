@@ -57,7 +57,8 @@ public struct WorkflowCommand: Sendable, Hashable {
 /// `::notice`), most severe first, so GitHub's per-step cap on shown annotations keeps the errors.
 ///
 /// A rejected file is an `::error` (`file-rejected`), an unreadable one an `::error` titled
-/// `file-unreadable`; a clean run prints nothing.
+/// `file-unreadable`; a clean run prints nothing. A finding without a location has no `file`,
+/// `line` or `col`.
 public enum GitHubAnnotations {
     static let titleKeyLimit = 100
 
@@ -73,8 +74,8 @@ public enum GitHubAnnotations {
         }
         for severity in Severity.allCases.sorted(by: >) {
             for file in report.files {
-                for finding in file.findings where finding.severity == severity {
-                    commands.append(command(for: finding, in: file))
+                for (index, finding) in file.findings.enumerated() where finding.severity == severity {
+                    commands.append(command(for: finding, at: file.location(ofFindingAt: index)))
                 }
             }
         }
@@ -90,15 +91,17 @@ public enum GitHubAnnotations {
         }
     }
 
-    static func command(for finding: Finding, in file: CheckReport.File) -> WorkflowCommand {
+    /// The finding's annotation, on `location` when it has one.
+    static func command(for finding: Finding, at location: CheckReport.Location?) -> WorkflowCommand {
         var title = finding.ruleId
         if let key = finding.placementKey { title += " (\(MarkdownEscaping.truncated(key, to: titleKeyLimit)))" }
-        return WorkflowCommand(
-            command(for: finding.severity),
-            properties: [
-                .init("file", file.path), .init("line", String(finding.line)), .init("col", String(finding.column)),
-                .init("title", title),
-            ],
-            message: finding.message)
+        var properties: [WorkflowCommand.Property] = []
+        if let location {
+            properties.append(.init("file", location.path))
+            if let line = location.line { properties.append(.init("line", String(line))) }
+            if let column = location.column { properties.append(.init("col", String(column))) }
+        }
+        properties.append(.init("title", title))
+        return WorkflowCommand(command(for: finding.severity), properties: properties, message: finding.message)
     }
 }

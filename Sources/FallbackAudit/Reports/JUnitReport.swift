@@ -64,7 +64,7 @@ public enum JUnitReport {
             return (suiteElement(file, tally: tally, cases: cases), tally)
         }
 
-        var findingsByCase: [CaseKey: [Finding]] = [:]
+        var findingsByCase: [CaseKey: [(finding: Finding, location: CheckReport.Location?)]] = [:]
         var order: [CaseKey] = []
         let fileRules = report.rules.filter { $0.scope == .file }.map(\.id)
         let placementRules = report.rules.filter { $0.scope == .placement }.map(\.id)
@@ -73,25 +73,25 @@ public enum JUnitReport {
             order += placementRules.map { CaseKey(placement: key, rule: $0) }
         }
         var known = Set(order)
-        for finding in file.findings {
+        for (index, finding) in file.findings.enumerated() {
             let key = CaseKey(placement: report.rule(finding.ruleId)?.scope == .file ? nil : finding.placementKey, rule: finding.ruleId)
             if known.insert(key).inserted { order.append(key) }
-            findingsByCase[key, default: []].append(finding)
+            findingsByCase[key, default: []].append((finding, file.location(ofFindingAt: index)))
         }
 
         for key in order {
             let name = key.placement.map { "\($0)/\(key.rule)" } ?? key.rule
             let findings = findingsByCase[key] ?? []
             tally.tests += 1
-            let failing = findings.filter { file.isFailure($0, at: report.failOn) }
-            if let first = failing.first {
+            let failing = findings.filter { file.isFailure($0.finding, at: report.failOn) }
+            let lines = findings.map { line($0.finding, at: $0.location) }.joined(separator: "\n")
+            if let first = failing.first?.finding {
                 tally.failures += 1
                 cases += open(name) + ">\n"
                     + "      <failure type=\"\(first.severity.rawValue)\" message=\"\(XMLEscaping.attribute(first.message))\">"
-                    + XMLEscaping.text(findings.map { line($0, in: file) }.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+                    + XMLEscaping.text(lines) + "</failure>\n    </testcase>\n"
             } else if !findings.isEmpty {
-                cases += open(name) + ">\n      <system-out>"
-                    + XMLEscaping.text(findings.map { line($0, in: file) }.joined(separator: "\n")) + "</system-out>\n    </testcase>\n"
+                cases += open(name) + ">\n      <system-out>" + XMLEscaping.text(lines) + "</system-out>\n    </testcase>\n"
             } else if file.isRejected, key.placement == nil {
                 tally.skipped += 1
                 cases += open(name) + ">\n      <skipped message=\"not checked: the SDK rejects this file\"/>\n    </testcase>\n"
@@ -109,9 +109,10 @@ public enum JUnitReport {
             + "  </testsuite>\n"
     }
 
-    /// `path:line:column: severity: [rule] message`, as the text report writes a finding.
-    static func line(_ finding: Finding, in file: CheckReport.File) -> String {
-        "\(file.path):\(finding.line):\(finding.column): \(finding.severity.rawValue): [\(finding.ruleId)] \(finding.message)"
+    /// `path:line:column: severity: [rule] message`, as the text report writes a finding; without
+    /// the location when it has none.
+    static func line(_ finding: Finding, at location: CheckReport.Location?) -> String {
+        (location.map { "\($0.text): " } ?? "") + "\(finding.severity.rawValue): [\(finding.ruleId)] \(finding.message)"
     }
 }
 

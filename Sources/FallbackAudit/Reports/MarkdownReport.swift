@@ -43,8 +43,8 @@ public enum MarkdownReport {
         var shown = Array(repeating: [Severity: [String]](), count: listedFiles)
         choosing: for severity in Severity.allCases.sorted(by: >) {
             for (index, file) in report.files.prefix(listedFiles).enumerated() {
-                for finding in file.findings where finding.severity == severity {
-                    let row = self.row(finding, in: file, report: report)
+                for (findingIndex, finding) in file.findings.enumerated() where finding.severity == severity {
+                    let row = self.row(finding, at: file.location(ofFindingAt: findingIndex), report: report)
                     var cost = row.utf8.count
                     if shown[index].isEmpty { cost += headings[index].utf8.count }
                     if shown[index][severity] == nil { cost += sectionOverhead }
@@ -111,12 +111,15 @@ public enum MarkdownReport {
 
     static let tableHead = "| Rule | Placement | Location | Message |\n| --- | --- | --- | --- |\n"
 
-    static func row(_ finding: Finding, in file: CheckReport.File, report: CheckReport) -> String {
+    static func row(_ finding: Finding, at place: CheckReport.Location?, report: CheckReport) -> String {
         let ruleCode = MarkdownEscaping.code(finding.ruleId)
         let rule = report.tool.helpURL(for: report.rule(finding.ruleId)).map { "[\(ruleCode)](\(MarkdownEscaping.linkDestination($0)))" } ?? ruleCode
         let placement = finding.placementKey.map { MarkdownEscaping.code(MarkdownEscaping.truncated($0, to: keyLimit)) } ?? "—"
-        let location = MarkdownEscaping.code(
-            MarkdownEscaping.truncated(file.path, to: pathLimit) + ":\(finding.line):\(finding.column)")
+        let location = place.map { place in
+            var shown = place
+            shown.path = MarkdownEscaping.truncated(place.path, to: pathLimit)
+            return MarkdownEscaping.code(shown.text)
+        } ?? "—"
         let message = MarkdownEscaping.inline(MarkdownEscaping.truncated(finding.message, to: messageLimit))
         return "| \(rule) | \(placement) | \(location) | \(message) |\n"
     }

@@ -4,9 +4,9 @@ import RovenueFallback
 ///
 /// One run: `tool.driver` names the tool and describes every rule that ran (id, summary, default
 /// level, `helpUri` when the rules' documentation has an address); each finding is a result with
-/// its rule, level (`error`, `warning`, `note`), message and `file:line:column`. A rejected file is
-/// a `file-rejected` result; an unreadable file is an `error` result of `file-unreadable`, a
-/// notification, and `executionSuccessful: false`.
+/// its rule, level (`error`, `warning`, `note`), message and `file:line:column` (no `locations` when
+/// it has none). A rejected file is a `file-rejected` result; an unreadable file is an `error`
+/// result of `file-unreadable`, a notification, and `executionSuccessful: false`.
 public enum SARIFReport {
     public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
     public static let version = "2.1.0"
@@ -32,18 +32,19 @@ public enum SARIFReport {
                 results.append(
                     result(
                         rule: ReportRule.fileUnreadable.id, index: ruleIndex[ReportRule.fileUnreadable.id], level: .error,
-                        message: file.verdict, path: file.path, line: nil, column: nil, placement: nil))
+                        message: file.verdict, location: location(path: file.path, line: nil, column: nil), placement: nil))
                 notifications.append(.object([
                     .init("level", "error"), .init("message", .object([.init("text", .string(file.verdict))])),
                     .init("locations", .array([location(path: file.path, line: nil, column: nil)])),
                 ]))
             }
-            for finding in file.findings {
+            for (index, finding) in file.findings.enumerated() {
+                let place = file.location(ofFindingAt: index)
                 results.append(
                     result(
                         rule: finding.ruleId, index: ruleIndex[finding.ruleId], level: finding.severity, message: finding.message,
-                        path: file.path, line: finding.line, column: finding.column, placement: finding.placementKey,
-                        pointer: finding.pointer))
+                        location: place.map { location(path: $0.path, line: $0.line, column: $0.column) },
+                        placement: finding.placementKey, pointer: finding.pointer))
             }
         }
 
@@ -91,17 +92,18 @@ public enum SARIFReport {
         return .object(members)
     }
 
+    /// One result; without `locations` when it has no location.
     static func result(
-        rule: String, index: Int?, level severity: Severity, message: String, path: String, line: Int?, column: Int?,
-        placement: String?, pointer: String? = nil
+        rule: String, index: Int?, level severity: Severity, message: String, location: JSONValue?, placement: String?,
+        pointer: String? = nil
     ) -> JSONValue {
         var members: [JSONValue.Member] = [.init("ruleId", .string(rule))]
         if let index { members.append(.init("ruleIndex", .number(JSONNumber(index)))) }
         members += [
             .init("level", .string(level(severity))),
             .init("message", .object([.init("text", .string(message))])),
-            .init("locations", .array([location(path: path, line: line, column: column)])),
         ]
+        if let location { members.append(.init("locations", .array([location]))) }
         var properties: [JSONValue.Member] = []
         if let placement { properties.append(.init("placement", .string(placement))) }
         if let pointer { properties.append(.init("pointer", .string(pointer))) }
