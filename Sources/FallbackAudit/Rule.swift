@@ -34,6 +34,8 @@ public struct Rule: Sendable, Hashable, Identifiable, CustomStringConvertible {
         case experiment
         /// A funnel's pages, branching, copy and media, and the paywalls it carries.
         case funnel
+        /// A series of snapshots: how placements and projects change from one to the next.
+        case history
     }
 
     /// The stable id, e.g. `goto-unknown`.
@@ -142,6 +144,23 @@ extension Rule {
     public static let remoteMedia = Rule(
         "remote-media", .info, .funnel, "A page, theme or paywall loads images or video over the network.")
 
+    // MARK: History
+
+    public static let revisionRegressed = Rule(
+        "revision-regressed", .error, .history, "A placement's revision went down between consecutive snapshots.")
+    public static let projectChanged = Rule(
+        "project-changed", .error, .history, "Consecutive snapshots name different projectIds.")
+    public static let snapshotStale = Rule(
+        "snapshot-stale", .warning, .history,
+        "The current snapshot is older than the staleness threshold, or than a change a later snapshot records.")
+    public static let contentChangedSameRevision = Rule(
+        "content-changed-same-revision", .info, .history, "What a placement serves changed while its revision did not.")
+    public static let snapshotTie = Rule(
+        "snapshot-tie", .info, .history, "Two snapshots have the same generatedAt; source order decides between them.")
+    public static let snapshotBackInTime = Rule(
+        "snapshot-back-in-time", .warning, .history,
+        "A snapshot comes later in source order than one generated after it.")
+
     /// Every rule, grouped by category, in the order of `docs/rules.md`.
     public static let all: [Rule] = [
         fileRejected, arrayTopLevel, generatedAtInvalid, generatedAtFuture, projectIdMissing,
@@ -151,5 +170,6 @@ extension Rule {
         funnelEmpty, pageTypeUnknown, duplicatePageId, gotoUnknown, cycle, pageUnreachable, duplicateQuestionId,
         questionUnknown, questionNotYetAsked, clauseValueInvalid, clauseOptionUnknown, optionsMissing,
         paywallUnavailableOffline, translationMissing, remoteMedia,
+        revisionRegressed, projectChanged, snapshotStale, contentChangedSameRevision, snapshotTie, snapshotBackInTime,
     ]
 }

@@ -4,14 +4,18 @@ import RovenueFallback
 struct EntryBuilder {
     let project: Project
     var rng: SplitMix64
+    /// The revision to write instead of the drawn one (which is still drawn, so the stream is unchanged).
+    var revisionOverride: Int?
 
-    init(project: Project, rng: SplitMix64) {
+    init(project: Project, rng: SplitMix64, revisionOverride: Int? = nil) {
         self.project = project
         self.rng = rng
+        self.revisionOverride = revisionOverride
     }
 
     mutating func entry(identifier: String) -> JSONValue {
-        let revision = rng.within(1...40)
+        let drawn = rng.within(1...40)
+        let revision = revisionOverride ?? drawn
         let placement = object([
             "identifier": .string(identifier),
             "revision": rng.chance(perMille: 2) ? .string(String(revision)) : .int(revision),

@@ -22,6 +22,16 @@ public struct SampleExport: Sendable {
     public let placementCount: Int
     /// The seed every generated value derives from.
     public let seed: UInt64
+    /// How many `nextRelease(changing:)` steps separate this export from the first (0).
+    public private(set) var release = 0
+    /// Placements republished since the first release, by position.
+    private var edits: [Int: Edit] = [:]
+
+    /// How often a placement was republished, and how many of those raised its revision.
+    private struct Edit: Sendable {
+        var count = 0
+        var bumps = 0
+    }
 
     public init(placementCount: Int, seed: UInt64 = 1) {
         precondition(placementCount >= 0, "placementCount must not be negative")
@@ -29,15 +39,38 @@ public struct SampleExport: Sendable {
         self.seed = seed
     }
 
+    /// The same export one release later, with `count` placements republished: each one picked
+    /// (from the seed and the release number) draws new content, about half of them also get their
+    /// revision raised by one, and `generatedAt` is one day later. The other placements are
+    /// byte-identical, and the same chain of releases always gives the same bytes.
+    public func nextRelease(changing count: Int) -> SampleExport {
+        precondition(count >= 0 && count <= placementCount, "count must be between 0 and placementCount")
+        var next = self
+        next.release += 1
+        var rng = SplitMix64(seed: seed, stream: -3 - next.release)
+        var picked = Set<Int>()
+        while picked.count < count { picked.insert(rng.below(placementCount)) }
+        for position in picked.sorted() {
+            next.edits[position, default: Edit()].count += 1
+            if rng.chance(perMille: 500) { next.edits[position]!.bumps += 1 }
+        }
+        return next
+    }
+
     /// The export as a value whose object members are already in sorted key order.
     public func json() -> JSONValue {
         var rng = SplitMix64(seed: seed, stream: -1)
         let project = Project(rng: &rng)
-        let generatedAt = Self.startOf2026 + rng.below(Self.millisecondsIn2026)
+        let generatedAt = Self.startOf2026 + rng.below(Self.millisecondsIn2026) + release * 86_400_000
         var placements = [JSONValue.Member]()
         placements.reserveCapacity(placementCount)
         for (position, identifier) in placementIdentifiers().enumerated() {
             var builder = EntryBuilder(project: project, rng: SplitMix64(seed: seed, stream: position))
+            if let edit = edits[position] {
+                let revision = builder.rng.within(1...40) + edit.bumps
+                let republished = SplitMix64(seed: seed &+ UInt64(edit.count) &* 0x9E37_79B9_7F4A_7C15, stream: position)
+                builder = EntryBuilder(project: project, rng: republished, revisionOverride: revision)
+            }
             placements.append(JSONValue.Member(identifier, builder.entry(identifier: identifier)))
         }
         return object([

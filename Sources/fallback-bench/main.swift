@@ -1,5 +1,6 @@
 // fallback-bench: throughput of the validator beside Foundation's decoders, on the same bytes.
-// Run with `swift run -c release fallback-bench [--placements N] [--runs R] [--site-placements N] [--site-only]`.
+// Run with `swift run -c release fallback-bench [--placements N] [--runs R] [--site-placements N] [--site-only]
+// [--history | --history-only] [--history-snapshots N] [--history-placements N] [--history-changes N]`.
 import FallbackAudit
 import FallbackSample
 import FallbackSite
@@ -75,8 +76,15 @@ func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double,
 
 let placementCount = option("placements", default: 10_000)
 let runs = option("runs", default: 5)
+let historyOnly = CommandLine.arguments.contains("--history-only")
 
-if !CommandLine.arguments.contains("--site-only") {
+// The history case measures peak memory in child processes of this binary: peak memory only grows.
+if let index = CommandLine.arguments.firstIndex(where: { $0.hasPrefix("--history-measure-") }), index + 1 < CommandLine.arguments.count {
+    try measureHistoryChild(mode: CommandLine.arguments[index], path: CommandLine.arguments[index + 1])
+    exit(0)
+}
+
+if !CommandLine.arguments.contains("--site-only") && !historyOnly {
     print("fallback-bench: generating a sample of \(placementCount) placements (seed 1)…")
     let bytes = Array(SampleExport(placementCount: placementCount, seed: 1).jsonText().utf8)
     let data = Data(bytes)
@@ -166,13 +174,100 @@ func buildWithHugo(pages: Int, pageBytes: Int) throws -> Double? {
 }
 
 let sitePlacements = option("site-placements", default: 1_000)
-print("")
-print("site: building the site of a \(sitePlacements)-placement sample…")
-let site = try buildSite(placements: sitePlacements)
-print(String(format: "fallback-site build  %5d pages in %7.2f s  %8.1f pages/s  (average page %d bytes of HTML)", site.pages, site.seconds, Double(site.pages) / site.seconds, site.markdownBytes))
-if let hugoSeconds = try buildWithHugo(pages: site.pages, pageBytes: site.markdownBytes) {
-    print(String(format: "hugo                 %5d pages in %7.2f s  %8.1f pages/s", site.pages, hugoSeconds, Double(site.pages) / hugoSeconds))
-    print(String(format: "fallback-site vs Hugo: %.2f× its pages per second (goal ≥ 2×)", hugoSeconds / site.seconds))
-} else {
-    print("hugo is not installed (apt-get install hugo): no comparison")
+if !historyOnly {
+    print("")
+    print("site: building the site of a \(sitePlacements)-placement sample…")
+    let site = try buildSite(placements: sitePlacements)
+    print(String(format: "fallback-site build  %5d pages in %7.2f s  %8.1f pages/s  (average page %d bytes of HTML)", site.pages, site.seconds, Double(site.pages) / site.seconds, site.markdownBytes))
+    if let hugoSeconds = try buildWithHugo(pages: site.pages, pageBytes: site.markdownBytes) {
+        print(String(format: "hugo                 %5d pages in %7.2f s  %8.1f pages/s", site.pages, hugoSeconds, Double(site.pages) / hugoSeconds))
+        print(String(format: "fallback-site vs Hugo: %.2f× its pages per second (goal ≥ 2×)", hugoSeconds / site.seconds))
+    } else {
+        print("hugo is not installed (apt-get install hugo): no comparison")
+    }
+}
+
+// MARK: - History: a series of snapshots folded one at a time
+
+/// The process's peak resident memory in bytes.
+func peakResidentBytes() -> Int {
+    #if os(Linux)
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+    let kilobytes = line.flatMap { Int($0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") }
+    return (kilobytes ?? 0) * 1024
+    #else
+    // macOS reports bytes.
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss)
+    #endif
+}
+
+/// In a fresh process: loads and audits one snapshot (`--history-measure-single FILE`), or folds
+/// a folder of them into a timeline (`--history-measure-fold FOLDER`); prints seconds and peak bytes.
+func measureHistoryChild(mode: String, path: String) throws {
+    let start = DispatchTime.now().uptimeNanoseconds
+    var note = ""
+    if mode == "--history-measure-single" {
+        let source = SnapshotFiles(paths: [path])
+        let file = FallbackFile(bytes: try source.bytes(of: try source.references()[0]))
+        note = "\(file.loadedCount) entries loaded, \(Audit().findings(in: file).count) findings"
+    } else {
+        let timeline = try SnapshotSeries(SnapshotFolder(path: path)).timeline()
+        let states = timeline.placements.reduce(0) { $0 + $1.revisions.count }
+        var byRule: [String: Int] = [:]
+        for finding in timeline.findings { byRule[finding.finding.ruleId, default: 0] += 1 }
+        note = "\(timeline.placements.count) placements, \(states) placement states, \(timeline.findings.count) history findings ("
+            + byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print("measured \(seconds) \(peakResidentBytes()) \(note)")
+}
+
+/// Runs this binary with `arguments`; returns seconds, peak bytes and the note it measured.
+func runHistoryChild(_ arguments: [String]) throws -> (seconds: Double, peak: Int, note: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("measured ") } ?? ""
+    let fields = line.split(separator: " ", maxSplits: 3)
+    guard process.terminationStatus == 0, fields.count == 4, let seconds = Double(fields[1]), let peak = Int(fields[2]) else {
+        throw HistoryError.unreadable(path: "fallback-bench \(arguments.joined(separator: " "))", reason: "the measurement failed")
+    }
+    return (seconds, peak, String(fields[3]))
+}
+
+if historyOnly || CommandLine.arguments.contains("--history") {
+    let snapshotCount = option("history-snapshots", default: 200)
+    let historyPlacements = option("history-placements", default: 1_000)
+    let changes = option("history-changes", default: 5)
+    print("")
+    print("history: generating \(snapshotCount) releases of a \(historyPlacements)-placement sample, \(changes) placements republished per release…")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-history-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var export = SampleExport(placementCount: historyPlacements, seed: 3)
+    var totalBytes = 0
+    var lastPath = ""
+    for release in 0..<snapshotCount {
+        if release > 0 { export = export.nextRelease(changing: changes) }
+        let bytes = Data(export.jsonText().utf8)
+        totalBytes += bytes.count
+        lastPath = folder.appendingPathComponent(String(format: "release-%04d.json", release)).path
+        try bytes.write(to: URL(fileURLWithPath: lastPath))
+    }
+    print(String(format: "history: %.1f MB in all, %.1f MB per snapshot", Double(totalBytes) / 1e6, Double(totalBytes) / 1e6 / Double(max(snapshotCount, 1))))
+    let single = try runHistoryChild(["--history-measure-single", lastPath])
+    let history = try runHistoryChild(["--history-measure-fold", folder.path])
+    let megabytes = { (bytes: Int) in Double(bytes) / 1_048_576 }
+    print(String(format: "single snapshot, load + audit   %9.3f s   peak %7.1f MiB  (%@)", single.seconds, megabytes(single.peak), single.note))
+    print(String(format: "history, %4d snapshots folded   %9.3f s   peak %7.1f MiB  (%.1f ms per snapshot)", snapshotCount, history.seconds, megabytes(history.peak), history.seconds * 1000 / Double(max(snapshotCount, 1))))
+    print("timeline: \(history.note)")
+    print(String(format: "history peak vs single: %.2f× (goal < 2×)", Double(history.peak) / Double(max(single.peak, 1))))
 }

@@ -126,6 +126,34 @@ struct SampleExportTests {
 
     // MARK: Helpers
 
+    @Test("a next release republishes the requested placements a day later; the rest stay byte-identical")
+    func nextRelease() throws {
+        let first = SampleExport(placementCount: 60, seed: 5)
+        let second = first.nextRelease(changing: 4)
+        let third = second.nextRelease(changing: 4)
+        #expect(first.release == 0 && second.release == 1 && third.release == 2)
+        #expect(second.jsonText() == first.nextRelease(changing: 4).jsonText())
+        #expect(SampleExport(placementCount: 60, seed: 5).nextRelease(changing: 0).json()["placements"] == first.json()["placements"])
+        let exports = [first, second, third].map { $0.json() }
+        for (older, newer) in zip(exports, exports.dropFirst()) {
+            let before = try #require(members(of: older["placements"]))
+            let after = try #require(members(of: newer["placements"]))
+            #expect(before.map(\.key) == after.map(\.key))
+            #expect(zip(before, after).count { $0.value != $1.value } == 4)
+            for (old, new) in zip(before, after) {
+                #expect(try revision(new.value) >= revision(old.value), "\(new.key)")
+            }
+            #expect(try #require(int(newer["generatedAt"])) - #require(int(older["generatedAt"])) == 86_400_000)
+            #expect(newer["projectId"] == older["projectId"])
+        }
+    }
+
+    /// `placement.revision`, written as an integer or (rarely) a string.
+    private func revision(_ entry: JSONValue) throws -> Int64 {
+        let value = try #require(entry["placement"]?["revision"])
+        return try #require(int(value) ?? value.stringValue.flatMap { Int64($0) })
+    }
+
     private func members(of value: JSONValue?) -> [JSONValue.Member]? {
         if case .object(let members)? = value { return members }
         return nil
