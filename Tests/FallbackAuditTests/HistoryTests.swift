@@ -128,7 +128,7 @@ struct ExamplesHistoryTests {
         #expect(timeline.snapshots.map(\.loadedCount) == [7, 7, 7, 7, 6])
         #expect(timeline.snapshots.map(\.skippedCount) == [0, 0, 0, 1, 1])
         #expect(timeline.snapshots.allSatisfy { $0.projectId == "proj_7Hq2Vx9LmK4tRw" && $0.rejection == nil })
-        #expect(timeline.snapshots.map(\.findingCounts.error) == [0, 1, 0, 1, 1])
+        #expect(timeline.snapshots.map(\.findingCounts.errors) == [0, 1, 0, 1, 1])
         #expect(timeline.currentIndex == 4)
 
         let changes = timeline.snapshots.map(\.changes)

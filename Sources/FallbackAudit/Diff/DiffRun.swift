@@ -1,7 +1,7 @@
 import RovenueFallback
 
 /// What a placement serves offline (the contract's §5), by kind and id.
-enum ServedTarget {
+enum ServedOffline {
     case nothing(OfflineResolution.NothingReason)
     case funnel(String)
     case paywall(String)
@@ -31,7 +31,7 @@ enum ServedTarget {
     }
 
     /// The same kind and id; serving nothing is the same whatever the reason.
-    func same(as other: ServedTarget) -> Bool {
+    func same(as other: ServedOffline) -> Bool {
         switch (self, other) {
         case (.nothing, .nothing): true
         case (.funnel(let lhs), .funnel(let rhs)), (.paywall(let lhs), .paywall(let rhs)): Format.sameBytes(lhs, rhs)
@@ -209,7 +209,7 @@ struct DiffRun {
         if let placementsByExperimentKey = experimentKeyPlacements { return placementsByExperimentKey }
         var placements: [[UInt8]: [String]] = [:]
         for (key, entry) in new.loadedEntries {
-            if case .experiment(_, let experimentKey) = ServedTarget(entry) {
+            if case .experiment(_, let experimentKey) = ServedOffline(entry) {
                 placements[Array(experimentKey.utf8), default: []].append(key)
             }
         }
@@ -231,7 +231,7 @@ struct DiffRun {
                 report(
                     .placementRemoved,
                     "Placement \(quotedKey) is removed: app code that asks for it gets nothing offline (it served "
-                        + "\(ServedTarget(entry).text)).",
+                        + "\(ServedOffline(entry).text)).",
                     old: oldPlace(oldRecord.value.node), new: nil)
             } else {
                 report(
@@ -240,7 +240,7 @@ struct DiffRun {
             }
         case (nil, let newRecord?):
             if let entry = newRecord.entry {
-                var message = "New placement \(quotedKey) serves \(ServedTarget(entry).text)"
+                var message = "New placement \(quotedKey) serves \(ServedOffline(entry).text)"
                 if let placement = entry.placement {
                     message += " (revision \(placement.revision))"
                     if !Format.sameBytes(placement.identifier, key) {
@@ -249,7 +249,7 @@ struct DiffRun {
                             + "presented contexts report \(Format.quoted(placement.identifier)), not \(quotedKey)"
                     }
                 }
-                if case .experiment(_, let experimentKey) = ServedTarget(entry) {
+                if case .experiment(_, let experimentKey) = ServedOffline(entry) {
                     let sharing = placementsByExperimentKey()[Array(experimentKey.utf8), default: []].filter { !Format.sameBytes($0, key) }
                     if !sharing.isEmpty {
                         message +=
@@ -274,13 +274,13 @@ struct DiffRun {
                     .entryNowSkipped,
                     "The SDK now skips \(quotedKey) (`fallback placement entry skipped: \(key)`): "
                         + "\(skipReason(failure, in: new)). Offline, getFunnel/getPaywall(\(quotedKey)) gets nothing where it "
-                        + "served \(ServedTarget(oldEntry).text).",
+                        + "served \(ServedOffline(oldEntry).text).",
                     old: oldPlace(oldRecord.value.node), new: newPlace(failure.source.node))
             case (nil, let newEntry?):
                 let revision = newEntry.placement.map { " (revision \($0.revision))" } ?? ""
                 report(
                     .entryNowLoads,
-                    "Placement \(quotedKey) decodes again: it serves \(ServedTarget(newEntry).text)\(revision) where the SDK "
+                    "Placement \(quotedKey) decodes again: it serves \(ServedOffline(newEntry).text)\(revision) where the SDK "
                         + "skipped it.",
                     old: oldPlace(oldRecord.value.node), new: newPlace(newRecord.value.node))
                 compareContent(old: nil, new: newEntry)
@@ -330,8 +330,8 @@ struct DiffRun {
             }
         }
 
-        let oldTarget = ServedTarget(oldEntry)
-        let newTarget = ServedTarget(newEntry)
+        let oldTarget = ServedOffline(oldEntry)
+        let newTarget = ServedOffline(newEntry)
         if !oldTarget.same(as: newTarget) {
             report(
                 .targetChanged, "\(Format.quoted(key)) serves \(newTarget.text) instead of \(oldTarget.text).",
@@ -352,7 +352,7 @@ struct DiffRun {
     /// The node of the field that decides what an entry serves.
     private func targetNode(_ entry: FallbackEntry, in file: FallbackFile) -> Int {
         let field: String? =
-            switch ServedTarget(entry) {
+            switch ServedOffline(entry) {
             case .funnel: "funnel"
             case .paywall: "paywall"
             case .experiment, .nothing(.noVariants): "experiment"
@@ -365,11 +365,11 @@ struct DiffRun {
 
     /// The buckets whose drawn variant serves something other than `target`, or nil when `target`
     /// is itself an experiment.
-    private func bucketsServingOther(than target: ServedTarget, in experiment: Experiment) -> Int? {
+    private func bucketsServingOther(than target: ServedOffline, in experiment: Experiment) -> Int? {
         if target.isExperiment { return nil }
         let shares = Bucketing.shares(weights: experiment.variants.map(\.weight))
         return zip(experiment.variants, shares).reduce(0) { total, pair in
-            ServedTarget(pair.0).same(as: target) ? total : total + pair.1
+            ServedOffline(pair.0).same(as: target) ? total : total + pair.1
         }
     }
 
@@ -380,7 +380,7 @@ struct DiffRun {
         }.joined(separator: ", ")
     }
 
-    private mutating func reportStarted(_ experiment: Experiment, before: ServedTarget, entry oldEntry: FallbackEntry) {
+    private mutating func reportStarted(_ experiment: Experiment, before: ServedOffline, entry oldEntry: FallbackEntry) {
         var message =
             "\(Format.quoted(scope.placement ?? "")) starts experiment \(Format.quoted(experiment.id)) (key "
             + "\(Format.quoted(experiment.key))) over \(splitText(experiment))"
@@ -392,7 +392,7 @@ struct DiffRun {
         report(.experimentStarted, message + ".", old: oldPlace(targetNode(oldEntry, in: old)), new: newPlace(experiment.source.node))
     }
 
-    private mutating func reportEnded(_ experiment: Experiment, now: ServedTarget, entry newEntry: FallbackEntry) {
+    private mutating func reportEnded(_ experiment: Experiment, now: ServedOffline, entry newEntry: FallbackEntry) {
         var message =
             "Experiment \(Format.quoted(experiment.id)) (key \(Format.quoted(experiment.key))) ended: "
             + "\(Format.quoted(scope.placement ?? "")) now serves \(now.text)"
@@ -423,7 +423,7 @@ struct DiffRun {
             scope.variant = variant.variantId
             report(
                 .variantRemoved,
-                "Experiment \(name) lost variant \(Format.quoted(variant.variantId)) (\(ServedTarget(variant).text), "
+                "Experiment \(name) lost variant \(Format.quoted(variant.variantId)) (\(ServedOffline(variant).text), "
                     + "\(Rebucketing.percent(buckets: oldShares[index], minimumDecimals: 1))% of subscribers): they draw "
                     + "again from the remaining variants.",
                 old: oldPlace(variant.source.node), new: newPlace(new.fieldRef("variants", in: newExperiment)?.node))
@@ -433,13 +433,13 @@ struct DiffRun {
             guard let oldVariant = oldExperiment.variants.first(where: { Format.sameBytes($0.variantId, variant.variantId) }) else {
                 report(
                     .variantAdded,
-                    "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(ServedTarget(variant).text) "
+                    "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(ServedOffline(variant).text) "
                         + "(weight \(variant.weightText)).",
                     old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node), new: newPlace(variant.source.node))
                 continue
             }
-            let oldTarget = ServedTarget(oldVariant)
-            let newTarget = ServedTarget(variant)
+            let oldTarget = ServedOffline(oldVariant)
+            let newTarget = ServedOffline(variant)
             if !oldTarget.same(as: newTarget) {
                 report(
                     .targetChanged,

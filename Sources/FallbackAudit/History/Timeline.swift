@@ -76,43 +76,6 @@ public struct SnapshotRecord: Sendable, Hashable {
     }
 }
 
-/// How many findings there are at each severity.
-public struct SeverityCounts: Sendable, Hashable, CustomStringConvertible {
-    public var error = 0
-    public var warning = 0
-    public var info = 0
-
-    public init(error: Int = 0, warning: Int = 0, info: Int = 0) {
-        self.error = error
-        self.warning = warning
-        self.info = info
-    }
-
-    public init(_ findings: [Finding]) {
-        for finding in findings { self[finding.severity] += 1 }
-    }
-
-    public subscript(severity: Severity) -> Int {
-        get {
-            switch severity {
-            case .error: error
-            case .warning: warning
-            case .info: info
-            }
-        }
-        set {
-            switch severity {
-            case .error: error = newValue
-            case .warning: warning = newValue
-            case .info: info = newValue
-            }
-        }
-    }
-
-    public var total: Int { error + warning + info }
-
-    public var description: String { "\(error) error, \(warning) warning, \(info) info" }
-}
 
 /// What changed in a snapshot since the previous one the SDK loads.
 public struct SnapshotChanges: Sendable, Hashable {

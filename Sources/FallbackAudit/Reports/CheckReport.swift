@@ -207,9 +207,9 @@ public struct CheckReport: Sendable {
         self.failOn = failOn
     }
 
-    /// The audit's rules that `configuration` leaves on.
+    /// The rules a single-file audit runs that `configuration` leaves on (history rules need a series).
     public static func rules(enabledBy configuration: AuditConfiguration) -> [ReportRule] {
-        Rule.all.filter { configuration.severity(of: $0) != nil }.map(ReportRule.init)
+        Rule.all.filter { $0.category != .history && configuration.severity(of: $0) != nil }.map(ReportRule.init)
     }
 
     /// True when some file fails the run.
