@@ -227,26 +227,9 @@ enum DiffCommand: Command {
 
     // MARK: Markdown
 
-    /// `text` as literal Markdown inline content, safe in a table cell: every ASCII punctuation
-    /// character backslash-escaped, line breaks and other controls turned into spaces, and a word
-    /// joiner (U+2060) after each `@`, so no e-mail address links and no GitHub user is mentioned.
+    /// `text` as literal Markdown inline content, safe in a table cell (the reports' escaping).
     static func markdownEscaped(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0..<0x20, 0x7F, 0x2028, 0x2029:
-                output += " "
-            case 0x40:
-                output += "\\@\u{2060}"
-            case 0x21...0x2F, 0x3A...0x3F, 0x5B...0x60, 0x7B...0x7E:
-                output += "\\"
-                output.unicodeScalars.append(scalar)
-            default:
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
+        MarkdownEscaping.inline(text)
     }
 
     /// The markdown report of a diff that could not run: which paths could not be read, and why.

@@ -236,7 +236,7 @@ struct DiffCommandTests {
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(html.contains("[link](javascript:alert(1))"))
         #expect(html.contains("&amp;amp;"))
-        #expect(html.contains("mail@\u{2060}evil.example"))
+        #expect(html.contains("mail@\u{200B}evil.example"))
         let cells = Self.rows(html)
         #expect(cells == [4, 4, 4, 5, 5, 5, 5, 5], "\(html)")
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
