@@ -68,7 +68,7 @@ test: deps
 
 examples: deps
 	$(SWIFT) run fallback-site check --fail-on never Examples/*.json
-	$(SWIFT) run fallback-site build Examples/*.json --out _site --force
+	$(SWIFT) run fallback-site build Examples --out _site --force
 	@echo "open _site/index.html"
 
 bench: deps

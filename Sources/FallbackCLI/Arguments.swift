@@ -2,7 +2,7 @@
 /// from it, in the style of swift-argument-parser.
 struct CommandSignature: Sendable {
     struct Positional: Sendable {
-        enum Arity: Sendable { case one, optional, oneOrMore }
+        enum Arity: Sendable { case one, optional, oneOrMore, zeroOrMore }
         let name: String
         let arity: Arity
         let help: String
@@ -12,6 +12,7 @@ struct CommandSignature: Sendable {
             case .one: "<\(name)>"
             case .optional: "[<\(name)>]"
             case .oneOrMore: "<\(name)> ..."
+            case .zeroOrMore: "[<\(name)> ...]"
             }
         }
     }
@@ -137,6 +138,8 @@ extension CommandSignature {
                 remaining -= positional.arity == .one ? 1 : remaining
             case .optional:
                 if remaining > 0 { remaining -= 1 }
+            case .zeroOrMore:
+                remaining = 0
             }
         }
         if remaining > 0 {

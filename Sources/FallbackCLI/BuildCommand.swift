@@ -16,12 +16,13 @@ enum BuildCommand: Command {
             """,
         positionals: [
             .init(
-                name: "snapshot", arity: .oneOrMore,
-                help: "rovenue-fallback.json snapshots, oldest first: the site shows the last, and its changes since the one before.")
+                name: "snapshot", arity: .zeroOrMore,
+                help: "Snapshots, or one folder of them: the site shows the newest (by generatedAt, then the order given), its changes since the one before, and their history.")
         ],
         options: [
             .init(name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true),
-            .init(name: "baseline", valueName: "file", help: "The snapshot the Changes page compares against (default: the one before the last)."),
+            .init(name: "baseline", valueName: "file", help: "The snapshot the Changes page compares against (default: the one before the newest)."),
+            .init(name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository, oldest first."),
             .init(name: "title", valueName: "title", help: "The site's title (default: from the project id)."),
             .init(name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file."),
             .init(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file."),
@@ -32,13 +33,48 @@ enum BuildCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
-        let path = arguments.positionals[arguments.positionals.count - 1]
         let output = arguments.value("out", in: signature)!
-        let baselinePath = arguments.value("baseline", in: signature)
-            ?? (arguments.positionals.count > 1 ? arguments.positionals[arguments.positionals.count - 2] : nil)
-        guard let bytes = environment.read(path) else { return ExitStatus.usage }
+        let paths = arguments.positionals
+        let gitHistory = arguments.value("git-history", in: signature)
+        guard !paths.isEmpty || gitHistory != nil else {
+            return CommandLineTool.usageError(
+                "Missing expected argument '<snapshot> ...' (or --git-history <path>)", usage: signature.usage(tool: CommandLineTool.name),
+                helpName: "\(CommandLineTool.name) build", environment)
+        }
+        var isFolder: ObjCBool = false
+        let source: (any SnapshotSource)? =
+            if let gitHistory { GitFileHistory(file: gitHistory) }
+            else if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder), isFolder.boolValue {
+                SnapshotFolder(path: paths[0])
+            } else if paths.count > 1 { SnapshotFiles(paths: paths) }
+            else { nil }
+
+        var path = paths.last ?? ""
+        var bytes: [UInt8]
         var baseline: SiteModel.Snapshot?
-        if let baselinePath {
+        var timeline: Timeline?
+        if let source {
+            // A series: fold it one snapshot at a time, then show its newest.
+            do {
+                let series = try SnapshotSeries(source)
+                let reference = referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }
+                timeline = try series.timeline(HistoryOptions(now: reference))
+                let newest = series.members[series.members.count - 1]
+                path = newest.reference.name
+                bytes = try source.bytes(of: newest.reference)
+                if arguments.value("baseline", in: signature) == nil, series.members.count > 1 {
+                    let previous = series.members[series.members.count - 2]
+                    baseline = snapshot(path: previous.reference.name, bytes: try source.bytes(of: previous.reference), environment: environment)
+                }
+            } catch {
+                environment.writeError("error: \(error)\n")
+                return ExitStatus.usage
+            }
+        } else {
+            guard let read = environment.read(path) else { return ExitStatus.usage }
+            bytes = read
+        }
+        if let baselinePath = arguments.value("baseline", in: signature) {
             guard let baselineBytes = environment.read(baselinePath) else { return ExitStatus.usage }
             baseline = snapshot(path: baselinePath, bytes: baselineBytes, environment: environment)
         }
@@ -47,7 +83,8 @@ enum BuildCommand: Command {
             let theme = try Theme.builtIn(
                 overridingTemplatesWith: arguments.value("templates", in: signature), assetsWith: arguments.value("assets", in: signature))
             builder = try SiteBuilder(
-                model: model(path: path, bytes: bytes, baseline: baseline, arguments: arguments, environment: environment), theme: theme)
+                model: model(path: path, bytes: bytes, baseline: baseline, timeline: timeline, arguments: arguments, environment: environment),
+                theme: theme)
         } catch {
             environment.writeError("error: \(error)\n")
             return ExitStatus.usage
@@ -78,10 +115,11 @@ enum BuildCommand: Command {
     }
 
     static func model(
-        path: String, bytes: [UInt8], baseline: SiteModel.Snapshot? = nil, arguments: ParsedArguments, environment: CommandEnvironment
+        path: String, bytes: [UInt8], baseline: SiteModel.Snapshot? = nil, timeline: Timeline? = nil, arguments: ParsedArguments,
+        environment: CommandEnvironment
     ) -> SiteModel {
         SiteModel(
-            snapshot: snapshot(path: path, bytes: bytes, environment: environment), baseline: baseline,
+            snapshot: snapshot(path: path, bytes: bytes, environment: environment), baseline: baseline, timeline: timeline,
             title: arguments.value("title", in: signature), referenceDate: referenceDate(environment))
     }
 

@@ -34,9 +34,11 @@ public struct SiteBuilder: Sendable {
             case .funnel: "Funnel \(model.funnelInfo(id: page.id ?? "")?.funnel.name ?? page.id ?? "")"
             case .experiment: "Experiment on \(page.id ?? "")"
             case .changes: "Changes"
+            case .history: "History"
             }
         var links: [(String, String, SitePage.Kind)] = [("Overview", "index.html", .overview), ("Checks", "checks.html", .checks)]
         if model.changes != nil { links.append(("Changes", "changes.html", .changes)) }
+        if model.timeline != nil { links.append(("History", "history.html", .history)) }
         let navigation: [MustacheValue] = links.map {
             .dictionary(["label": .string($0.0), "path": .string(page.root + $0.1), "current": .bool(page.kind == $0.2)])
         }

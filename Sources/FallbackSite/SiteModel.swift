@@ -45,6 +45,8 @@ public struct SiteModel: Sendable {
     public let baseline: Snapshot?
     /// `snapshot` compared with `baseline`.
     public let changes: SnapshotDiff?
+    /// The series the snapshot is the newest of, when the site is built from several.
+    public let timeline: Timeline?
     public let title: String
     /// Seconds since 1970 to measure ages against (`SOURCE_DATE_EPOCH`); nil leaves ages to the browser.
     public let referenceDate: Int?
@@ -55,9 +57,10 @@ public struct SiteModel: Sendable {
     public let experiments: [ExperimentInfo]
     let findingsByPlacement: [String: [Finding]]
 
-    public init(snapshot: Snapshot, baseline: Snapshot? = nil, title: String?, referenceDate: Int?) {
+    public init(snapshot: Snapshot, baseline: Snapshot? = nil, timeline: Timeline? = nil, title: String?, referenceDate: Int?) {
         self.snapshot = snapshot
         self.baseline = baseline
+        self.timeline = timeline
         changes = baseline.map { SnapshotDiff(old: $0.file, new: snapshot.file) }
         self.referenceDate = referenceDate
         let file = snapshot.file

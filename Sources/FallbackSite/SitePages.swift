@@ -6,7 +6,7 @@ import RovenueFallback
 /// A page of the site: where it goes, which template renders it, and how to build its context.
 public struct SitePage: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
-        case overview, placement, funnel, experiment, checks, changes
+        case overview, placement, funnel, experiment, checks, changes, history
     }
 
     public let kind: Kind
@@ -27,6 +27,7 @@ extension SiteModel {
     public var pages: [SitePage] {
         var pages = [SitePage(kind: .overview, id: nil, path: "index.html"), SitePage(kind: .checks, id: nil, path: "checks.html")]
         if changes != nil { pages.append(SitePage(kind: .changes, id: nil, path: "changes.html")) }
+        if timeline != nil { pages.append(SitePage(kind: .history, id: nil, path: "history.html")) }
         pages += snapshot.file.entries.map { SitePage(kind: .placement, id: $0.key, path: placementPath($0.key)) }
         pages += funnels.map { SitePage(kind: .funnel, id: $0.funnel.id, path: "funnels/\($0.fileName).html") }
         pages += experiments.map { SitePage(kind: .experiment, id: $0.placementKey, path: "experiments/\($0.fileName).html") }
@@ -52,6 +53,7 @@ extension SiteModel {
         case .funnel: specific = funnelContext(id: page.id ?? "", root: page.root, values: values)
         case .experiment: specific = experimentContext(placementKey: page.id ?? "", root: page.root, values: values)
         case .changes: specific = changesContext(root: page.root)
+        case .history: specific = historyContext(root: page.root, values: values)
         }
         context.merge(specific) { _, new in new }
         return .dictionary(context)
@@ -153,6 +155,40 @@ extension SiteModel {
         ]
     }
 
+    // MARK: History
+
+    func historyContext(root: String, values: PageValues) -> [String: MustacheValue] {
+        guard let timeline else { return [:] }
+        let snapshots = timeline.snapshots.reversed().map { record -> MustacheValue in
+            var item: [String: MustacheValue] = [
+                "name": .string(record.stamp.name), "counts": .string(record.countsSummary),
+                "summary": .string(record.changes.summary), "rejected": .bool(record.rejection != nil),
+                "entries": .int(record.entryCount), "loaded": .int(record.loadedCount), "skipped": .int(record.skippedCount),
+                "errors": .int(record.findingCounts.errors), "warnings": .int(record.findingCounts.warnings),
+                "infos": .int(record.findingCounts.infos),
+                "current": .bool(record.stamp.index == timeline.currentIndex),
+            ]
+            if let generatedAt = record.stamp.generatedAt { item["date"] = .string(SiteModel.isoDate(milliseconds: generatedAt)) }
+            if let commit = record.stamp.commit {
+                item["commit"] = .dictionary(["hash": .string(commit.shortHash), "date": .string(commit.authorDate), "subject": .string(commit.subject)])
+            }
+            return .dictionary(item)
+        }
+        let findings = timeline.findings.map { item -> MustacheValue in
+            .dictionary([
+                "rule": .string(item.finding.ruleId), "severity": .string(item.finding.severity.rawValue),
+                "message": .string(item.finding.message), "snapshot": .string(item.snapshot.name),
+                "placement": item.finding.placementKey.map { .string($0) } ?? .null,
+                "line": .int(item.finding.line), "column": .int(item.finding.column), "pointer": .string(item.finding.pointer),
+            ])
+        }
+        return [
+            "snapshots": .list(snapshots), "snapshotCount": .int(timeline.snapshots.count),
+            "findings": .list(findings), "hasFindings": .bool(!findings.isEmpty),
+            "chart": values.html(HistoryChart.svg(for: timeline.snapshots)),
+        ]
+    }
+
     // MARK: Checks
 
     func checksContext(root: String) -> [String: MustacheValue] {
@@ -221,6 +257,19 @@ extension SiteModel {
                     "path": .string(root + "experiments/\(info.fileName).html"),
                 ])
             }
+        }
+        if let history = timeline?.placement(key) {
+            context["revisions"] = .list(
+                history.revisions.reversed().map { revision in
+                    .dictionary([
+                        "revision": revision.revisionText.map { .string($0) } ?? .null,
+                        "snapshot": .string(revision.firstSeen.name),
+                        "date": revision.firstSeen.generatedAt.map { .string(SiteModel.isoDate(milliseconds: $0)) } ?? .null,
+                        "commit": revision.firstSeen.commit.map { .string($0.shortHash) } ?? .null,
+                        "summary": .string(revision.summary), "removed": .bool(revision.isRemoved),
+                    ])
+                })
+            context["hasRevisions"] = .bool(true)
         }
         let entryValue = file.document.value(at: record.value.node)
         context["source"] = values.html(SourceListing.html(for: entryValue, key: key, findings: findings))

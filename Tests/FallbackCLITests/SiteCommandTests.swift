@@ -25,6 +25,49 @@ struct SiteCommandTests {
         #expect(FileManager.default.fileExists(atPath: out + "/assets/site.js"))
     }
 
+    @Test func aFolderBuildsTheNewestWithItsHistoryAndChanges() throws {
+        let out = try temporaryFolder() + "/site"
+        #expect(run(["build", repositoryPath("Examples"), "--out", out, "--quiet"]).status == 0)
+        let history = try #require(text(at: out + "/history.html"))
+        #expect(history.components(separatedBy: "<tr").count - 2 == 5)
+        #expect(history.contains("1 added (streak_rescue) · 1 removed (spring_sale)"))
+        #expect(history.contains("content-changed-same-revision"))
+        #expect(text(at: out + "/index.html")?.contains("2026-07-21-release-3.4.json") == true)
+        #expect(text(at: out + "/changes.html")?.contains("placement-removed") == true)
+        let onboarding = try #require(text(at: out + "/placements/onboarding.html"))
+        #expect(onboarding.contains("<h2 id=\"revisions-title\">Revisions</h2>"))
+        #expect(onboarding.contains("<strong>revision 6</strong>"))
+    }
+
+    @Test func gitHistoryGivesTheSameTimelineAsTheFolder() throws {
+        let repository = try temporaryFolder()
+        func git(_ arguments: String...) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-C", repository] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+        }
+        try git("init", "-q")
+        try git("config", "user.email", "ci@example.com")
+        try git("config", "user.name", "CI")
+        let examples = try FileManager.default.contentsOfDirectory(atPath: repositoryPath("Examples")).filter { $0.hasSuffix(".json") }.sorted()
+        for name in examples {
+            try Data(contentsOf: URL(fileURLWithPath: repositoryPath("Examples/\(name)"))).write(to: URL(fileURLWithPath: repository + "/rovenue-fallback.json"))
+            try git("add", "rovenue-fallback.json")
+            try git("commit", "-q", "-m", "Release \(name)")
+        }
+        let out = try temporaryFolder() + "/site"
+        #expect(run(["build", "--git-history", repository + "/rovenue-fallback.json", "--out", out, "--quiet"]).status == 0)
+        let history = try #require(text(at: out + "/history.html"))
+        #expect(history.contains("Release 2026-07-21-release-3.4.json"))
+        #expect(history.contains("1 added (streak_rescue) · 1 removed (spring_sale)"))
+        #expect(history.components(separatedBy: "<tr").count - 2 == 5)
+    }
+
     @Test func twoBuildsInSeparateRunsAreByteIdentical() throws {
         let root = try temporaryFolder()
         #expect(run(["build", example, "--out", root + "/a", "--quiet"]).status == 0)
