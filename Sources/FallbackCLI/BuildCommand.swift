@@ -23,6 +23,7 @@ enum BuildCommand: Command {
             .init(name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true),
             .init(name: "baseline", valueName: "file", help: "The snapshot the Changes page compares against (default: the one before the newest)."),
             .init(name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository, oldest first."),
+            .init(name: "config", valueName: "file", help: "Configuration file (default: \(Configuration.fileName) when present): rule severities and staleAfterDays."),
             .init(name: "title", valueName: "title", help: "The site's title (default: from the project id)."),
             .init(name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file."),
             .init(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file."),
@@ -41,6 +42,8 @@ enum BuildCommand: Command {
                 "Missing expected argument '<snapshot> ...' (or --git-history <path>)", usage: signature.usage(tool: CommandLineTool.name),
                 helpName: "\(CommandLineTool.name) build", environment)
         }
+        guard let configuration = CheckCommand.loadConfiguration(arguments, in: environment) else { return ExitStatus.usage }
+        let audit = Audit(now: referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }, configuration: configuration.audit)
         var isFolder: ObjCBool = false
         let source: (any SnapshotSource)? =
             if let gitHistory { GitFileHistory(file: gitHistory) }
@@ -58,13 +61,13 @@ enum BuildCommand: Command {
             do {
                 let series = try SnapshotSeries(source)
                 let reference = referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }
-                timeline = try series.timeline(HistoryOptions(now: reference))
+                timeline = try series.timeline(HistoryOptions(now: reference, staleAfterDays: configuration.staleAfterDays ?? 90, audit: audit))
                 let newest = series.members[series.members.count - 1]
                 path = newest.reference.name
                 bytes = try source.bytes(of: newest.reference)
                 if arguments.value("baseline", in: signature) == nil, series.members.count > 1 {
                     let previous = series.members[series.members.count - 2]
-                    baseline = snapshot(path: previous.reference.name, bytes: try source.bytes(of: previous.reference), environment: environment)
+                    baseline = snapshot(path: previous.reference.name, bytes: try source.bytes(of: previous.reference), audit: audit)
                 }
             } catch {
                 environment.writeError("error: \(error)\n")
@@ -76,14 +79,15 @@ enum BuildCommand: Command {
         }
         if let baselinePath = arguments.value("baseline", in: signature) {
             guard let baselineBytes = environment.read(baselinePath) else { return ExitStatus.usage }
-            baseline = snapshot(path: baselinePath, bytes: baselineBytes, environment: environment)
+            baseline = snapshot(path: baselinePath, bytes: baselineBytes, audit: audit)
         }
         let builder: SiteBuilder
         do {
             let theme = try Theme.builtIn(
                 overridingTemplatesWith: arguments.value("templates", in: signature), assetsWith: arguments.value("assets", in: signature))
             builder = try SiteBuilder(
-                model: model(path: path, bytes: bytes, baseline: baseline, timeline: timeline, arguments: arguments, environment: environment),
+                model: model(
+                    path: path, bytes: bytes, baseline: baseline, timeline: timeline, audit: audit, arguments: arguments, environment: environment),
                 theme: theme)
         } catch {
             environment.writeError("error: \(error)\n")
@@ -115,11 +119,12 @@ enum BuildCommand: Command {
     }
 
     static func model(
-        path: String, bytes: [UInt8], baseline: SiteModel.Snapshot? = nil, timeline: Timeline? = nil, arguments: ParsedArguments,
-        environment: CommandEnvironment
+        path: String, bytes: [UInt8], baseline: SiteModel.Snapshot? = nil, timeline: Timeline? = nil, audit: Audit? = nil,
+        arguments: ParsedArguments, environment: CommandEnvironment
     ) -> SiteModel {
-        SiteModel(
-            snapshot: snapshot(path: path, bytes: bytes, environment: environment), baseline: baseline, timeline: timeline,
+        let audit = audit ?? Audit(now: referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) })
+        return SiteModel(
+            snapshot: snapshot(path: path, bytes: bytes, audit: audit), baseline: baseline, timeline: timeline,
             title: arguments.value("title", in: signature), referenceDate: referenceDate(environment))
     }
 
@@ -128,12 +133,11 @@ enum BuildCommand: Command {
         environment.variables["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
     }
 
-    /// A snapshot read and audited. Without SOURCE_DATE_EPOCH nothing on a page depends on the
-    /// clock, so `generated-at-future` (which needs one) does not run.
-    static func snapshot(path: String, bytes: [UInt8], environment: CommandEnvironment) -> SiteModel.Snapshot {
+    /// A snapshot read and audited. The audit's clock is SOURCE_DATE_EPOCH or none, so nothing on a
+    /// page depends on when it was built (`generated-at-future` needs a clock and does not run without).
+    static func snapshot(path: String, bytes: [UInt8], audit: Audit) -> SiteModel.Snapshot {
         let file = FallbackFile(bytes: bytes)
-        let now = referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }
-        return SiteModel.Snapshot(name: path, bytes: bytes, file: file, findings: Audit(now: now).findings(in: file))
+        return SiteModel.Snapshot(name: path, bytes: bytes, file: file, findings: audit.findings(in: file))
     }
 }
 

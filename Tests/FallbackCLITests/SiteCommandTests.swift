@@ -68,6 +68,19 @@ struct SiteCommandTests {
         #expect(history.components(separatedBy: "<tr").count - 2 == 5)
     }
 
+    @Test func buildHonoursTheConfigurationFile() throws {
+        let root = try temporaryFolder()
+        try Data(#"{"rules": {"remote-media": "off"}}"#.utf8).write(to: URL(fileURLWithPath: root + "/config.json"))
+        #expect(run(["build", example, "--out", root + "/site", "--config", root + "/config.json", "--quiet"]).status == 0)
+        let checks = try #require(text(at: root + "/site/checks.html"))
+        #expect(!checks.contains("remote-media"))
+        #expect(checks.contains("entry-skipped"))
+        try Data(#"{"rules": {"remote-medai": "off"}}"#.utf8).write(to: URL(fileURLWithPath: root + "/bad.json"))
+        let bad = run(["build", example, "--out", root + "/other", "--config", root + "/bad.json"])
+        #expect(bad.status == 2)
+        #expect(bad.error.contains("bad.json:1:12"))
+    }
+
     @Test func twoBuildsInSeparateRunsAreByteIdentical() throws {
         let root = try temporaryFolder()
         #expect(run(["build", example, "--out", root + "/a", "--quiet"]).status == 0)
