@@ -44,13 +44,7 @@ enum BuildCommand: Command {
         }
         guard let configuration = CheckCommand.loadConfiguration(arguments, in: environment) else { return ExitStatus.usage }
         let audit = Audit(now: referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }, configuration: configuration.audit)
-        var isFolder: ObjCBool = false
-        let source: (any SnapshotSource)? =
-            if let gitHistory { GitFileHistory(file: gitHistory) }
-            else if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder), isFolder.boolValue {
-                SnapshotFolder(path: paths[0])
-            } else if paths.count > 1 { SnapshotFiles(paths: paths) }
-            else { nil }
+        let source = seriesSource(paths: paths, gitHistory: gitHistory)
 
         var path = paths.last ?? ""
         var bytes: [UInt8]
@@ -139,6 +133,17 @@ enum BuildCommand: Command {
         let file = FallbackFile(bytes: bytes)
         return SiteModel.Snapshot(name: path, bytes: bytes, file: file, findings: audit.findings(in: file))
     }
+}
+
+/// The snapshots a command reads as a series: the committed versions of a file, a folder of
+/// exports, or several files; nil for a single file.
+func seriesSource(paths: [String], gitHistory: String?) -> (any SnapshotSource)? {
+    if let gitHistory { return GitFileHistory(file: gitHistory) }
+    var isFolder: ObjCBool = false
+    if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder), isFolder.boolValue {
+        return SnapshotFolder(path: paths[0])
+    }
+    return paths.count > 1 ? SnapshotFiles(paths: paths) : nil
 }
 
 /// `fallback-site theme export DIR`: the built-in templates and assets, to customise.

@@ -106,7 +106,7 @@ public enum CommandLineTool {
 
     static let commands: [any Command.Type] = [
         CheckCommand.self, ResolveCommand.self, BuildCommand.self, ThemeCommand.self, ContextCommand.self, TemplateCommand.self,
-        SampleCommand.self, DiffCommand.self,
+        SampleCommand.self, DiffCommand.self, HistoryCommand.self,
     ]
 
     static var overview: String {
