@@ -267,6 +267,7 @@ extension SiteModel {
                         "date": revision.firstSeen.generatedAt.map { .string(SiteModel.isoDate(milliseconds: $0)) } ?? .null,
                         "commit": revision.firstSeen.commit.map { .string($0.shortHash) } ?? .null,
                         "summary": .string(revision.summary), "removed": .bool(revision.isRemoved),
+                        "served": revision.served.map { .string($0.description) } ?? .null,
                     ])
                 })
             context["hasRevisions"] = .bool(true)
