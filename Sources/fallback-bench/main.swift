@@ -213,6 +213,31 @@ func measureHistoryChild(mode: String, path: String) throws {
         let source = SnapshotFiles(paths: [path])
         let file = FallbackFile(bytes: try source.bytes(of: try source.references()[0]))
         note = "\(file.loadedCount) entries loaded, \(Audit().findings(in: file).count) findings"
+    } else if mode == "--history-measure-build-single" || mode == "--history-measure-build-series" {
+        // What `fallback-site build` does: one snapshot, or a folder folded into its timeline with
+        // the newest shown and compared with the one before.
+        func snapshot(_ name: String, _ bytes: [UInt8]) -> SiteModel.Snapshot {
+            let file = FallbackFile(bytes: bytes)
+            return SiteModel.Snapshot(name: name, bytes: bytes, file: file, findings: Audit().findings(in: file))
+        }
+        let model: SiteModel
+        if mode == "--history-measure-build-single" {
+            model = SiteModel(snapshot: snapshot(path, [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))), title: nil, referenceDate: nil)
+        } else {
+            let source = SnapshotFolder(path: path)
+            let series = try SnapshotSeries(source)
+            let timeline = try series.timeline()
+            let newest = series.members[series.members.count - 1].reference
+            let previous = series.members[series.members.count - 2].reference
+            model = SiteModel(
+                snapshot: snapshot(newest.name, try source.bytes(of: newest)), baseline: snapshot(previous.name, try source.bytes(of: previous)),
+                timeline: timeline, title: nil, referenceDate: nil)
+        }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("bench-build-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let files = try SiteBuilder(model: model, theme: .builtIn).files()
+        try SiteWriter(outputPath: out).write(files)
+        note = "\(files.keys.count { $0.hasSuffix(".html") }) pages"
     } else {
         let timeline = try SnapshotSeries(SnapshotFolder(path: path)).timeline()
         let states = timeline.placements.reduce(0) { $0 + $1.revisions.count }
@@ -270,4 +295,9 @@ if historyOnly || CommandLine.arguments.contains("--history") {
     print(String(format: "history, %4d snapshots folded   %9.3f s   peak %7.1f MiB  (%.1f ms per snapshot)", snapshotCount, history.seconds, megabytes(history.peak), history.seconds * 1000 / Double(max(snapshotCount, 1))))
     print("timeline: \(history.note)")
     print(String(format: "history peak vs single: %.2f× (goal < 2×)", Double(history.peak) / Double(max(single.peak, 1))))
+    let singleBuild = try runHistoryChild(["--history-measure-build-single", lastPath])
+    let seriesBuild = try runHistoryChild(["--history-measure-build-series", folder.path])
+    print(String(format: "site build, newest snapshot only  %9.3f s   peak %7.1f MiB  (%@)", singleBuild.seconds, megabytes(singleBuild.peak), singleBuild.note))
+    print(String(format: "site build, %4d-snapshot series  %9.3f s   peak %7.1f MiB  (%@, with History and Changes)", snapshotCount, seriesBuild.seconds, megabytes(seriesBuild.peak), seriesBuild.note))
+    print(String(format: "series build peak vs single build: %.2f× (goal < 2×)", Double(seriesBuild.peak) / Double(max(singleBuild.peak, 1))))
 }
