@@ -181,12 +181,15 @@ enum ThemeCommand: Command {
         abstract: "Export the built-in templates and assets for customising.",
         discussion: """
             'theme export DIR' writes DIR/templates and DIR/assets. Pass those folders to build's --templates \
-            and --assets: any file found there replaces the built-in one of the same path.
+            and --assets: any file found there replaces the built-in one of the same path. DIR is a new or \
+            empty folder: a folder with files in it is refused unless --force (which overwrites the files of \
+            the same name and keeps the others), and a DIR that is not a folder is always refused.
             """,
         positionals: [
             .init(name: "action", arity: .one, help: "export"),
             .init(name: "dir", arity: .one, help: "The folder to write to."),
-        ])
+        ],
+        flags: [.init(name: "force", help: "Export into a folder that is not empty, overwriting files of the same name.")])
 
     static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
         guard arguments.positionals[0] == "export" else {
@@ -196,7 +199,10 @@ enum ThemeCommand: Command {
         }
         let folder = arguments.positionals[1]
         do {
-            try Theme.builtIn.export(to: folder, io: environment.fileIO)
+            try Theme.builtIn.export(to: folder, io: environment.fileIO, force: arguments.has("force"))
+        } catch let error as ThemeError {
+            environment.writeError("error: \(error)\n")
+            return ExitStatus.usage
         } catch {
             environment.writeError("error: cannot export the theme to \(folder): \(CommandEnvironment.describe(error))\n")
             return ExitStatus.failure

@@ -214,11 +214,45 @@ struct OutPathRuleTests {
         #expect(FileManager.default.fileExists(atPath: root + "/site/index.html"))
     }
 
+    // MARK: Item 14: theme export
+
+    @Test func themeExportRefusesANonEmptyFolderUnlessForced() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let layout = root + "/theme/templates/layout.html"
+        try write("my layout", to: layout)
+        expectRefusal(build(["theme", "export", root + "/theme"]), mentioning: [root + "/theme", "--force"])
+        #expect(text(at: layout) == "my layout")
+        let forced = build(["theme", "export", root + "/theme", "--force"])
+        #expect(forced.status == 0, "\(forced.error)")
+        #expect(text(at: layout) != "my layout")
+    }
+
+    @Test func themeExportWritesAnEmptyOrMissingFolder() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/empty", withIntermediateDirectories: true)
+        #expect(build(["theme", "export", root + "/empty"]).status == 0)
+        #expect(build(["theme", "export", root + "/new/theme"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: root + "/empty/templates/layout.html"))
+        #expect(FileManager.default.fileExists(atPath: root + "/new/theme/assets/site.css"))
+    }
+
+    @Test(arguments: [false, true])
+    func themeExportRefusesAFile(force: Bool) throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try write("precious", to: root + "/theme")
+        expectRefusal(build(["theme", "export", root + "/theme"] + (force ? ["--force"] : [])), mentioning: [root + "/theme", "not a folder"])
+        #expect(text(at: root + "/theme") == "precious")
+    }
+
     @Test func theHelpStatesTheRules() {
         let help = build(["build", "--help"]).output
         for rule in ["not a folder", "cannot be listed", "symbolic link", "input", "working folder"] {
             #expect(help.contains(rule), "build --help should state: \(rule)")
         }
+        #expect(build(["theme", "--help"]).output.contains("--force"))
     }
 }
 

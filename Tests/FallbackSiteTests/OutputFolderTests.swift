@@ -140,3 +140,29 @@ struct OutputFolderTests {
         }
     }
 }
+
+@Suite("theme export's folder")
+struct ThemeExportFolderTests {
+    let disk = OutputFolderTests.disk
+
+    @Test func aFolderWithFilesNeedsForce() {
+        #expect(throws: ThemeError.notEmpty("/w/mine")) { try Theme.builtIn.export(to: "/w/mine", io: disk) }
+        // With --force it writes (here into a table that refuses every write).
+        #expect(throws: SiteWriterError.self) { try Theme.builtIn.export(to: "/w/mine", io: disk, force: true) }
+    }
+
+    @Test(arguments: ["/w/notes", "/w/null", "/w/pipe"], [false, true])
+    func whatIsNotAFolderIsRefused(path: String, force: Bool) {
+        #expect(throws: ThemeError.notAFolder(path)) { try Theme.builtIn.export(to: path, io: disk, force: force) }
+    }
+
+    @Test func aFolderThatCannotBeListedIsRefused() {
+        #expect(throws: ThemeError.cannotList("/w/locked")) { try Theme.builtIn.export(to: "/w/locked", io: disk, force: true) }
+    }
+
+    @Test(arguments: ["/w/l", "/w/new", "/r/t"])
+    func anEmptyOrMissingFolderIsWritten(path: String) {
+        // The link points to an empty folder: like that folder, it is written (the table refuses the write).
+        #expect(throws: SiteWriterError.self) { try Theme.builtIn.export(to: path, io: disk) }
+    }
+}
