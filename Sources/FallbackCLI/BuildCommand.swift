@@ -105,25 +105,34 @@ enum BuildCommand: Command {
         }
         let quiet = arguments.has("quiet")
         let showsProgress = !quiet && environment.isErrorTerminal
+        var progress: (@Sendable (Int, Int) -> Void)?
+        if showsProgress {
+            let report = environment.writeError
+            progress = { done, total in
+                if done == total || done % 25 == 0 { report("\rRendering pages: \(done)/\(total)") }
+            }
+        }
+        let files: [String: [UInt8]]
         do {
-            var progress: (@Sendable (Int, Int) -> Void)?
-            if showsProgress {
-                let report = environment.writeError
-                progress = { done, total in
-                    if done == total || done % 25 == 0 { report("\rRendering pages: \(done)/\(total)") }
-                }
-            }
-            let files = try builder.files(progress: progress)
+            files = try builder.files(progress: progress)
             if showsProgress { environment.writeError("\n") }
-            try writer.write(files)
-            if !quiet {
-                let pages = files.keys.count { $0.hasSuffix(".html") }
-                environment.writeError("wrote \(pages) pages to \(output); open \(output)/index.html\n")
-            }
         } catch {
             if showsProgress { environment.writeError("\n") }
             environment.writeError("error: \(error)\n")
-            return (error as? SiteWriterError)?.refusesTheOutput == true ? ExitStatus.usage : ExitStatus.failure
+            return ExitStatus.failure
+        }
+        do {
+            try writer.write(files)
+        } catch let error as SiteWriterError {
+            environment.writeError("error: \(error)\n")
+            return error.refusesTheOutput ? ExitStatus.usage : ExitStatus.failure
+        } catch {
+            environment.writeError("error: cannot write the site to \(output): \(CommandEnvironment.describe(error))\n")
+            return ExitStatus.failure
+        }
+        if !quiet {
+            let pages = files.keys.count { $0.hasSuffix(".html") }
+            environment.writeError("wrote \(pages) pages to \(output); open \(output)/index.html\n")
         }
         return ExitStatus.success
     }

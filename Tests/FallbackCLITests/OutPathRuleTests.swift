@@ -160,6 +160,19 @@ struct OutPathRuleTests {
         #expect(FileManager.default.fileExists(atPath: root + "/data/snapshot.json"))
     }
 
+    /// The temporary folder beside a 250-character name is longer than a name may be.
+    @Test func aFailedWriteIsOneLineThatNamesTheOutput() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/" + String(repeating: "s", count: 250)
+        let result = build(["build", example, "--out", out])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("error: cannot write the site to \(out): "))
+        #expect(result.error.split(separator: "\n").count == 1)
+        #expect(!result.error.contains("NSCocoaErrorDomain"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == [])
+    }
+
     // MARK: Symbolic links
 
     @Test func aSymbolicLinkIsRefusedWithoutForce() throws {
