@@ -10,9 +10,17 @@ enum BuildCommand: Command {
         abstract: "Render a snapshot into a static HTML dashboard.",
         discussion: """
             Builds into a temporary folder beside --out and swaps it in, so a failed or interrupted build leaves \
-            the previous site as it was. A non-empty --out that fallback-site did not write is refused unless \
-            --force. The same input always gives byte-identical pages; set SOURCE_DATE_EPOCH to show the \
-            snapshot's age as of that time.
+            the previous site as it was. The same input always gives byte-identical pages; set SOURCE_DATE_EPOCH \
+            to show the snapshot's age as of that time.
+
+            --out is checked before anything is read, and again before the swap; a refusal exits 2 and changes \
+            nothing. The path is normalised first ('site/.', 'a/b/..' and 'site/' are folders like any other). \
+            Refused, --force or not: what is not a folder (a file, a FIFO, a device), a folder that cannot be \
+            listed, the working folder or a folder above it ('.', '..', '/'), and a path that is, contains or \
+            lies inside an input (snapshots, their folder, --git-history, --baseline, --config, --templates, \
+            --assets). Refused unless --force: a non-empty folder that fallback-site did not write, and a \
+            symbolic link; with --force the link itself is replaced by the site folder and its target is left \
+            as it is.
             """,
         positionals: [
             .init(
@@ -29,7 +37,7 @@ enum BuildCommand: Command {
             .init(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file."),
         ],
         flags: [
-            .init(name: "force", help: "Replace --out even if fallback-site did not write it."),
+            .init(name: "force", help: "Replace a folder fallback-site did not write, or a symbolic link (the link, not its target)."),
             .init(name: "quiet", help: "Print nothing but errors."),
         ])
 
@@ -41,6 +49,14 @@ enum BuildCommand: Command {
             return CommandLineTool.usageError(
                 "Missing expected argument '<snapshot> ...' (or --git-history <path>)", usage: signature.usage(tool: CommandLineTool.name),
                 helpName: "\(CommandLineTool.name) build", environment)
+        }
+        let writer = SiteWriter(
+            outputPath: output, io: environment.fileIO, force: arguments.has("force"), inputs: inputs(of: arguments, in: environment))
+        do {
+            try writer.checkedOutput()
+        } catch {
+            environment.writeError("error: \(error)\n")
+            return ExitStatus.usage
         }
         guard let configuration = CheckCommand.loadConfiguration(arguments, in: environment) else { return ExitStatus.usage }
         let audit = Audit(now: referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }, configuration: configuration.audit)
@@ -89,27 +105,48 @@ enum BuildCommand: Command {
         }
         let quiet = arguments.has("quiet")
         let showsProgress = !quiet && environment.isErrorTerminal
+        var progress: (@Sendable (Int, Int) -> Void)?
+        if showsProgress {
+            let report = environment.writeError
+            progress = { done, total in
+                if done == total || done % 25 == 0 { report("\rRendering pages: \(done)/\(total)") }
+            }
+        }
+        let files: [String: [UInt8]]
         do {
-            var progress: (@Sendable (Int, Int) -> Void)?
-            if showsProgress {
-                let report = environment.writeError
-                progress = { done, total in
-                    if done == total || done % 25 == 0 { report("\rRendering pages: \(done)/\(total)") }
-                }
-            }
-            let files = try builder.files(progress: progress)
+            files = try builder.files(progress: progress)
             if showsProgress { environment.writeError("\n") }
-            try SiteWriter(outputPath: output, io: environment.fileIO, force: arguments.has("force")).write(files)
-            if !quiet {
-                let pages = files.keys.count { $0.hasSuffix(".html") }
-                environment.writeError("wrote \(pages) pages to \(output); open \(output)/index.html\n")
-            }
         } catch {
             if showsProgress { environment.writeError("\n") }
             environment.writeError("error: \(error)\n")
             return ExitStatus.failure
         }
+        do {
+            try writer.write(files)
+        } catch let error as SiteWriterError {
+            environment.writeError("error: \(error)\n")
+            return error.refusesTheOutput ? ExitStatus.usage : ExitStatus.failure
+        } catch {
+            environment.writeError("error: cannot write the site to \(output): \(CommandEnvironment.describe(error))\n")
+            return ExitStatus.failure
+        }
+        if !quiet {
+            let pages = files.keys.count { $0.hasSuffix(".html") }
+            environment.writeError("wrote \(pages) pages to \(output); open \(output)/index.html\n")
+        }
         return ExitStatus.success
+    }
+
+    /// Every path the build reads: the output may not be, contain or lie inside any of them.
+    static func inputs(of arguments: ParsedArguments, in environment: CommandEnvironment) -> [String] {
+        var inputs = arguments.positionals
+        for option in ["git-history", "baseline", "config", "templates", "assets"] {
+            if let path = arguments.value(option, in: signature) { inputs.append(path) }
+        }
+        if arguments.value("config", in: signature) == nil, environment.fileIO.itemKind(Configuration.fileName) != nil {
+            inputs.append(Configuration.fileName)
+        }
+        return inputs
     }
 
     static func model(
@@ -153,12 +190,15 @@ enum ThemeCommand: Command {
         abstract: "Export the built-in templates and assets for customising.",
         discussion: """
             'theme export DIR' writes DIR/templates and DIR/assets. Pass those folders to build's --templates \
-            and --assets: any file found there replaces the built-in one of the same path.
+            and --assets: any file found there replaces the built-in one of the same path. DIR is a new or \
+            empty folder: a folder with files in it is refused unless --force (which overwrites the files of \
+            the same name and keeps the others), and a DIR that is not a folder is always refused.
             """,
         positionals: [
             .init(name: "action", arity: .one, help: "export"),
             .init(name: "dir", arity: .one, help: "The folder to write to."),
-        ])
+        ],
+        flags: [.init(name: "force", help: "Export into a folder that is not empty, overwriting files of the same name.")])
 
     static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
         guard arguments.positionals[0] == "export" else {
@@ -168,7 +208,10 @@ enum ThemeCommand: Command {
         }
         let folder = arguments.positionals[1]
         do {
-            try Theme.builtIn.export(to: folder, io: environment.fileIO)
+            try Theme.builtIn.export(to: folder, io: environment.fileIO, force: arguments.has("force"))
+        } catch let error as ThemeError {
+            environment.writeError("error: \(error)\n")
+            return ExitStatus.usage
         } catch {
             environment.writeError("error: cannot export the theme to \(folder): \(CommandEnvironment.describe(error))\n")
             return ExitStatus.failure

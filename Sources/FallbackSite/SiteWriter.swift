@@ -2,18 +2,48 @@ import Foundation
 
 /// The file operations the site writer needs, as closures so generation runs in tests without a disk.
 public struct FileIO: Sendable {
+    /// What a path names, seen without following a symbolic link (`lstat`).
+    public enum ItemKind: String, Sendable, Equatable, CustomStringConvertible {
+        case directory, regularFile, symbolicLink, fifo, device, socket
+        /// Something `lstat` cannot examine (for example a folder on its way that cannot be searched).
+        case unknown
+
+        public var description: String {
+            switch self {
+            case .directory: "a folder"
+            case .regularFile: "a regular file"
+            case .symbolicLink: "a symbolic link"
+            case .fifo: "a named pipe (FIFO)"
+            case .device: "a device"
+            case .socket: "a socket"
+            case .unknown: "something that cannot be examined"
+            }
+        }
+    }
+
     public var createDirectory: @Sendable (_ path: String) throws -> Void
     public var writeFile: @Sendable (_ path: String, _ bytes: [UInt8]) throws -> Void
-    /// The names in a directory, nil when there is no directory at `path`.
+    /// The names in a folder; nil when there is no folder at `path` or it cannot be listed
+    /// (`itemKind` tells which).
     public var listDirectory: @Sendable (_ path: String) -> [String]?
     public var fileExists: @Sendable (_ path: String) -> Bool
     public var move: @Sendable (_ from: String, _ to: String) throws -> Void
+    /// Removes a file, a folder with its content, or a symbolic link (never its target).
     public var remove: @Sendable (_ path: String) throws -> Void
+    /// What is at `path`, not following a final symbolic link; nil when nothing is there.
+    public var itemKind: @Sendable (_ path: String) -> ItemKind?
+    /// `path` with every symbolic link, `.` and `..` resolved (`realpath`); nil when it does not exist.
+    public var resolvedPath: @Sendable (_ path: String) -> String?
+    /// The folder a relative path starts from.
+    public var currentDirectory: @Sendable () -> String
 
     public init(
         createDirectory: @escaping @Sendable (String) throws -> Void, writeFile: @escaping @Sendable (String, [UInt8]) throws -> Void,
         listDirectory: @escaping @Sendable (String) -> [String]?, fileExists: @escaping @Sendable (String) -> Bool,
-        move: @escaping @Sendable (String, String) throws -> Void, remove: @escaping @Sendable (String) throws -> Void
+        move: @escaping @Sendable (String, String) throws -> Void, remove: @escaping @Sendable (String) throws -> Void,
+        itemKind: @escaping @Sendable (String) -> ItemKind? = FileIO.diskItemKind,
+        resolvedPath: @escaping @Sendable (String) -> String? = FileIO.diskResolvedPath,
+        currentDirectory: @escaping @Sendable () -> String = { FileManager.default.currentDirectoryPath }
     ) {
         self.createDirectory = createDirectory
         self.writeFile = writeFile
@@ -21,6 +51,9 @@ public struct FileIO: Sendable {
         self.fileExists = fileExists
         self.move = move
         self.remove = remove
+        self.itemKind = itemKind
+        self.resolvedPath = resolvedPath
+        self.currentDirectory = currentDirectory
     }
 
     /// The real file system.
@@ -32,13 +65,34 @@ public struct FileIO: Sendable {
             }
         },
         listDirectory: { path in
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+            guard diskItemKind(path) == .directory else { return nil }
             return try? FileManager.default.contentsOfDirectory(atPath: path)
         },
         fileExists: { FileManager.default.fileExists(atPath: $0) },
         move: { try FileManager.default.moveItem(atPath: $0, toPath: $1) },
         remove: { try FileManager.default.removeItem(atPath: $0) })
+
+    /// The kind of what is at `path` on disk, by `lstat`.
+    @Sendable public static func diskItemKind(_ path: String) -> ItemKind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return errno == ENOENT || errno == ENOTDIR ? nil : .unknown }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .regularFile
+        case S_IFLNK: return .symbolicLink
+        case S_IFIFO: return .fifo
+        case S_IFCHR, S_IFBLK: return .device
+        case S_IFSOCK: return .socket
+        default: return .unknown
+        }
+    }
+
+    /// `realpath` of `path` on disk.
+    @Sendable public static func diskResolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 }
 
 public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
@@ -47,6 +101,27 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
     /// A page's relative path would leave the output folder or is not a plain relative path.
     case unsafePath(String)
     case cannotWrite(String)
+    /// `--out` is the empty string.
+    case emptyOutputPath
+    /// `--out` (or the folder it would be made in) exists and is not a folder: never replaced.
+    case notAFolder(String, FileIO.ItemKind)
+    /// `--out` is a folder whose names cannot be read, so nobody can tell what replacing it would lose.
+    case cannotList(String)
+    /// `--out` is a symbolic link, replaced (the link, never its target) only with `--force`.
+    case symbolicLink(String)
+    /// `--out` is, contains or lies inside an input of the build.
+    case overlapsInput(String, input: String)
+    /// `--out` is the working folder or a folder above it (`/` included).
+    case containsWorkingDirectory(String)
+
+    /// True for the `--out` rules (a usage problem, found before anything is written), false
+    /// for a failure while writing.
+    public var refusesTheOutput: Bool {
+        switch self {
+        case .unsafePath, .cannotWrite: false
+        default: true
+        }
+    }
 
     public var description: String {
         switch self {
@@ -55,27 +130,51 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
                 + "choose another --out or pass --force to replace it"
         case .unsafePath(let path): "refusing to write \(path): it is not a plain path inside the output folder"
         case .cannotWrite(let path): "cannot write \(path)"
+        case .emptyOutputPath: "--out is empty; name the folder to write the site to"
+        case .notAFolder(let path, let kind):
+            "\(path) is \(kind), not a folder; --out must be a folder or a path that does not exist yet (--force replaces only folders)"
+        case .cannotList(let path): "\(path) is a folder that cannot be listed, so replacing it could lose files; choose another --out"
+        case .symbolicLink(let path):
+            "\(path) is a symbolic link; give the folder's own path, or pass --force to replace the link itself (its target is left as it is)"
+        case .overlapsInput(let path, let input):
+            "--out \(path) is, contains or lies inside the input \(input); choose an output folder apart from the inputs"
+        case .containsWorkingDirectory(let path):
+            "--out \(path) is the working folder or a folder above it, which a build would replace whole; choose a folder below or beside it"
         }
     }
 }
 
 /// Writes a whole site at once: into a temporary folder beside the output, then swapped in, so a
 /// failed or interrupted build leaves the previous site as it was.
+///
+/// The output follows the rules of `OutputFolder`, checked before anything is written and again
+/// right before the swap.
 public struct SiteWriter: Sendable {
     /// The marker that identifies a folder as this tool's output.
     public static let markerName = ".fallback-site"
 
+    /// The output as given (`--out`).
     public let outputPath: String
     public let io: FileIO
-    /// Replace a non-empty folder that is not a previous output.
+    /// Replace a non-empty folder that is not a previous output, or a symbolic link (the link itself).
     public var force = false
+    /// The build's inputs (files and folders): the output may not be, contain or lie inside any of them.
+    public var inputs: [String] = []
 
-    public init(outputPath: String, io: FileIO = .disk, force: Bool = false) {
-        var path = outputPath
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        self.outputPath = path
+    public init(outputPath: String, io: FileIO = .disk, force: Bool = false, inputs: [String] = []) {
+        self.outputPath = outputPath
         self.io = io
         self.force = force
+        self.inputs = inputs
+    }
+
+    /// The output resolved and checked against every rule; touches nothing.
+    @discardableResult
+    public func checkedOutput() throws(SiteWriterError) -> OutputFolder {
+        let output = try OutputFolder(outputPath, io: io)
+        try output.checkPlace(inputs: inputs, io: io)
+        try output.checkExisting(force: force, io: io)
+        return output
     }
 
     /// True when `relativePath` stays inside the output folder: relative, no `..` or `.` component,
@@ -93,14 +192,13 @@ public struct SiteWriter: Sendable {
         for path in files.keys where !SiteWriter.isSafe(path) {
             throw SiteWriterError.unsafePath(path)
         }
-        if let existing = io.listDirectory(outputPath), !existing.isEmpty, !existing.contains(SiteWriter.markerName), !force {
-            throw SiteWriterError.notAPreviousOutput(outputPath)
-        }
-        let parent = (outputPath as NSString).deletingLastPathComponent
-        let base = (outputPath as NSString).lastPathComponent
-        let staging = (parent.isEmpty ? "" : parent + "/") + ".\(base).building-\(ProcessInfo.processInfo.processIdentifier)"
-        let retired = (parent.isEmpty ? "" : parent + "/") + ".\(base).previous-\(ProcessInfo.processInfo.processIdentifier)"
-        removeStale(in: parent.isEmpty ? "." : parent, prefix: ".\(base).")
+        let output = try OutputFolder(outputPath, io: io)
+        try output.checkPlace(inputs: inputs, io: io)
+        let process = ProcessInfo.processInfo.processIdentifier
+        let staging = output.sibling(.building, process: process)
+        let retired = output.sibling(.previous, process: process)
+        removeStale(beside: output)
+        try output.checkExisting(force: force, io: io)
 
         try io.createDirectory(staging)
         do {
@@ -112,17 +210,17 @@ public struct SiteWriter: Sendable {
                 try io.writeFile(target, files[path]!)
             }
             try io.writeFile(staging + "/" + SiteWriter.markerName, Array("This folder is written by fallback-site; a build replaces it whole.\n".utf8))
-            if io.fileExists(outputPath) {
-                try io.move(outputPath, retired)
+            if io.itemKind(output.path) != nil {
+                try io.move(output.path, retired)
                 do {
-                    try io.move(staging, outputPath)
+                    try io.move(staging, output.path)
                 } catch {
-                    try? io.move(retired, outputPath)
+                    try? io.move(retired, output.path)
                     throw error
                 }
                 try? io.remove(retired)
             } else {
-                try io.move(staging, outputPath)
+                try io.move(staging, output.path)
             }
         } catch {
             try? io.remove(staging)
@@ -131,17 +229,20 @@ public struct SiteWriter: Sendable {
     }
 
     /// Cleans up after an interrupted build of the same output: a site retired but never replaced
-    /// is put back, and half-written folders are removed.
-    private func removeStale(in parent: String, prefix: String) {
-        let leftovers = (io.listDirectory(parent) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
-        if !io.fileExists(outputPath), let retired = leftovers.first(where: { $0.dropFirst(prefix.count).hasPrefix("previous-") }) {
-            try? io.move(parent + "/" + retired, outputPath)
+    /// is put back, and half-written folders are removed. Only folders named exactly as this
+    /// writer names them (`.NAME.building-PID`, `.NAME.previous-PID`) count, never one that holds an input.
+    private func removeStale(beside output: OutputFolder) {
+        let leftovers = (io.listDirectory(output.parent) ?? []).sorted().compactMap { name -> (OutputFolder.Sibling, String)? in
+            guard let sibling = output.sibling(named: name) else { return nil }
+            let path = OutputFolder.join(output.parent, name)
+            guard io.itemKind(path) == .directory, !OutputFolder.overlaps(path, anyOf: inputs, io: io) else { return nil }
+            return (sibling, path)
         }
-        for name in leftovers {
-            let suffix = name.dropFirst(prefix.count)
-            if suffix.hasPrefix("building-") || suffix.hasPrefix("previous-") {
-                try? io.remove(parent + "/" + name)
-            }
+        if io.itemKind(output.path) == nil, let retired = leftovers.first(where: { $0.0 == .previous }) {
+            try? io.move(retired.1, output.path)
+        }
+        for (_, path) in leftovers where io.itemKind(path) != nil {
+            try? io.remove(path)
         }
     }
 }

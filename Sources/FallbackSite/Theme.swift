@@ -74,7 +74,16 @@ public struct Theme: Sendable {
     }
 
     /// Writes the theme's files below `folder` (`templates/…`, `assets/…`), for customising.
-    public func export(to folder: String, io: FileIO = .disk) throws {
+    /// `folder` is missing or an empty folder, or with `force` any folder (files of the same path
+    /// are overwritten, others kept); a symbolic link counts as what it points to.
+    public func export(to folder: String, io: FileIO = .disk, force: Bool = false) throws {
+        if let target = io.resolvedPath(folder), let kind = io.itemKind(target) {
+            guard kind == .directory else { throw ThemeError.notAFolder(folder) }
+            guard let names = io.listDirectory(target) else { throw ThemeError.cannotList(folder) }
+            if !names.isEmpty, !force { throw ThemeError.notEmpty(folder) }
+        } else if io.itemKind(folder) != nil {
+            throw ThemeError.notAFolder(folder)  // a link to nothing
+        }
         let all = templates.map { ("templates/" + $0.key, Array($0.value.utf8)) } + assets.map { ("assets/" + $0.key, $0.value) }
         for (path, bytes) in all.sorted(by: { $0.0 < $1.0 }) {
             let target = folder + "/" + path
@@ -86,10 +95,17 @@ public struct Theme: Sendable {
 
 public enum ThemeError: Error, Equatable, CustomStringConvertible {
     case notAFolder(String)
+    /// `theme export` into a folder that already has files, without `--force`.
+    case notEmpty(String)
+    case cannotList(String)
 
     public var description: String {
         switch self {
         case .notAFolder(let path): "\(path) is not a folder"
+        case .notEmpty(let path):
+            "\(path) is not empty and exporting would overwrite its templates; choose a new or empty folder, "
+                + "or pass --force to overwrite the files of the same name"
+        case .cannotList(let path): "\(path) is a folder that cannot be listed; choose another folder"
         }
     }
 }

@@ -96,7 +96,7 @@ struct SiteCommandTests {
         let out = try temporaryFolder()
         FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("mine".utf8))
         let refused = run(["build", example, "--out", out])
-        #expect(refused.status == 1)
+        #expect(refused.status == 2)
         #expect(refused.error.contains("pass --force"))
         #expect(text(at: out + "/notes.txt") == "mine")
         #expect(run(["build", example, "--out", out, "--force", "--quiet"]).status == 0)
