@@ -52,9 +52,16 @@ public func fuzzBuild(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 enum BuildFolder {
-    /// An empty temporary folder, made once per process and removed when it exits.
+    /// An empty temporary folder, made once per process and removed when it exits. libFuzzer ends
+    /// a run with `_exit`, which skips `atexit`: the empty folders of processes gone are removed first.
     static let path: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-build-\(ProcessInfo.processInfo.processIdentifier)").path
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("fuzz-build-") {
+            if let pid = pid_t(name.dropFirst("fuzz-build-".count)), kill(pid, 0) != 0, errno == ESRCH {
+                rmdir(temporary.appendingPathComponent(name).path)
+            }
+        }
+        let path = temporary.appendingPathComponent("fuzz-build-\(ProcessInfo.processInfo.processIdentifier)").path
         try? FileManager.default.removeItem(atPath: path)
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
