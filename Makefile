@@ -11,7 +11,7 @@ define cmark_present
 && ls "$$(pkg-config --variable=libdir $(CMARK_PC))"/libcmark-gfm-extensions.* >/dev/null 2>&1 )
 endef
 
-.PHONY: all deps browser-deps build release test site examples bench clean
+.PHONY: all deps browser-deps build release test site examples bench fuzz fuzz-smoke clean
 
 all: build
 
@@ -73,6 +73,18 @@ examples: deps
 
 bench: deps
 	$(SWIFT) run -c release fallback-bench
+
+# Fuzzing (libFuzzer + AddressSanitizer, Linux with the swift.org toolchain; see docs/fuzzing.md).
+# `make fuzz` runs each target for FUZZ_SECONDS (default 60); FUZZ_TARGETS picks targets
+# (json mustache markdown build). `make fuzz-smoke` (CI) replays Fuzz/Regressions and runs each a few seconds.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= json mustache markdown build
+
+fuzz: deps
+	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" bash Fuzz/fuzz.sh run
+
+fuzz-smoke: deps
+	SWIFT="$(SWIFT)" FUZZ_SECONDS=5 FUZZ_TARGETS="$(FUZZ_TARGETS)" bash Fuzz/fuzz.sh smoke
 
 clean:
 	rm -rf .build _site

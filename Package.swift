@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "RovenueFallback", targets: ["RovenueFallback"]),
         .library(name: "FallbackAudit", targets: ["FallbackAudit"]),
         .executable(name: "fallback-site", targets: ["fallback-site"]),
+        // For the fuzz targets in Fuzz/, a package of its own that depends on this one.
+        .library(name: "FallbackSite", targets: ["FallbackSite"]),
+        .library(name: "FallbackCLI", targets: ["FallbackCLI"]),
+        .library(name: "Mustache", targets: ["Mustache"]),
+        .library(name: "Markdown", targets: ["Markdown"]),
     ],
     targets: [
         // What an SDK links: strict JSON reading with positions, typed decoding, loader, resolver, bucketing.
