@@ -177,8 +177,9 @@ public struct FallbackFile: Sendable {
         return records
     }
 
+    /// `formatVersion` must be the integer 1: `1.0`, `1e0` and `10E-1` are floats to the SDK (§2 rule 10).
     static func isVersionOne(_ value: JSONDocument.Value) -> Bool {
-        value.kind == .number && value.number?.text == "1"
+        value.number?.reading == .unsignedInteger(1)
     }
 }
 
@@ -400,7 +401,13 @@ struct TopLevelReading {
         switch value.kind {
         case .null: "null"
         case .true, .false: "boolean `\(value.kind == .true)`"
-        case .number: value.number?.isIntegerToken == true ? "integer `\(value.number!.text)`" : "floating point `\(value.number!.text)`"
+        case .number:
+            switch value.number?.reading {
+            case .some(.unsignedInteger(let integer)): "integer `\(integer)`"
+            case .some(.negativeInteger(let integer)): "integer `\(integer)`"
+            case .some(.float(let float)): "floating point `\(FallbackFile.rustDisplay(float))`"
+            default: "floating point `\(value.number?.text ?? "")`"
+            }
         case .string: "string \(JSONValue.quoted(value.string ?? ""))"
         case .array: "sequence"
         case .object: "map"
@@ -431,27 +438,13 @@ extension FallbackFile {
     /// Integers within 64 bits print as written (`-0` is a float); everything else prints as the
     /// shortest round-tripping float in the style of Rust's `ryu` (`1.0`, `1e20`, `1.5e-7`).
     static func serdeNumber(_ number: JSONNumber) -> String {
-        if number.isIntegerToken, number.text != "-0" {
-            if Int64(number.text) != nil || UInt64(number.text) != nil { return number.text }
-        }
+        if number.reading?.isInteger == true { return number.text }
         return ryuText(number.doubleValue)
     }
 
     static func ryuText(_ value: Double) -> String {
         if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
-        // Swift's description gives the shortest round-tripping digits; re-lay them out as ryu does.
-        var text = "\(abs(value))"
-        var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            exponent = Int(text[text.index(after: e)...].replacing("+", with: "")) ?? 0
-            text = String(text[..<e])
-        }
-        var digits = text.replacing(".", with: "")
-        let pointPosition = (text.firstIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? text.count) + exponent
-        let leadingZeros = digits.prefix { $0 == "0" }.count
-        digits.removeFirst(leadingZeros)
-        while digits.last == "0" { digits.removeLast() }
-        let decimalPoint = pointPosition - leadingZeros
+        let (digits, decimalPoint) = shortestDigits(value)
         let length = digits.count
         let sign = value < 0 ? "-" : ""
         if 0 < decimalPoint, decimalPoint <= 16 {
@@ -466,5 +459,40 @@ extension FallbackFile {
         }
         let mantissa = length == 1 ? digits : String(digits.prefix(1)) + "." + digits.dropFirst()
         return sign + mantissa + "e\(decimalPoint - 1)"
+    }
+
+    /// A finite double as Rust's `Display` writes it in serde's messages (`WithDecimalPoint`): the
+    /// shortest round-tripping digits, never an exponent, and `.0` when there is no fraction.
+    static func rustDisplay(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
+        let (digits, decimalPoint) = shortestDigits(value)
+        let sign = value < 0 ? "-" : ""
+        if decimalPoint <= 0 {
+            return sign + "0." + String(repeating: "0", count: -decimalPoint) + digits
+        }
+        if digits.count <= decimalPoint {
+            return sign + digits + String(repeating: "0", count: decimalPoint - digits.count) + ".0"
+        }
+        let split = digits.index(digits.startIndex, offsetBy: decimalPoint)
+        return sign + digits[..<split] + "." + digits[split...]
+    }
+
+    /// The shortest round-tripping significant digits of a finite, non-zero double, and where the
+    /// decimal point goes (`0.0125` → `("125", -1)`).
+    private static func shortestDigits(_ value: Double) -> (digits: String, decimalPoint: Int) {
+        // Swift's description gives the shortest round-tripping digits; lay them out again.
+        var text = "\(abs(value))"
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: e)...].replacing("+", with: "")) ?? 0
+            text = String(text[..<e])
+        }
+        var digits = text.replacing(".", with: "")
+        let pointPosition = (text.firstIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? text.count) + exponent
+        let leadingZeros = digits.prefix { $0 == "0" }.count
+        digits.removeFirst(leadingZeros)
+        while digits.last == "0" { digits.removeLast() }
+        return (digits, pointPosition - leadingZeros)
     }
 }

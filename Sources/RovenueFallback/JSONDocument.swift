@@ -827,12 +827,12 @@ extension JSONDocument {
                 while index < count, isDigit(bytes[index]) { index += 1 }
             }
             let nodeIndex = append(.number, flags: flags, start: start, end: index)
-            if hasExponent || integerDigits > 300 {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                if let value = Double(text), value.isInfinite {
-                    nodes[nodeIndex].flags |= JSONDocument.overflows
-                    overflowing.append(Int32(nodeIndex))
-                }
+            // Only an exponent or a long integer part can overflow (§2.1): the rest is never read here.
+            if hasExponent || integerDigits > 300,
+                JSONNumber.reading(of: UnsafeBufferPointer(rebasing: bytes[start..<index])) == .outOfRange
+            {
+                nodes[nodeIndex].flags |= JSONDocument.overflows
+                overflowing.append(Int32(nodeIndex))
             }
             offset = index
             return true
