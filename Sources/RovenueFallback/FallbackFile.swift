@@ -30,7 +30,7 @@ public struct FallbackFile: Sendable {
     public init(bytes: [UInt8], strippingByteOrderMark: Bool = false) {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         hasByteOrderMark = bytes.starts(with: bom)
-        let document = JSONDocument(bytes: hasByteOrderMark ? Array(bytes.dropFirst(3)) : bytes)
+        let document = JSONDocument(bytes: hasByteOrderMark ? Array(bytes.dropFirst(3)) : bytes, acceptingLoneSurrogates: true)
         self.document = document
 
         var reading = TopLevelReading(document: document)
@@ -321,6 +321,9 @@ struct TopLevelReading {
         switch root.kind {
         case .object:
             for member in root.members {
+                // Every top-level key is decoded (to match it against the fields), so a lone surrogate
+                // in one throws; in the value of a key other than these two, it does not (§2 rule 1).
+                if let lone = loneSurrogate(in: member.keyValue) { return lone }
                 switch member.key {
                 case "formatVersion":
                     if formatVersion != nil {
@@ -333,6 +336,8 @@ struct TopLevelReading {
                         return FallbackRejection(rule: .duplicateField, value: member.keyValue, detail: "duplicate field `placements`")
                     }
                     placements = member.value
+                    // Reporting the wrong type decodes a string first.
+                    if let lone = loneSurrogate(in: member.value) { return lone }
                     if member.value.kind != .object {
                         return FallbackRejection(
                             rule: .placementsNotAnObject, value: member.value,
@@ -361,6 +366,7 @@ struct TopLevelReading {
                     if let violation = limitViolation(in: element) { return violation }
                 case 1:
                     placements = element
+                    if let lone = loneSurrogate(in: element) { return lone }
                     if element.kind != .object {
                         return FallbackRejection(
                             rule: .placementsNotAnObject, value: element, detail: "invalid type: \(Self.typeName(element)), expected a map")
@@ -377,24 +383,38 @@ struct TopLevelReading {
                     offset: root.byteRange.upperBound - 1)
             }
         default:
+            if let lone = loneSurrogate(in: root) { return lone }
             return FallbackRejection(
                 rule: .topLevelNotAnObject, value: root, detail: "invalid type: \(Self.typeName(root)), expected a struct")
         }
         return nil
     }
 
-    /// The first container nested past 127 levels or number overflowing a float inside `value`.
+    /// The first container nested past 127 levels, number overflowing a float, or string with a lone
+    /// surrogate escape inside `value`, in text order: the SDK reads every one of these values.
     private func limitViolation(in value: JSONDocument.Value) -> FallbackRejection? {
         let range = value.index..<Int(document.nodes[value.index].next)
         let deep = document.tooDeepContainers.first { range.contains(Int($0)) }
         let overflow = document.overflowingNumbers.first { range.contains(Int($0)) }
-        if let overflow, deep.map({ overflow < $0 }) ?? true {
-            return FallbackRejection(rule: .numberOutOfRange, value: document.value(at: Int(overflow)), detail: "number out of range")
+        let lone = document.loneSurrogates.first { range.contains(Int($0.node)) }
+        guard let first = [deep, overflow, lone?.node].compactMap({ $0 }).min() else { return nil }
+        if let lone, lone.node == first { return loneSurrogateRejection(lone) }
+        if first == overflow {
+            return FallbackRejection(rule: .numberOutOfRange, value: document.value(at: Int(first)), detail: "number out of range")
         }
-        if let deep {
-            return FallbackRejection(rule: .nestingTooDeep, value: document.value(at: Int(deep)), detail: "recursion limit exceeded")
-        }
-        return nil
+        return FallbackRejection(rule: .nestingTooDeep, value: document.value(at: Int(first)), detail: "recursion limit exceeded")
+    }
+
+    /// The rejection for a lone surrogate in `value` itself (a key, or a string the SDK decodes).
+    private func loneSurrogate(in value: JSONDocument.Value) -> FallbackRejection? {
+        guard value.kind == .string, document.nodes[value.index].flags & JSONDocument.hasLoneSurrogate != 0,
+            let lone = document.loneSurrogates.first(where: { Int($0.node) == value.index })
+        else { return nil }
+        return loneSurrogateRejection(lone)
+    }
+
+    private func loneSurrogateRejection(_ lone: JSONDocument.LoneSurrogate) -> FallbackRejection {
+        FallbackRejection(rule: .invalidJSON, document: document, detail: lone.message, offset: Int(lone.offset))
     }
 
     static func typeName(_ value: JSONDocument.Value) -> String {
