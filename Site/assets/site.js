@@ -13,7 +13,7 @@
  *   variantIndex(bucket, weights)  -> number | null     §5 draw; weights: numbers or JSON number text
  *   bucketRanges(weights)          -> [{start, end} | null]  buckets each variant draws (end inclusive)
  *   roundHalfAwayFromZero(x)       -> number
- *   parseWeight(text)              -> number            the JSON number text as a 64-bit float
+ *   parseWeight(text)              -> number            a data-weight value as the 64-bit float it names
  *   sha256(bytes)                  -> Uint8Array        pure-JS fallback when Web Crypto is missing
  */
 (function () {
@@ -33,8 +33,10 @@
     return x < 0 ? -Math.round(-x) : Math.round(x);
   }
 
-  /** A weight as written in the file (JSON number text) to a 64-bit float. `parseFloat` is
-   *  correctly rounded, like Swift's `Double(text)`. Numbers pass through. */
+  /** A weight from `data-weight` to a 64-bit float. The site writes there the weight the SDK
+   *  reads (fallback-format.md §2.1: step by step, not correctly rounded, so not always what
+   *  JSON.parse makes of the file's text) as its shortest round-tripping text, which `parseFloat`
+   *  reads back to exactly that double. Numbers pass through. */
   function parseWeight(w) {
     if (typeof w === "number") return w;
     return parseFloat(String(w));

@@ -4,7 +4,11 @@
 //   node Site/test/bucketing.test.js <bucketing-vectors.json> <bucketing-parity-vectors.json>
 //
 // - every vector (12 with variants + 32 bucket-only = 44) through FallbackSite.bucket (Web Crypto,
-//   globalThis.crypto.subtle) and variantIndex, weights given both as numbers and as JSON text;
+//   globalThis.crypto.subtle) and variantIndex, with each weight as the site writes it into
+//   data-weight: the SDK's value (§2.1), taken from number-reading-vectors.json (beside the vector
+//   files), which the Swift tests check against the loader, the resolver and the site's output;
+// - §2.1 itself: every value the site writes reads back to the SDK's exact double, and draws where
+//   the SDK's step-by-step value and JSON.parse's correctly rounded one pick different variants;
 // - the same 44 through the pure-JS SHA-256 fallback, and that fallback against node:crypto;
 // - rounding edge cases: exact halves ([0.00025, 0.99975], [0.12345, 0.87655]) that tell
 //   half-away-from-zero from half-to-even, negatives (roundHalfAwayFromZero directly: a
@@ -23,6 +27,24 @@ const files = process.argv.slice(2);
 if (files.length === 0) {
   console.error("usage: node bucketing.test.js <vectors.json>...");
   process.exit(2);
+}
+
+// §2.1 as the Swift side reads it: token -> { bits, siteWeight }, and draws with those weights.
+const numberVectors = JSON.parse(fs.readFileSync(path.join(path.dirname(files[0]), "number-reading-vectors.json"), "utf8"));
+const sdkNumbers = new Map(numberVectors.numbers.map((n) => [n.token, n]));
+
+/** The IEEE 754 bit pattern of a double, as 16 hex digits. */
+function bits(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  return view.getBigUint64(0).toString(16).padStart(16, "0");
+}
+
+/** The weight the site writes into data-weight for a weight token of the file: the SDK's value. */
+function siteWeight(token) {
+  const n = sdkNumbers.get(token);
+  if (!n || n.siteWeight === undefined) throw new Error(`no §2.1 vector for weight ${token}: add it to number-reading-vectors.json`);
+  return n.siteWeight;
 }
 
 test("site.js loads without a DOM and exports the API", () => {
@@ -77,11 +99,10 @@ for (const file of files) {
         equal(b, c.expectedBucket, "bucket (Web Crypto)");
         equal(bucketViaFallback(c.subscriberId, c.seed), c.expectedBucket, "bucket (JS SHA-256 fallback)");
         const ids = c.variants.map((v) => v.id);
-        const byNumber = site.variantIndex(b, c.variants.map((v) => v.weight));
-        equal(ids[byNumber], c.expectedVariantId, "variant from numeric weights");
-        const byText = site.variantIndex(b, mine);
-        equal(ids[byText], c.expectedVariantId, "variant from weight text " + JSON.stringify(mine));
-        const r = site.bucketRanges(mine)[byText];
+        const weights = mine.map(siteWeight);
+        const drawn = site.variantIndex(b, weights);
+        equal(ids[drawn], c.expectedVariantId, "variant from the site's weights " + JSON.stringify(weights));
+        const r = site.bucketRanges(weights)[drawn];
         ok(r && r.start <= b && b <= r.end, `bucketRanges puts ${b} in the drawn variant's range`);
       });
     });
@@ -210,11 +231,40 @@ test("a zero weight gets no buckets; no variants draw nothing", () => {
   equal(site.variantIndex(1234, ["0.0"]), 0, "a single variant with weight 0 still draws (the last)");
 });
 
-test("weight text is read as Swift's Double(text) would (correctly rounded, like JSON.parse)", () => {
-  for (const t of ["0.5", "5E-1", "0.1e1", "1", "1.0", "-0", "1e-400", "0.33", "0.3333333333333333333333",
-    "0.1000000000000000055511151231257827", "123456789012345678901234567890", "2.5e-4", "9.9975e-1"]) {
-    equal(site.parseWeight(t), JSON.parse(t), `parseWeight(${t})`);
+// ---------------------------------------------------------------------------------------------
+// §2.1: the SDK's step-by-step value, not JSON.parse's
+// ---------------------------------------------------------------------------------------------
+
+test("every data-weight the site writes reads back to the SDK's exact double", () => {
+  let count = 0;
+  for (const n of numberVectors.numbers) {
+    if (n.siteWeight === undefined) continue;
+    count++;
+    equal(bits(site.parseWeight(n.siteWeight)), n.bits, `parseWeight(${n.siteWeight}) for the token ${n.token}`);
   }
+  ok(count >= 50, `${count} values checked`);
+});
+
+test("the vectors tell the SDK's reading from JSON.parse's", () => {
+  const differing = numberVectors.numbers.filter((n) => n.bits !== undefined && bits(JSON.parse(n.token)) !== n.bits);
+  ok(differing.length >= 5, `${differing.length} tokens that JSON.parse reads as another double`);
+  for (const n of differing) equal(bits(JSON.parse(n.token)), n.correctlyRounded, `JSON.parse(${n.token}) is the correctly rounded value`);
+});
+
+for (const d of numberVectors.draws) {
+  test(`draw ${JSON.stringify(d.weights)} at bucket ${d.bucket}: variant ${d.variant}, as the Swift resolver draws`, async () => {
+    equal(await site.bucket(d.subscriberId, d.key), d.bucket, "bucket");
+    equal(JSON.stringify(d.siteWeights), JSON.stringify(d.weights.map(siteWeight)), "the site's weights");
+    equal(site.variantIndex(d.bucket, d.siteWeights), d.variant, "variant from the site's weights");
+    const r = site.bucketRanges(d.siteWeights)[d.variant];
+    ok(r && r.start <= d.bucket && d.bucket <= r.end, "bucketRanges agrees");
+    // Drawing with the file's text as JSON.parse reads it would give this instead:
+    equal(site.variantIndex(d.bucket, d.weights.map((w) => JSON.parse(w))), d.variantIfCorrectlyRounded, "variant if correctly rounded");
+  });
+}
+
+test("some draws change with the reading (else the draws above could not fail on JSON.parse)", () => {
+  ok(numberVectors.draws.filter((d) => d.variant !== d.variantIfCorrectlyRounded).length >= 2, "at least two");
 });
 
 // An independent reference for §5, written differently: exact halves detected by comparing the

@@ -115,8 +115,7 @@ extension AuditRun {
 
     /// The value as epoch milliseconds, when it is an integer token within 64 bits.
     static func epochMilliseconds(_ value: JSONDocument.Value) -> Int64? {
-        guard let number = value.number, number.text != "-0" else { return nil }
-        return number.int64Value
+        value.number?.int64Value
     }
 
     /// How a message names a raw value: `the string "5"`, `the number 1.5e12`, `null`.

@@ -362,6 +362,9 @@ extension SiteModel {
             var context: [String: MustacheValue] = [
                 "index": .int(index), "colour": .int(index % 8), "variantId": .string(variant.variantId),
                 "weight": .string(variant.weightText),
+                // What the lookup draws with: the SDK's value (§2.1, not what JSON.parse makes of the
+                // text), as the shortest text that `parseFloat` reads back to exactly that double.
+                "weightValue": .string(variant.weight.description),
                 "buckets": .string(ranges[index].map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none"),
                 "share": .string(String(format: "%.2f%%", Double(shares[index]) / 100)),
             ]

@@ -60,37 +60,44 @@ struct EntryDecoder {
 
     func int(_ index: Int) throws(Failure) -> Int64 {
         let node = node(index)
-        guard node.kind == .number, node.flags & JSONDocument.integerToken != 0,
-            let value = integerValue(start: Int(node.start), end: Int(node.end))
-        else { throw failure(index, "an integer") }
-        return value
+        guard node.kind == .number else { throw failure(index, "an integer") }
+        let reading = numberReading(node)
+        if let value = reading?.int64 { return value }
+        let isIntegerToken = node.flags & JSONDocument.integerToken != 0
+        throw Failure(
+            source: SourceRef(node: index),
+            expectation: "expected an integer, found \(describe(index))\(EntryDecoder.whyNotAnInt(reading, isIntegerToken: isIntegerToken))")
     }
 
-    private func integerValue(start: Int, end: Int) -> Int64? {
-        bytes.withUnsafeBufferPointer { bytes -> Int64? in
-            var offset = start
-            let negative = bytes[offset] == UInt8(ascii: "-")
-            if negative { offset += 1 }
-            var magnitude: UInt64 = 0
-            while offset < end {
-                let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (added, overflow2) = shifted.addingReportingOverflow(UInt64(bytes[offset] - UInt8(ascii: "0")))
-                if overflow1 || overflow2 { return nil }
-                magnitude = added
-                offset += 1
-            }
-            if negative {
-                if magnitude <= UInt64(Int64.max) { return -Int64(magnitude) }
-                return magnitude == UInt64(Int64.max) + 1 ? Int64.min : nil
-            }
-            return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    /// Why a number token is not an `int` (§4), in words a user can act on: ` (…)`.
+    static func whyNotAnInt(_ reading: JSONNumber.Reading?, isIntegerToken: Bool) -> String {
+        switch reading {
+        case .some(.float(let value)) where isIntegerToken && value == 0:
+            " (the SDK's JSON parser reads -0 as the float -0.0, not an integer: write 0)"
+        case .some(.unsignedInteger):
+            " (beyond the signed 64-bit range of an integer)"
+        case .some(.float) where isIntegerToken:
+            " (beyond the signed 64-bit range of an integer)"
+        case .some(.float):
+            " (a fraction or an exponent makes it a float to the SDK, even when it is whole)"
+        default:
+            ""
+        }
+    }
+
+    /// The SDK's reading of a number node's token (§2.1), straight from the bytes.
+    private func numberReading(_ node: JSONDocument.Node) -> JSONNumber.Reading? {
+        bytes.withUnsafeBufferPointer { buffer in
+            JSONNumber.reading(of: UnsafeBufferPointer(rebasing: buffer[Int(node.start)..<Int(node.end)]))
         }
     }
 
     func number(_ index: Int) throws(Failure) -> (value: Double, text: String) {
-        guard kind(index) == .number else { throw failure(index, "a number") }
-        let text = document.text(of: document.value(at: index).byteRange)
-        return (Double(text) ?? 0, text)
+        let node = node(index)
+        guard node.kind == .number else { throw failure(index, "a number") }
+        let text = document.text(of: Int(node.start)..<Int(node.end))
+        // Out of range cannot happen here: such a number inside placements rejects the whole file.
+        return (numberReading(node)?.double ?? 0, text)
     }
 
     func bool(_ index: Int) throws(Failure) -> Bool {

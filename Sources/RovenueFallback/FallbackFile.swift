@@ -30,7 +30,7 @@ public struct FallbackFile: Sendable {
     public init(bytes: [UInt8], strippingByteOrderMark: Bool = false) {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         hasByteOrderMark = bytes.starts(with: bom)
-        let document = JSONDocument(bytes: hasByteOrderMark ? Array(bytes.dropFirst(3)) : bytes)
+        let document = JSONDocument(bytes: hasByteOrderMark ? Array(bytes.dropFirst(3)) : bytes, acceptingLoneSurrogates: true)
         self.document = document
 
         var reading = TopLevelReading(document: document)
@@ -177,8 +177,9 @@ public struct FallbackFile: Sendable {
         return records
     }
 
+    /// `formatVersion` must be the integer 1: `1.0`, `1e0` and `10E-1` are floats to the SDK (§2 rule 10).
     static func isVersionOne(_ value: JSONDocument.Value) -> Bool {
-        value.kind == .number && value.number?.text == "1"
+        value.number?.reading == .unsignedInteger(1)
     }
 }
 
@@ -320,6 +321,9 @@ struct TopLevelReading {
         switch root.kind {
         case .object:
             for member in root.members {
+                // Every top-level key is decoded (to match it against the fields), so a lone surrogate
+                // in one throws; in the value of a key other than these two, it does not (§2 rule 1).
+                if let lone = loneSurrogate(in: member.keyValue) { return lone }
                 switch member.key {
                 case "formatVersion":
                     if formatVersion != nil {
@@ -332,6 +336,8 @@ struct TopLevelReading {
                         return FallbackRejection(rule: .duplicateField, value: member.keyValue, detail: "duplicate field `placements`")
                     }
                     placements = member.value
+                    // Reporting the wrong type decodes a string first.
+                    if let lone = loneSurrogate(in: member.value) { return lone }
                     if member.value.kind != .object {
                         return FallbackRejection(
                             rule: .placementsNotAnObject, value: member.value,
@@ -360,6 +366,7 @@ struct TopLevelReading {
                     if let violation = limitViolation(in: element) { return violation }
                 case 1:
                     placements = element
+                    if let lone = loneSurrogate(in: element) { return lone }
                     if element.kind != .object {
                         return FallbackRejection(
                             rule: .placementsNotAnObject, value: element, detail: "invalid type: \(Self.typeName(element)), expected a map")
@@ -376,31 +383,51 @@ struct TopLevelReading {
                     offset: root.byteRange.upperBound - 1)
             }
         default:
+            if let lone = loneSurrogate(in: root) { return lone }
             return FallbackRejection(
                 rule: .topLevelNotAnObject, value: root, detail: "invalid type: \(Self.typeName(root)), expected a struct")
         }
         return nil
     }
 
-    /// The first container nested past 127 levels or number overflowing a float inside `value`.
+    /// The first container nested past 127 levels, number overflowing a float, or string with a lone
+    /// surrogate escape inside `value`, in text order: the SDK reads every one of these values.
     private func limitViolation(in value: JSONDocument.Value) -> FallbackRejection? {
         let range = value.index..<Int(document.nodes[value.index].next)
         let deep = document.tooDeepContainers.first { range.contains(Int($0)) }
         let overflow = document.overflowingNumbers.first { range.contains(Int($0)) }
-        if let overflow, deep.map({ overflow < $0 }) ?? true {
-            return FallbackRejection(rule: .numberOutOfRange, value: document.value(at: Int(overflow)), detail: "number out of range")
+        let lone = document.loneSurrogates.first { range.contains(Int($0.node)) }
+        guard let first = [deep, overflow, lone?.node].compactMap({ $0 }).min() else { return nil }
+        if let lone, lone.node == first { return loneSurrogateRejection(lone) }
+        if first == overflow {
+            return FallbackRejection(rule: .numberOutOfRange, value: document.value(at: Int(first)), detail: "number out of range")
         }
-        if let deep {
-            return FallbackRejection(rule: .nestingTooDeep, value: document.value(at: Int(deep)), detail: "recursion limit exceeded")
-        }
-        return nil
+        return FallbackRejection(rule: .nestingTooDeep, value: document.value(at: Int(first)), detail: "recursion limit exceeded")
+    }
+
+    /// The rejection for a lone surrogate in `value` itself (a key, or a string the SDK decodes).
+    private func loneSurrogate(in value: JSONDocument.Value) -> FallbackRejection? {
+        guard value.kind == .string, document.nodes[value.index].flags & JSONDocument.hasLoneSurrogate != 0,
+            let lone = document.loneSurrogates.first(where: { Int($0.node) == value.index })
+        else { return nil }
+        return loneSurrogateRejection(lone)
+    }
+
+    private func loneSurrogateRejection(_ lone: JSONDocument.LoneSurrogate) -> FallbackRejection {
+        FallbackRejection(rule: .invalidJSON, document: document, detail: lone.message, offset: Int(lone.offset))
     }
 
     static func typeName(_ value: JSONDocument.Value) -> String {
         switch value.kind {
         case .null: "null"
         case .true, .false: "boolean `\(value.kind == .true)`"
-        case .number: value.number?.isIntegerToken == true ? "integer `\(value.number!.text)`" : "floating point `\(value.number!.text)`"
+        case .number:
+            switch value.number?.reading {
+            case .some(.unsignedInteger(let integer)): "integer `\(integer)`"
+            case .some(.negativeInteger(let integer)): "integer `\(integer)`"
+            case .some(.float(let float)): "floating point `\(FallbackFile.rustDisplay(float))`"
+            default: "floating point `\(value.number?.text ?? "")`"
+            }
         case .string: "string \(JSONValue.quoted(value.string ?? ""))"
         case .array: "sequence"
         case .object: "map"
@@ -431,27 +458,13 @@ extension FallbackFile {
     /// Integers within 64 bits print as written (`-0` is a float); everything else prints as the
     /// shortest round-tripping float in the style of Rust's `ryu` (`1.0`, `1e20`, `1.5e-7`).
     static func serdeNumber(_ number: JSONNumber) -> String {
-        if number.isIntegerToken, number.text != "-0" {
-            if Int64(number.text) != nil || UInt64(number.text) != nil { return number.text }
-        }
+        if number.reading?.isInteger == true { return number.text }
         return ryuText(number.doubleValue)
     }
 
     static func ryuText(_ value: Double) -> String {
         if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
-        // Swift's description gives the shortest round-tripping digits; re-lay them out as ryu does.
-        var text = "\(abs(value))"
-        var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            exponent = Int(text[text.index(after: e)...].replacing("+", with: "")) ?? 0
-            text = String(text[..<e])
-        }
-        var digits = text.replacing(".", with: "")
-        let pointPosition = (text.firstIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? text.count) + exponent
-        let leadingZeros = digits.prefix { $0 == "0" }.count
-        digits.removeFirst(leadingZeros)
-        while digits.last == "0" { digits.removeLast() }
-        let decimalPoint = pointPosition - leadingZeros
+        let (digits, decimalPoint) = shortestDigits(value)
         let length = digits.count
         let sign = value < 0 ? "-" : ""
         if 0 < decimalPoint, decimalPoint <= 16 {
@@ -466,5 +479,40 @@ extension FallbackFile {
         }
         let mantissa = length == 1 ? digits : String(digits.prefix(1)) + "." + digits.dropFirst()
         return sign + mantissa + "e\(decimalPoint - 1)"
+    }
+
+    /// A finite double as Rust's `Display` writes it in serde's messages (`WithDecimalPoint`): the
+    /// shortest round-tripping digits, never an exponent, and `.0` when there is no fraction.
+    static func rustDisplay(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
+        let (digits, decimalPoint) = shortestDigits(value)
+        let sign = value < 0 ? "-" : ""
+        if decimalPoint <= 0 {
+            return sign + "0." + String(repeating: "0", count: -decimalPoint) + digits
+        }
+        if digits.count <= decimalPoint {
+            return sign + digits + String(repeating: "0", count: decimalPoint - digits.count) + ".0"
+        }
+        let split = digits.index(digits.startIndex, offsetBy: decimalPoint)
+        return sign + digits[..<split] + "." + digits[split...]
+    }
+
+    /// The shortest round-tripping significant digits of a finite, non-zero double, and where the
+    /// decimal point goes (`0.0125` → `("125", -1)`).
+    private static func shortestDigits(_ value: Double) -> (digits: String, decimalPoint: Int) {
+        // Swift's description gives the shortest round-tripping digits; lay them out again.
+        var text = "\(abs(value))"
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: e)...].replacing("+", with: "")) ?? 0
+            text = String(text[..<e])
+        }
+        var digits = text.replacing(".", with: "")
+        let pointPosition = (text.firstIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? text.count) + exponent
+        let leadingZeros = digits.prefix { $0 == "0" }.count
+        digits.removeFirst(leadingZeros)
+        while digits.last == "0" { digits.removeLast() }
+        return (digits, pointPosition - leadingZeros)
     }
 }

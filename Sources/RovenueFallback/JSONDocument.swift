@@ -60,6 +60,22 @@ public struct JSONDocument: Sendable {
     static let incomplete: UInt8 = 8
     /// A string node that is an object member's key.
     static let isKey: UInt8 = 16
+    /// A string node with a `\u` escape of a surrogate that is not part of a pair.
+    static let hasLoneSurrogate: UInt8 = 32
+
+    /// A string holding a lone surrogate escape: valid JSON only where the SDK skips the value
+    /// unread (§2 rule 1), and decoded as U+FFFD.
+    struct LoneSurrogate: Sendable {
+        /// The string node.
+        var node: Int32
+        /// The byte offset of the first lone escape's backslash.
+        let offset: Int32
+        /// A leading (high) surrogate without a trailing one after it, rather than a trailing one alone.
+        let isLeading: Bool
+
+        /// The SDK's message when it decodes the string.
+        var message: String { isLeading ? "lone leading surrogate in hex escape" : "lone trailing surrogate in hex escape" }
+    }
 
     /// Everything parsed, shared by every copy of the document and every `Value` handle.
     final class Storage: Sendable {
@@ -75,6 +91,7 @@ public struct JSONDocument: Sendable {
         let syntaxError: SyntaxError?
         let tooDeepContainers: [Int32]
         let overflowingNumbers: [Int32]
+        let loneSurrogates: [LoneSurrogate]
 
         init(bytes: [UInt8], parser: Parser) {
             self.bytes = bytes
@@ -90,6 +107,7 @@ public struct JSONDocument: Sendable {
             self.syntaxError = parser.error
             self.tooDeepContainers = parser.tooDeep
             self.overflowingNumbers = parser.overflowing
+            self.loneSurrogates = parser.loneSurrogates
         }
     }
 
@@ -107,13 +125,20 @@ public struct JSONDocument: Sendable {
     var tooDeepContainers: [Int32] { storage.tooDeepContainers }
     /// Number tokens whose magnitude overflows a 64-bit float.
     var overflowingNumbers: [Int32] { storage.overflowingNumbers }
+    /// Strings (keys and values) with a lone surrogate escape, in text order.
+    var loneSurrogates: [LoneSurrogate] { storage.loneSurrogates }
 
     /// The largest text the reader accepts: offsets are stored in 32 bits.
     public static let maximumByteCount = Int(Int32.max)
 
     /// Parses `bytes`; never throws, never recurses. Texts over `maximumByteCount` bytes are a syntax error.
-    public init(bytes: [UInt8]) {
+    ///
+    /// A `\u` escape of a surrogate that is not part of a pair is a syntax error unless
+    /// `acceptingLoneSurrogates`; then it is recorded (the string decodes it as U+FFFD), and the caller
+    /// decides where it is allowed, as `FallbackFile` does for values the SDK skips unread.
+    public init(bytes: [UInt8], acceptingLoneSurrogates: Bool = false) {
         var parser = Parser(bytes: bytes)
+        parser.acceptsLoneSurrogates = acceptingLoneSurrogates
         if bytes.count > JSONDocument.maximumByteCount {
             parser.fail(.syntax, "the text is larger than \(JSONDocument.maximumByteCount) bytes", at: 0)
             parser.continuationsInBlock = [0]
@@ -373,12 +398,18 @@ extension JSONDocument {
             case UInt8(ascii: "u"):
                 var code = JSONDocument.hexValue(bytes, offset)
                 offset += 4
-                if code >= 0xD800, code < 0xDC00 {
+                if code >= 0xD800, code < 0xDC00, offset + 6 <= end, bytes[offset] == UInt8(ascii: "\\"),
+                    bytes[offset + 1] == UInt8(ascii: "u")
+                {
                     let low = JSONDocument.hexValue(bytes, offset + 2)
-                    offset += 6
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    if low >= 0xDC00, low < 0xE000 {
+                        offset += 6
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
                 }
-                utf8.append(contentsOf: String(Unicode.Scalar(code)!).utf8)
+                // A lone surrogate (only where the SDK never decodes the string) has no UTF-8 form.
+                let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+                utf8.append(contentsOf: String(scalar).utf8)
             default: utf8.append(escape)
             }
         }
@@ -457,6 +488,8 @@ extension JSONDocument {
         var error: SyntaxError?
         var tooDeep: [Int32] = []
         var overflowing: [Int32] = []
+        var loneSurrogates: [LoneSurrogate] = []
+        var acceptsLoneSurrogates = false
         var continuationsInBlock: [Int32]
         var parsedExtent = 0
         /// Open containers, innermost last.
@@ -646,6 +679,7 @@ extension JSONDocument {
             let start = offset
             var index = offset + 1
             var flags: UInt8 = 0
+            var lone: LoneSurrogate?
             while true {
                 // Fast path over plain ASCII: eight bytes at a time while none is a quote, a backslash,
                 // a control character or non-ASCII, then byte by byte to the first that is.
@@ -685,22 +719,22 @@ extension JSONDocument {
                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         index += 2
                     case UInt8(ascii: "u"):
+                        // A lone surrogate is kept and recorded, not failed: whether it throws depends on
+                        // where the string is (§2 rule 1), which the reader of the top level decides.
                         guard let code = hex4(bytes, index + 2) else { return false }
                         if code >= 0xDC00, code < 0xE000 {
-                            fail(.syntax, "lone trailing surrogate in hex escape", at: index)
-                            return false
-                        }
-                        if code >= 0xD800, code < 0xDC00 {
-                            guard index + 7 < count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") else {
-                                fail(.syntax, "lone leading surrogate in hex escape", at: index)
-                                return false
+                            guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: false), in: &lone) else { return false }
+                            index += 6
+                        } else if code >= 0xD800, code < 0xDC00 {
+                            if index + 7 < count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") {
+                                guard let low = hex4(bytes, index + 8) else { return false }
+                                if low >= 0xDC00, low < 0xE000 {
+                                    index += 12
+                                    continue
+                                }
                             }
-                            guard let low = hex4(bytes, index + 8) else { return false }
-                            guard low >= 0xDC00, low < 0xE000 else {
-                                fail(.syntax, "lone leading surrogate in hex escape", at: index)
-                                return false
-                            }
-                            index += 12
+                            guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: true), in: &lone) else { return false }
+                            index += 6
                         } else {
                             index += 6
                         }
@@ -722,8 +756,23 @@ extension JSONDocument {
                     index += length
                 }
             }
+            if var lone {
+                flags |= JSONDocument.hasLoneSurrogate
+                lone.node = Int32(nodes.count)
+                loneSurrogates.append(lone)
+            }
             _ = append(.string, flags: flags, start: start, end: index, isKey: isKey)
             offset = index
+            return true
+        }
+
+        /// Keeps the first lone surrogate of a string when they are accepted; fails otherwise.
+        mutating func record(_ found: LoneSurrogate, in first: inout LoneSurrogate?) -> Bool {
+            guard acceptsLoneSurrogates else {
+                fail(.syntax, found.message, at: Int(found.offset))
+                return false
+            }
+            if first == nil { first = found }
             return true
         }
 
@@ -827,12 +876,12 @@ extension JSONDocument {
                 while index < count, isDigit(bytes[index]) { index += 1 }
             }
             let nodeIndex = append(.number, flags: flags, start: start, end: index)
-            if hasExponent || integerDigits > 300 {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                if let value = Double(text), value.isInfinite {
-                    nodes[nodeIndex].flags |= JSONDocument.overflows
-                    overflowing.append(Int32(nodeIndex))
-                }
+            // Only an exponent or a long integer part can overflow (§2.1): the rest is never read here.
+            if hasExponent || integerDigits > 300,
+                JSONNumber.reading(of: UnsafeBufferPointer(rebasing: bytes[start..<index])) == .outOfRange
+            {
+                nodes[nodeIndex].flags |= JSONDocument.overflows
+                overflowing.append(Int32(nodeIndex))
             }
             offset = index
             return true

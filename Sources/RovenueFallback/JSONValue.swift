@@ -60,14 +60,20 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
     }
 
-    /// The value as an `Int64`, when the token is an integer token within the signed 64-bit range.
+    /// The value as the SDK's `int` (§4): an integer token within the signed 64-bit range, as the
+    /// SDK's parser reads it (§2.1). `-0` is not one: the parser reads it as the float -0.0.
     public var int64Value: Int64? {
-        isIntegerToken ? Int64(text) : nil
+        reading?.int64
     }
 
-    /// The value as a 64-bit float (`inf` when the magnitude overflows).
+    /// The value as the SDK's parser reads it (§2.1, not correctly rounded): the one bucketing uses.
+    /// `±inf` when the magnitude overflows; for text that is not a JSON number, Swift's reading of it.
     public var doubleValue: Double {
-        Double(text) ?? .nan
+        switch reading {
+        case .some(.outOfRange): text.hasPrefix("-") ? -.infinity : .infinity
+        case .some(let reading): reading.double ?? .nan
+        case nil: Double(text) ?? .nan
+        }
     }
 
     public var description: String { text }

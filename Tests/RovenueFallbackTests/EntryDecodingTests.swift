@@ -192,10 +192,9 @@ struct EntryDecodingTests {
     /// `int`: a number token with no fraction or exponent, within the signed 64-bit range.
     static let intTokens: [(json: String, value: Int64?)] = [
         ("0", 0), ("3", 3), ("-3", -3), ("9223372036854775807", .max), ("-9223372036854775808", .min),
-        // `-0` is "a number token with no fraction or exponent, within the signed 64-bit range", so by
-        // the contract's words it is an int (0). (A serde_json-based loader would read it as the float
-        // -0.0, as the version message `-0.0` of §2 shows; the contract does not say so for §4.)
-        ("-0", 0),
+        // §4: `-0` is not an int: the SDK's JSON parser reads it as the float -0.0, so the entry is
+        // skipped, exactly like `0.0`.
+        ("-0", nil), ("-0.0", nil),
         ("3.0", nil), ("3.5", nil), ("1e2", nil), ("1E2", nil), ("30e-1", nil), ("0.0", nil), ("-1.0", nil),
         (#""3""#, nil), ("18446744073709551615", nil), ("9223372036854775808", nil), ("-9223372036854775809", nil),
         ("18446744073709551616", nil), ("100000000000000000000000", nil), ("true", nil), ("[3]", nil), ("{}", nil),

@@ -176,9 +176,12 @@ struct FileRejectionTests {
         #"\uDC00"#, #"\uDFFF"#, #"\ude00"#, #"\uDE00\uD83D"#, #"x\uDC00"#,
     ]
 
+    /// Where the SDK decodes the string; in the value of another top-level key (`projectId`) it loads:
+    /// see `LoneSurrogateTests`.
     @Test(arguments: loneSurrogates)
     func rule1LoneSurrogateEscape(_ content: String) {
-        #expect(rejectionRule(#"{"formatVersion":1,"placements":{},"projectId":""# + content + #""}"#) == .invalidJSON)
+        #expect(rejectionRule(#"{"formatVersion":""# + content + #"","placements":{}}"#) == .invalidJSON)
+        #expect(rejectionRule(#"{"formatVersion":1,"placements":{},""# + content + #"":1}"#) == .invalidJSON)
         #expect(rejectionRule(#"{"formatVersion":1,"placements":{""# + content + #"":{}}}"#) == .invalidJSON)
         #expect(rejectionRule(fileText(entry: #"{"placement":{"identifier":""# + content + #"","revision":1}}"#)) == .invalidJSON)
     }

@@ -108,8 +108,8 @@ enum RawComparison {
         case (.array(let oldElements), .array(let newElements)):
             return oldElements.count == newElements.count && zip(oldElements, newElements).allSatisfy(equivalent)
         case (.number(let oldNumber), .number(let newNumber)):
-            return oldNumber.text == newNumber.text
-                || (oldNumber.isIntegerToken == newNumber.isIntegerToken && oldNumber.doubleValue == newNumber.doubleValue)
+            // Equal as the SDK reads them (§2.1): the same integer, or floats of the same value.
+            return oldNumber.text == newNumber.text || (oldNumber.reading != nil && oldNumber.reading == newNumber.reading)
         case (.string(let oldString), .string(let newString)):
             return Format.sameBytes(oldString, newString)
         default:

@@ -176,11 +176,9 @@ enum GeneratedAtScan {
         return document.hasRoot && document.root.string == "generatedAt"
     }
 
-    /// An integer token within 64 bits, as the audit reads `generatedAt`; `-0` is not one.
+    /// An integer token within 64 bits, as the audit reads `generatedAt` (`-0` is not one).
     private static func epochMilliseconds(_ token: UnsafeBufferPointer<UInt8>) -> Int64? {
-        let text = String(decoding: token, as: UTF8.self)
-        guard text != "-0" else { return nil }
-        return JSONNumber(text: text).int64Value
+        JSONNumber.reading(of: token)?.int64
     }
 }
 

@@ -416,7 +416,7 @@ struct EntryReading {
         let placement = Self.field(value, "placement", position: 0)
         let revisionValue = placement.flatMap { Self.field($0, "revision", position: 1) }
         let identifierValue = placement.flatMap { Self.field($0, "identifier", position: 0) }
-        revision = revisionValue.flatMap { $0.number?.text == "-0" ? nil : $0.number?.int64Value }
+        revision = revisionValue.flatMap { $0.number?.int64Value }
         revisionText = revisionValue.map { Format.json($0.owned) }
         identifier = identifierValue.flatMap(\.string)
         switch value.kind {

@@ -69,8 +69,7 @@ public struct Configuration: Sendable, Hashable {
                 }
                 diffFailOn = threshold
             case "staleAfterDays":
-                guard let number = member.value.number, number.isIntegerToken, number.text != "-0",
-                    let days = number.int64Value, days >= 1, days <= Int64(Int32.max)
+                guard let days = member.value.number?.int64Value, days >= 1, days <= Int64(Int32.max)
                 else {
                     throw error(
                         "staleAfterDays must be a whole number of days, at least 1, found \(Self.describe(member.value))",
