@@ -19,11 +19,14 @@ public struct SnapshotReference: Sendable, Hashable {
     public let location: String
     /// The commit the snapshot was read from, for a git history.
     public let commit: Commit?
+    /// The id of the git object that holds the snapshot's bytes, for a git history.
+    public let object: String?
 
-    public init(name: String, location: String, commit: Commit? = nil) {
+    public init(name: String, location: String, commit: Commit? = nil, object: String? = nil) {
         self.name = name
         self.location = location
         self.commit = commit
+        self.object = object
     }
 }
 
