@@ -225,3 +225,12 @@ struct AuditRun {
         }
     }
 }
+
+extension Audit {
+    /// The `file-rejected` finding of a file the SDK rejects, at its own severity (error) whatever a
+    /// configuration says; none for a file it loads.
+    static func rejectionFindings(in file: FallbackFile) -> [Finding] {
+        guard file.rejection != nil else { return [] }
+        return Audit().findings(in: file).filter { $0.ruleId == Rule.fileRejected.id }
+    }
+}

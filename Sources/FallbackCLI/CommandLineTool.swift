@@ -1,3 +1,4 @@
+import FallbackAudit
 import FallbackSite
 import Foundation
 
@@ -49,11 +50,7 @@ public struct CommandEnvironment: Sendable {
         writeError: { FileHandle.standardError.write(Data($0.utf8)) },
         readFile: { path in
             if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw FileProblem(description: "is a directory")
-            }
-            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            return try RegularFile.read(path)
         },
         writeFile: { path, bytes in
             if path == "-" {
@@ -195,6 +192,7 @@ extension CommandEnvironment {
 
     /// True when `error` says the file does not exist.
     static func isMissingFile(_ error: any Error) -> Bool {
+        if let error = error as? FileReadError { return error.reason == .noSuchFile }
         if error is FileProblem { return false }
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain, [NSFileReadNoSuchFileError, NSFileNoSuchFileError].contains(nsError.code) {
@@ -205,6 +203,7 @@ extension CommandEnvironment {
 
     static func describe(_ error: any Error) -> String {
         if let problem = error as? FileProblem { return problem.description }
+        if let error = error as? FileReadError { return error.reason.description }
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain {
             switch nsError.code {

@@ -11,8 +11,10 @@ enum HistoryCommand: Command {
             Reads several snapshots, a folder of them, or --git-history PATH (every committed version of a file), \
             orders them by generatedAt, then by the order given (or commit order), and folds them one at a time. \
             Prints each snapshot with what changed, then the history findings (revision-regressed, project-changed, \
-            snapshot-stale, content-changed-same-revision, snapshot-tie, snapshot-back-in-time). Exits 0 when no \
-            finding reaches --fail-on (default error), 1 when one does, 2 for usage errors and unreadable snapshots.
+            snapshot-stale, content-changed-same-revision, snapshot-tie, snapshot-back-in-time); a snapshot the SDK \
+            rejects is a file-rejected error. --git-history reads the path as a literal file name. Exits 0 when no \
+            finding reaches --fail-on (default error), 1 when one does or a snapshot is rejected, 2 for usage errors \
+            and unreadable snapshots.
             """,
         positionals: [.init(name: "snapshot", arity: .zeroOrMore, help: "Snapshots, or one folder of them.")],
         options: [

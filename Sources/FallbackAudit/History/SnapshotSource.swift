@@ -19,11 +19,14 @@ public struct SnapshotReference: Sendable, Hashable {
     public let location: String
     /// The commit the snapshot was read from, for a git history.
     public let commit: Commit?
+    /// The id of the git object that holds the snapshot's bytes, for a git history.
+    public let object: String?
 
-    public init(name: String, location: String, commit: Commit? = nil) {
+    public init(name: String, location: String, commit: Commit? = nil, object: String? = nil) {
         self.name = name
         self.location = location
         self.commit = commit
+        self.object = object
     }
 }
 
@@ -83,7 +86,7 @@ public struct SnapshotFiles: SnapshotSource {
     }
 
     public func bytes(of reference: SnapshotReference) throws -> [UInt8] {
-        try readFile(reference.location)
+        try readSnapshotFile(reference.location)
     }
 }
 
@@ -115,29 +118,15 @@ public struct SnapshotFolder: SnapshotSource {
     }
 
     public func bytes(of reference: SnapshotReference) throws -> [UInt8] {
-        try readFile(reference.location)
+        try readSnapshotFile(reference.location)
     }
 }
 
-/// Reads a whole file into bytes, without an intermediate copy.
-func readFile(_ path: String) throws -> [UInt8] {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw HistoryError.unreadable(path: path, reason: String(cString: strerror(errno))) }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else {
-        throw HistoryError.unreadable(path: path, reason: "not a regular file")
-    }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(status.st_size) + 1)
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw HistoryError.unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        if count == 0 { return bytes }
-        bytes.append(contentsOf: chunk[0..<count])
+/// A snapshot file's bytes; only a regular file is read (`RegularFile`).
+private func readSnapshotFile(_ path: String) throws(HistoryError) -> [UInt8] {
+    do {
+        return try RegularFile.read(path)
+    } catch {
+        throw .unreadable(path: error.path, reason: error.reason.description)
     }
 }

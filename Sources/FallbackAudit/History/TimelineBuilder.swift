@@ -63,6 +63,8 @@ public struct TimelineBuilder: Sendable {
         var changes = SnapshotChanges()
         if let rejection = file.rejection {
             changes.rejectionSummary = "\(rejection.rule.section): \(rejection.rule.summary)"
+            // A snapshot the SDK rejects is an error here as in every command.
+            findings += Audit.rejectionFindings(in: file).map { HistoryFinding(snapshot: stamp, finding: $0) }
         } else {
             fold(file, stamp: stamp, changes: &changes)
             checkProject(projectId, in: file, stamp: stamp, changes: &changes)

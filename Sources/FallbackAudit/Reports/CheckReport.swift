@@ -151,7 +151,7 @@ public struct CheckReport: Sendable {
                 return
             }
             var kept = findings.filter { $0.ruleId != Rule.fileRejected.id }
-            kept += Audit().findings(in: file).filter { $0.ruleId == Rule.fileRejected.id }
+            kept += Audit.rejectionFindings(in: file)
             self.init(
                 path: path, status: .rejected(verdict: "\(file.verdict): \(rejection.message)"), findings: Audit.sorted(kept),
                 placementKeys: [])
@@ -180,9 +180,9 @@ public struct CheckReport: Sendable {
             return false
         }
 
-        /// True when the file fails a run at `threshold`: rejected, unreadable, or a finding reaches it.
+        /// True when the file fails a run at `threshold`: rejected, unreadable, or a finding fails it.
         public func fails(at threshold: FailureThreshold) -> Bool {
-            isRejected || isUnreadable || findings.contains { threshold.fails($0.severity) }
+            isRejected || isUnreadable || findings.contains { isFailure($0, at: threshold) }
         }
 
         /// True when a finding fails the run: it reaches `threshold`, or it is the file's rejection.
