@@ -46,7 +46,8 @@ deps:
 		exit 1; \
 	fi
 
-# Headless Chromium and Node for the site's browser tests (skipped when they are missing).
+# Headless Chromium and Node for the site's browser tests (skipped when they are missing, except
+# with CI=true, where a missing one fails the run).
 browser-deps:
 	@if command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then exit 0; fi; \
 	if ! command -v apt-get >/dev/null 2>&1; then \
@@ -66,10 +67,13 @@ release: deps
 test: deps
 	$(SWIFT) test
 
+# SITE_OUT: where `make examples` builds the site (CI passes a temporary folder).
+SITE_OUT ?= _site
+
 examples: deps
 	$(SWIFT) run fallback-site check --fail-on never Examples/*.json
-	$(SWIFT) run fallback-site build Examples --out _site --force
-	@echo "open _site/index.html"
+	$(SWIFT) run fallback-site build Examples --out "$(SITE_OUT)" --force
+	@echo "open $(SITE_OUT)/index.html"
 
 bench: deps
 	$(SWIFT) run -c release fallback-bench

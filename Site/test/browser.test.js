@@ -2,116 +2,31 @@
 // The theme in a real browser: headless Chromium opening the mocks from file:// under their CSP.
 //
 //   node Site/test/browser.test.js <bucketing-vectors.json> <bucketing-parity-vectors.json>
-//   env: CHROMIUM (default "chromium"), SITE_TEST_OUT (screenshots; default Site/test/out)
+//   env: CHROMIUM (default "chromium"), SITE_TEST_OUT (a folder to keep the screenshots in;
+//        without it they are checked and removed with the temporary folder)
 //
 // Each page is loaded with `--dump-dom` (and `--enable-logging=stderr --v=0`): site.js records
 // CSP violations, script errors and failed loads in <html data-errors>, and the Chromium log is
 // grepped for "Content Security Policy" and uncaught errors as a second net. A negative control
-// proves both nets catch a page that breaks the CSP.
+// proves both nets catch a page that breaks the CSP. built-site.test.js runs the same checks on a
+// site that fallback-site builds from Templates/, so these mocks cannot drift from it unnoticed.
 
 const fs = require("fs");
-const os = require("os");
 const path = require("path");
-const nodeCrypto = require("crypto");
-const { spawnSync } = require("child_process");
 const { test, run, equal, ok } = require("./lib/harness");
+const {
+  CHROMIUM, CSP, temporaryFolder, fileUrl, chromium, chromiumRuns, dump, attrs, decode, tags, tagById, innerById, text,
+  htmlAttrs, placementRows, variantRows, assertClean, expectVisible: expectRows, expectedDraw, checkLookup: checkLookupOn,
+} = require("./lib/browser");
 
 const SITE = path.resolve(__dirname, "..");
 const MOCK = path.join(SITE, "test", "mock");
-const CHROMIUM = process.env.CHROMIUM || "chromium";
-const OUT = path.resolve(process.env.SITE_TEST_OUT || path.join(SITE, "test", "out"));
+const TMP = temporaryFolder();
+// Screenshots are kept only where SITE_TEST_OUT says; otherwise they are taken (and checked)
+// inside the temporary folder, which is removed at exit.
+const OUT = process.env.SITE_TEST_OUT ? path.resolve(process.env.SITE_TEST_OUT) : path.join(TMP, "screenshots");
 const [fullVectorsPath, parityVectorsPath] = process.argv.slice(2);
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
 const PAGES = ["index.html", "placement.html", "funnel.html", "experiment.html", "checks.html"];
-
-const TMP = fs.mkdtempSync(path.join(os.tmpdir(), "fallback-site-test-"));
-process.on("exit", () => fs.rmSync(TMP, { recursive: true, force: true }));
-
-function fileUrl(p, query) {
-  const u = new URL("file://");
-  u.pathname = p;
-  if (query) u.search = query;
-  return u.href;
-}
-
-let runs = 0;
-function chromium(url, flags) {
-  runs++;
-  const args = [
-    "--no-sandbox", "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-    "--disable-extensions", "--disable-dev-shm-usage", `--user-data-dir=${path.join(TMP, "profile")}`,
-    "--virtual-time-budget=3000", "--enable-logging=stderr", "--v=0",
-    ...(flags || []), url,
-  ];
-  const r = spawnSync(CHROMIUM, args, { encoding: "utf8", timeout: 90000, maxBuffer: 64 << 20 });
-  if (r.error) throw r.error;
-  return { dom: r.stdout || "", log: r.stderr || "", status: r.status };
-}
-
-function dump(url, flags) {
-  const r = chromium(url, [...(flags || []), "--dump-dom"]);
-  ok(r.dom.includes("</html>"), `no DOM from Chromium for ${url} (exit ${r.status}):\n${r.log.slice(-2000)}`);
-  return r;
-}
-
-// --- tiny DOM-text helpers (the serialisation Chromium dumps is regular) ---------------------
-
-function attrs(tag) {
-  const out = {};
-  const re = /([^\s=<>"'\/]+)(?:="([^"]*)")?/g;
-  const inner = tag.replace(/^<[a-zA-Z0-9-]+/, "").replace(/\/?>$/, "");
-  let m;
-  while ((m = re.exec(inner))) out[m[1]] = m[2] === undefined ? "" : decode(m[2]);
-  return out;
-}
-
-function decode(s) {
-  return s.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#39;/g, "'").replace(/&amp;/g, "&");
-}
-
-function tags(html, name) {
-  return html.match(new RegExp(`<${name}(?=[\\s>])[^>]*>`, "g")) || [];
-}
-
-function tagById(html, id) {
-  const m = html.match(new RegExp(`<[a-zA-Z0-9]+[^>]*\\sid="${id}"[^>]*>`));
-  return m ? m[0] : null;
-}
-
-function innerById(html, name, id) {
-  const m = html.match(new RegExp(`<${name}[^>]*\\sid="${id}"[^>]*>([\\s\\S]*?)</${name}>`));
-  return m ? m[1] : null;
-}
-
-function text(html) {
-  return decode(html.replace(/<[^>]+>/g, "")).replace(/\s+/g, " ").trim();
-}
-
-function htmlAttrs(dom) {
-  const m = dom.match(/<html[^>]*>/);
-  return m ? attrs(m[0]) : {};
-}
-
-function placementRows(html) {
-  const body = html.match(/<table[^>]*id="placements"[^>]*>[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/);
-  ok(body, "table#placements with a tbody");
-  return tags(body[1], "tr").map(attrs);
-}
-
-function variantRows(html) {
-  const body = html.match(/<table[^>]*id="variants"[^>]*>[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/);
-  ok(body, "table#variants with a tbody");
-  return tags(body[1], "tr").map(attrs);
-}
-
-function assertClean(r, what) {
-  const a = htmlAttrs(r.dom);
-  equal(a["data-errors"], undefined, `${what}: data-errors`);
-  const csp = r.log.split("\n").filter((l) => l.includes("Content Security Policy"));
-  ok(csp.length === 0, `${what}: Chromium logged a CSP violation:\n${csp.join("\n")}`);
-  const uncaught = r.log.split("\n").filter((l) => /CONSOLE.*(Uncaught|Error)/.test(l));
-  ok(uncaught.length === 0, `${what}: console errors:\n${uncaught.join("\n")}`);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Static contract checks on the mock sources
@@ -187,7 +102,7 @@ test("mock experiment.html without JS: form hidden, bucket ranges listed", () =>
 // Chromium
 // ---------------------------------------------------------------------------------------------
 
-const version = spawnSync(CHROMIUM, ["--version"], { encoding: "utf8" });
+const version = require("child_process").spawnSync(CHROMIUM, ["--version"], { encoding: "utf8" });
 test(`Chromium is available (${(version.stdout || "").trim() || CHROMIUM})`, () => {
   equal(version.status, 0, `${CHROMIUM} --version exit status`);
 });
@@ -202,18 +117,7 @@ for (const page of PAGES) {
 }
 
 function expectVisible(dom, predicate, what) {
-  const src = placementRows(fs.readFileSync(path.join(MOCK, "index.html"), "utf8"));
-  const rows = placementRows(dom);
-  equal(rows.length, src.length, "row count");
-  const want = src.map(predicate);
-  const got = rows.map((r) => !("hidden" in r));
-  const diff = rows.filter((r, i) => want[i] !== got[i]).map((r) => r["data-search"].split(" ")[0]);
-  ok(diff.length === 0, `${what}: rows shown/hidden wrongly: ${diff.join(", ")}`);
-  const n = want.filter(Boolean).length;
-  const status = text(innerById(dom, "p", "filter-status") || "");
-  ok(status.startsWith(`${n} of ${rows.length} placement`), `status "${status}" (want "${n} of ${rows.length} placements")`);
-  ok(!("hidden" in attrs(tagById(dom, "filters"))), "the filters are shown");
-  return n;
+  return expectRows(dom, placementRows(fs.readFileSync(path.join(MOCK, "index.html"), "utf8")), predicate, what);
 }
 
 test("index.html?q=onboard filters the rows from file:// (search pre-filled from the URL)", () => {
@@ -265,21 +169,6 @@ test("index.html with JavaScript blocked: every row visible, filters stay hidden
   equal(htmlAttrs(r.dom)["data-js"], undefined, "site.js did not run");
 });
 
-function expectedDraw(subscriberId, key, weights) {
-  // Independent of site.js: node:crypto for the hash, the rule written out again.
-  const d = nodeCrypto.createHash("sha256").update(subscriberId + ":" + key, "utf8").digest();
-  const bucket = d.readUInt32BE(0) % 10000;
-  let cum = 0;
-  let index = weights.length - 1;
-  for (let i = 0; i < weights.length; i++) {
-    cum += parseFloat(weights[i]) * 10000;
-    const mag = Math.abs(cum);
-    const rounded = Math.sign(cum) * (mag - Math.floor(mag) >= 0.5 ? Math.floor(mag) + 1 : Math.floor(mag));
-    if (bucket < rounded) { index = i; break; }
-  }
-  return { bucket, index };
-}
-
 function lookup(subscriberId) {
   const r = dump(fileUrl(path.join(MOCK, "experiment.html"), "?subscriber=" + encodeURIComponent(subscriberId)));
   return r;
@@ -290,20 +179,7 @@ const experimentKey = attrs(tagById(experimentSrc, "lookup"))["data-experiment-k
 const experimentVariants = variantRows(experimentSrc);
 
 function checkLookup(r, subscriberId, bucket, variantId) {
-  ok(!("hidden" in attrs(tagById(r.dom, "lookup"))), "form#lookup shown");
-  const out = attrs(tagById(r.dom, "lookup-result"));
-  equal(out["data-bucket"], String(bucket), "output data-bucket");
-  equal(out["data-variant-id"], variantId, "output data-variant-id");
-  const shown = text(innerById(r.dom, "output", "lookup-result") || "");
-  ok(shown.includes(`Bucket ${bucket}`) && shown.includes(variantId), `the result names the bucket and the variant: "${shown}"`);
-  const rows = variantRows(r.dom);
-  const drawn = rows.filter((row) => row["aria-current"] === "true");
-  equal(drawn.length, 1, "rows with aria-current=true");
-  equal(drawn[0]["data-variant-id"], variantId, "the drawn row");
-  ok(/\bis-drawn\b/.test(drawn[0].class || ""), "the drawn row has class is-drawn");
-  ok(/class="alloc-marker"/.test(r.dom), "a marker on the allocation bar");
-  ok(/<title>onboarding/.test(r.dom), "still on the experiment page (the form did not navigate)");
-  assertClean(r, `lookup ${subscriberId}`);
+  checkLookupOn(r, subscriberId, bucket, variantId, "onboarding");
 }
 
 test("experiment.html?subscriber=… computes the bucket and variant of a §5 vector", () => {
@@ -397,7 +273,7 @@ test("negative control: a wrong {ROOT} is reported (stylesheet not applied, fail
 });
 
 // Screenshots, light and dark, for people to look at (not compared automatically).
-test(`screenshots of every mock, light and dark, in ${path.relative(process.cwd(), OUT) || OUT}`, () => {
+test(`screenshots of every mock, light and dark${process.env.SITE_TEST_OUT ? ` in ${OUT}` : " (set SITE_TEST_OUT to keep them)"}`, () => {
   fs.mkdirSync(OUT, { recursive: true });
   const made = [];
   for (const page of PAGES) {
@@ -416,4 +292,4 @@ test(`screenshots of every mock, light and dark, in ${path.relative(process.cwd(
   equal(made.length, PAGES.length * 4, "screenshots");
 });
 
-run().then(() => console.log(`# ${runs} Chromium runs`));
+run().then(() => console.log(`# ${chromiumRuns()} Chromium runs`));

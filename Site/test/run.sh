@@ -1,30 +1,44 @@
 #!/usr/bin/env bash
-# Tests for the site theme (Site/assets): run from anywhere, as root or with sudo for the
-# one-time Chromium install.
+# Tests for the site theme (Site/assets): run from anywhere.
 #
 #   Site/test/run.sh
 #
-# 1. bucketing.test.js  Node, no DOM: site.js's §5 functions against all 44 cross-language
-#                       vectors (Tests/RovenueFallbackTests/Fixtures) and the rounding cases.
-# 2. contrast.test.js   Node: WCAG AA contrast of the colour tokens, light and dark.
-# 3. browser.test.js    headless Chromium on the mocks from file:// under their CSP: filters,
-#                       ?q=, the subscriber lookup with ?subscriber=, no CSP violation or script
-#                       error, the 44 vectors in the browser, light/dark screenshots into
-#                       Site/test/out/ (or $SITE_TEST_OUT) for a person to look at.
+# 1. bucketing.test.js   Node, no DOM: site.js's §5 functions against all 44 cross-language
+#                        vectors (Tests/RovenueFallbackTests/Fixtures) and the rounding cases.
+# 2. contrast.test.js    Node: WCAG AA contrast of the colour tokens, light and dark.
+# 3. browser.test.js     headless Chromium on the mocks from file:// under their CSP: filters,
+#                        ?q=, the subscriber lookup with ?subscriber=, no CSP violation or script
+#                        error, the 44 vectors in the browser, light/dark screenshots (kept in
+#                        $SITE_TEST_OUT when set).
+# 4. built-site.test.js  the same browser checks on sites the built tool makes from Templates/
+#                        (Examples/2026-06-23-release-3.3.json, and the Examples folder as a
+#                        series), so the mocks cannot drift from the real pages.
 #
-# Chromium is installed with apt-get when no `chromium` is on PATH (set CHROMIUM to use another
-# binary). The last line is "N passed, M failed"; the exit status is non-zero on any failure.
+# Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
+# built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
+# missing is SKIPPED on a developer's machine, and FAILS when CI=true: in CI a skipped part would
+# read as passed. Everything is written inside one temporary folder, removed at the end.
+# The last line is "N passed, M failed, K skipped"; the exit status is non-zero on any failure.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 fixtures="${VECTORS_DIR:-$repo/Tests/RovenueFallbackTests/Fixtures}"
 vectors=("$fixtures/bucketing-vectors.json" "$fixtures/bucketing-parity-vectors.json")
+tool="${FALLBACK_SITE:-$repo/.build/debug/fallback-site}"
+
+case "${CI:-}" in true | TRUE | True | 1) ci=1 ;; *) ci=0 ;; esac
 
 passed=0
 failed=0
+skipped=0
 
 note() { printf '\n==> %s\n' "$*"; }
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/fallback-site-theme-tests.XXXXXX")" || { echo "error: cannot make a temporary folder" >&2; exit 1; }
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Runs one Node test file, echoes its output, and adds its "RESULT passed=N failed=M" line to
 # the totals. A test file that dies before printing RESULT counts as one failure.
@@ -53,58 +67,79 @@ run_node() {
     fi
 }
 
-ensure_chromium() {
-    if [ -n "${CHROMIUM:-}" ]; then
-        command -v "$CHROMIUM" >/dev/null 2>&1 && return 0
-        echo "error: CHROMIUM=$CHROMIUM is not executable" >&2
-        return 1
+# What each part needs, looked up before anything runs.
+have_node=0
+command -v node >/dev/null 2>&1 && have_node=1
+have_chromium=0
+if [ -n "${CHROMIUM:-}" ]; then
+    command -v "$CHROMIUM" >/dev/null 2>&1 && have_chromium=1
+else
+    for name in chromium chromium-browser google-chrome; do
+        if command -v "$name" >/dev/null 2>&1; then CHROMIUM="$name"; have_chromium=1; break; fi
+    done
+fi
+have_tool=0
+[ -x "$tool" ] && have_tool=1
+
+# A part cannot run because `what` is missing: skipped here, a failure in CI.
+missing() {
+    local part="$1" what="$2"
+    if [ "$ci" -eq 1 ]; then
+        echo "error: $part cannot run: $what" >&2
+        failed=$((failed + 1))
+    else
+        echo "SKIPPED: $part: $what" >&2
+        skipped=$((skipped + 1))
     fi
-    if command -v chromium >/dev/null 2>&1; then
-        CHROMIUM=chromium
-        return 0
-    fi
-    note "chromium is missing: installing it with apt-get"
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then
-        if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-            echo "error: chromium is missing and this is not root (no sudo): apt-get install -y chromium" >&2
-            return 1
-        fi
-    fi
-    if ! command -v apt-get >/dev/null 2>&1; then
-        echo "error: chromium is missing and apt-get is not available; install Chromium and set CHROMIUM" >&2
-        return 1
-    fi
-    $sudo apt-get update -qq &&
-        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null ||
-        { echo "error: apt-get install chromium failed" >&2; return 1; }
-    command -v chromium >/dev/null 2>&1 && CHROMIUM=chromium
 }
 
-if ! command -v node >/dev/null 2>&1; then
-    echo "error: node is not on PATH (Node 20 or later is needed)" >&2
-    echo "0 passed, 1 failed"
+[ "$have_node" -eq 1 ] || missing "every theme test" "node is not on PATH (Node 20 or later is needed)"
+if [ "$have_chromium" -eq 0 ]; then
+    if [ -n "${CHROMIUM:-}" ]; then
+        echo "error: CHROMIUM=$CHROMIUM is not executable" >&2
+        failed=$((failed + 1))
+    else
+        missing "the browser tests (mocks and built sites)" "Chromium is not on PATH (make browser-deps, or set CHROMIUM)"
+    fi
+fi
+[ "$have_tool" -eq 1 ] || missing "the built-site tests" "no fallback-site executable at $tool (swift build, or set FALLBACK_SITE)"
+if [ "$failed" -ne 0 ] && [ "$ci" -eq 1 ]; then
+    # In CI every part must run: stop before running any, so the cause is the last thing said.
+    echo "error: CI=true and a part of the theme's tests cannot run; nothing was run" >&2
+    echo
+    echo "$passed passed, $failed failed, $skipped skipped"
     exit 1
 fi
 
-for v in "${vectors[@]}"; do
-    if [ ! -f "$v" ]; then
-        echo "error: missing vector file $v" >&2
-        failed=$((failed + 1))
+if [ "$have_node" -eq 1 ]; then
+    for v in "${vectors[@]}"; do
+        if [ ! -f "$v" ]; then
+            echo "error: missing vector file $v" >&2
+            failed=$((failed + 1))
+        fi
+    done
+
+    run_node "bucketing (Node, no DOM)" "$here/bucketing.test.js" "${vectors[@]}"
+    run_node "contrast (WCAG AA, light and dark)" "$here/contrast.test.js"
+
+    if [ "$have_chromium" -eq 1 ]; then
+        export CHROMIUM
+        version="$("$CHROMIUM" --version 2>/dev/null | head -n 1)"
+        run_node "browser, mocks (headless $version)" "$here/browser.test.js" "${vectors[@]}"
+        if [ "$have_tool" -eq 1 ]; then
+            note "building sites from Templates/ with $tool"
+            if "$tool" build "$repo/Examples/2026-06-23-release-3.3.json" --out "$work/snapshot-site" --quiet &&
+                "$tool" build "$repo/Examples" --out "$work/series-site" --quiet; then
+                run_node "browser, sites built from Templates/ (headless $version)" \
+                    "$here/built-site.test.js" "$work/snapshot-site" "$work/series-site"
+            else
+                echo "error: fallback-site build failed" >&2
+                failed=$((failed + 1))
+            fi
+        fi
     fi
-done
-
-run_node "bucketing (Node, no DOM)" "$here/bucketing.test.js" "${vectors[@]}"
-run_node "contrast (WCAG AA, light and dark)" "$here/contrast.test.js"
-
-if ensure_chromium; then
-    export CHROMIUM
-    run_node "browser (headless $("$CHROMIUM" --version 2>/dev/null | head -n 1))" \
-        "$here/browser.test.js" "${vectors[@]}"
-else
-    failed=$((failed + 1))
 fi
 
 echo
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

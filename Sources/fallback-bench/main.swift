@@ -1,11 +1,16 @@
 // fallback-bench: throughput of the validator beside Foundation's decoders, on the same bytes.
 // Run with `swift run -c release fallback-bench [--placements N] [--runs R] [--site-placements N] [--site-only]
-// [--history | --history-only] [--history-snapshots N] [--history-placements N] [--history-changes N]`.
+// [--history | --history-only] [--history-snapshots N] [--history-placements N] [--history-changes N]
+// [--drawing-only]`.
 import FallbackAudit
 import FallbackSample
 import FallbackSite
 import Foundation
 import RovenueFallback
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The shape a team would reach for with `JSONDecoder`: enough to list placements and what they serve.
 struct MinimalFile: Decodable {
@@ -77,6 +82,7 @@ func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double,
 let placementCount = option("placements", default: 10_000)
 let runs = option("runs", default: 5)
 let historyOnly = CommandLine.arguments.contains("--history-only")
+let drawingOnly = CommandLine.arguments.contains("--drawing-only")
 
 // The history case measures peak memory in child processes of this binary: peak memory only grows.
 if let index = CommandLine.arguments.firstIndex(where: { $0.hasPrefix("--history-measure-") }), index + 1 < CommandLine.arguments.count {
@@ -84,7 +90,7 @@ if let index = CommandLine.arguments.firstIndex(where: { $0.hasPrefix("--history
     exit(0)
 }
 
-if !CommandLine.arguments.contains("--site-only") && !historyOnly {
+if !CommandLine.arguments.contains("--site-only") && !historyOnly && !drawingOnly {
     print("fallback-bench: generating a sample of \(placementCount) placements (seed 1)…")
     let bytes = Array(SampleExport(placementCount: placementCount, seed: 1).jsonText().utf8)
     let data = Data(bytes)
@@ -174,7 +180,7 @@ func buildWithHugo(pages: Int, pageBytes: Int) throws -> Double? {
 }
 
 let sitePlacements = option("site-placements", default: 1_000)
-if !historyOnly {
+if !historyOnly && !drawingOnly {
     print("")
     print("site: building the site of a \(sitePlacements)-placement sample…")
     let site = try buildSite(placements: sitePlacements)
@@ -184,6 +190,39 @@ if !historyOnly {
         print(String(format: "fallback-site vs Hugo: %.2f× its pages per second (goal ≥ 2×)", hugoSeconds / site.seconds))
     } else {
         print("hugo is not installed (apt-get install hugo): no comparison")
+    }
+}
+
+// MARK: - Funnel drawings, beside reading the SVG they make
+
+/// An `XMLParser` delegate that only counts elements: the anchor reads the drawing's SVG.
+final class ElementCounter: NSObject, XMLParserDelegate {
+    var count = 0
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) { count += 1 }
+}
+
+if !historyOnly && !CommandLine.arguments.contains("--site-only") {
+    print("")
+    print("funnel drawing: the tests' branching quiz, best of \(runs) runs; the anchor is Foundation's XMLParser reading the SVG drawn")
+    for pageCount in [30, 400] {
+        guard let funnel = FallbackFile(text: SampleFunnel.fileText(pageCount: pageCount)).loadedEntries.first?.entry.funnel else {
+            fatalError("the sample funnel of \(pageCount) pages does not load")
+        }
+        let draw = measure(runs: runs) { FunnelDrawing(funnel: funnel).svg }
+        let svg = Data(draw.result.utf8)
+        let read = measure(runs: runs) { () -> Int in
+            let counter = ElementCounter()
+            let parser = XMLParser(data: svg)
+            parser.delegate = counter
+            precondition(parser.parse(), "the drawing is not well-formed XML")
+            return counter.count
+        }
+        print(String(
+            format: "%4d pages: drawing %8.2f ms   XMLParser reading it %8.2f ms (%d elements, %d KB)   drawing vs reading: %.2f×",
+            pageCount, draw.seconds * 1000, read.seconds * 1000, read.result, svg.count / 1024, draw.seconds / read.seconds))
     }
 }
 

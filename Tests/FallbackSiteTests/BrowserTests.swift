@@ -17,11 +17,26 @@ func executable(_ names: String...) -> String? {
     return nil
 }
 
+/// True when `CI` is set to `true` (or `1`), as CI services do.
+func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    ["true", "1"].contains(environment["CI"]?.lowercased() ?? "")
+}
+
+/// Whether a suite that needs an outside program runs: when the program is there, and in CI also
+/// when it is missing, so that the suite fails (`#require`) instead of being skipped, which would
+/// read as passed.
+func suiteRuns(programFound: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    programFound || isCI(environment)
+}
+
 /// Runs a program to completion and returns its exit status and standard output.
-func run(_ program: String, _ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
+func run(
+    _ program: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
+) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -38,30 +53,78 @@ func run(_ program: String, _ arguments: [String], input: Data? = nil) throws ->
 let chromium = executable("chromium", "chromium-browser", "google-chrome")
 let node = executable("node", "nodejs")
 
-/// A site built from an example snapshot into a fresh temporary folder.
-func builtSite(_ example: String) throws -> String {
+/// A fresh temporary folder (`mkdtemp`: unique, and a short path), removed when the value goes away.
+final class TemporaryFolder {
+    let path: String
+
+    init(_ prefix: String) throws {
+        var template = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix).XXXXXX").path.utf8CString
+        path = try template.withUnsafeMutableBufferPointer { buffer in
+            guard let made = mkdtemp(buffer.baseAddress!) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: String(cString: buffer.baseAddress!)])
+            }
+            return String(cString: made)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The site of an example snapshot, built into `folder`.
+func buildSite(_ example: String, into folder: String) throws {
     let bytes = [UInt8](try Data(contentsOf: repositoryRoot.appendingPathComponent(example)))
     let file = FallbackFile(bytes: bytes)
     let snapshot = SiteModel.Snapshot(name: example, bytes: bytes, file: file, findings: Audit().findings(in: file))
     let builder = try SiteBuilder(model: SiteModel(snapshot: snapshot, title: nil, referenceDate: nil), theme: .builtIn)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("site-\(UUID().uuidString)").path
     try SiteWriter(outputPath: folder).write(try builder.files())
-    return folder
 }
 
-/// The DOM of a page after its scripts ran, from headless Chromium.
-func dumpDOM(_ url: String) throws -> String {
+/// The DOM of a page after its scripts ran, from headless Chromium with its profile (`p`), home
+/// (`h`) and TMPDIR (`t`) inside `scratch`: nothing lands in ~/.config, ~/.cache or /tmp. Keep
+/// `scratch` short: Chromium puts a Unix socket in its TMPDIR, and socket paths are limited to
+/// about 100 bytes.
+func dumpDOM(_ url: String, scratch: String) throws -> String {
+    let browser = try #require(chromium, "Chromium is not on PATH (make browser-deps); CI=true does not skip")
+    let home = scratch + "/h"
+    for folder in [home, scratch + "/t"] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+    var environment = ProcessInfo.processInfo.environment
+    environment["HOME"] = home
+    environment["XDG_CONFIG_HOME"] = home + "/.config"
+    environment["XDG_CACHE_HOME"] = home + "/.cache"
+    environment["XDG_DATA_HOME"] = home + "/.local/share"
+    environment["TMPDIR"] = scratch + "/t"
     let result = try run(
-        chromium!, ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000", "--dump-dom", url])
+        browser,
+        [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(scratch)/p",
+            "--virtual-time-budget=3000", "--dump-dom", url,
+        ],
+        environment: environment)
     return result.output
 }
 
-@Suite("The site in a real browser", .enabled(if: chromium != nil, "needs Chromium (CI installs it from Debian)"), .serialized)
-struct BrowserTests {
-    static let site = Result { try builtSite("Examples/2026-06-23-release-3.3.json") }
+@Suite(
+    "The site in a real browser",
+    .enabled(if: suiteRuns(programFound: chromium != nil), "needs Chromium (make browser-deps)"), .serialized)
+final class BrowserTests {
+    /// Holds the site and Chromium's profile; removed with the test.
+    let scratch: TemporaryFolder
+    let site: String
+
+    init() throws {
+        scratch = try TemporaryFolder("browser")
+        site = scratch.path + "/site"
+        try buildSite("Examples/2026-06-23-release-3.3.json", into: site)
+    }
+
+    func dumpDOM(_ page: String) throws -> String {
+        try FallbackSiteTests.dumpDOM("file://\(site)/\(page)", scratch: scratch.path)
+    }
 
     @Test func searchFiltersThePlacementsTable() throws {
-        let dom = try dumpDOM("file://\(try Self.site.get())/index.html?q=sleep")
+        let dom = try dumpDOM("index.html?q=sleep")
         #expect(dom.contains("data-js=\"ready\""))
         let rows = dom.components(separatedBy: "<tr data-kind=").dropFirst()
         #expect(rows.count == 8)
@@ -72,7 +135,7 @@ struct BrowserTests {
     }
 
     @Test func withoutAQueryEveryRowShows() throws {
-        let dom = try dumpDOM("file://\(try Self.site.get())/index.html")
+        let dom = try dumpDOM("index.html")
         let rows = dom.components(separatedBy: "<tr data-kind=").dropFirst()
         #expect(rows.count == 8)
         #expect(rows.allSatisfy { !$0.prefix(while: { $0 != ">" }).contains(" hidden") })
@@ -83,25 +146,24 @@ struct BrowserTests {
 
     @Test(arguments: ["rov_000000000000000000000000", "ckvt3m8qc0000356mekq0v1x2", "用户_12345", "rov_a1b2c3d4e5f6g7h8i9j0k1l2"])
     func lookupDrawsWhatTheResolverDraws(subscriber: String) throws {
-        let site = try Self.site.get()
         let file = FallbackFile(bytes: [UInt8](try Data(contentsOf: repositoryRoot.appendingPathComponent("Examples/2026-06-23-release-3.3.json"))))
         let entry = try #require(file.entries.first { $0.key == "onboarding" }?.entry)
         let draw = try #require(entry.resolve(subscriberId: subscriber).draw)
         let query = subscriber.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? subscriber
-        let dom = try dumpDOM("file://\(site)/experiments/onboarding.html?subscriber=\(query)")
+        let dom = try dumpDOM("experiments/onboarding.html?subscriber=\(query)")
         #expect(dom.contains("data-bucket=\"\(draw.bucket)\""), "bucket \(draw.bucket) not shown")
         #expect(dom.contains("data-variant-id=\"\(draw.variantId)\""))
     }
 
     @Test(arguments: ["index.html", "checks.html", "placements/trial_ending.html", "placements/onboarding_v2.html", "experiments/onboarding.html", "funnels/fnl_calm_quiz.html"])
     func noPageLogsAViolationOrAnError(page: String) throws {
-        let dom = try dumpDOM("file://\(try Self.site.get())/\(page)")
+        let dom = try dumpDOM(page)
         #expect(dom.contains("data-js=\"ready\""), "site.js did not run on \(page)")
         #expect(!dom.contains("data-errors="), "\(page) logged: \(dom.components(separatedBy: "data-errors=").dropFirst().first?.prefix(300) ?? "")")
     }
 }
 
-@Suite("The browser's bucketing agrees with the resolver", .enabled(if: node != nil, "needs Node"))
+@Suite("The browser's bucketing agrees with the resolver", .enabled(if: suiteRuns(programFound: node != nil), "needs Node"))
 struct ScriptBucketingTests {
     /// 1,000 random subscriber ids (seeded) plus the 44 contract vectors' ids and keys.
     static func cases() throws -> [(subscriber: String, key: String)] {
@@ -138,7 +200,8 @@ struct ScriptBucketingTests {
               console.log(JSON.stringify(out));
             });
             """
-        let result = try run(node!, ["-e", script], input: input)
+        let node = try #require(node, "Node is not on PATH (make browser-deps); CI=true does not skip")
+        let result = try run(node, ["-e", script], input: input)
         #expect(result.status == 0)
         let computed = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as! [[Int]]
         #expect(computed.count == cases.count)
