@@ -1,9 +1,18 @@
 import Foundation
 import Testing
 
-/// A fresh temporary folder.
+/// The folder that holds every temporary folder this test process makes; removed when the process
+/// exits, so no test leaves anything behind in the system's temporary folder.
+let temporaryRoot: String = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fallback-cli-tests-\(UUID().uuidString)").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: temporaryRoot) }
+    return path
+}()
+
+/// A fresh temporary folder inside `temporaryRoot`.
 func temporaryFolder() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)").path
+    let path = temporaryRoot + "/cli-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
@@ -45,6 +54,14 @@ struct SiteCommandTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["git", "-C", repository] + arguments
+            // Neither the user's nor the system's git configuration is read (a global
+            // `commit.gpgsign` would break the commits), and git writes nothing outside the folder.
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = repository
+            environment["XDG_CONFIG_HOME"] = repository
+            environment["GIT_CONFIG_GLOBAL"] = repository + "/.gitconfig-test"
+            environment["GIT_CONFIG_NOSYSTEM"] = "1"
+            process.environment = environment
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

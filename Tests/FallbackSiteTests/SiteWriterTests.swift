@@ -2,10 +2,19 @@ import Foundation
 import Testing
 @testable import FallbackSite
 
+/// Every folder these tests make lives here; the folder is removed when the test process exits.
+let siteWriterTestRoot: String = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fallback-site-writer-tests-\(UUID().uuidString)").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: siteWriterTestRoot) }
+    return path
+}()
+
 @Suite("Writing the site atomically")
 struct SiteWriterTests {
+    /// A fresh folder inside the process's `siteWriterTestRoot`, which is removed at exit.
     func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("site-writer-\(UUID().uuidString)").path
+        let path = siteWriterTestRoot + "/site-writer-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
