@@ -25,7 +25,7 @@ enum ContextCommand: Command {
                 "The value '\(pageArgument)' is invalid for '--page <kind[:id]>': the kind is one of \(SitePage.Kind.allCases.map(\.rawValue).joined(separator: ", "))",
                 usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) context", environment)
         }
-        guard let bytes = environment.read(path) else { return ExitStatus.usage }
+        guard BuildCommand.checkSourceDateEpoch(environment), let bytes = environment.read(path) else { return ExitStatus.usage }
         let model = BuildCommand.model(path: path, bytes: bytes, arguments: ParsedArguments(), environment: environment)
         let id = parts.count > 1 ? parts[1] : nil
         guard let page = model.page(kind, id: id) else {
