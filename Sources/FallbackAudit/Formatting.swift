@@ -28,6 +28,11 @@ enum Format {
         return text.count > 80 ? JSONValue.quoted(String(text.prefix(80))) + "…" : JSONValue.quoted(text)
     }
 
+    /// A string as it is, shortened past 80 characters.
+    static func shortened(_ text: String) -> String {
+        text.utf8.count <= 80 || text.count <= 80 ? text : String(text.prefix(80)) + "…"
+    }
+
     /// True when every character of `text` is whitespace (`text.allSatisfy(\.isWhitespace)`).
     ///
     /// A character is whitespace when its first scalar is, so text that starts with an ASCII
