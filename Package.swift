@@ -49,7 +49,7 @@ let package = Package(
             dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample", "FallbackSite"]
         ),
         .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "FallbackSiteTests", dependencies: ["FallbackSite", "RovenueFallback", "FallbackAudit", "FallbackSample"]),

@@ -48,7 +48,7 @@ extension AuditRun {
                 key: nil, at: document.root.index)
             return
         }
-        guard let milliseconds = Self.epochMilliseconds(value) else {
+        guard let milliseconds = file.generatedAtMilliseconds else {
             report(
                 .generatedAtInvalid,
                 "generatedAt is \(Self.describe(value)), not integer epoch milliseconds (e.g. 1758300000000). The loader "
@@ -82,8 +82,7 @@ extension AuditRun {
                 key: nil, at: value.index)
             return
         }
-        guard let now else { return }
-        let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        guard let now, let nowMilliseconds = Format.milliseconds(of: now) else { return }
         let ahead = milliseconds.subtractingReportingOverflow(nowMilliseconds)
         if !ahead.overflow, ahead.partialValue > Self.clockSkewMilliseconds {
             report(
@@ -111,11 +110,6 @@ extension AuditRun {
         } else if let text = value.string, text.allSatisfy(\.isWhitespace) {
             report(.projectIdMissing, "projectId is blank: nothing ties this snapshot to a project.", key: nil, at: value.index)
         }
-    }
-
-    /// The value as epoch milliseconds, when it is an integer token within 64 bits.
-    static func epochMilliseconds(_ value: JSONDocument.Value) -> Int64? {
-        value.number?.int64Value
     }
 
     /// How a message names a raw value: `the string "5"`, `the number 1.5e12`, `null`.

@@ -1,6 +1,23 @@
 import Foundation
 import RovenueFallback
 
+/// Epoch milliseconds, the unit of `generatedAt`, as every report and page writes them.
+public enum EpochMilliseconds {
+    /// An ISO 8601 UTC date-time, proleptic Gregorian (`2025-11-29T07:06:40Z`), for every `Int64`.
+    public static func isoDate(_ milliseconds: Int64) -> String {
+        Format.date(milliseconds: milliseconds)
+    }
+}
+
+extension FallbackFile {
+    /// `generatedAt` as epoch milliseconds: an integer token within 64 bits, read as the SDK reads
+    /// an `int` (§2.1, so `-0` is not one); nil for anything else, which the SDK ignores and the
+    /// audit reports.
+    public var generatedAtMilliseconds: Int64? {
+        generatedAt?.number?.int64Value
+    }
+}
+
 /// How messages write values.
 enum Format {
     /// A string as a JSON literal, shortened past 80 characters.
@@ -9,6 +26,11 @@ enum Format {
             return "\"" + text + "\""
         }
         return text.count > 80 ? JSONValue.quoted(String(text.prefix(80))) + "…" : JSONValue.quoted(text)
+    }
+
+    /// A string as it is, shortened past 80 characters.
+    static func shortened(_ text: String) -> String {
+        text.utf8.count <= 80 || text.count <= 80 ? text : String(text.prefix(80)) + "…"
     }
 
     /// True when every character of `text` is whitespace (`text.allSatisfy(\.isWhitespace)`).
@@ -61,9 +83,12 @@ enum Format {
     }
 
     /// Epoch milliseconds as an ISO 8601 UTC date-time (`2025-11-29T07:06:40Z`), proleptic Gregorian.
+    ///
+    /// Defined for every `Int64`, the extremes included (`-292275055-05-16T16:47:04Z` for
+    /// `Int64.min`): a `generatedAt` the SDK ignores never stops a report.
     static func date(milliseconds: Int64) -> String {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let seconds = flooredQuotient(milliseconds, 1000)
+        var days = flooredQuotient(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         // Howard Hinnant's civil_from_days.
         days += 719_468
@@ -78,6 +103,17 @@ enum Format {
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
         return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// `value / divisor` rounded down, for a positive divisor; never overflows.
+    private static func flooredQuotient(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
+    }
+
+    /// `date` as epoch milliseconds rounded down, or nil when that does not fit in 64 bits.
+    static func milliseconds(of date: Date) -> Int64? {
+        Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// A positive duration in milliseconds, in its two largest units (`3 d 4 h`, `12 min 5 s`).

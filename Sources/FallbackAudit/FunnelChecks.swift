@@ -37,8 +37,6 @@ extension AuditRun {
     static let knownPageTypes = Page.knownTypes.sorted()
     /// Page types that ask the user to pick among `options`.
     static let choicePageTypes: Set<String> = ["single_choice", "multi_choice", "picture_choice"]
-    /// The most loop paths drawn per funnel; further back edges are reported without the path.
-    static let drawnLoopLimit = 16
 
     mutating func checkFunnel(_ funnel: Funnel, key: String, checked: inout CheckedContent) {
         if checked.funnels.contains(where: { $0.id == funnel.id && sameJSON($0.node, funnel.source.node) }) { return }
@@ -211,11 +209,38 @@ extension AuditRun {
         }
     }
 
+    /// One finding per set of pages that all reach one another through a step back (a strongly
+    /// connected component, or one page that goes to itself), and one per step back that closes no
+    /// loop. Linear in the funnel's size, and each message is bounded.
     private mutating func reportCycles(_ backSteps: [Step], graph: PageGraph, context: FunnelContext, key: String) {
         let pages = context.pages
         let component = Self.stronglyConnectedComponents(graph)
-        var paths: [Int: [Int?]] = [:]
-        for step in backSteps {
+        let componentCount = (component.max() ?? -1) + 1
+        // Each component's first page in page order, size, and the first few pages to name.
+        var firstPage = [Int](repeating: -1, count: componentCount)
+        var size = [Int](repeating: 0, count: componentCount)
+        var named = [[Int]](repeating: [], count: componentCount)
+        for page in pages.indices {
+            let group = component[page]
+            if firstPage[group] < 0 { firstPage[group] = page }
+            size[group] += 1
+            if named[group].count < Self.namedLoopPages { named[group].append(page) }
+        }
+        // Steps back inside each component, and the one its finding is reported at: the first step
+        // into the component's first page (every component with a step back inside has one).
+        var loopSteps = [Int](repeating: 0, count: componentCount)
+        var reportedStep = [Int](repeating: -1, count: componentCount)
+        for (index, step) in backSteps.enumerated() where component[step.from] == component[step.to] {
+            let group = component[step.from]
+            loopSteps[group] += 1
+            if step.to == firstPage[group], reportedStep[group] < 0 { reportedStep[group] = index }
+        }
+        let parents = Self.parents(from: backSteps.indices.compactMap { index in
+            let group = component[backSteps[index].from]
+            return reportedStep[group] == index ? firstPage[group] : nil
+        }, graph: graph, within: component)
+        for (index, step) in backSteps.enumerated() {
+            let group = component[step.from]
             let from = pages[step.from].id
             let to = pages[step.to].id
             let subject: String
@@ -225,27 +250,47 @@ extension AuditRun {
             }
             let movement = step.to == step.from
                 ? "goes to its own page" : "goes back to earlier page \(Format.quoted(to))"
-            let consequence: String
-            if component[step.to] == component[step.from] {
-                if paths[step.to] == nil, paths.count < Self.drawnLoopLimit {
-                    paths[step.to] = Self.parents(from: step.to, graph: graph, within: component)
-                }
-                let loop: String
-                if let parents = paths[step.to] {
-                    var path = [step.from]
-                    while let last = path.last, last != step.to, let parent = parents[last] { path.append(parent) }
-                    loop = (path.reversed() + [step.to]).map { pages[$0].id }.joined(separator: " → ")
-                } else {
-                    loop = "\(to) → … → \(from) → \(to)"
-                }
-                consequence = ", closing the loop \(loop): a device taking it can circle forever, and the dashboard "
-                    + "blocks publishing a funnel with a cycle"
-            } else {
-                consequence = " (\(from) → \(to)). No path leads from \(to) back to \(from), so it never loops, but the "
-                    + "dashboard blocks any edge back to an earlier page, even in a branch never taken"
+            guard component[step.to] == group else {
+                report(
+                    .cycle,
+                    "\(subject) \(movement) (\(Format.shortened(from)) → \(Format.shortened(to))). No path leads from "
+                        + "\(Format.shortened(to)) back to \(Format.shortened(from)), so it never loops, but the dashboard "
+                        + "blocks any edge back to an earlier page, even in a branch never taken.",
+                    key: key, at: step.node)
+                continue
             }
-            report(.cycle, "\(subject) \(movement)\(consequence).", key: key, at: step.node)
+            guard reportedStep[group] == index else { continue }
+            // The shortest path from the first page to this step, which closes the loop.
+            var path = [step.from]
+            while let last = path.last, last != step.to, parents[last] >= 0 { path.append(parents[last]) }
+            path.reverse()
+            path.append(step.to)
+            var message = "\(subject) \(movement), closing the loop \(Self.loopText(path, pages: pages)): a device taking it "
+                + "can circle forever, and the dashboard blocks publishing a funnel with a cycle."
+            if size[group] > path.count - 1 || loopSteps[group] > 1 {
+                let names = named[group].map { Format.shortened(pages[$0].id) }.joined(separator: ", ")
+                let more = size[group] > named[group].count ? " … and \(size[group] - named[group].count) more" : ""
+                message += " \(size[group]) pages (\(names)\(more)) reach one another through "
+                    + "\(loopSteps[group]) \(loopSteps[group] == 1 ? "step" : "steps") back to an earlier page or the same "
+                    + "one; this finding stands for them all."
+            }
+            report(.cycle, message, key: key, at: step.node)
         }
+    }
+
+    /// How many pages a `cycle` message names before "… and N more".
+    static let namedLoopPages = 5
+
+    /// `p1 → p2 → p1`; past eight pages, the first six, "… and N more", the last two.
+    static func loopText(_ path: [Int], pages: [Page]) -> String {
+        let ids: [String]
+        if path.count > 8 {
+            ids = path.prefix(6).map { Format.shortened(pages[$0].id) } + ["… and \(path.count - 8) more"]
+                + path.suffix(2).map { Format.shortened(pages[$0].id) }
+        } else {
+            ids = path.map { Format.shortened(pages[$0].id) }
+        }
+        return ids.joined(separator: " → ")
     }
 
     private mutating func reportUnreachable(graph: PageGraph, context: FunnelContext, key: String) {
@@ -325,19 +370,24 @@ extension AuditRun {
         return component
     }
 
-    /// A breadth-first tree from `start` inside its component: each reached page's parent.
-    static func parents(from start: Int, graph: PageGraph, within component: [Int]) -> [Int?] {
-        var parents = [Int?](repeating: nil, count: graph.pageCount)
+    /// Breadth-first trees from `starts`, each inside its own component: each reached page's
+    /// parent, -1 for the starts and pages not reached. The starts lie in distinct components, so
+    /// the trees never meet and the whole search is linear.
+    static func parents(from starts: [Int], graph: PageGraph, within component: [Int]) -> [Int] {
+        var parents = [Int](repeating: -1, count: graph.pageCount)
         var reached = [Bool](repeating: false, count: graph.pageCount)
-        reached[start] = true
-        var queue = [start]
+        var queue: [Int] = []
+        for start in starts {
+            reached[start] = true
+            queue.append(start)
+        }
         var head = 0
         while head < queue.count {
             let current = queue[head]
             head += 1
             for edge in graph.starts[current]..<graph.starts[current + 1] {
                 let next = graph.edges[edge]
-                guard !reached[next], component[next] == component[start] else { continue }
+                guard !reached[next], component[next] == component[current] else { continue }
                 reached[next] = true
                 parents[next] = current
                 queue.append(next)

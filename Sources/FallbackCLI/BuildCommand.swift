@@ -59,6 +59,7 @@ enum BuildCommand: Command {
             return ExitStatus.usage
         }
         guard let configuration = CheckCommand.loadConfiguration(arguments, in: environment) else { return ExitStatus.usage }
+        guard checkSourceDateEpoch(environment) else { return ExitStatus.usage }
         let audit = Audit(now: referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }, configuration: configuration.audit)
         let source = seriesSource(paths: paths, gitHistory: gitHistory)
 
@@ -159,9 +160,22 @@ enum BuildCommand: Command {
             title: arguments.value("title", in: signature), referenceDate: referenceDate(environment))
     }
 
-    /// `SOURCE_DATE_EPOCH`: the only clock a page may read.
+    /// `SOURCE_DATE_EPOCH`: the only clock a page may read; nil when unset (or invalid, which
+    /// `checkSourceDateEpoch` refuses first).
     static func referenceDate(_ environment: CommandEnvironment) -> Int? {
-        environment.variables["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
+        (try? SourceDateEpoch(variables: environment.variables))?.map { Int($0.seconds) }
+    }
+
+    /// False, after saying why, when `SOURCE_DATE_EPOCH` is set to something other than whole
+    /// seconds the tool can compute with.
+    static func checkSourceDateEpoch(_ environment: CommandEnvironment) -> Bool {
+        do {
+            _ = try SourceDateEpoch(variables: environment.variables)
+            return true
+        } catch {
+            environment.writeError("error: \(error)\n")
+            return false
+        }
     }
 
     /// A snapshot read and audited. The audit's clock is SOURCE_DATE_EPOCH or none, so nothing on a

@@ -81,11 +81,7 @@ enum HistoryCommand: Command {
     }
 
     static func date(_ stamp: SnapshotStamp) -> String {
-        stamp.generatedAt.map { milliseconds in
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
-        } ?? "no generatedAt"
+        stamp.generatedAt.map(EpochMilliseconds.isoDate) ?? "no generatedAt"
     }
 
     static func text(_ timeline: Timeline) -> String {

@@ -25,7 +25,7 @@ enum ContextCommand: Command {
                 "The value '\(pageArgument)' is invalid for '--page <kind[:id]>': the kind is one of \(SitePage.Kind.allCases.map(\.rawValue).joined(separator: ", "))",
                 usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) context", environment)
         }
-        guard let bytes = environment.read(path) else { return ExitStatus.usage }
+        guard BuildCommand.checkSourceDateEpoch(environment), let bytes = environment.read(path) else { return ExitStatus.usage }
         let model = BuildCommand.model(path: path, bytes: bytes, arguments: ParsedArguments(), environment: environment)
         let id = parts.count > 1 ? parts[1] : nil
         guard let page = model.page(kind, id: id) else {
@@ -75,11 +75,14 @@ enum TemplateCommand: Command {
             environment.writeError("error: \(contextPath):\(position.line):\(position.column): not valid JSON: \(error.message)\n")
             return ExitStatus.failure
         }
-        let template: MustacheTemplate
+        let context: MustacheValue
         do {
-            template = try MustacheTemplate(parsing: String(decoding: templateBytes, as: UTF8.self), name: templatePath)
+            context = try MustacheValue(contextDocument.root)
         } catch {
-            environment.writeError("error: \(error)\n")
+            let position = error.container.position
+            environment.writeError(
+                "error: \(contextPath):\(position.line):\(position.column): the context is nested deeper than "
+                    + "\(MustacheValue.maximumJSONDepth) arrays and objects\n")
             return ExitStatus.failure
         }
         let partials = FolderPartials(folder: arguments.value("partials", in: signature), environment: environment)
@@ -89,21 +92,46 @@ enum TemplateCommand: Command {
             case "none": .none
             default: .html
             }
-        environment.writeOutput(template.render(MustacheValue(contextDocument.root.owned), partials: partials, escaping: escaping))
+        do {
+            let template = try MustacheTemplate(parsing: String(decoding: templateBytes, as: UTF8.self), name: templatePath)
+            let output = try template.render(context, partials: partials, escaping: escaping)
+            if let error = partials.parseError { throw error }
+            environment.writeOutput(output)
+        } catch {
+            environment.writeError("error: \(partials.parseError ?? error)\n")
+            return ExitStatus.failure
+        }
         return ExitStatus.success
     }
 
-    struct FolderPartials: MustachePartialProvider {
+    /// Partials read from a folder, each read and parsed once; one that does not parse renders as
+    /// empty and is kept in `parseError`, for the command to report.
+    final class FolderPartials: MustachePartialProvider {
         let folder: String?
         let environment: CommandEnvironment
+        private var parsed: [String: MustacheTemplate?] = [:]
+        private(set) var parseError: MustacheError?
+
+        init(folder: String?, environment: CommandEnvironment) {
+            self.folder = folder
+            self.environment = environment
+        }
 
         func template(named name: String) -> MustacheTemplate? {
+            if let known = parsed[name] { return known }
+            let template = read(name)
+            parsed[name] = .some(template)
+            return template
+        }
+
+        private func read(_ name: String) -> MustacheTemplate? {
             guard let folder, !name.contains("/"), !name.contains("..") else { return nil }
             for candidate in ["\(folder)/\(name).md", "\(folder)/\(name)"] {
-                if let bytes = try? environment.readFile(candidate),
-                    let template = try? MustacheTemplate(parsing: String(decoding: bytes, as: UTF8.self), name: candidate)
-                {
-                    return template
+                guard let bytes = try? environment.readFile(candidate) else { continue }
+                do {
+                    return try MustacheTemplate(parsing: String(decoding: bytes, as: UTF8.self), name: candidate)
+                } catch {
+                    if parseError == nil { parseError = error }
                 }
             }
             return nil
@@ -112,18 +140,37 @@ enum TemplateCommand: Command {
 }
 
 extension MustacheValue {
-    /// A template context from JSON: numbers become integers when they are integer tokens.
-    init(_ json: JSONValue) {
-        switch json {
+    /// The deepest nesting of arrays and objects a JSON context may have: a value nests (and is
+    /// freed) recursively, so deeper input is refused rather than risking the stack.
+    static let maximumJSONDepth = 256
+
+    /// A JSON context nested deeper than `maximumJSONDepth`, at the first container too deep.
+    struct JSONTooDeep: Error {
+        let container: JSONDocument.Value
+    }
+
+    /// A template context from JSON: numbers become integers when they are integer tokens;
+    /// of repeated keys, the last wins.
+    init(_ json: JSONDocument.Value, depth: Int = 1) throws(JSONTooDeep) {
+        switch json.kind {
         case .null: self = .null
-        case .bool(let flag): self = .bool(flag)
-        case .number(let number): self = number.int64Value.map { .int(Int($0)) } ?? .double(number.doubleValue)
-        case .string(let text): self = .string(text)
-        case .array(let elements): self = .list(elements.map(MustacheValue.init))
-        case .object(let members):
-            var dictionary: [String: MustacheValue] = [:]
-            for member in members { dictionary[member.key] = MustacheValue(member.value) }
-            self = .dictionary(dictionary)
+        case .true: self = .bool(true)
+        case .false: self = .bool(false)
+        case .number:
+            let number = json.number ?? JSONNumber(text: "0")
+            self = number.int64Value.map { .int(Int($0)) } ?? .double(number.doubleValue)
+        case .string: self = .string(json.string ?? "")
+        case .array, .object:
+            guard depth <= Self.maximumJSONDepth else { throw JSONTooDeep(container: json) }
+            if json.kind == .array {
+                var elements: [MustacheValue] = []
+                for element in json.elements { elements.append(try MustacheValue(element, depth: depth + 1)) }
+                self = .list(elements)
+            } else {
+                var dictionary: [String: MustacheValue] = [:]
+                for member in json.members { dictionary[member.key] = try MustacheValue(member.value, depth: depth + 1) }
+                self = .dictionary(dictionary)
+            }
         }
     }
 

@@ -168,13 +168,22 @@ public struct TemplateSet: Sendable {
     /// Renders the Markdown template `name` with `context` into HTML; values go through `values`.
     public func renderPage(_ name: String, context: MustacheValue, values: PageValues) throws -> String {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
-        let markdown = template.render(context, partials: partials, escaping: values.escaping)
+        let markdown: String
+        do {
+            markdown = try template.render(context, partials: partials, escaping: values.escaping)
+        } catch {
+            throw TemplateError(description: error.description)
+        }
         return values.substitute(in: Markdown.html(from: markdown))
     }
 
     /// Renders the HTML layout `name` around a page.
     public func renderLayout(_ name: String, context: MustacheValue) throws -> String {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
-        return template.render(context, partials: partials, escaping: .html)
+        do {
+            return try template.render(context, partials: partials, escaping: .html)
+        } catch {
+            throw TemplateError(description: error.description)
+        }
     }
 }

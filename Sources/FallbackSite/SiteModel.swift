@@ -120,17 +120,15 @@ extension SiteModel {
         return "\(bytes) bytes"
     }
 
-    /// An ISO 8601 date-time in UTC for epoch milliseconds.
+    /// An ISO 8601 date-time in UTC for epoch milliseconds, as the reports write it.
     static func isoDate(milliseconds: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        EpochMilliseconds.isoDate(milliseconds)
     }
 
     /// `3 days`, `5 hours`, `2 months`.
     static func age(seconds: Int) -> String {
-        let magnitude = abs(seconds)
-        let (value, unit): (Int, String) =
+        let magnitude = seconds.magnitude
+        let (value, unit): (UInt, String) =
             switch magnitude {
             case ..<3600: (max(1, magnitude / 60), "minute")
             case ..<86_400: (magnitude / 3600, "hour")

@@ -72,10 +72,10 @@ extension SiteModel {
             "counts": SiteModel.severityCounts(snapshot.findings),
             "loaded": .int(file.loadedCount), "entryCount": .int(file.entries.count), "skipped": .int(file.skippedCount),
         ]
-        if let milliseconds = file.generatedAt?.number?.int64Value {
+        if let milliseconds = file.generatedAtMilliseconds {
             var generated: [String: MustacheValue] = ["iso": .string(SiteModel.isoDate(milliseconds: milliseconds)), "milliseconds": .string(String(milliseconds))]
-            if let referenceDate {
-                generated["age"] = .string(SiteModel.age(seconds: referenceDate - Int(milliseconds / 1000)))
+            if let referenceDate, case let (age, overflow) = referenceDate.subtractingReportingOverflow(Int(milliseconds / 1000)), !overflow {
+                generated["age"] = .string(SiteModel.age(seconds: age))
             }
             context["generatedAt"] = .dictionary(generated)
         }

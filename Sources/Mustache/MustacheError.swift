@@ -1,4 +1,4 @@
-/// A template that cannot be parsed, with where the problem is.
+/// A template that cannot be parsed or rendered, with where the problem is.
 public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong with the template.
     public enum Reason: Sendable, Equatable {
@@ -13,6 +13,11 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
         case invalidDelimiters(String)
         /// A tag's name is empty, contains whitespace, or has an empty dotted part.
         case invalidName(String)
+        /// A section opens inside `limit` open sections (`MustacheTemplate.maximumSectionDepth`).
+        case sectionsNestedTooDeep(limit: Int)
+        /// A `{{>name}}` tag would be the expansion past `limit` in one render
+        /// (`MustacheTemplate.maximumPartialExpansions`).
+        case tooManyPartialExpansions(name: String, limit: Int)
     }
 
     public let reason: Reason
@@ -28,6 +33,14 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
         self.templateName = templateName
         self.line = line
         self.column = column
+    }
+
+    /// The error at byte `offset` of a template's UTF-8 `bytes`.
+    init(_ reason: Reason, templateName: String, offset: Int, in bytes: [UInt8]) {
+        let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let line = bytes[..<lineStart].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
+        self.init(reason, templateName: templateName, line: line, column: column)
     }
 
     /// `name:line:column: message`, with `<template>` standing for an empty name.
@@ -49,6 +62,11 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
             "invalid delimiters \"\(content)\": expected two delimiters without whitespace or \"=\""
         case .invalidName(let name):
             "invalid tag name \"\(name)\""
+        case .sectionsNestedTooDeep(let limit):
+            "sections nested deeper than \(limit)"
+        case .tooManyPartialExpansions(let name, let limit):
+            "partial \"\(name)\" would be expanded more than \(limit) times in one render: a partial that includes "
+                + "itself (or partials that include each other) more than once grows exponentially"
         }
     }
 }

@@ -6,14 +6,26 @@ public struct MustacheTemplate: Sendable {
     /// How deeply partials may include partials; a `{{>name}}` tag deeper than this renders as
     /// empty, as a missing partial does, so a partial that includes itself stops.
     public static let maximumPartialDepth = 64
+    /// How many `{{>name}}` tags one render may expand in all. The depth limit alone does not stop
+    /// a partial that includes itself twice (2^64 expansions); past this budget, rendering fails
+    /// with `MustacheError.Reason.tooManyPartialExpansions`. A partial per item of a list of a few
+    /// hundred thousand items stays within it.
+    public static let maximumPartialExpansions = 1_000_000
+    /// How deeply sections may nest in one template; deeper is a parse error
+    /// (`MustacheError.Reason.sectionsNestedTooDeep`). Rendering does not recurse, but a parsed
+    /// template is a tree that is freed recursively.
+    public static let maximumSectionDepth = 256
 
     /// The name given when parsing, used in errors.
     public let name: String
     let nodes: [Node]
+    /// The source, for the line and column of a render error.
+    private let source: String
 
     /// Parses `source`, naming it `name` in errors.
     public init(parsing source: String, name: String = "") throws(MustacheError) {
         self.name = name
+        self.source = source
         var parser = Parser(source: source, templateName: name)
         nodes = try parser.parse()
     }
@@ -24,14 +36,21 @@ public struct MustacheTemplate: Sendable {
     ///   - partials: The templates `{{>name}}` tags include, looked up by name as they are
     ///     rendered; a name without a template renders as empty.
     ///   - escaping: How `{{name}}` tags escape values.
+    /// - Throws: `MustacheError` when partials would expand more than `maximumPartialExpansions`
+    ///   times, at the tag that would.
     public func render(
         _ context: MustacheValue,
         partials: some MustachePartialProvider = [String: MustacheTemplate](),
         escaping: MustacheEscaping = .html
-    ) -> String {
+    ) throws(MustacheError) -> String {
         var renderer = Renderer(partials: partials, escaping: escaping, context: context)
-        renderer.render(nodes, indentation: "", partialDepth: 0)
+        try renderer.render(self)
         return renderer.output
+    }
+
+    /// The error `reason` at the tag starting at byte `offset` of the source.
+    func error(_ reason: MustacheError.Reason, at offset: Int) -> MustacheError {
+        MustacheError(reason, templateName: name, offset: offset, in: Array(source.utf8))
     }
 }
 
@@ -59,6 +78,7 @@ enum Node: Sendable {
     case lineStart
     case variable(Name, escaped: Bool)
     case section(Name, body: [Node], inverted: Bool)
-    /// `indentation` is the whitespace before a standalone partial tag, `nil` when not standalone.
-    case partial(String, indentation: String?)
+    /// `indentation` is the whitespace before a standalone partial tag, `nil` when not standalone;
+    /// `offset` is where the tag starts in the source, in bytes.
+    case partial(String, indentation: String?, offset: Int)
 }

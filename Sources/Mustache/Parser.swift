@@ -146,9 +146,12 @@ struct Parser {
         case .variable(let escaped):
             nodes.append(.variable(try path(of: trimmedName(of: tag), at: tag.start), escaped: escaped))
         case .partial:
-            nodes.append(.partial(try trimmedName(of: tag), indentation: indentation))
+            nodes.append(.partial(try trimmedName(of: tag), indentation: indentation, offset: tag.start))
         case .section(let inverted):
             let name = try trimmedName(of: tag)
+            guard openSections.count < MustacheTemplate.maximumSectionDepth else {
+                throw error(.sectionsNestedTooDeep(limit: MustacheTemplate.maximumSectionDepth), at: tag.start)
+            }
             openSections.append(OpenSection(
                 name: name,
                 path: try path(of: name, at: tag.start),
@@ -230,10 +233,7 @@ struct Parser {
     }
 
     private func error(_ reason: MustacheError.Reason, at offset: Int) -> MustacheError {
-        let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        let line = bytes[..<lineStart].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        let column = string(lineStart..<offset).count + 1
-        return MustacheError(reason, templateName: templateName, line: line, column: column)
+        MustacheError(reason, templateName: templateName, offset: offset, in: bytes)
     }
 
     private func string(_ range: Range<Int>) -> String {

@@ -1,9 +1,32 @@
 /// Renders a token tree into `output`, keeping the context stack.
+///
+/// Rendering loops over an explicit stack of frames instead of recursing, so neither nested
+/// sections nor nested partials use the call stack: a render needs the same stack however deep
+/// its templates and data nest.
 struct Renderer<Partials: MustachePartialProvider> {
     private let partials: Partials
     private let escaping: MustacheEscaping
     private var contexts: [MustacheValue]
     private(set) var output = ""
+    /// The `{{>name}}` tags expanded so far.
+    private var expansions = 0
+
+    /// Nodes being rendered: a template's, a section's body or a partial's.
+    private struct Frame {
+        let nodes: [Node]
+        /// The template `nodes` belong to, for errors.
+        let template: MustacheTemplate
+        /// What each template line starts with: the accumulated indentation of the standalone
+        /// partial tags being rendered.
+        let indentation: String
+        let partialDepth: Int
+        /// The values `nodes` are rendered in, one pass each, as the innermost context; empty for
+        /// one pass in the enclosing context.
+        let items: [MustacheValue]
+        var item = 0
+        /// The next node to render.
+        var next = 0
+    }
 
     init(partials: Partials, escaping: MustacheEscaping, context: MustacheValue) {
         self.partials = partials
@@ -11,49 +34,69 @@ struct Renderer<Partials: MustachePartialProvider> {
         contexts = [context]
     }
 
-    /// - Parameter indentation: What each template line starts with: the accumulated
-    ///   indentation of the standalone partial tags being rendered.
-    mutating func render(_ nodes: [Node], indentation: String, partialDepth: Int) {
-        for node in nodes {
+    mutating func render(_ template: MustacheTemplate) throws(MustacheError) {
+        // The frame being rendered, and the frames it is nested in.
+        var frame = Frame(nodes: template.nodes, template: template, indentation: "", partialDepth: 0, items: [])
+        var enclosing: [Frame] = []
+        while true {
+            guard frame.next < frame.nodes.count else {
+                // One pass is done: start the next item's, or go back to the enclosing frame.
+                if !frame.items.isEmpty {
+                    contexts.removeLast()
+                    frame.item += 1
+                    if frame.item < frame.items.count {
+                        contexts.append(frame.items[frame.item])
+                        frame.next = 0
+                        continue
+                    }
+                }
+                guard let outer = enclosing.popLast() else { return }
+                frame = outer
+                continue
+            }
+            let node = frame.nodes[frame.next]
+            frame.next += 1
             switch node {
             case .text(let text):
                 output += text
             case .lineStart:
-                output += indentation
+                output += frame.indentation
             case .variable(let name, let escaped):
                 let text = resolve(name).text
                 guard !text.isEmpty else { continue }
                 output += escaped ? escaping.escape(text) : text
             case .section(let name, let body, let inverted):
                 let value = resolve(name)
-                if inverted {
-                    if !value.isTruthy {
-                        render(body, indentation: indentation, partialDepth: partialDepth)
+                if inverted ? value.isTruthy : !value.isTruthy { continue }
+                let items: [MustacheValue] =
+                    if inverted {
+                        []
+                    } else if case .list(let list) = value {
+                        list
+                    } else {
+                        [value]
                     }
-                } else if case .list(let items) = value {
-                    for item in items {
-                        render(body, in: item, indentation: indentation, partialDepth: partialDepth)
-                    }
-                } else if value.isTruthy {
-                    render(body, in: value, indentation: indentation, partialDepth: partialDepth)
-                }
-            case .partial(let name, let ownIndentation):
-                guard partialDepth < MustacheTemplate.maximumPartialDepth,
-                      let template = partials.template(named: name)
+                if let first = items.first { contexts.append(first) }
+                let inner = Frame(
+                    nodes: body, template: frame.template, indentation: frame.indentation, partialDepth: frame.partialDepth, items: items)
+                enclosing.append(frame)
+                frame = inner
+            case .partial(let name, let ownIndentation, let offset):
+                guard frame.partialDepth < MustacheTemplate.maximumPartialDepth,
+                      let partial = partials.template(named: name)
                 else { continue }
-                render(
-                    template.nodes,
-                    indentation: ownIndentation.map { indentation + $0 } ?? "",
-                    partialDepth: partialDepth + 1
-                )
+                expansions += 1
+                guard expansions <= MustacheTemplate.maximumPartialExpansions else {
+                    throw frame.template.error(
+                        .tooManyPartialExpansions(name: name, limit: MustacheTemplate.maximumPartialExpansions), at: offset)
+                }
+                let inner = Frame(
+                    nodes: partial.nodes, template: partial, indentation: ownIndentation.map { frame.indentation + $0 } ?? "",
+                    partialDepth: frame.partialDepth + 1, items: [])
+                enclosing.append(frame)
+                frame = inner
             }
         }
-    }
-
-    private mutating func render(_ nodes: [Node], in context: MustacheValue, indentation: String, partialDepth: Int) {
-        contexts.append(context)
-        render(nodes, indentation: indentation, partialDepth: partialDepth)
-        contexts.removeLast()
     }
 
     /// Resolves the first part of a dotted name in the innermost context that has it, and

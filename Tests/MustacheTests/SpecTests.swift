@@ -71,7 +71,7 @@ struct SpecCase: Decodable, Sendable, CustomTestStringConvertible {
             partialTemplates[name] = try MustacheTemplate(parsing: source, name: name)
         }
         let template = try MustacheTemplate(parsing: template, name: name)
-        #expect(template.render(data.value, partials: partialTemplates) == expected)
+        #expect(try template.render(data.value, partials: partialTemplates) == expected)
     }
 }
 

@@ -145,7 +145,7 @@ struct DiffRun {
         }
         guard old.rejection == nil, new.rejection == nil else { return }
         compareProjects()
-        if let oldDate = old.generatedAt?.number?.int64Value, let newDate = new.generatedAt?.number?.int64Value, newDate < oldDate {
+        if let oldDate = old.generatedAtMilliseconds, let newDate = new.generatedAtMilliseconds, newDate < oldDate {
             report(
                 .generatedEarlier,
                 "The new snapshot was generated at \(Format.date(milliseconds: newDate)), before the old one "

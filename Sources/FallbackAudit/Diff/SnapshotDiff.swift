@@ -33,7 +33,7 @@ public struct SnapshotDiff: Sendable {
         init(_ file: FallbackFile) {
             verdict = file.verdict
             rejection = file.rejection?.message
-            generatedAt = file.generatedAt?.number?.int64Value
+            generatedAt = file.generatedAtMilliseconds
             generatedAtDate = generatedAt.map { Format.date(milliseconds: $0) }
             projectId = file.projectId?.string
             entryCount = file.entries.count

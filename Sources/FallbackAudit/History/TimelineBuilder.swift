@@ -353,8 +353,7 @@ public struct TimelineBuilder: Sendable {
     private func staleFindings() -> [HistoryFinding] {
         guard let current = snapshots.max(by: { $0.sourceIndex < $1.sourceIndex }) else { return [] }
         var found: [HistoryFinding?] = []
-        if let now = options.now, let time = current.stamp.generatedAt {
-            let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        if let now = options.now, let nowMilliseconds = Format.milliseconds(of: now), let time = current.stamp.generatedAt {
             let age = nowMilliseconds.subtractingReportingOverflow(time)
             let limit = Int64(options.staleAfterDays).multipliedReportingOverflow(by: 86_400_000)
             if !age.overflow, !limit.overflow, age.partialValue > limit.partialValue {

@@ -1,0 +1,92 @@
+import Foundation
+import Mustache
+import Testing
+
+/// Templates and contexts that would expand exponentially or nest without end stop with an error
+/// that names the template, line and column, in this process (no crash, no hang).
+@Suite("Rendering budgets and nesting limits")
+struct BudgetTests {
+    /// The issue's case: each expansion of `boom` includes it twice, 2^64 expansions before the
+    /// depth limit; the expansion budget stops it at the first expansion past the limit.
+    @Test func aPartialThatIncludesItselfTwiceStopsWithAnError() throws {
+        let boom = try MustacheTemplate(parsing: "x{{> boom}}{{> boom}}", name: "boom")
+        let page = try MustacheTemplate(parsing: "page\n  {{> boom}}\n", name: "page.md")
+        let error = try #require(throws: MustacheError.self) { try page.render([:], partials: ["boom": boom]) }
+        #expect(error.templateName == "boom")
+        #expect(error.line == 1)
+        #expect(error.column == 2 || error.column == 12)
+        #expect(
+            error.description.contains(#"partial "boom" would be expanded more than \#(MustacheTemplate.maximumPartialExpansions) times"#),
+            "\(error)")
+        #expect(!error.description.contains("\n"))
+    }
+
+    /// Fan-out without recursion: 24 partials, each including the next twice (2^24 expansions).
+    @Test func aChainOfDoublingPartialsStopsWithAnError() throws {
+        var partials: [String: MustacheTemplate] = [:]
+        for level in 0..<24 {
+            partials["p\(level)"] = try MustacheTemplate(parsing: "{{> p\(level + 1)}}{{> p\(level + 1)}}", name: "p\(level).md")
+        }
+        partials["p24"] = try MustacheTemplate(parsing: "x", name: "p24.md")
+        let error = try #require(throws: MustacheError.self) {
+            try MustacheTemplate(parsing: "{{> p0}}", name: "page").render([:], partials: partials)
+        }
+        #expect(error.description.contains("would be expanded more than"))
+    }
+
+    /// The budget counts expansions, not partials: a partial per item of a long list is fine.
+    @Test func aPartialPerItemOfALongListRenders() throws {
+        let items = MustacheValue.list((0..<100_000).map { .int($0) })
+        let rendered = try MustacheTemplate(parsing: "{{#items}}{{> item}}{{/items}}").render(
+            ["items": items], partials: ["item": try MustacheTemplate(parsing: "{{.}},")])
+        #expect(rendered.hasSuffix("99998,99999,"))
+    }
+
+    @Test func sectionsNestedBeyondTheLimitAreAParseError() throws {
+        let depth = 5_000
+        let source = "line one\n" + String(repeating: "{{#a}}", count: depth) + "x" + String(repeating: "{{/a}}", count: depth)
+        let error = try #require(throws: MustacheError.self) { try MustacheTemplate(parsing: source, name: "deep.md") }
+        let limit = MustacheTemplate.maximumSectionDepth
+        #expect(error.description == "deep.md:2:\(limit * 6 + 1): sections nested deeper than \(limit)")
+    }
+
+    /// Inverted sections count too, and the limit itself parses and renders.
+    @Test func sectionsNestedToTheLimitRender() throws {
+        let limit = MustacheTemplate.maximumSectionDepth
+        let source = String(repeating: "{{#a}}{{^b}}", count: limit / 2) + "x" + String(repeating: "{{/b}}{{/a}}", count: limit / 2)
+        #expect(try MustacheTemplate(parsing: source).render(["a": true]) == "x")
+        let tooDeep = "{{^z}}" + source + "{{/z}}"
+        #expect(throws: MustacheError.self) { try MustacheTemplate(parsing: tooDeep) }
+    }
+
+    /// Sections inside partials inside sections, 64 partials deep (the partial depth limit) with 16
+    /// sections each, and a template with sections nested to the limit, parsed, rendered and freed
+    /// in a 512 KiB stack, the size of a secondary thread on macOS: rendering does not recurse, so
+    /// a stack overflow here (which would end the test process) cannot happen.
+    @Test func deepNestingRendersInASmallStack() async throws {
+        let depth = MustacheTemplate.maximumPartialDepth
+        var partials: [String: MustacheTemplate] = [:]
+        for level in 0..<(depth + 1) {
+            let body = String(repeating: "{{#a}}", count: 16) + "\(level),{{> p\(level + 1)}}" + String(repeating: "{{/a}}", count: 16)
+            partials["p\(level)"] = try MustacheTemplate(parsing: body, name: "p\(level)")
+        }
+        let templates = partials
+        let limit = MustacheTemplate.maximumSectionDepth
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+            let thread = Thread {
+                var texts: [String] = []
+                do {
+                    texts.append(try MustacheTemplate(parsing: "{{> p0}}end").render(["a": [true]], partials: templates))
+                    let deepest = String(repeating: "{{#a}}", count: limit) + "x" + String(repeating: "{{/a}}", count: limit)
+                    texts.append(try MustacheTemplate(parsing: deepest).render(["a": ["b": 1]]))
+                } catch {
+                    texts.append("\(error)")
+                }
+                continuation.resume(returning: texts)
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        #expect(outcome == [(0..<depth).map { "\($0)," }.joined() + "end", "x"])
+    }
+}
