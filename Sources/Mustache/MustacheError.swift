@@ -18,6 +18,10 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
         /// A `{{>name}}` tag would be the expansion past `limit` in one render
         /// (`MustacheTemplate.maximumPartialExpansions`).
         case tooManyPartialExpansions(name: String, limit: Int)
+        /// One render would visit more than `MustacheTemplate.maximumRenderSteps` nodes or write
+        /// more than `MustacheTemplate.maximumOutputBytes`; the position is the innermost section's
+        /// opening tag (`section`), or the template's start outside every section.
+        case renderTooLarge(section: String?, limit: String)
     }
 
     public let reason: Reason
@@ -67,6 +71,11 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
         case .tooManyPartialExpansions(let name, let limit):
             "partial \"\(name)\" would be expanded more than \(limit) times in one render: a partial that includes "
                 + "itself (or partials that include each other) more than once grows exponentially"
+        case .renderTooLarge(let section?, let limit):
+            "rendering would go past \(limit) in section \"\(section)\": sections nested over lists repeat their "
+                + "bodies for every combination of items"
+        case .renderTooLarge(nil, let limit):
+            "rendering would go past \(limit)"
         }
     }
 }

@@ -15,6 +15,14 @@ public struct MustacheTemplate: Sendable {
     /// (`MustacheError.Reason.sectionsNestedTooDeep`). Rendering does not recurse, but a parsed
     /// template is a tree that is freed recursively.
     public static let maximumSectionDepth = 256
+    /// How many nodes (text, tags, section passes) one render may visit in all. Sections nested
+    /// over lists repeat their bodies list length to the power of the depth, with or without
+    /// output; past this budget rendering fails with `MustacheError.Reason.renderTooLarge`
+    /// naming the innermost section. A page of the site visits about 30 per placement row, so
+    /// even a 100,000-placement overview stays far below.
+    public static let maximumRenderSteps = 10_000_000
+    /// How many UTF-8 bytes one render may produce; past it rendering fails the same way.
+    public static let maximumOutputBytes = 128 << 20
 
     /// The name given when parsing, used in errors.
     public let name: String
@@ -77,7 +85,8 @@ enum Node: Sendable {
     /// The start of a template line, where a standalone partial's indentation goes.
     case lineStart
     case variable(Name, escaped: Bool)
-    case section(Name, body: [Node], inverted: Bool)
+    /// `offset` is where the opening tag starts in the source, in bytes.
+    case section(Name, body: [Node], inverted: Bool, offset: Int)
     /// `indentation` is the whitespace before a standalone partial tag, `nil` when not standalone;
     /// `offset` is where the tag starts in the source, in bytes.
     case partial(String, indentation: String?, offset: Int)

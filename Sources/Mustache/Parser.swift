@@ -169,7 +169,7 @@ struct Parser {
             var body: [Node] = []
             swap(&body, &nodes)
             swap(&nodes, &section.enclosingNodes)
-            nodes.append(.section(section.path, body: body, inverted: section.inverted))
+            nodes.append(.section(section.path, body: body, inverted: section.inverted, offset: section.tagStart))
         }
     }
 

@@ -10,6 +10,8 @@ struct Renderer<Partials: MustachePartialProvider> {
     private(set) var output = ""
     /// The `{{>name}}` tags expanded so far.
     private var expansions = 0
+    /// The nodes visited so far, section passes included.
+    private var steps = 0
 
     /// Nodes being rendered: a template's, a section's body or a partial's.
     private struct Frame {
@@ -20,6 +22,9 @@ struct Renderer<Partials: MustachePartialProvider> {
         /// partial tags being rendered.
         let indentation: String
         let partialDepth: Int
+        /// The section whose body `nodes` are, and where its tag starts, for errors; nil for a
+        /// template's or a partial's own nodes.
+        var section: (name: String, offset: Int)? = nil
         /// The values `nodes` are rendered in, one pass each, as the innermost context; empty for
         /// one pass in the enclosing context.
         let items: [MustacheValue]
@@ -42,6 +47,7 @@ struct Renderer<Partials: MustachePartialProvider> {
             guard frame.next < frame.nodes.count else {
                 // One pass is done: start the next item's, or go back to the enclosing frame.
                 if !frame.items.isEmpty {
+                    try count(in: frame)
                     contexts.removeLast()
                     frame.item += 1
                     if frame.item < frame.items.count {
@@ -56,6 +62,7 @@ struct Renderer<Partials: MustachePartialProvider> {
             }
             let node = frame.nodes[frame.next]
             frame.next += 1
+            try count(in: frame)
             switch node {
             case .text(let text):
                 output += text
@@ -65,7 +72,7 @@ struct Renderer<Partials: MustachePartialProvider> {
                 let text = resolve(name).text
                 guard !text.isEmpty else { continue }
                 output += escaped ? escaping.escape(text) : text
-            case .section(let name, let body, let inverted):
+            case .section(let name, let body, let inverted, let offset):
                 let value = resolve(name)
                 if inverted ? value.isTruthy : !value.isTruthy { continue }
                 let items: [MustacheValue] =
@@ -78,7 +85,8 @@ struct Renderer<Partials: MustachePartialProvider> {
                     }
                 if let first = items.first { contexts.append(first) }
                 let inner = Frame(
-                    nodes: body, template: frame.template, indentation: frame.indentation, partialDepth: frame.partialDepth, items: items)
+                    nodes: body, template: frame.template, indentation: frame.indentation, partialDepth: frame.partialDepth,
+                    section: (name.parts.isEmpty ? "." : name.parts.joined(separator: "."), offset), items: items)
                 enclosing.append(frame)
                 frame = inner
             case .partial(let name, let ownIndentation, let offset):
@@ -97,6 +105,20 @@ struct Renderer<Partials: MustachePartialProvider> {
                 frame = inner
             }
         }
+    }
+
+    /// Counts one step of `frame` against the render's budgets.
+    private mutating func count(in frame: Frame) throws(MustacheError) {
+        steps += 1
+        let limit: String
+        if steps > MustacheTemplate.maximumRenderSteps {
+            limit = "\(MustacheTemplate.maximumRenderSteps) steps"
+        } else if output.utf8.count > MustacheTemplate.maximumOutputBytes {
+            limit = "\(MustacheTemplate.maximumOutputBytes >> 20) MiB of output"
+        } else {
+            return
+        }
+        throw frame.template.error(.renderTooLarge(section: frame.section?.name, limit: limit), at: frame.section?.offset ?? 0)
     }
 
     /// Resolves the first part of a dotted name in the innermost context that has it, and

@@ -90,3 +90,43 @@ struct BudgetTests {
         #expect(outcome == [(0..<depth).map { "\($0)," }.joined() + "end", "x"])
     }
 }
+
+/// Sections nested over lists repeat their bodies for every combination of items: with no partial
+/// at all, 8 levels over a 10-item list is 10^8 passes. The render budget stops it, naming the
+/// innermost section, whether the body writes anything or not.
+@Suite("Rendering budget on work and output")
+struct RenderWorkBudgetTests {
+    static let list = MustacheValue.list((0..<10).map { .int($0) })
+
+    @Test(arguments: ["", "x"])
+    func sectionsNestedOverListsStopWithAnError(body: String) throws {
+        let depth = 8
+        let source = "title\n" + (0..<depth).map { "{{#l\($0)}}" }.joined() + body + (0..<depth).reversed().map { "{{/l\($0)}}" }.joined()
+        var context: [String: MustacheValue] = [:]
+        for level in 0..<depth { context["l\(level)"] = Self.list }
+        let template = try MustacheTemplate(parsing: source, name: "grid.md")
+        let error = try #require(throws: MustacheError.self) { try template.render(.dictionary(context)) }
+        #expect(error.templateName == "grid.md")
+        #expect(error.line == 2)
+        #expect(error.description.contains("rendering would go past"), "\(error)")
+        #expect(error.description.contains(#"in section "l"#), "\(error)")
+        #expect(!error.description.contains("\n"))
+    }
+
+    /// Output alone: a few nested lists whose body is a long value pass the output limit first.
+    @Test func outputPastTheLimitStopsWithAnError() throws {
+        let big = String(repeating: "y", count: 1 << 20)
+        let items = MustacheValue.list((0..<200).map { .int($0) })
+        let template = try MustacheTemplate(parsing: "{{#a}}{{#a}}{{{big}}}{{/a}}{{/a}}", name: "wide.md")
+        let error = try #require(throws: MustacheError.self) { try template.render(["a": items, "big": .string(big)]) }
+        #expect(error.description.contains("MiB of output"), "\(error)")
+        #expect(error.description.hasPrefix("wide.md:1:7: "), "\(error)")
+    }
+
+    /// A large but legitimate render (a 100,000-row table) stays well inside both budgets.
+    @Test func aLargeTableRenders() throws {
+        let rows = MustacheValue.list((0..<100_000).map { .dictionary(["key": .string("placement_\($0)"), "n": .int($0)]) })
+        let rendered = try MustacheTemplate(parsing: "{{#rows}}| {{key}} | {{n}} |\n{{/rows}}").render(["rows": rows])
+        #expect(rendered.hasSuffix("| placement_99999 | 99999 |\n"))
+    }
+}
