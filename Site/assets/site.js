@@ -472,7 +472,8 @@
         line.appendChild(document.createTextNode("draws variant "));
         var name = el("strong", "lookup-variant");
         name.appendChild(el("span", "swatch v" + (index % 8)));
-        name.appendChild(document.createTextNode(vid));
+        // The id as the page shows it (data-variant-id spells out control characters), isolated.
+        name.appendChild(el("bdi", null, vid));
         line.appendChild(name);
         var range = ranges[index];
         line.appendChild(document.createTextNode(range

@@ -230,6 +230,9 @@ struct MediaScan {
     private var found = FoundMedia()
     /// The value being scanned: where paths start.
     private var root = 0
+    /// The path from `root` to the value being scanned: a member's key node, or `-(position + 1)`
+    /// for an element. Kept while walking, so spelling a URL's path never walks siblings again.
+    private var pathTokens: [Int] = []
     /// Earlier scans by a fingerprint of their value's text: the text's range and what was found.
     private var scanned: [UInt64: [(range: Range<Int>, found: FoundMedia?)]] = [:]
 
@@ -247,6 +250,7 @@ struct MediaScan {
     mutating func urls(under node: Int, skippingCopy: Bool) -> FoundMedia? {
         excludedMask = skippingCopy ? MediaScan.excluded | MediaScan.excludedOnPage : MediaScan.excluded
         root = node
+        pathTokens = []
         _ = scan(node, isMedia: false)
         defer { found = FoundMedia() }
         return found.count > 0 ? found : nil
@@ -326,13 +330,17 @@ struct MediaScan {
                     child = document.subtreeEnd(of: child + 1)
                     continue
                 }
+                pathTokens.append(child)
                 child = scan(child + 1, isMedia: isMedia || flags & MediaScan.media != 0)
+                pathTokens.removeLast()
             }
             return child
         case .array:
             var child = node + 1
-            for _ in 0..<value.count {
+            for position in 0..<value.count {
+                pathTokens.append(-(position + 1))
                 child = scan(child, isMedia: isMedia)
+                pathTokens.removeLast()
             }
             return child
         case .string:
@@ -351,7 +359,7 @@ struct MediaScan {
         guard isWebURL || (isMedia && !lowered.hasPrefix("data:") && !Format.isBlank(text)) else { return }
         found.count += 1
         if found.listed.count < listingLimit {
-            found.listed.append((path(to: value), text))
+            found.listed.append((spelledPath(), text))
         }
     }
 
@@ -403,28 +411,11 @@ struct MediaScan {
         return flags
     }
 
-    /// The path from the scanned value to `value`: member keys and element positions joined by `/`.
-    private func path(to value: JSONDocument.Value) -> String {
-        // A member's key node, or `-(position + 1)` for an element, from `value` up.
-        var tokens: [Int] = []
-        var current = value
-        while current.index != root, let parent = current.parent {
-            if parent.kind == .object {
-                // An object's children alternate key and value: a value's key is the node before it.
-                tokens.append(current.index - 1)
-            } else {
-                var position = 0
-                var sibling = parent.index + 1
-                while sibling < current.index {
-                    sibling = document.subtreeEnd(of: sibling)
-                    position += 1
-                }
-                tokens.append(-(position + 1))
-            }
-            current = parent
-        }
+    /// The path from the scanned value to the value being scanned: member keys and element
+    /// positions joined by `/`.
+    private func spelledPath() -> String {
         var spelled = ""
-        for token in tokens.reversed() {
+        for token in pathTokens {
             if !spelled.isEmpty { spelled += "/" }
             if token >= 0 {
                 spelled += document.value(at: token).string ?? ""

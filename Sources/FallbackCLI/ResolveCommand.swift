@@ -32,12 +32,14 @@ enum ResolveCommand: Command {
         guard let bytes = environment.read(path) else { return ExitStatus.usage }
         let file = FallbackFile(bytes: bytes)
 
+        // The SDK's map compares keys by their bytes: "é" and "e" + U+0301 are two placements.
+        let record = file.entries.first { ExactKey($0.key) == ExactKey(key) }
         let problem: String?
         if let rejection = file.rejection {
             problem = "the SDK rejects \(path) (\(rejection.rule.section): \(rejection.rule.summary)): \(rejection.message)"
-        } else if let record = file.entries.first(where: { $0.key == key }), let failure = record.failure {
+        } else if let failure = record?.failure {
             problem = "the SDK skips placement '\(key)': \(file.location(of: failure.source).pointer): \(failure.expectation)"
-        } else if !file.entries.contains(where: { $0.key == key }) {
+        } else if record == nil {
             problem = "no placement '\(key)' in \(path)"
         } else {
             problem = nil
@@ -57,7 +59,7 @@ enum ResolveCommand: Command {
             return ExitStatus.failure
         }
 
-        let entry = file.entries.first { $0.key == key }!.entry!
+        guard let entry = record?.entry else { return ExitStatus.failure }
         let resolution = entry.resolve(subscriberId: subscriber)
         if json {
             environment.writeOutput(report(resolution, key: key, subscriber: subscriber).jsonText([.prettyPrinted]) + "\n")
@@ -112,7 +114,7 @@ enum ResolveCommand: Command {
     static func text(_ resolution: OfflineResolution, entry: FallbackEntry, key: String, subscriber: String, given: Bool) -> String {
         var rows: [(String, String)] = []
         if let placement = resolution.placement {
-            let identifier = placement.identifier == key ? "" : ", reported as '\(placement.identifier)'"
+            let identifier = ExactKey(placement.identifier) == ExactKey(key) ? "" : ", reported as '\(placement.identifier)'"
             rows.append(("placement", "\(key) (revision \(placement.revision)\(identifier))"))
         } else {
             rows.append(("placement", key))
@@ -129,9 +131,9 @@ enum ResolveCommand: Command {
         if let draw = resolution.draw, let experiment = entry.experiment {
             rows.append(("experiment", "\(draw.experimentId) (key \(draw.experimentKey)): bucket \(draw.bucket) draws variant \(draw.variantId)"))
             let ranges = Bucketing.bucketRanges(weights: experiment.variants.map(\.weight))
-            for (variant, range) in zip(experiment.variants, ranges) {
+            for (index, (variant, range)) in zip(experiment.variants, ranges).enumerated() {
                 let buckets = range.map { "buckets \($0.lowerBound)–\($0.upperBound)" } ?? "no buckets"
-                let marker = variant.variantId == draw.variantId ? "  ← drawn" : ""
+                let marker = index == draw.variantIndex ? "  ← drawn" : ""
                 rows.append(("", "\(variant.variantId)  weight \(variant.weightText)  \(buckets)\(marker)"))
             }
         }

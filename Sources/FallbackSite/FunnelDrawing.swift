@@ -30,11 +30,17 @@ public struct FunnelDrawing: Sendable {
     ///     drawing. Used as given when it is a plain identifier (`[A-Za-z][A-Za-z0-9_-]*`, at most 64
     ///     characters); otherwise, and by default, one is derived from it or the funnel's id.
     public init(funnel: Funnel, unreachablePageIds: Set<String> = [], locale: String? = nil, idPrefix: String? = nil) {
+        self.init(funnel: funnel, unreachablePages: Set(unreachablePageIds.map(ExactKey.init)), locale: locale, idPrefix: idPrefix)
+    }
+
+    /// Draws `funnel`, with the pages whose ids have exactly the bytes of one of `unreachablePages`
+    /// in the error style (a `Set<String>` cannot tell canonically equivalent ids apart).
+    public init(funnel: Funnel, unreachablePages: Set<ExactKey>, locale: String? = nil, idPrefix: String? = nil) {
         let flow = FunnelFlow(funnel: funnel)
         let layout = FlowLayout(flow: flow)
         let prefix = FunnelDrawing.elementIdPrefix(idPrefix, funnelId: funnel.id)
         var writer = DrawingWriter(
-            funnel: funnel, flow: flow, layout: layout, prefix: prefix, unreachablePageIds: unreachablePageIds,
+            funnel: funnel, flow: flow, layout: layout, prefix: prefix, unreachablePageIds: unreachablePages,
             locale: locale)
         svg = writer.write()
         width = writer.width
@@ -286,7 +292,7 @@ enum DrawingText {
     }
 
     /// `character` as drawn: `nil` for white space, U+FFFD for controls, noncharacters and bidi
-    /// overrides.
+    /// controls.
     static func cleaned(_ character: Character) -> String? {
         if character.isWhitespace { return nil }
         var scalars = String.UnicodeScalarView()
@@ -297,11 +303,9 @@ enum DrawingText {
         return String(scalars)
     }
 
+    /// Controls (tab and line breaks too: a box holds one line) and what `SnapshotText` never shows as it is.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        scalar.value < 0x20 || SnapshotText.isHidden(scalar)
     }
 
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for XML text and attribute values.
@@ -1208,7 +1212,7 @@ struct DrawingWriter {
     let flow: FunnelFlow
     let layout: FlowLayout
     let prefix: String
-    let unreachablePageIds: Set<String>
+    let unreachablePageIds: Set<ExactKey>
     let locale: String?
     private(set) var width = 0
     private(set) var height = 0
@@ -1221,7 +1225,7 @@ struct DrawingWriter {
     static let tooltipWidth = 2400.0
 
     init(
-        funnel: Funnel, flow: FunnelFlow, layout: FlowLayout, prefix: String, unreachablePageIds: Set<String>,
+        funnel: Funnel, flow: FunnelFlow, layout: FlowLayout, prefix: String, unreachablePageIds: Set<ExactKey>,
         locale: String?
     ) {
         self.funnel = funnel
@@ -1265,7 +1269,7 @@ struct DrawingWriter {
     }
 
     private var summary: String {
-        let unreachable = funnel.pages.count { unreachablePageIds.contains($0.id) }
+        let unreachable = funnel.pages.count { unreachablePageIds.contains(ExactKey($0.id)) }
         let unknown = flow.steps.count { step in
             if case .unknown = flow.nodes[step.to] { return true }
             return false
@@ -1368,7 +1372,7 @@ struct DrawingWriter {
     /// A box with the page's id, type (and paywall) and copy.
     private mutating func writePage(_ index: Int, node: Int) {
         let page = funnel.pages[index]
-        let isUnreachable = unreachablePageIds.contains(page.id)
+        let isUnreachable = unreachablePageIds.contains(ExactKey(page.id))
         var classes = "fd-page"
         if index == 0 { classes += " is-start" }
         if page.type.utf8.elementsEqual("paywall".utf8) { classes += " is-paywall" }

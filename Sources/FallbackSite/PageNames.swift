@@ -9,6 +9,11 @@ import RovenueFallback
 /// `onboarding ` and `../onboarding` never share a name with `onboarding` or with each other, and
 /// a name never depends on which other identifiers happen to be in the snapshot. Names are only
 /// ever single path components: no separator, no `..`, nothing that leaves the output folder.
+///
+/// Names are lowercase ASCII, so file systems that normalise Unicode or fold case (APFS, HFS+,
+/// NTFS) keep two names apart exactly when they differ. A clean identifier may spell another's
+/// hashed name; then every hash is lengthened, up to the whole SHA-256, whose names (`x-` and 64
+/// hex digits, `maximumLength + 2` characters) no clean identifier can spell.
 public struct PageNames: Sendable {
     public static let maximumLength = 64
 
@@ -18,17 +23,17 @@ public struct PageNames: Sendable {
         "lpt0", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
     ]
 
-    private var nameOfIdentifier: [[UInt8]: String] = [:]
+    private var nameOfIdentifier: [ExactKey: String] = [:]
 
     /// Names every identifier; the result does not depend on their order.
     public init(identifiers: some Sequence<String>) {
-        let unique = Set(identifiers.map { Array($0.utf8) }).sorted { $0.lexicographicallyPrecedes($1) }
+        let unique = Set(identifiers.map(ExactKey.init)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var hashLength = 8
         while true {
-            var names: [[UInt8]: String] = [:]
+            var names: [ExactKey: String] = [:]
             var taken: [String: Int] = [:]
             for identifier in unique {
-                let name = PageNames.name(for: identifier, hashLength: hashLength)
+                let name = PageNames.name(for: identifier.utf8, hashLength: hashLength)
                 names[identifier] = name
                 taken[name, default: 0] += 1
             }
@@ -43,7 +48,7 @@ public struct PageNames: Sendable {
 
     /// The file name stem for `identifier` (one of those given at creation).
     public func name(for identifier: String) -> String {
-        nameOfIdentifier[Array(identifier.utf8)] ?? PageNames.name(for: Array(identifier.utf8), hashLength: 16)
+        nameOfIdentifier[ExactKey(identifier)] ?? PageNames.name(for: Array(identifier.utf8), hashLength: 16)
     }
 
     /// True when `identifier` can serve as a file name stem as it is.
@@ -75,9 +80,14 @@ public struct PageNames: Sendable {
                 slug.append(UInt8(ascii: "-"))
             }
         }
-        while slug.first == UInt8(ascii: "-") || slug.first == UInt8(ascii: "_") { slug.removeFirst() }
-        while slug.last == UInt8(ascii: "-") || slug.last == UInt8(ascii: "_") { slug.removeLast() }
-        let budget = maximumLength - hashLength - 1
+        // Trimmed in one step: removing the first byte at a time is quadratic in a run of `_`.
+        let isLetterOrDigit = { (byte: UInt8) in byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") }
+        if let first = slug.firstIndex(where: isLetterOrDigit), let last = slug.lastIndex(where: isLetterOrDigit) {
+            slug = Array(slug[first...last])
+        } else {
+            slug = []
+        }
+        let budget = max(0, maximumLength - hashLength - 1)
         if slug.count > budget { slug = Array(slug.prefix(budget)) }
         while slug.last == UInt8(ascii: "-") { slug.removeLast() }
         let hash = String(SHA256Digest(of: identifier).hexString.prefix(hashLength))

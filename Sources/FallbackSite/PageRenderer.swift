@@ -67,8 +67,9 @@ public final class PageValues: @unchecked Sendable {
         }
     }
 
-    /// `html` with every token replaced by its value: escaped, or as it is for trusted HTML.
-    /// Works on UTF-8 bytes: one pass, whatever the page's size.
+    /// `html` with every token replaced by its value: as it is for trusted HTML, else in the
+    /// `SnapshotText` form for where the token stands (element content, attribute value, or the
+    /// text of a `<title>`-like element). Works on UTF-8 bytes: one pass, whatever the page's size.
     func substitute(in html: String) -> String {
         let snapshot = lock.withLock { values }
         let source = Array(html.utf8)
@@ -76,10 +77,13 @@ public final class PageValues: @unchecked Sendable {
         let suffix = Array(PageValues.suffix.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(source.count + source.count / 4)
+        var position = MarkupPosition()
         var index = 0
         var copiedUpTo = 0
-        while index + marker.count <= source.count {
-            guard source[index] == marker[0], source[index..<index + marker.count].elementsEqual(marker) else {
+        while index < source.count {
+            guard source[index] == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
+            else {
+                position.advance(over: source, at: index)
                 index += 1
                 continue
             }
@@ -92,17 +96,109 @@ public final class PageValues: @unchecked Sendable {
             guard end > index + marker.count, number < snapshot.count, source.count >= end + suffix.count,
                 source[end..<end + suffix.count].elementsEqual(suffix)
             else {
+                position.advance(over: source, at: index)
                 index += 1
                 continue
             }
             output.append(contentsOf: source[copiedUpTo..<index])
             let value = snapshot[number]
-            output.append(contentsOf: (value.isTrustedHTML ? value.text : HTML.escape(value.text)).utf8)
+            let replacement: String
+            if value.isTrustedHTML {
+                replacement = value.text
+            } else {
+                switch position.context {
+                case .content: replacement = SnapshotText.html(value.text)
+                case .attribute: replacement = SnapshotText.attribute(value.text)
+                case .plainText: replacement = SnapshotText.plainText(value.text)
+                }
+            }
+            output.append(contentsOf: replacement.utf8)
             index = end + suffix.count
             copiedUpTo = index
         }
         output.append(contentsOf: source[copiedUpTo...])
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// Where a byte of an HTML page stands, as far as a value put there is concerned: in an element's
+/// content, inside a tag (an attribute value), or in the text of an element that holds no markup
+/// (`title`, `textarea`, `script`, `style`). Fed the page byte by byte.
+struct MarkupPosition {
+    enum Context { case content, attribute, plainText }
+
+    private enum State { case content, tag, doubleQuoted, singleQuoted, plainText }
+
+    private static let plainTextElements: Set<[UInt8]> = Set(["title", "textarea", "script", "style"].map { Array($0.utf8) })
+
+    private var state = State.content
+    private var tagName: [UInt8] = []
+    private var readingName = false
+    private var isEndTag = false
+    /// In a plain-text element: the name whose end tag closes it.
+    private var openElement: [UInt8] = []
+
+    var context: Context {
+        switch state {
+        case .content: .content
+        case .tag, .doubleQuoted, .singleQuoted: .attribute
+        case .plainText: .plainText
+        }
+    }
+
+    mutating func advance(over bytes: [UInt8], at index: Int) {
+        let byte = bytes[index]
+        switch state {
+        case .content:
+            guard byte == UInt8(ascii: "<"), index + 1 < bytes.count else { return }
+            let next = bytes[index + 1]
+            if Self.isLetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
+                state = .tag
+                tagName = []
+                isEndTag = next == UInt8(ascii: "/")
+                readingName = Self.isLetter(next)
+            }
+        case .tag:
+            if readingName {
+                if Self.isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+                    tagName.append(byte | 0x20)
+                    return
+                }
+                readingName = false
+            }
+            if isEndTag, tagName.isEmpty, byte == UInt8(ascii: "/") {
+                readingName = true
+                return
+            }
+            switch byte {
+            case UInt8(ascii: "\""): state = .doubleQuoted
+            case UInt8(ascii: "'"): state = .singleQuoted
+            case UInt8(ascii: ">"):
+                if !isEndTag, Self.plainTextElements.contains(tagName) {
+                    state = .plainText
+                    openElement = tagName
+                } else {
+                    state = .content
+                }
+            default: break
+            }
+        case .doubleQuoted:
+            if byte == UInt8(ascii: "\"") { state = .tag }
+        case .singleQuoted:
+            if byte == UInt8(ascii: "'") { state = .tag }
+        case .plainText:
+            // `</name` ends the element, in any case.
+            guard byte == UInt8(ascii: "<"), index + 1 + openElement.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/") else { return }
+            for (offset, letter) in openElement.enumerated() where bytes[index + 2 + offset] | 0x20 != letter { return }
+            state = .tag
+            tagName = openElement
+            isEndTag = true
+            readingName = false
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 }
 
@@ -114,17 +210,20 @@ public enum HTML {
         }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 16)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
+        for scalar in text.unicodeScalars { append(scalar, escapedTo: &escaped) }
         return escaped
+    }
+
+    /// Appends `scalar` to `output`, escaped when it is one of `&`, `<`, `>`, `"` and `'`.
+    static func append(_ scalar: Unicode.Scalar, escapedTo output: inout String) {
+        switch scalar {
+        case "&": output += "&amp;"
+        case "<": output += "&lt;"
+        case ">": output += "&gt;"
+        case "\"": output += "&quot;"
+        case "'": output += "&#39;"
+        default: output.unicodeScalars.append(scalar)
+        }
     }
 }
 
@@ -177,13 +276,15 @@ public struct TemplateSet: Sendable {
         return values.substitute(in: Markdown.html(from: markdown))
     }
 
-    /// Renders the HTML layout `name` around a page.
-    public func renderLayout(_ name: String, context: MustacheValue) throws -> String {
+    /// Renders the HTML layout `name` around a page; values go through `values`, as on the page.
+    public func renderLayout(_ name: String, context: MustacheValue, values: PageValues) throws -> String {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
+        let rendered: String
         do {
-            return try template.render(context, partials: partials, escaping: .html)
+            rendered = try template.render(context, partials: partials, escaping: values.escaping)
         } catch {
             throw TemplateError(description: error.description)
         }
+        return values.substitute(in: rendered)
     }
 }

@@ -22,17 +22,17 @@ public struct SiteBuilder: Sendable {
     public func render(_ page: SitePage) throws -> String {
         let values = PageValues()
         let body = try templates.renderPage(page.template, context: model.context(for: page, values: values), values: values)
-        return try templates.renderLayout("layout.html", context: layoutContext(for: page, content: body))
+        return try templates.renderLayout("layout.html", context: layoutContext(for: page, content: values.html(body)), values: values)
     }
 
-    func layoutContext(for page: SitePage, content: String) -> MustacheValue {
+    func layoutContext(for page: SitePage, content: MustacheValue) -> MustacheValue {
         let heading: String =
             switch page.kind {
             case .overview: "Overview"
             case .checks: "Checks"
-            case .placement: "Placement \(page.id ?? "")"
-            case .funnel: "Funnel \(model.funnelInfo(id: page.id ?? "")?.funnel.name ?? page.id ?? "")"
-            case .experiment: "Experiment on \(page.id ?? "")"
+            case .placement: "Placement \(SnapshotText.shortened(page.id ?? ""))"
+            case .funnel: "Funnel \(SnapshotText.shortened(model.funnelInfo(id: page.id ?? "")?.funnel.name ?? page.id ?? ""))"
+            case .experiment: "Experiment on \(SnapshotText.shortened(page.id ?? ""))"
             case .changes: "Changes"
             case .history: "History"
             }
@@ -44,7 +44,7 @@ public struct SiteBuilder: Sendable {
         }
         return .dictionary([
             "root": .string(page.root), "title": .string(heading), "siteTitle": .string(model.title),
-            "content": .string(content), "csp": .string(SiteBuilder.contentSecurityPolicy), "navigation": .list(navigation),
+            "content": content, "csp": .string(SiteBuilder.contentSecurityPolicy), "navigation": .list(navigation),
             "kind": .string(page.kind.rawValue), "snapshot": .string(model.snapshot.name),
             "snapshotFile": .string((model.snapshot.name as NSString).lastPathComponent),
             "generator": .string("fallback-site"),

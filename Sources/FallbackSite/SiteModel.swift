@@ -55,7 +55,12 @@ public struct SiteModel: Sendable {
     public let funnels: [FunnelInfo]
     /// Experiments in placement order.
     public let experiments: [ExperimentInfo]
-    let findingsByPlacement: [String: [Finding]]
+    /// Ids and keys compare by their bytes, as the SDK compares them: `é` and `e` + U+0301 are two.
+    let funnelIndex: [ExactKey: Int]
+    let experimentIndex: [ExactKey: Int]
+    let findingsByPlacement: [ExactKey: [Finding]]
+    /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
+    let changeAnchorsByPlacement: [ExactKey: [String]]
 
     public init(snapshot: Snapshot, baseline: Snapshot? = nil, timeline: Timeline? = nil, title: String?, referenceDate: Int?) {
         self.snapshot = snapshot
@@ -64,17 +69,17 @@ public struct SiteModel: Sendable {
         changes = baseline.map { SnapshotDiff(old: $0.file, new: snapshot.file) }
         self.referenceDate = referenceDate
         let file = snapshot.file
-        self.title = title ?? file.projectId?.string.map { "Fallback file of \($0)" } ?? "Fallback file"
+        self.title = title ?? file.projectId?.string.map { "Fallback file of \(SnapshotText.shortened($0))" } ?? "Fallback file"
         placementNames = PageNames(identifiers: file.entries.map(\.key))
 
         var funnels: [FunnelInfo] = []
-        var funnelIndex: [String: Int] = [:]
+        var funnelIndex: [ExactKey: Int] = [:]
         var experiments: [ExperimentInfo] = []
         func add(_ funnel: Funnel, _ use: Use) {
-            if let index = funnelIndex[funnel.id] {
+            if let index = funnelIndex[ExactKey(funnel.id)] {
                 funnels[index].uses.append(use)
             } else {
-                funnelIndex[funnel.id] = funnels.count
+                funnelIndex[ExactKey(funnel.id)] = funnels.count
                 funnels.append(FunnelInfo(funnel: funnel, fileName: "", uses: [use]))
             }
         }
@@ -94,15 +99,28 @@ public struct SiteModel: Sendable {
         self.experiments = experiments.map {
             ExperimentInfo(experiment: $0.experiment, placementKey: $0.placementKey, fileName: experimentNames.name(for: $0.placementKey))
         }
-        findingsByPlacement = Dictionary(grouping: snapshot.findings.filter { $0.placementKey != nil }, by: { $0.placementKey! })
+        self.funnelIndex = funnelIndex
+        experimentIndex = Dictionary(self.experiments.enumerated().map { (ExactKey($1.placementKey), $0) }) { first, _ in first }
+        findingsByPlacement = Dictionary(grouping: snapshot.findings.filter { $0.placementKey != nil }, by: { ExactKey($0.placementKey!) })
+        var changeAnchors: [ExactKey: [String]] = [:]
+        for change in changes?.changes ?? [] {
+            if let key = change.placementKey, let location = change.newLocation {
+                changeAnchors[ExactKey(key), default: []].append(SourceListing.anchor(line: location.line, column: location.column))
+            }
+        }
+        changeAnchorsByPlacement = changeAnchors
     }
 
     func findings(forPlacement key: String) -> [Finding] {
-        findingsByPlacement[key] ?? []
+        findingsByPlacement[ExactKey(key)] ?? []
     }
 
     func funnelInfo(id: String) -> FunnelInfo? {
-        funnels.first { $0.funnel.id == id }
+        funnelIndex[ExactKey(id)].map { funnels[$0] }
+    }
+
+    func experimentInfo(placementKey: String) -> ExperimentInfo? {
+        experimentIndex[ExactKey(placementKey)].map { experiments[$0] }
     }
 
     func placementPath(_ key: String) -> String { "placements/\(placementNames.name(for: key)).html" }
@@ -112,6 +130,14 @@ public struct SiteModel: Sendable {
 
 extension SiteModel {
     static func integer(_ value: Int) -> MustacheValue { .int(value) }
+
+    /// A key or id as pages name it: shortened when long (`SnapshotText.shortened(_:limit:)`).
+    static func name(_ identifier: String) -> MustacheValue { .string(SnapshotText.shortened(identifier)) }
+
+    /// The whole of `identifier` as HTML, when pages show it shortened: for a `<details>` on its own page.
+    static func fullName(_ identifier: String, values: PageValues) -> MustacheValue {
+        SnapshotText.cut(identifier, limit: SnapshotText.shortLength).note == nil ? .null : values.html(SnapshotText.html(identifier, limit: nil))
+    }
 
     /// `1.2 MB`, `830 KB`, `512 bytes`.
     static func size(_ bytes: Int) -> String {
@@ -143,15 +169,15 @@ extension SiteModel {
     static func finding(_ finding: Finding, root: String, model: SiteModel) -> MustacheValue {
         var context: [String: MustacheValue] = [
             "rule": .string(finding.ruleId), "severity": .string(finding.severity.rawValue),
-            "message": .string(finding.message), "pointer": .string(finding.pointer),
+            "message": .string(finding.message), "pointer": .string(SnapshotText.shortenedPointer(finding.pointer)),
             "line": .int(finding.line), "column": .int(finding.column),
             "isError": .bool(finding.severity == .error), "isWarning": .bool(finding.severity == .warning),
             "isInfo": .bool(finding.severity == .info),
         ]
         if let key = finding.placementKey {
-            context["placement"] = .string(key)
+            context["placement"] = .string(SnapshotText.shortened(key))
             context["placementPath"] = .string(root + model.placementPath(key))
-            context["anchor"] = .string("L\(finding.line)-\(finding.column)")
+            context["anchor"] = .string(SourceListing.anchor(line: finding.line, column: finding.column))
         }
         return .dictionary(context)
     }
@@ -169,10 +195,12 @@ extension SiteModel {
     static func serving(_ entry: FallbackEntry?) -> (kind: String, text: String) {
         guard let entry else { return ("skipped", "nothing: the SDK skips this entry") }
         guard entry.placement != nil else { return ("nothing", "nothing: the entry has no placement") }
-        if let funnel = entry.funnel { return ("funnel", "funnel \(funnel.id)") }
-        if let paywall = entry.paywall { return ("paywall", "paywall \(paywall.id)") }
+        if let funnel = entry.funnel { return ("funnel", "funnel \(SnapshotText.shortened(funnel.id))") }
+        if let paywall = entry.paywall { return ("paywall", "paywall \(SnapshotText.shortened(paywall.id))") }
         if let experiment = entry.experiment {
-            guard !experiment.variants.isEmpty else { return ("nothing", "nothing: experiment \(experiment.id) has no variants") }
+            guard !experiment.variants.isEmpty else {
+                return ("nothing", "nothing: experiment \(SnapshotText.shortened(experiment.id)) has no variants")
+            }
             let funnels = experiment.variants.count { $0.funnel != nil }
             let paywalls = experiment.variants.count - funnels
             var parts: [String] = []
@@ -183,9 +211,10 @@ extension SiteModel {
         return ("nothing", "nothing")
     }
 
-    /// True for an absolute `http:` or `https:` URL: the only snapshot URLs a page may link to.
+    /// True for an absolute `http:` or `https:` URL of at most 2,000 bytes: the only snapshot URLs
+    /// a page may link to.
     static func isWebURL(_ text: String) -> Bool {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else { return false }
+        guard text.utf8.count <= 2_000, let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else { return false }
         return (scheme == "https" || scheme == "http") && components.host?.isEmpty == false
     }
 

@@ -36,7 +36,7 @@ extension SiteModel {
 
     /// The page of `kind` about `id`, if the site has one.
     public func page(_ kind: SitePage.Kind, id: String?) -> SitePage? {
-        pages.first { $0.kind == kind && $0.id == id }
+        pages.first { $0.kind == kind && $0.id.map(ExactKey.init) == id.map(ExactKey.init) }
     }
 
     /// The context `page`'s template receives. Trusted HTML (drawings, listings) is registered in `values`.
@@ -59,12 +59,25 @@ extension SiteModel {
         return .dictionary(context)
     }
 
+    /// The most findings one list on a page shows; `check` reports them all.
+    static let listedFindingLimit = 500
+
+    /// The first `listedFindingLimit` of `findings`, as a list's context.
+    func listedFindings(_ findings: [Finding], root: String) -> MustacheValue {
+        .list(findings.prefix(SiteModel.listedFindingLimit).map { SiteModel.finding($0, root: root, model: self) })
+    }
+
+    /// How many of `findings` a list leaves out.
+    func moreFindings(_ findings: [Finding]) -> Int {
+        max(0, findings.count - SiteModel.listedFindingLimit)
+    }
+
     // MARK: Overview
 
     func overviewContext(root: String) -> [String: MustacheValue] {
         let file = snapshot.file
         var context: [String: MustacheValue] = [
-            "projectId": file.projectId?.string.map { .string($0) } ?? .null,
+            "projectId": file.projectId?.string.map { SiteModel.name($0) } ?? .null,
             "formatVersion": .string(file.formatVersion.map { $0.number?.text ?? FallbackFile.describeKind($0) } ?? "missing"),
             "size": .string(SiteModel.size(snapshot.bytes.count)), "bytes": .int(snapshot.bytes.count),
             "sha256": .string(SHA256Digest(of: snapshot.bytes).hexString),
@@ -91,12 +104,14 @@ extension SiteModel {
                 let serving = SiteModel.serving(record.entry)
                 let revision = record.entry?.placement.map { MustacheValue.string(String($0.revision)) } ?? .null
                 return .dictionary([
-                    "key": .string(record.key), "path": .string(root + placementPath(record.key)), "revision": revision,
+                    "key": SiteModel.name(record.key), "path": .string(root + placementPath(record.key)), "revision": revision,
                     "kind": .string(serving.kind), "icon": .string(SiteModel.icon(forKind: serving.kind)),
                     "serves": .string(serving.text), "findingCount": .int(findings.count),
                     "findingNoun": .string(findings.count == 1 ? "finding" : "findings"),
                     "severity": .string(SiteModel.worstSeverity(findings)), "skipped": .bool(record.entry == nil),
-                    "search": .string([record.key, record.entry?.placement?.identifier ?? "", serving.text].joined(separator: " ").lowercased()),
+                    "search": .string(
+                        [record.key, record.entry?.placement?.identifier ?? "", serving.text].map { SnapshotText.spelledOut(SnapshotText.shortened($0)) }
+                            .joined(separator: " ").lowercased()),
                 ])
             })
         context["hasPlacements"] = .bool(!file.entries.isEmpty)
@@ -118,15 +133,16 @@ extension SiteModel {
             let items = changes.map { change -> MustacheValue in
                 var item: [String: MustacheValue] = [
                     "kind": .string(change.kind.id), "message": .string(change.message),
-                    "placement": change.placementKey.map { .string($0) } ?? .null, "placementPath": link(change.placementKey),
+                    "placement": change.placementKey.map { SiteModel.name($0) } ?? .null, "placementPath": link(change.placementKey),
                 ]
                 if let old = change.oldValue { item["from"] = .string(old) }
                 if let new = change.newValue { item["to"] = .string(new) }
                 if let location = change.newLocation ?? change.oldLocation {
                     item["line"] = .int(location.line)
                     item["column"] = .int(location.column)
-                    item["pointer"] = .string(location.pointer)
-                    if change.newLocation != nil { item["anchor"] = .string("L\(location.line)-\(location.column)") }
+                    item["pointer"] = .string(SnapshotText.shortenedPointer(location.pointer))
+                    // The placement's page anchors every change location it lists (see `changeAnchorsByPlacement`).
+                    if change.newLocation != nil { item["anchor"] = .string(SourceListing.anchor(line: location.line, column: location.column)) }
                 }
                 return .dictionary(item)
             }
@@ -142,8 +158,8 @@ extension SiteModel {
         }
         let rebucketing = diff.rebucketing.map { item -> MustacheValue in
             .dictionary([
-                "placement": .string(item.placementKey), "placementPath": link(item.placementKey),
-                "experiment": .string(item.experimentId), "split": .string(item.splitText),
+                "placement": SiteModel.name(item.placementKey), "placementPath": link(item.placementKey),
+                "experiment": SiteModel.name(item.experimentId), "split": .string(item.splitText),
                 "moved": .string(item.movedPercent), "movedBuckets": .int(item.movedBuckets),
             ])
         }
@@ -178,8 +194,9 @@ extension SiteModel {
             .dictionary([
                 "rule": .string(item.finding.ruleId), "severity": .string(item.finding.severity.rawValue),
                 "message": .string(item.finding.message), "snapshot": .string(item.snapshot.name),
-                "placement": item.finding.placementKey.map { .string($0) } ?? .null,
-                "line": .int(item.finding.line), "column": .int(item.finding.column), "pointer": .string(item.finding.pointer),
+                "placement": item.finding.placementKey.map { SiteModel.name($0) } ?? .null,
+                "line": .int(item.finding.line), "column": .int(item.finding.column),
+                "pointer": .string(SnapshotText.shortenedPointer(item.finding.pointer)),
             ])
         }
         return [
@@ -199,7 +216,7 @@ extension SiteModel {
             let rules = byRule.keys.sorted().map { id -> MustacheValue in
                 .dictionary([
                     "rule": .string(id), "summary": .string(Rule(id: id)?.summary ?? ""), "count": .int(byRule[id]!.count),
-                    "findings": .list(byRule[id]!.map { SiteModel.finding($0, root: root, model: self) }),
+                    "findings": listedFindings(byRule[id]!, root: root), "moreFindings": .int(moreFindings(byRule[id]!)),
                 ])
             }
             let (anchor, heading): (String, String) =
@@ -224,21 +241,21 @@ extension SiteModel {
         let findings = findings(forPlacement: key)
         let serving = SiteModel.serving(record.entry)
         var context: [String: MustacheValue] = [
-            "key": .string(key), "serves": .string(serving.text), "servesKind": .string(serving.kind),
+            "key": SiteModel.name(key), "fullKey": SiteModel.fullName(key, values: values), "serves": .string(serving.text), "servesKind": .string(serving.kind),
             "servesIcon": .string(SiteModel.icon(forKind: serving.kind)),
             "occurrencesNote": record.keyRefs.count > 1 ? .string("(written \(record.keyRefs.count) times; the SDK keeps the last)") : .null,
-            "findings": .list(findings.map { SiteModel.finding($0, root: root, model: self) }),
+            "findings": listedFindings(findings, root: root), "moreFindings": .int(moreFindings(findings)),
             "counts": SiteModel.severityCounts(findings), "occurrences": .int(record.keyRefs.count),
         ]
         if let failure = record.failure {
             let location = file.location(of: failure.source)
             context["skip"] = .dictionary([
-                "reason": .string("\(location.pointer): \(failure.expectation)"), "line": .int(location.line), "column": .int(location.column),
+                "reason": .string("\(SnapshotText.shortenedPointer(location.pointer)): \(failure.expectation)"), "line": .int(location.line), "column": .int(location.column),
             ])
         }
         if let entry = record.entry {
             if let placement = entry.placement {
-                context["identifier"] = .string(placement.identifier)
+                context["identifier"] = SiteModel.name(placement.identifier)
                 context["revision"] = .string(String(placement.revision))
                 context["keyMismatch"] = .bool(!placement.identifier.utf8.elementsEqual(key.utf8))
             }
@@ -247,13 +264,15 @@ extension SiteModel {
             case .funnel(let funnel) where entry.experiment == nil || entry.funnel != nil:
                 context["funnel"] = funnelLink(funnel.id, root: root)
             case .paywall(let paywall) where entry.experiment == nil || entry.paywall != nil:
-                context["paywall"] = .dictionary(["id": .string(paywall.id), "identifier": .string(paywall.identifier), "name": .string(paywall.name)])
+                context["paywall"] = .dictionary([
+                    "id": SiteModel.name(paywall.id), "identifier": SiteModel.name(paywall.identifier), "name": .string(paywall.name),
+                ])
             default:
                 break
             }
-            if entry.funnel == nil, entry.paywall == nil, let experiment = entry.experiment, let info = experiments.first(where: { $0.placementKey == key }) {
+            if entry.funnel == nil, entry.paywall == nil, let experiment = entry.experiment, let info = experimentInfo(placementKey: key) {
                 context["experiment"] = .dictionary([
-                    "id": .string(experiment.id), "key": .string(experiment.key), "variantCount": .int(experiment.variants.count),
+                    "id": SiteModel.name(experiment.id), "key": SiteModel.name(experiment.key), "variantCount": .int(experiment.variants.count),
                     "path": .string(root + "experiments/\(info.fileName).html"),
                 ])
             }
@@ -273,14 +292,15 @@ extension SiteModel {
             context["hasRevisions"] = .bool(true)
         }
         let entryValue = file.document.value(at: record.value.node)
-        context["source"] = values.html(SourceListing.html(for: entryValue, key: key, findings: findings))
+        context["source"] = values.html(
+            SourceListing.html(for: entryValue, key: key, findings: findings, linkedFrom: changeAnchorsByPlacement[ExactKey(key)] ?? []))
         return context
     }
 
     func funnelLink(_ id: String, root: String) -> MustacheValue {
         guard let info = funnelInfo(id: id) else { return .null }
         return .dictionary([
-            "id": .string(id), "slug": .string(info.funnel.slug), "name": .string(info.funnel.name ?? info.funnel.slug),
+            "id": SiteModel.name(id), "slug": SiteModel.name(info.funnel.slug), "name": .string(info.funnel.name ?? info.funnel.slug),
             "path": .string(root + "funnels/\(info.fileName).html"), "pageCount": .int(info.funnel.pages.count),
         ])
     }
@@ -291,34 +311,44 @@ extension SiteModel {
         guard let info = funnelInfo(id: id) else { return [:] }
         let funnel = info.funnel
         let locale = funnel.defaultLocale ?? funnel.locales?.first
-        let funnelFindings = snapshot.findings.filter { finding in
-            info.uses.contains { $0.placementKey == finding.placementKey } && finding.rule?.category == .funnel
+        // The funnel findings of each placement that serves it, once per placement.
+        var seenPlacements: Set<ExactKey> = []
+        let funnelFindings = info.uses.filter { seenPlacements.insert(ExactKey($0.placementKey)).inserted }.flatMap { use in
+            findings(forPlacement: use.placementKey).filter { $0.rule?.category == .funnel }
+        }
+        var pageIdOfPointer: [ExactKey: String] = [:]
+        for page in funnel.pages {
+            pageIdOfPointer[ExactKey(snapshot.file.location(of: page.source).pointer)] = page.id
         }
         let unreachable = Set(
-            funnelFindings.filter { $0.ruleId == "page-unreachable" }.compactMap { finding in
-                funnel.pages.first { page in snapshot.file.location(of: page.source).pointer == finding.pointer }?.id
-            })
+            funnelFindings.filter { $0.ruleId == "page-unreachable" }.compactMap { pageIdOfPointer[ExactKey($0.pointer)].map(ExactKey.init) })
+        // Rows are anchored by a safe, bounded name of their page id.
+        let anchors = PageNames(identifiers: funnel.pages.map(\.id))
+        func anchor(_ pageId: String) -> String { "page-" + anchors.name(for: pageId) }
         var pages: [MustacheValue] = []
         var media: [MustacheValue] = []
         for (index, page) in funnel.pages.enumerated() {
             let options = (page.options ?? []).map { option -> MustacheValue in
-                .dictionary(["label": .string(SiteModel.text(option.label, locale: locale) ?? ""), "value": .string(option.value)])
+                .dictionary(["label": .string(SiteModel.text(option.label, locale: locale) ?? ""), "value": SiteModel.name(option.value)])
             }
             let rules = (page.nextRules ?? []).map { rule -> MustacheValue in
-                .dictionary(["id": .string(rule.id), "goto": .string(rule.goto), "condition": .string(ConditionText.text(of: rule.condition))])
+                .dictionary(["id": SiteModel.name(rule.id), "goto": SiteModel.name(rule.goto), "condition": .string(ConditionText.text(of: rule.condition))])
             }
             pages.append(.dictionary([
-                "number": .int(index + 1), "id": .string(page.id), "type": .string(page.type),
+                "number": .int(index + 1), "id": SiteModel.name(page.id), "anchor": .string(anchor(page.id)), "type": SiteModel.name(page.type),
                 "title": SiteModel.text(page.title ?? page.headline, locale: locale).map { .string($0) } ?? .null,
-                "question": page.questionId.map { .string($0) } ?? .null,
+                "question": page.questionId.map { SiteModel.name($0) } ?? .null,
                 "options": .list(options), "hasOptions": .bool(!options.isEmpty),
                 "rules": .list(rules), "hasRules": .bool(!rules.isEmpty),
-                "defaultNext": page.defaultNext.map { .string($0) } ?? .null,
-                "paywallId": page.paywallId.map { .string($0) } ?? .null,
-                "unreachable": .bool(unreachable.contains(page.id)),
+                "defaultNext": page.defaultNext.map { SiteModel.name($0) } ?? .null,
+                "paywallId": page.paywallId.map { SiteModel.name($0) } ?? .null,
+                "unreachable": .bool(unreachable.contains(ExactKey(page.id))),
             ]))
             for (path, url) in RemoteMedia.urls(on: page, in: snapshot.file) {
-                var item: [String: MustacheValue] = ["page": .string(page.id), "field": .string(path), "url": .string(url)]
+                var item: [String: MustacheValue] = [
+                    "page": SiteModel.name(page.id), "anchor": .string(anchor(page.id)), "field": .string(SnapshotText.shortenedPointer(path)),
+                    "url": .string(url),
+                ]
                 if SiteModel.isWebURL(url) { item["href"] = .string(url) }
                 media.append(.dictionary(item))
             }
@@ -327,32 +357,34 @@ extension SiteModel {
         let coverage = locales.map { locale -> MustacheValue in
             let (present, total) = FunnelText.coverage(of: funnel, locale: locale)
             return .dictionary([
-                "locale": .string(locale), "present": .int(present), "total": .int(total),
+                "locale": SiteModel.name(locale), "present": .int(present), "total": .int(total),
                 "percent": .int(total == 0 ? 100 : present * 100 / total), "complete": .bool(present == total),
             ])
         }
         let uses = info.uses.map { use -> MustacheValue in
             .dictionary([
-                "placement": .string(use.placementKey), "path": .string(root + placementPath(use.placementKey)),
-                "variant": use.variantId.map { .string($0) } ?? .null,
+                "placement": SiteModel.name(use.placementKey), "path": .string(root + placementPath(use.placementKey)),
+                "variant": use.variantId.map { SiteModel.name($0) } ?? .null,
             ])
         }
         return [
-            "id": .string(funnel.id), "slug": .string(funnel.slug), "name": .string(funnel.name ?? funnel.slug),
-            "version": funnel.versionNo.map { .string(String($0)) } ?? .null, "versionId": funnel.versionId.map { .string($0) } ?? .null,
-            "defaultLocale": locale.map { .string($0) } ?? .null, "locales": .list(coverage), "hasLocales": .bool(!locales.isEmpty),
+            "id": SiteModel.name(funnel.id), "fullId": SiteModel.fullName(funnel.id, values: values), "slug": SiteModel.name(funnel.slug),
+            "name": .string(funnel.name ?? funnel.slug),
+            "version": funnel.versionNo.map { .string(String($0)) } ?? .null, "versionId": funnel.versionId.map { SiteModel.name($0) } ?? .null,
+            "defaultLocale": locale.map { SiteModel.name($0) } ?? .null, "locales": .list(coverage), "hasLocales": .bool(!locales.isEmpty),
             "pages": .list(pages), "pageCount": .int(funnel.pages.count), "media": .list(media), "hasMedia": .bool(!media.isEmpty),
-            "uses": .list(uses), "findings": .list(funnelFindings.map { SiteModel.finding($0, root: root, model: self) }),
+            "uses": .list(uses), "findings": listedFindings(funnelFindings, root: root), "moreFindings": .int(moreFindings(funnelFindings)),
             "hasFindings": .bool(!funnelFindings.isEmpty),
-            "paywalls": .list((funnel.paywalls?.keys ?? []).map { .string($0) }),
-            "drawing": values.html(FunnelDrawing(funnel: funnel, unreachablePageIds: unreachable, locale: locale).svg),
+            "paywalls": .list((funnel.paywalls?.keys ?? []).map { SiteModel.name($0) }),
+            "drawing": values.html(
+                FunnelDrawing(funnel: funnel, unreachablePages: unreachable, locale: locale).svg),
         ]
     }
 
     // MARK: Experiment
 
     func experimentContext(placementKey: String, root: String, values: PageValues) -> [String: MustacheValue] {
-        guard let info = experiments.first(where: { $0.placementKey == placementKey }) else { return [:] }
+        guard let info = experimentInfo(placementKey: placementKey) else { return [:] }
         let experiment = info.experiment
         let weights = experiment.variants.map(\.weight)
         let ranges = Bucketing.bucketRanges(weights: weights)
@@ -360,7 +392,9 @@ extension SiteModel {
         let sum = weights.reduce(0, +)
         let variants = experiment.variants.enumerated().map { index, variant -> MustacheValue in
             var context: [String: MustacheValue] = [
-                "index": .int(index), "colour": .int(index % 8), "variantId": .string(variant.variantId),
+                "index": .int(index), "colour": .int(index % 8), "variantId": SiteModel.name(variant.variantId),
+                // What the lookup shows when it draws this variant (site.js writes it as text).
+                "variantLabel": .string(SnapshotText.spelledOut(SnapshotText.shortened(variant.variantId))),
                 "weight": .string(variant.weightText),
                 // What the lookup draws with: the SDK's value (§2.1, not what JSON.parse makes of the
                 // text), as the shortest text that `parseFloat` reads back to exactly that double.
@@ -371,16 +405,18 @@ extension SiteModel {
             if let funnel = variant.funnel {
                 context["funnel"] = funnelLink(funnel.id, root: root)
             } else if let paywall = variant.paywall {
-                context["paywall"] = .dictionary(["id": .string(paywall.id), "identifier": .string(paywall.identifier)])
+                context["paywall"] = .dictionary(["id": SiteModel.name(paywall.id), "identifier": SiteModel.name(paywall.identifier)])
             }
             return .dictionary(context)
         }
         return [
-            "id": .string(experiment.id), "key": .string(experiment.key), "placement": .string(placementKey),
+            "id": SiteModel.name(experiment.id), "key": SiteModel.name(experiment.key), "lookupKey": .string(experiment.key),
+            "placement": SiteModel.name(placementKey),
             "placementPath": .string(root + placementPath(placementKey)), "variants": .list(variants),
             "hasVariants": .bool(!variants.isEmpty), "variantCount": .int(variants.count), "weightsSumToOne": .bool(abs(sum - 1) <= 1e-9),
             "weightSum": .string(JSONNumber(sum).text),
-            "allocation": values.html(AllocationBar.svg(variantIds: experiment.variants.map(\.variantId), shares: shares)),
+            "allocation": values.html(
+                AllocationBar.svg(variantIds: experiment.variants.map { SnapshotText.spelledOut(SnapshotText.shortened($0.variantId)) }, shares: shares)),
         ]
     }
 }

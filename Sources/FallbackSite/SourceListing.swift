@@ -3,39 +3,67 @@ import RovenueFallback
 
 /// A value of the snapshot pretty-printed as HTML, each line numbered with the source line and
 /// column its value starts at, and each line that a finding points to marked and anchored.
+///
+/// The listing is bounded whatever the value: at most `maximumLines` lines, keys, strings and
+/// numbers cut after `maximumStringLength` characters (with their length), indentation capped at
+/// `maximumIndent` levels. Every anchor another page links to exists: a finding's or a change's
+/// position gets an id on its line, or on the note where the listing stops.
 struct SourceListing {
     static let maximumLines = 4000
     static let maximumStringLength = 400
+    static let maximumIndent = 32
 
-    /// Findings by JSON Pointer.
-    let findings: [String: [Finding]]
+    /// The id of the line a finding or change at `line`, `column` links to.
+    static func anchor(line: Int, column: Int) -> String { "L\(line)-\(column)" }
+
+    /// Findings by JSON Pointer (compared by bytes).
+    let findings: [ExactKey: [Finding]]
+    /// Anchors other pages link to, in order, and as a set.
+    private let linkedAnchors: [String]
+    private let wantedAnchors: Set<String>
+    private var placedAnchors: Set<String> = []
     private(set) var lines: [String] = []
     private var truncated = false
 
-    init(findings: [Finding]) {
-        self.findings = Dictionary(grouping: findings, by: \.pointer)
+    init(findings: [Finding], linkedFrom anchors: [String]) {
+        self.findings = Dictionary(grouping: findings, by: { ExactKey($0.pointer) })
+        linkedAnchors = findings.map { Self.anchor(line: $0.line, column: $0.column) } + anchors
+        wantedAnchors = Set(linkedAnchors)
     }
 
-    /// The listing of `value`, whose own key (if any) is `key`.
-    static func html(for value: JSONDocument.Value, key: String?, findings: [Finding]) -> String {
-        var listing = SourceListing(findings: findings)
+    /// The listing of `value`, whose own key (if any) is `key`; `anchors` are the further
+    /// `L<line>-<column>` ids other pages link to (changes).
+    static func html(for value: JSONDocument.Value, key: String?, findings: [Finding], linkedFrom anchors: [String] = []) -> String {
+        var listing = SourceListing(findings: findings, linkedFrom: anchors)
         listing.emit(value, key: key, pointer: value.pointer, indent: 0, trailingComma: false)
-        var html = "<pre class=\"source\"><code>" + listing.lines.joined()
-        if listing.truncated {
-            html += "<span class=\"line\"><span class=\"ln\"></span><span class=\"lc\">… the listing stops at \(maximumLines) lines</span></span>\n"
+        // Anchors whose position no line starts at (a repeated key, a value past the end of the listing).
+        let rest = listing.unplacedAnchors()
+        if listing.truncated || !rest.isEmpty {
+            let note = listing.truncated ? "… the listing stops at \(maximumLines) lines" : ""
+            listing.lines.append(
+                "<span class=\"line\">\(rest)<span class=\"ln\"></span><span class=\"lc\">\(note)</span></span>\n")
         }
-        return html + "</code></pre>"
+        return "<pre class=\"source\"><code>" + listing.lines.joined() + "</code></pre>"
     }
 
     private static func punctuation(_ text: String) -> String { "<span class=\"tok-punct\">\(text)</span>" }
+
+    /// `text` (a key, a string, a number) as the listing shows it: quoted when `quoted`, cut with its length when long.
+    private static func token(_ text: String, quoted: Bool, tokenClass: String) -> String {
+        let (kept, note) = SnapshotText.cut(text, limit: maximumStringLength)
+        let shown = note == nil ? kept : kept + "…"
+        var html = "<span class=\"\(tokenClass)\">\(SnapshotText.html(quoted ? JSONValue.quoted(shown) : shown, limit: nil))</span>"
+        if let note { html += " <span class=\"tok-note\">(\(note))</span>" }
+        return html
+    }
 
     private mutating func emit(_ value: JSONDocument.Value, key: String?, pointer: String, indent: Int, trailingComma: Bool) {
         guard lines.count < Self.maximumLines else {
             truncated = true
             return
         }
-        let indentation = String(repeating: "  ", count: indent)
-        let prefix = indentation + (key.map { "<span class=\"tok-key\">\(HTML.escape(JSONValue.quoted($0)))</span>: " } ?? "")
+        let indentation = String(repeating: "  ", count: min(indent, Self.maximumIndent))
+        let prefix = indentation + (key.map { Self.token($0, quoted: true, tokenClass: "tok-key") + ": " } ?? "")
         let comma = trailingComma ? Self.punctuation(",") : ""
         switch value.kind {
         case .object, .array:
@@ -66,11 +94,8 @@ struct SourceListing {
 
     private func scalar(_ value: JSONDocument.Value) -> String {
         switch value.kind {
-        case .string:
-            var text = value.string ?? ""
-            if text.count > Self.maximumStringLength { text = String(text.prefix(Self.maximumStringLength)) + "…" }
-            return "<span class=\"tok-string\">\(HTML.escape(JSONValue.quoted(text)))</span>"
-        case .number: return "<span class=\"tok-number\">\(HTML.escape(value.number?.text ?? ""))</span>"
+        case .string: return Self.token(value.string ?? "", quoted: true, tokenClass: "tok-string")
+        case .number: return Self.token(value.number?.text ?? "", quoted: false, tokenClass: "tok-number")
         case .true: return "<span class=\"tok-literal\">true</span>"
         case .false: return "<span class=\"tok-literal\">false</span>"
         default: return "<span class=\"tok-literal\">null</span>"
@@ -79,15 +104,37 @@ struct SourceListing {
 
     private mutating func line(for value: JSONDocument.Value, pointer: String, text: String) {
         let position = value.position
-        let marks = findings[pointer] ?? []
+        let marks = findings[ExactKey(pointer)] ?? []
         var classes = "line"
         if let worst = marks.map(\.severity).max() { classes += " is-marked sev-\(worst.rawValue)" }
-        // Findings link here by their own line and column (a key's finding sits at the key).
-        var anchors: [String] = []
-        for mark in marks where !anchors.contains("L\(mark.line)-\(mark.column)") { anchors.append("L\(mark.line)-\(mark.column)") }
-        let anchorHTML = anchors.map { "<span id=\"\($0)\"></span>" }.joined()
-        let notes = marks.map { " <mark>\(HTML.escape($0.ruleId))</mark>" }.joined()
+        // Findings link here by their own line and column (a key's finding sits at the key), changes by the value's.
+        var anchorHTML = ""
+        let own = Self.anchor(line: position.line, column: position.column)
+        let anchors = marks.map { Self.anchor(line: $0.line, column: $0.column) } + (wantedAnchors.contains(own) ? [own] : [])
+        for anchor in anchors where placedAnchors.insert(anchor).inserted {
+            anchorHTML += "<span id=\"\(anchor)\"></span>"
+        }
+        // Each rule once, with how often it applies here.
+        var ruleCounts: [String: Int] = [:]
+        var rules: [String] = []
+        for mark in marks {
+            if ruleCounts[mark.ruleId] == nil { rules.append(mark.ruleId) }
+            ruleCounts[mark.ruleId, default: 0] += 1
+        }
+        let notes = rules.map { rule in
+            let count = ruleCounts[rule]!
+            return " <mark>\(HTML.escape(rule))</mark>" + (count > 1 ? " ×\(SnapshotText.grouped(count))" : "")
+        }.joined()
         lines.append(
             "<span class=\"\(classes)\">\(anchorHTML)<span class=\"ln\">\(position.line):\(position.column)</span><span class=\"lc\">\(text)\(notes)</span></span>\n")
+    }
+
+    /// Spans for the linked anchors no line carries, each once.
+    private mutating func unplacedAnchors() -> String {
+        var html = ""
+        for anchor in linkedAnchors where placedAnchors.insert(anchor).inserted {
+            html += "<span id=\"\(anchor)\"></span>"
+        }
+        return html
     }
 }

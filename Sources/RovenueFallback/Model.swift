@@ -257,11 +257,19 @@ public struct Clause: SourceBacked {
 /// A string compared by its UTF-8 bytes, as the SDK's maps compare keys. Swift's `String` equality
 /// is canonical equivalence ("é" precomposed equals "e" + U+0301, "K" equals the Kelvin sign U+212A);
 /// for the SDK those are different keys.
-struct ExactKey: Hashable, Sendable {
-    let utf8: [UInt8]
+///
+/// Use it wherever placement keys, ids or JSON Pointers are compared, grouped or looked up
+/// (`[ExactKey: Value]`, `Set<ExactKey>`, `ExactKey(a) == ExactKey(b)`), never `String` equality.
+public struct ExactKey: Hashable, Sendable {
+    public let utf8: [UInt8]
 
-    init(_ string: String) {
+    public init(_ string: String) {
         utf8 = Array(string.utf8)
+    }
+
+    /// The bytes in one call, not one per byte: keys can be megabytes long.
+    public func hash(into hasher: inout Hasher) {
+        utf8.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
 

@@ -1,0 +1,164 @@
+import RovenueFallback
+
+/// Snapshot text as the site shows it: the one way a value from a snapshot reaches a page.
+///
+/// `PageValues` picks the form by where a value stands: `html(_:)` in an element's content,
+/// `attribute(_:)` in an attribute value, `plainText(_:)` where no markup can go (a `<title>`).
+/// Every form is escaped, so no snapshot text becomes markup; characters that would reorder or
+/// hide text (bidi overrides, controls) are spelled out as `<U+202E>`, so a key cannot pose as
+/// another; text with any non-ASCII character is isolated in `<bdi>`, so it cannot reorder the
+/// page's own words around it. Long text is cut (`shortened(_:limit:)`) with its length and a
+/// hash, so a page grows with what is worth showing, not with the size of a value.
+enum SnapshotText {
+    /// How many characters of a key or id a page shows before cutting it.
+    static let shortLength = 80
+    /// How many characters of any other text a page shows before cutting it.
+    static let textLength = 1_000
+
+    // MARK: Characters
+
+    /// Bidi formatting characters: embeddings, overrides and pops (U+202A–U+202E), isolates
+    /// (U+2066–U+2069) and marks (U+200E, U+200F, U+061C).
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// Characters a page never shows as they are: bidi controls, C0 controls other than tab, line
+    /// feed and carriage return, DEL, C1 controls and the noncharacters U+FFFE and U+FFFF.
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF: true
+        default: isBidiControl(scalar)
+        }
+    }
+
+    /// How a hidden character is spelled out: `<U+202E>`.
+    static func visibleName(of scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+    }
+
+    // MARK: Length
+
+    /// `text` cut after `limit` Unicode scalars: what is kept, and a note saying how long the
+    /// whole is, with a hash of its bytes so two long values with the same start read differently
+    /// (`5,000,000 bytes, #1a2b3c4d`). The note is nil when nothing is cut.
+    static func cut(_ text: String, limit: Int) -> (kept: String, note: String?) {
+        // A string of at most `limit` bytes has at most `limit` scalars.
+        guard text.utf8.count > limit else { return (text, nil) }
+        let scalars = text.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex), end < scalars.endIndex else {
+            return (text, nil)
+        }
+        return (String(scalars[..<end]), "\(grouped(text.utf8.count)) bytes, #\(fingerprint(text))")
+    }
+
+    /// Eight hex digits of a 64-bit FNV-1a hash of `text`'s bytes, eight at a time: a page may
+    /// name a long value many times, and this costs a fraction of a SHA-256. For telling values
+    /// apart on sight only; file names use `PageNames`.
+    static func fingerprint(_ text: String) -> String {
+        var text = text
+        let hash = text.withUTF8 { bytes -> UInt64 in
+            let prime: UInt64 = 0x0000_0100_0000_01B3
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+            let raw = UnsafeRawBufferPointer(bytes)
+            var offset = 0
+            while offset + 8 <= raw.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+                hash ^= hash >> 32
+                offset += 8
+            }
+            while offset < raw.count {
+                hash = (hash ^ UInt64(raw[offset])) &* prime
+                offset += 1
+            }
+            return hash
+        }
+        let hex = String(hash >> 32, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// `text` as a page names it: whole when short, else its first `limit` characters, `…` and a
+    /// note with its length and hash (`onboarding_aaaa…aaa… (5,000,000 bytes, #1a2b3c4d)`).
+    static func shortened(_ text: String, limit: Int = shortLength) -> String {
+        let (kept, note) = cut(text, limit: limit)
+        guard let note else { return kept }
+        return kept + "… (" + note + ")"
+    }
+
+    /// A JSON Pointer with each long token shortened: the path stays readable to its end.
+    static func shortenedPointer(_ pointer: String) -> String {
+        guard pointer.utf8.count > shortLength else { return pointer }
+        return pointer.split(separator: "/", omittingEmptySubsequences: false).map { shortened(String($0)) }.joined(separator: "/")
+    }
+
+    /// `1234567` as `1,234,567`.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return number < 0 ? "-" + result : result
+    }
+
+    // MARK: Forms
+
+    /// HTML for `text` in an element's content: escaped, hidden characters as
+    /// `<span class="control-char">&lt;U+202E&gt;</span>`, isolated in `<bdi>` when it has any
+    /// non-ASCII character, and cut after `limit` characters (nil: never).
+    static func html(_ text: String, limit: Int? = textLength) -> String {
+        if let limit, text.utf8.count > limit {
+            return html(shortened(text, limit: limit), limit: nil)
+        }
+        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        if isASCII, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return HTML.escape(text) }
+        var output = isASCII ? "" : "<bdi>"
+        output.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            if isHidden(scalar) {
+                output += "<span class=\"control-char\">" + HTML.escape(visibleName(of: scalar)) + "</span>"
+            } else {
+                HTML.append(scalar, escapedTo: &output)
+            }
+        }
+        return isASCII ? output : output + "</bdi>"
+    }
+
+    /// `text` for an attribute value: the exact value, escaped, with hidden characters as
+    /// character references (`&#x202E;`), which the browser reads as the same value.
+    static func attribute(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isHidden) else { return HTML.escape(text) }
+        var output = ""
+        output.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            if isHidden(scalar) {
+                output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+            } else {
+                HTML.append(scalar, escapedTo: &output)
+            }
+        }
+        return output
+    }
+
+    /// `text` where no markup can go (`<title>`, `<textarea>`): escaped, hidden characters spelled
+    /// out as `&lt;U+202E&gt;`, cut after `limit` characters.
+    static func plainText(_ text: String, limit: Int = textLength) -> String {
+        HTML.escape(spelledOut(shortened(text, limit: limit)))
+    }
+
+    /// `text` with each hidden character replaced by its visible name, for text a script shows.
+    static func spelledOut(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isHidden(scalar) { output.append(contentsOf: visibleName(of: scalar).unicodeScalars) } else { output.append(scalar) }
+        }
+        return String(output)
+    }
+}
