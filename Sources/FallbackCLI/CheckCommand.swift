@@ -135,14 +135,22 @@ enum CheckCommand: Command {
 
     // MARK: Text
 
+    /// `line:column: severity: [rule] message`, the message on one line as a terminal shows it.
+    static func findingLine(_ finding: Finding) -> String {
+        "\(finding.line):\(finding.column): \(finding.severity.rawValue): [\(finding.ruleId)] \(VisibleText.forTerminal(finding.message))"
+    }
+
+    /// Lines for a terminal or a CI log: every path and message is one line with its hidden
+    /// characters spelled out (`VisibleText`), so no key or file name can colour, move or start a line.
     static func textReport(_ reports: [FileReport]) -> String {
         var output = ""
         for report in reports {
             guard let file = report.file else { continue }
+            let path = VisibleText.forTerminal(report.path)
             for finding in report.findings {
-                output += "\(report.path):\(finding.line):\(finding.column): \(finding.severity.rawValue): [\(finding.ruleId)] \(finding.message)\n"
+                output += "\(path):\(findingLine(finding))\n"
             }
-            output += "\(report.path): \(verdict(file))\(tally(report.findings))\n"
+            output += "\(path): \(VisibleText.forTerminal(verdict(file)))\(tally(report.findings))\n"
         }
         if reports.count > 1 {
             let all = reports.flatMap(\.findings)

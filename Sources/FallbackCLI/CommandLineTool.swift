@@ -127,6 +127,11 @@ public enum CommandLineTool {
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], in environment: CommandEnvironment = .live) -> Int32 {
+        // Everything on standard error is for a person (messages, progress): hidden characters in
+        // a path, key or commit subject are spelled out there, whatever the command.
+        var environment = environment
+        let writeError = environment.writeError
+        environment.writeError = { writeError(VisibleText.forTerminal($0, keepingLineBreaks: true)) }
         guard let first = arguments.first else {
             environment.writeError(overview)
             return ExitStatus.usage

@@ -129,7 +129,7 @@ enum DiffCommand: Command {
             var line = "\(label): \(path): \(snapshot.verdict)"
             if let rejection = snapshot.rejection { line += ": \(rejection)" }
             if let date = snapshot.generatedAtDate { line += " (generated \(date))" }
-            output += line + "\n"
+            output += VisibleText.forTerminal(line) + "\n"
         }
         if diff.changes.isEmpty {
             output += "\nNo changes.\n"
@@ -139,17 +139,17 @@ enum DiffCommand: Command {
             guard !changes.isEmpty else { continue }
             output += "\n\(title(changeClass)) (\(changes.count))\n"
             for change in changes {
-                output += "  - \(display(change.placementKey)) [\(change.kind.rawValue)] \(change.message)\n"
+                output += VisibleText.forTerminal("  - \(display(change.placementKey)) [\(change.kind.rawValue)] \(change.message)") + "\n"
                 if change.oldValue != nil || change.newValue != nil {
-                    output += "      \(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")\n"
+                    output += VisibleText.forTerminal("      \(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")") + "\n"
                 }
             }
         }
         if !diff.rebucketing.isEmpty {
             output += "\nRe-bucketing\n"
             for item in diff.rebucketing {
-                output += "  - \(display(item.placementKey)): \(rebucketingText(item))\n"
-                for move in item.moves { output += "      \(moveText(move))\n" }
+                output += VisibleText.forTerminal("  - \(display(item.placementKey)): \(rebucketingText(item))") + "\n"
+                for move in item.moves { output += VisibleText.forTerminal("      \(moveText(move))") + "\n" }
             }
         }
         output += "\n\(summary(diff))\n"

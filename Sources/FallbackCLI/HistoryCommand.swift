@@ -87,12 +87,12 @@ enum HistoryCommand: Command {
     static func text(_ timeline: Timeline) -> String {
         var output = ""
         for record in timeline.snapshots {
-            let commit = record.stamp.commit.map { " \($0.shortHash) \($0.subject)" } ?? ""
-            output += "\(record.stamp.name) (\(date(record.stamp))\(commit)): \(record.countsSummary)\n    \(record.changes.summary)\n"
+            let commit = record.stamp.commit.map { " \($0.shortHash) \(VisibleText.forTerminal($0.subject))" } ?? ""
+            output += "\(VisibleText.forTerminal(record.stamp.name)) (\(date(record.stamp))\(commit)): \(record.countsSummary)\n"
+            output += "    \(VisibleText.forTerminal(record.changes.summary))\n"
         }
         for item in timeline.findings {
-            let finding = item.finding
-            output += "\(item.snapshot.name):\(finding.line):\(finding.column): \(finding.severity.rawValue): [\(finding.ruleId)] \(finding.message)\n"
+            output += "\(VisibleText.forTerminal(item.snapshot.name)):\(CheckCommand.findingLine(item.finding))\n"
         }
         output += "\(timeline.snapshots.count) snapshots; \(SeverityCounts(timeline.findings.map(\.finding)))\n"
         return output

@@ -1,3 +1,4 @@
+import FallbackAudit
 import RovenueFallback
 
 /// `fallback-site resolve`: what a first-launch device with no network is served for a placement.
@@ -138,7 +139,8 @@ enum ResolveCommand: Command {
             }
         }
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { label, value in label.padding(width) + "  " + value }.joined(separator: "\n") + "\n"
+        // Each row is one line: keys and ids from the snapshot have their hidden characters spelled out.
+        return rows.map { label, value in label.padding(width) + "  " + VisibleText.forTerminal(value) }.joined(separator: "\n") + "\n"
     }
 }
 

@@ -1,3 +1,4 @@
+import FallbackAudit
 import RovenueFallback
 
 /// Snapshot text as the site shows it: the one way a value from a snapshot reaches a page.
@@ -17,30 +18,14 @@ enum SnapshotText {
 
     // MARK: Characters
 
-    /// Bidi formatting characters: embeddings, overrides and pops (U+202A–U+202E), isolates
-    /// (U+2066–U+2069) and marks (U+200E, U+200F, U+061C).
-    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
+    /// Bidi formatting characters (`VisibleText.isBidiControl(_:)`).
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool { VisibleText.isBidiControl(scalar) }
 
-    /// Characters a page never shows as they are: bidi controls, C0 controls other than tab, line
-    /// feed and carriage return, DEL, C1 controls and the noncharacters U+FFFE and U+FFFF.
-    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D: false
-        case 0..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF: true
-        default: isBidiControl(scalar)
-        }
-    }
+    /// Characters a page never shows as they are (`VisibleText.isHidden(_:)`).
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool { VisibleText.isHidden(scalar) }
 
     /// How a hidden character is spelled out: `<U+202E>`.
-    static func visibleName(of scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
-    }
+    static func visibleName(of scalar: Unicode.Scalar) -> String { VisibleText.visibleName(of: scalar) }
 
     // MARK: Length
 
