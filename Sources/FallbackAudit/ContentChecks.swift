@@ -319,6 +319,9 @@ struct MediaScan {
     }
 
     /// Scans the value at `node`; returns the node after its subtree.
+    ///
+    /// Recurses once per level: it only scans funnels and paywalls inside `placements`, which the
+    /// contract's §2 rule 4 limits to 127 levels in a file that loads.
     private mutating func scan(_ node: Int, isMedia: Bool) -> Int {
         let value = document.value(at: node)
         switch value.kind {

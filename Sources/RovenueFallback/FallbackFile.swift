@@ -440,18 +440,27 @@ struct TopLevelReading {
 extension FallbackFile {
     /// `value` as the SDK's JSON library prints it in the version error: compact, object keys sorted,
     /// duplicate keys collapsed to the last, integers as written, other numbers as shortest floats.
+    ///
+    /// `value` is `formatVersion`, which §2 rule 4 limits to 127 levels before this is reached, so
+    /// its owned copy is shallow (see `JSONDocument.Value.owned`).
     static func serdeText(_ value: JSONDocument.Value) -> String {
         serdeText(value.owned)
     }
 
     static func serdeText(_ value: JSONValue) -> String {
-        switch value {
-        case .number(let number): return serdeNumber(number)
-        case .array(let elements): return "[" + elements.map(serdeText).joined(separator: ",") + "]"
-        case .object(let members):
-            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            return "{" + sorted.map { JSONValue.quoted($0.key) + ":" + serdeText($0.value) }.joined(separator: ",") + "}"
-        default: return value.jsonText()
+        var writer = JSONWriter(tree: SerdeTree(), options: .sortedKeys)
+        writer.write(value)
+        return writer.output
+    }
+
+    /// `JSONValue` as serde prints it: numbers by `serdeNumber`, the rest as `jsonText` writes it.
+    struct SerdeTree: JSONTree {
+        func content(of value: JSONValue, writingScalarTo output: inout String) -> JSONContent<JSONValue, JSONValue.Member>? {
+            if case .number(let number) = value {
+                output += FallbackFile.serdeNumber(number)
+                return nil
+            }
+            return JSONValue.ValueTree().content(of: value, writingScalarTo: &output)
         }
     }
 

@@ -329,9 +329,43 @@ extension JSONDocument {
             return tokens.reversed().map { "/" + JSONDocument.escapePointerToken($0) }.joined()
         }
 
+        /// The members of an object as a JSON map keeps them: each distinct key (by its bytes) at the
+        /// place of its first occurrence, with the value of its last (empty for anything else).
+        public var uniqueMembers: OrderedMap<Value> {
+            var map = OrderedMap<Value>()
+            for member in members { map.set(member.value, for: member.key) }
+            return map
+        }
+
         /// An owned copy of this value; duplicate keys collapse to the last occurrence, kept at the
         /// place of the first.
+        ///
+        /// Built without recursion, but Swift releases nested arrays recursively: an owned value
+        /// nested tens of thousands deep overflows the stack when its last copy goes. Take it only
+        /// of values whose depth is bounded (inside `formatVersion` and `placements`, which the
+        /// contract's §2 rule 4 limits to 127 levels); for any other, work on the document's values
+        /// (`jsonText(_:)` writes one without building it).
         public var owned: JSONValue { document.ownedValue(at: index) }
+
+        /// The text `owned.jsonText(options)` gives, written from the document without building
+        /// the owned value, so at any depth.
+        public func jsonText(_ options: JSONValue.WritingOptions = []) -> String {
+            var writer = JSONWriter(tree: DocumentTree(document: document), options: options)
+            writer.write(index)
+            return writer.output
+        }
+
+        /// `jsonText(options)` cut to its first `limit` characters followed by `…`, when it is
+        /// longer; a long value is only written as far as the cut.
+        public func jsonText(_ options: JSONValue.WritingOptions = [], shortenedTo limit: Int) -> String {
+            // Every character takes at least one byte: past this many bytes, enough are written
+            // to cut (unless characters are long; then the whole text is written).
+            var writer = JSONWriter(tree: DocumentTree(document: document), options: options, byteLimit: 4 * (limit + 2))
+            writer.write(index)
+            var text = writer.output
+            if writer.isTruncated, text.count <= limit + 1 { text = jsonText(options) }
+            return text.count > limit ? String(text.prefix(limit)) + "…" : text
+        }
     }
 
     /// Escapes a reference token for a JSON Pointer (`~` → `~0`, `/` → `~1`).
@@ -437,6 +471,8 @@ extension JSONDocument {
     func ownedValue(at index: Int) -> JSONValue {
         // Iterative post-order build: containers are assembled once all their children are.
         var results: [JSONValue] = []
+        /// The keys of the objects being built, innermost last.
+        var keys: [[String]] = []
         var work: [(index: Int, expanded: Bool)] = [(index, false)]
         while let (current, expanded) = work.popLast() {
             let node = nodes[current]
@@ -446,35 +482,57 @@ extension JSONDocument {
             case .false: results.append(.bool(false))
             case .number: results.append(.number(JSONNumber(text: text(of: Int(node.start)..<Int(node.end)))))
             case .string: results.append(.string(decodeString(at: current)))
-            case .array, .object:
-                let childValues = node.kind == .array ? value(at: current).elements.map(\.index)
-                    : value(at: current).members.map(\.value.index)
+            case .array:
+                let count = Int(node.count)
                 if !expanded {
                     work.append((current, true))
-                    for child in childValues.reversed() { work.append((child, false)) }
+                    for element in value(at: current).elements.reversed() { work.append((element.index, false)) }
                     continue
                 }
-                let built = Array(results.suffix(childValues.count))
-                results.removeLast(childValues.count)
-                if node.kind == .array {
-                    results.append(.array(built))
-                } else {
-                    let keys = value(at: current).members.map(\.key)
-                    var members: [JSONValue.Member] = []
-                    var positionOfKey: [ExactKey: Int] = [:]
-                    for (key, element) in zip(keys, built) {
-                        if let existing = positionOfKey[ExactKey(key)] {
-                            members[existing].value = element
-                        } else {
-                            positionOfKey[ExactKey(key)] = members.count
-                            members.append(JSONValue.Member(key, element))
-                        }
-                    }
-                    results.append(.object(members))
+                let built = Array(results.suffix(count))
+                results.removeLast(count)
+                results.append(.array(built))
+            case .object:
+                if !expanded {
+                    let members = value(at: current).uniqueMembers
+                    keys.append(members.keys)
+                    work.append((current, true))
+                    for member in members.values.reversed() { work.append((member.index, false)) }
+                    continue
                 }
+                let memberKeys = keys.removeLast()
+                let built = results.suffix(memberKeys.count)
+                let members = zip(memberKeys, built).map { JSONValue.Member($0, $1) }
+                results.removeLast(memberKeys.count)
+                results.append(.object(members))
             }
         }
         return results.last ?? .null
+    }
+
+    /// A document's values as a tree for `JSONWriter`, as their owned copies would be written:
+    /// strings decoded and written again, numbers as written, duplicate keys collapsed.
+    struct DocumentTree: JSONTree {
+        let document: JSONDocument
+
+        func content(of node: Int, writingScalarTo output: inout String) -> JSONContent<Int, (key: String, value: Int)>? {
+            let value = document.value(at: node)
+            switch value.kind {
+            case .null: output += "null"
+            case .true: output += "true"
+            case .false: output += "false"
+            case .number: output += document.text(of: value.byteRange)
+            case .string: JSONValue.writeQuoted(document.decodeString(at: node), to: &output)
+            case .array: return .array(value.elements.map(\.index))
+            case .object:
+                let members = value.uniqueMembers
+                return .object(zip(members.keys, members.values).map { (key: $0, value: $1.index) })
+            }
+            return nil
+        }
+
+        func key(of member: (key: String, value: Int)) -> String { member.key }
+        func value(of member: (key: String, value: Int)) -> Int { member.value }
     }
 }
 

@@ -2,6 +2,10 @@
 ///
 /// Objects keep their members in order. Values decoded from a snapshot have unique keys
 /// (the last occurrence of a duplicate wins, as in the SDK); values built by hand may not.
+///
+/// Writing, equality and hashing work at any depth (nothing recurses). Releasing does not: Swift
+/// frees nested arrays recursively, so a value nested tens of thousands deep overflows the stack
+/// when its last copy goes. Never build one from untrusted text (see `JSONDocument.Value.owned`).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -100,49 +104,31 @@ extension JSONValue {
         public static let prettyPrinted = WritingOptions(rawValue: 2)
     }
 
-    /// This value as RFC 8259 JSON text. Compact unless `.prettyPrinted` is given.
+    /// This value as RFC 8259 JSON text. Compact unless `.prettyPrinted` is given. Nothing
+    /// recurses: any depth is written.
     public func jsonText(_ options: WritingOptions = []) -> String {
-        var output = ""
-        write(to: &output, options: options, indent: 0)
-        return output
+        var writer = JSONWriter(tree: ValueTree(), options: options)
+        writer.write(self)
+        return writer.output
     }
 
-    private func write(to output: inout String, options: WritingOptions, indent: Int) {
-        let pretty = options.contains(.prettyPrinted)
-        switch self {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .number(let number): output += number.text
-        case .string(let string): JSONValue.writeQuoted(string, to: &output)
-        case .array(let elements):
-            if elements.isEmpty { output += "[]"; return }
-            output += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
-                if pretty { JSONValue.newline(&output, indent + 1) }
-                element.write(to: &output, options: options, indent: indent + 1)
+    /// `JSONValue` as a tree for `JSONWriter`: scalars written as they are, containers with their
+    /// own arrays (nothing copied).
+    struct ValueTree: JSONTree {
+        func content(of value: JSONValue, writingScalarTo output: inout String) -> JSONContent<JSONValue, Member>? {
+            switch value {
+            case .null: output += "null"
+            case .bool(let flag): output += flag ? "true" : "false"
+            case .number(let number): output += number.text
+            case .string(let string): JSONValue.writeQuoted(string, to: &output)
+            case .array(let elements): return .array(elements)
+            case .object(let members): return .object(members)
             }
-            if pretty { JSONValue.newline(&output, indent) }
-            output += "]"
-        case .object(var members):
-            if members.isEmpty { output += "{}"; return }
-            if options.contains(.sortedKeys) {
-                members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            }
-            output += "{"
-            for (index, member) in members.enumerated() {
-                if index > 0 { output += "," }
-                if pretty { JSONValue.newline(&output, indent + 1) }
-                JSONValue.writeQuoted(member.key, to: &output)
-                output += pretty ? ": " : ":"
-                member.value.write(to: &output, options: options, indent: indent + 1)
-            }
-            if pretty { JSONValue.newline(&output, indent) }
-            output += "}"
+            return nil
         }
     }
 
-    private static func newline(_ output: inout String, _ indent: Int) {
+    static func newline(_ output: inout String, _ indent: Int) {
         output += "\n"
         output += String(repeating: "  ", count: indent)
     }
@@ -182,6 +168,172 @@ extension JSONValue {
         var output = ""
         writeQuoted(string, to: &output)
         return output
+    }
+}
+
+// MARK: - Equality and hashing without recursion
+
+extension JSONValue {
+    /// The same case and the same values, members in the same order (as the synthesized `==` would
+    /// say, level by level from an explicit stack rather than by recursion).
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        var pending = [(lhs, rhs)]
+        while let (left, right) = pending.popLast() {
+            switch (left, right) {
+            case (.null, .null): continue
+            case (.bool(let lhs), .bool(let rhs)): guard lhs == rhs else { return false }
+            case (.number(let lhs), .number(let rhs)): guard lhs == rhs else { return false }
+            case (.string(let lhs), .string(let rhs)): guard lhs == rhs else { return false }
+            case (.array(let lhs), .array(let rhs)):
+                guard lhs.count == rhs.count else { return false }
+                pending.append(contentsOf: zip(lhs, rhs))
+            case (.object(let lhs), .object(let rhs)):
+                guard lhs.count == rhs.count else { return false }
+                for (left, right) in zip(lhs, rhs) {
+                    guard left.key == right.key else { return false }
+                    pending.append((left.value, right.value))
+                }
+            default: return false
+            }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        var pending = [self]
+        while let value = pending.popLast() {
+            switch value {
+            case .null: hasher.combine(0 as UInt8)
+            case .bool(let flag):
+                hasher.combine(1 as UInt8)
+                hasher.combine(flag)
+            case .number(let number):
+                hasher.combine(2 as UInt8)
+                hasher.combine(number)
+            case .string(let string):
+                hasher.combine(3 as UInt8)
+                hasher.combine(string)
+            case .array(let elements):
+                hasher.combine(4 as UInt8)
+                hasher.combine(elements.count)
+                pending.append(contentsOf: elements.reversed())
+            case .object(let members):
+                hasher.combine(5 as UInt8)
+                hasher.combine(members.count)
+                for member in members { hasher.combine(member.key) }
+                for member in members.reversed() { pending.append(member.value) }
+            }
+        }
+    }
+}
+
+// MARK: - The writer
+
+/// A container's content as `JSONWriter` walks it.
+enum JSONContent<Node, Member> {
+    case array([Node])
+    case object([Member])
+}
+
+/// A tree of JSON values that `JSONWriter` writes: `JSONValue`, or the values of a `JSONDocument`.
+protocol JSONTree {
+    associatedtype Node
+    associatedtype Member
+    /// The elements or members of a container; for a scalar, nil, and the scalar's text is appended to `output`.
+    func content(of node: Node, writingScalarTo output: inout String) -> JSONContent<Node, Member>?
+    func key(of member: Member) -> String
+    func value(of member: Member) -> Node
+}
+
+extension JSONTree where Node == JSONValue, Member == JSONValue.Member {
+    func key(of member: Member) -> String { member.key }
+    func value(of member: Member) -> JSONValue { member.value }
+}
+
+/// Writes JSON text from an explicit stack of open containers, so any depth is written with
+/// constant stack (one frame per open container on the heap, holding the container's own array).
+/// Every writer of JSON text in the package goes through it.
+struct JSONWriter<Tree: JSONTree> {
+    let tree: Tree
+    let options: JSONValue.WritingOptions
+    /// Writing stops once the output holds more UTF-8 bytes than this (between tokens).
+    let byteLimit: Int
+    private(set) var output = ""
+    /// True when writing stopped at `byteLimit` before the end.
+    private(set) var isTruncated = false
+
+    /// An open container: its children, and how many of them are written.
+    private struct Frame {
+        var content: JSONContent<Tree.Node, Tree.Member>
+        var written = 0
+
+        var count: Int {
+            switch content {
+            case .array(let elements): elements.count
+            case .object(let members): members.count
+            }
+        }
+    }
+
+    init(tree: Tree, options: JSONValue.WritingOptions, byteLimit: Int = .max) {
+        self.tree = tree
+        self.options = options
+        self.byteLimit = byteLimit
+    }
+
+    mutating func write(_ root: Tree.Node) {
+        let pretty = options.contains(.prettyPrinted)
+        var stack: [Frame] = []
+        var next: Tree.Node? = root
+        while true {
+            if let node = next {
+                next = nil
+                switch tree.content(of: node, writingScalarTo: &output) {
+                case nil: break
+                case .array(let elements):
+                    if elements.isEmpty {
+                        output += "[]"
+                    } else {
+                        output += "["
+                        stack.append(Frame(content: .array(elements)))
+                    }
+                case .object(var members):
+                    if members.isEmpty {
+                        output += "{}"
+                    } else {
+                        if options.contains(.sortedKeys) {
+                            members.sort { tree.key(of: $0).utf8.lexicographicallyPrecedes(tree.key(of: $1).utf8) }
+                        }
+                        output += "{"
+                        stack.append(Frame(content: .object(members)))
+                    }
+                }
+            }
+            guard let top = stack.indices.last else { return }
+            if output.utf8.count > byteLimit {
+                isTruncated = true
+                return
+            }
+            let frame = stack[top]
+            if frame.written < frame.count {
+                if frame.written > 0 { output += "," }
+                if pretty { JSONValue.newline(&output, stack.count) }
+                switch frame.content {
+                case .array(let elements):
+                    next = elements[frame.written]
+                case .object(let members):
+                    let member = members[frame.written]
+                    JSONValue.writeQuoted(tree.key(of: member), to: &output)
+                    output += pretty ? ": " : ":"
+                    next = tree.value(of: member)
+                }
+                stack[top].written += 1
+            } else {
+                if pretty { JSONValue.newline(&output, stack.count - 1) }
+                if case .array = frame.content { output += "]" } else { output += "}" }
+                stack.removeLast()
+            }
+        }
     }
 }
 

@@ -47,7 +47,7 @@ extension DiffRun {
         let field = PathStep.text(path)
         report(
             kind, message ?? "\(whereText): \(field) \(Self.verb(old, new)).", field: field, old: oldPlace(old?.index ?? oldAnchor),
-            new: newPlace(new?.index ?? newAnchor), values: (old?.owned, new?.owned))
+            new: newPlace(new?.index ?? newAnchor), written: (old, new))
     }
 
     /// Reports each value that differs under a field, as `base` (or `media-changed` under a media

@@ -90,13 +90,18 @@ struct DiffRun {
 
     mutating func report(
         _ kind: ChangeKind, _ message: String, field: String? = nil, old oldLocation: FallbackFile.Location?,
-        new newLocation: FallbackFile.Location?, values: (old: JSONValue?, new: JSONValue?)? = nil
+        new newLocation: FallbackFile.Location?, values: (old: JSONValue?, new: JSONValue?)? = nil,
+        written: (old: JSONDocument.Value?, new: JSONDocument.Value?)? = nil
     ) {
+        // Values as written are shown without building their owned copies (a value the SDK does not
+        // read, such as projectId, may nest 100,000 deep).
+        let oldValue = written.map { $0.old.map { RawComparison.text($0) } } ?? values?.old.map { RawComparison.text($0) }
+        let newValue = written.map { $0.new.map { RawComparison.text($0) } } ?? values?.new.map { RawComparison.text($0) }
         changes.append(
             Change(
                 kind: kind, placementKey: scope.placement, variantId: scope.variant, funnelId: scope.funnel, pageId: scope.page,
-                paywallId: scope.paywall, field: field, message: message, oldValue: values?.old.map { RawComparison.text($0) },
-                newValue: values?.new.map { RawComparison.text($0) }, oldLocation: oldLocation, newLocation: newLocation))
+                paywallId: scope.paywall, field: field, message: message, oldValue: oldValue, newValue: newValue,
+                oldLocation: oldLocation, newLocation: newLocation))
     }
 
     func oldPlace(_ node: Int?) -> FallbackFile.Location? {
@@ -151,7 +156,7 @@ struct DiffRun {
                 "The new snapshot was generated at \(Format.date(milliseconds: newDate)), before the old one "
                     + "(\(Format.date(milliseconds: oldDate))): it goes back in time.",
                 field: "generatedAt", old: oldPlace(old.generatedAt?.index), new: newPlace(new.generatedAt?.index),
-                values: (old.generatedAt?.owned, new.generatedAt?.owned))
+                written: (old.generatedAt, new.generatedAt))
         }
         comparePlacements()
     }
@@ -170,7 +175,7 @@ struct DiffRun {
                     "projectId \(Format.quoted(oldProject)) → \(Format.quoted(newProject)): the new snapshot is another "
                         + "project's export (a staging file bundled into a production app?).",
                     field: "projectId", old: oldPlace(oldValue?.index), new: newPlace(newValue?.index),
-                    values: (oldValue?.owned, newValue?.owned))
+                    written: (oldValue, newValue))
             }
             return
         }
@@ -183,7 +188,7 @@ struct DiffRun {
         if differs {
             report(
                 .fieldChanged, "projectId \(oldValue == nil ? "added" : newValue == nil ? "removed" : "changed").", field: "projectId",
-                old: oldPlace(oldValue?.index), new: newPlace(newValue?.index), values: (oldValue?.owned, newValue?.owned))
+                old: oldPlace(oldValue?.index), new: newPlace(newValue?.index), written: (oldValue, newValue))
         }
     }
 

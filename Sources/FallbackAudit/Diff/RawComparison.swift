@@ -64,23 +64,13 @@ enum RawComparison {
 
     /// An object's members in order of first appearance, each with its last value.
     static func members(of object: JSONDocument.Value) -> [WrittenField] {
-        var fields: [WrittenField] = []
-        var positions: [[UInt8]: Int] = [:]
-        for member in object.members {
-            let key = Array(member.key.utf8)
-            if let position = positions[key] {
-                fields[position] = WrittenField(name: fields[position].name, value: member.value)
-            } else {
-                positions[key] = fields.count
-                fields.append(WrittenField(name: member.key, value: member.value))
-            }
-        }
-        return fields
+        let members = object.uniqueMembers
+        return zip(members.keys, members.values).map { WrittenField(name: $0, value: $1) }
     }
 
     /// True when two written values mean the same.
     static func same(_ old: JSONDocument.Value, _ new: JSONDocument.Value) -> Bool {
-        sameText(old, new) || equivalent(old.owned, new.owned)
+        sameText(old, new) || equivalent(old, new)
     }
 
     /// True when two written values are the same bytes.
@@ -96,31 +86,49 @@ enum RawComparison {
         }
     }
 
-    static func equivalent(_ old: JSONValue, _ new: JSONValue) -> Bool {
-        switch (old, new) {
-        case (.object(let oldMembers), .object(let newMembers)):
-            guard oldMembers.count == newMembers.count else { return false }
-            var newValues: [[UInt8]: JSONValue] = [:]
-            for member in newMembers { newValues[Array(member.key.utf8)] = member.value }
-            return oldMembers.allSatisfy { member in
-                newValues[Array(member.key.utf8)].map { equivalent(member.value, $0) } ?? false
+    /// True when two written values are equal as the SDK reads them: member order and a repeated
+    /// key's earlier values do not count, nor a number's spelling. Compared pair by pair from an
+    /// explicit stack, so at any depth (a `projectId` the SDK never reads may nest 100,000 deep).
+    static func equivalent(_ old: JSONDocument.Value, _ new: JSONDocument.Value) -> Bool {
+        var pending = [(old, new)]
+        while let (old, new) = pending.popLast() {
+            switch (old.kind, new.kind) {
+            case (.object, .object):
+                let oldMembers = old.uniqueMembers
+                let newMembers = new.uniqueMembers
+                guard oldMembers.count == newMembers.count else { return false }
+                for (key, oldValue) in zip(oldMembers.keys, oldMembers.values) {
+                    guard let newValue = newMembers[key] else { return false }
+                    pending.append((oldValue, newValue))
+                }
+            case (.array, .array):
+                guard old.count == new.count else { return false }
+                pending.append(contentsOf: zip(old.elements, new.elements))
+            case (.number, .number):
+                // Equal as the SDK reads them (§2.1): the same integer, or floats of the same value.
+                guard let oldNumber = old.number, let newNumber = new.number,
+                    oldNumber.text == newNumber.text || (oldNumber.reading != nil && oldNumber.reading == newNumber.reading)
+                else { return false }
+            case (.string, .string):
+                guard Format.sameBytes(old.string ?? "", new.string ?? "") else { return false }
+            case (let oldKind, let newKind):
+                // null, true, false.
+                guard oldKind == newKind else { return false }
             }
-        case (.array(let oldElements), .array(let newElements)):
-            return oldElements.count == newElements.count && zip(oldElements, newElements).allSatisfy(equivalent)
-        case (.number(let oldNumber), .number(let newNumber)):
-            // Equal as the SDK reads them (§2.1): the same integer, or floats of the same value.
-            return oldNumber.text == newNumber.text || (oldNumber.reading != nil && oldNumber.reading == newNumber.reading)
-        case (.string(let oldString), .string(let newString)):
-            return Format.sameBytes(oldString, newString)
-        default:
-            return old == new
         }
+        return true
     }
 
     /// A value as compact JSON, shortened past `limit` characters.
     static func text(_ value: JSONValue, limit: Int = 120) -> String {
         let text = value.jsonText()
         return text.count > limit ? String(text.prefix(limit)) + "…" : text
+    }
+
+    /// A written value as its owned copy's compact JSON, shortened past `limit` characters; at any
+    /// depth, and only written as far as the cut.
+    static func text(_ value: JSONDocument.Value, limit: Int = 120) -> String {
+        value.jsonText(shortenedTo: limit)
     }
 
     /// Arrays whose elements are matched by a field rather than by position.
@@ -141,6 +149,9 @@ struct ValueDifference {
 }
 
 /// Finds the values that differ between two written values, as deep as both sides have the same shape.
+///
+/// Recurses once per level: it only compares values inside `placements`, which the contract's §2
+/// rule 4 limits to 127 levels in a file that loads.
 struct DifferenceSearch {
     var differences: [ValueDifference] = []
 

@@ -153,6 +153,8 @@ struct ContentFingerprint {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Recurses once per level: it only writes placement entries (`EntryReading`), which the
+    /// contract's §2 rule 4 limits to 127 levels in a file that loads.
     private mutating func write(_ value: JSONDocument.Value, excludingKey: String? = nil, excludingElement: Int? = nil) {
         switch value.kind {
         case .null: append("null")
