@@ -265,11 +265,11 @@ public struct TemplateSet: Sendable {
     var partials: Partials { Partials(templates: templates) }
 
     /// Renders the Markdown template `name` with `context` into HTML; values go through `values`.
-    public func renderPage(_ name: String, context: MustacheValue, values: PageValues) throws -> String {
+    public func renderPage(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> String {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
         let markdown: String
         do {
-            markdown = try template.render(context, partials: partials, escaping: values.escaping)
+            markdown = try template.render(context, partials: partials, escaping: values.escaping, budget: budget)
         } catch {
             throw TemplateError(description: error.description)
         }
@@ -277,11 +277,11 @@ public struct TemplateSet: Sendable {
     }
 
     /// Renders the HTML layout `name` around a page; values go through `values`, as on the page.
-    public func renderLayout(_ name: String, context: MustacheValue, values: PageValues) throws -> String {
+    public func renderLayout(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> String {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
         let rendered: String
         do {
-            rendered = try template.render(context, partials: partials, escaping: values.escaping)
+            rendered = try template.render(context, partials: partials, escaping: values.escaping, budget: budget)
         } catch {
             throw TemplateError(description: error.description)
         }

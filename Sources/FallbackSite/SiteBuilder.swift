@@ -18,11 +18,20 @@ public struct SiteBuilder: Sendable {
         self.templates = try TemplateSet(theme: theme)
     }
 
+    /// How much work rendering one page may take: it grows with the snapshots the site shows, so
+    /// a template that nests sections over lists cannot hang a build, and the overview of a large
+    /// export is never refused.
+    var renderBudget: MustacheBudget {
+        .scaled(toInputBytes: model.snapshot.bytes.count + (model.baseline?.bytes.count ?? 0))
+    }
+
     /// One page as a complete HTML document.
     public func render(_ page: SitePage) throws -> String {
         let values = PageValues()
-        let body = try templates.renderPage(page.template, context: model.context(for: page, values: values), values: values)
-        return try templates.renderLayout("layout.html", context: layoutContext(for: page, content: values.html(body)), values: values)
+        let budget = renderBudget
+        let body = try templates.renderPage(page.template, context: model.context(for: page, values: values), values: values, budget: budget)
+        return try templates.renderLayout(
+            "layout.html", context: layoutContext(for: page, content: values.html(body)), values: values, budget: budget)
     }
 
     func layoutContext(for page: SitePage, content: MustacheValue) -> MustacheValue {

@@ -18,8 +18,8 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
         /// A `{{>name}}` tag would be the expansion past `limit` in one render
         /// (`MustacheTemplate.maximumPartialExpansions`).
         case tooManyPartialExpansions(name: String, limit: Int)
-        /// One render would visit more than `MustacheTemplate.maximumRenderSteps` nodes or write
-        /// more than `MustacheTemplate.maximumOutputBytes`; the position is the innermost section's
+        /// One render would go past its `MustacheBudget` (nodes visited or bytes written); the
+        /// position is the innermost section's
         /// opening tag (`section`), or the template's start outside every section.
         case renderTooLarge(section: String?, limit: String)
     }

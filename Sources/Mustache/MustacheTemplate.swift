@@ -10,19 +10,11 @@ public struct MustacheTemplate: Sendable {
     /// a partial that includes itself twice (2^64 expansions); past this budget, rendering fails
     /// with `MustacheError.Reason.tooManyPartialExpansions`. A partial per item of a list of a few
     /// hundred thousand items stays within it.
-    public static let maximumPartialExpansions = 1_000_000
+    public static let maximumPartialExpansions = 500_000
     /// How deeply sections may nest in one template; deeper is a parse error
     /// (`MustacheError.Reason.sectionsNestedTooDeep`). Rendering does not recurse, but a parsed
     /// template is a tree that is freed recursively.
     public static let maximumSectionDepth = 256
-    /// How many nodes (text, tags, section passes) one render may visit in all. Sections nested
-    /// over lists repeat their bodies list length to the power of the depth, with or without
-    /// output; past this budget rendering fails with `MustacheError.Reason.renderTooLarge`
-    /// naming the innermost section. A page of the site visits about 30 per placement row, so
-    /// even a 100,000-placement overview stays far below.
-    public static let maximumRenderSteps = 10_000_000
-    /// How many UTF-8 bytes one render may produce; past it rendering fails the same way.
-    public static let maximumOutputBytes = 128 << 20
 
     /// The name given when parsing, used in errors.
     public let name: String
@@ -49,9 +41,10 @@ public struct MustacheTemplate: Sendable {
     public func render(
         _ context: MustacheValue,
         partials: some MustachePartialProvider = [String: MustacheTemplate](),
-        escaping: MustacheEscaping = .html
+        escaping: MustacheEscaping = .html,
+        budget: MustacheBudget = .standard
     ) throws(MustacheError) -> String {
-        var renderer = Renderer(partials: partials, escaping: escaping, context: context)
+        var renderer = Renderer(partials: partials, escaping: escaping, context: context, budget: budget)
         try renderer.render(self)
         return renderer.output
     }
@@ -90,4 +83,34 @@ enum Node: Sendable {
     /// `indentation` is the whitespace before a standalone partial tag, `nil` when not standalone;
     /// `offset` is where the tag starts in the source, in bytes.
     case partial(String, indentation: String?, offset: Int)
+}
+
+/// How much work one render may do: nodes visited (text, tags, each pass of a section) and UTF-8
+/// bytes written. Sections nested over lists repeat their bodies list length to the power of the
+/// depth, with or without output, so a template alone can ask for unbounded work; past the budget
+/// rendering fails with `MustacheError.Reason.renderTooLarge`, naming the innermost section.
+public struct MustacheBudget: Sendable, Hashable {
+    public var steps: Int
+    public var outputBytes: Int
+
+    public init(steps: Int, outputBytes: Int) {
+        self.steps = steps
+        self.outputBytes = outputBytes
+    }
+
+    /// Enough for any template over a context of a few megabytes; a runaway template stops within
+    /// about a second.
+    public static let standard = MustacheBudget(steps: 2_000_000, outputBytes: 16 << 20)
+
+    /// A budget that grows with the data a context was built from (`inputBytes`): work stays
+    /// linear in the input however a template nests, and a page of a large snapshot (the
+    /// overview of 10,000 placements is about 5 MB for a 52 MB file) is never refused.
+    public static func scaled(toInputBytes inputBytes: Int) -> MustacheBudget {
+        let units = max(0, inputBytes)
+        let (steps, stepsOverflow) = units.multipliedReportingOverflow(by: 2)
+        let (output, outputOverflow) = units.multipliedReportingOverflow(by: 8)
+        return MustacheBudget(
+            steps: max(standard.steps, stepsOverflow ? .max : steps),
+            outputBytes: max(standard.outputBytes, outputOverflow ? .max : output))
+    }
 }

@@ -33,9 +33,12 @@ struct Renderer<Partials: MustachePartialProvider> {
         var next = 0
     }
 
-    init(partials: Partials, escaping: MustacheEscaping, context: MustacheValue) {
+    private let budget: MustacheBudget
+
+    init(partials: Partials, escaping: MustacheEscaping, context: MustacheValue, budget: MustacheBudget) {
         self.partials = partials
         self.escaping = escaping
+        self.budget = budget
         contexts = [context]
     }
 
@@ -111,10 +114,10 @@ struct Renderer<Partials: MustachePartialProvider> {
     private mutating func count(in frame: Frame) throws(MustacheError) {
         steps += 1
         let limit: String
-        if steps > MustacheTemplate.maximumRenderSteps {
-            limit = "\(MustacheTemplate.maximumRenderSteps) steps"
-        } else if output.utf8.count > MustacheTemplate.maximumOutputBytes {
-            limit = "\(MustacheTemplate.maximumOutputBytes >> 20) MiB of output"
+        if steps > budget.steps {
+            limit = "\(budget.steps) steps"
+        } else if output.utf8.count > budget.outputBytes {
+            limit = "\(budget.outputBytes) bytes of output"
         } else {
             return
         }

@@ -72,6 +72,23 @@ struct TerminalTextTests {
         #expect(skipped.first?["key"] as? String == Self.hostileKey)
     }
 
+    /// GitHub annotations and Markdown summaries are read by people in the runner's log and on
+    /// the pull request: no escape sequence, C1 control or bidi override reaches them raw.
+    @Test(arguments: ["github", "markdown"])
+    func ciFormatsForPeopleSpellThemOut(format: String) {
+        let result = run(["check", "--format", format, "f.json"], files: ["f.json": Self.snapshot(key: Self.hostileKey)])
+        #expect(!result.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" || $0 == "\u{202E}" }, "\(result.output)")
+        #expect(result.output.contains(format == "github" ? "<U+202E>" : "\\<U+202E\\>"), "\(result.output)")
+        if format == "github" {
+            // One workflow command per finding; the key's line break cannot start another.
+            for line in result.output.split(separator: "\n") {
+                #expect(["::error ", "::warning ", "::notice "].contains { line.hasPrefix($0) }, "\(line)")
+            }
+        } else {
+            Self.expectSafe(result.output)
+        }
+    }
+
     @Test(arguments: [
         ("plain text", "plain text", "plain text"),
         ("tab\tkept", "tab\tkept", "tab\tkept"),

@@ -119,7 +119,7 @@ struct RenderWorkBudgetTests {
         let items = MustacheValue.list((0..<200).map { .int($0) })
         let template = try MustacheTemplate(parsing: "{{#a}}{{#a}}{{{big}}}{{/a}}{{/a}}", name: "wide.md")
         let error = try #require(throws: MustacheError.self) { try template.render(["a": items, "big": .string(big)]) }
-        #expect(error.description.contains("MiB of output"), "\(error)")
+        #expect(error.description.contains("\(MustacheBudget.standard.outputBytes) bytes of output"), "\(error)")
         #expect(error.description.hasPrefix("wide.md:1:7: "), "\(error)")
     }
 
@@ -128,5 +128,42 @@ struct RenderWorkBudgetTests {
         let rows = MustacheValue.list((0..<100_000).map { .dictionary(["key": .string("placement_\($0)"), "n": .int($0)]) })
         let rendered = try MustacheTemplate(parsing: "{{#rows}}| {{key}} | {{n}} |\n{{/rows}}").render(["rows": rows])
         #expect(rendered.hasSuffix("| placement_99999 | 99999 |\n"))
+    }
+}
+
+/// A 10-minute fuzz run timed out on an experiment page whose breadcrumb included a partial that
+/// includes itself twice around a long value: under the expansion budget, but each expansion
+/// writes a kilobyte, so the output grew to the old 128 MiB limit in over 10 seconds. The
+/// standard budget (16 MiB) stops it within about a second; a site's pages get a budget that
+/// grows with their snapshot instead (`MustacheBudget.scaled(toInputBytes:)`).
+@Suite("Render budgets that grow with the input")
+struct ScaledBudgetTests {
+    @Test func aSelfIncludingPartialWithOutputStopsAtTheStandardBudget() throws {
+        let boom = try MustacheTemplate(parsing: "<p>{{big}}{{> boom}}{{> boom}}</p>", name: "boom")
+        let page = try MustacheTemplate(parsing: "<nav>{{placement}}{{> boom}}</nav>", name: "experiment.md")
+        let error = try #require(throws: MustacheError.self) {
+            try page.render(["placement": "onboarding", "big": .string(String(repeating: "é", count: 512))], partials: ["boom": boom])
+        }
+        #expect(error.description.contains("\(MustacheBudget.standard.outputBytes) bytes of output"), "\(error)")
+    }
+
+    @Test(arguments: [0, 1_000, 1_000_000, 10_000_000, 100_000_000, Int.max / 2, Int.max])
+    func aScaledBudgetNeverFallsBelowTheStandardOneAndGrowsLinearly(inputBytes: Int) {
+        let budget = MustacheBudget.scaled(toInputBytes: inputBytes)
+        #expect(budget.steps >= MustacheBudget.standard.steps)
+        #expect(budget.outputBytes >= MustacheBudget.standard.outputBytes)
+        if inputBytes <= 100_000_000 {
+            #expect(budget.steps == max(MustacheBudget.standard.steps, 2 * inputBytes))
+            #expect(budget.outputBytes == max(MustacheBudget.standard.outputBytes, 8 * inputBytes))
+        }
+    }
+
+    /// A render the standard budget refuses goes through with a budget scaled to a large input.
+    @Test func aLargeInputGetsALargerBudget() throws {
+        let rows = MustacheValue.list((0..<3_000_000).map { _ in .null })
+        let template = try MustacheTemplate(parsing: "{{#rows}}{{^.}}-{{/.}}{{/rows}}", name: "rows.md")
+        #expect(throws: MustacheError.self) { try template.render(["rows": rows]) }
+        let rendered = try template.render(["rows": rows], budget: .scaled(toInputBytes: 10_000_000))
+        #expect(rendered.utf8.count == 3_000_000)
     }
 }

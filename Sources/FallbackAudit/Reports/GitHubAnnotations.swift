@@ -28,7 +28,9 @@ public struct WorkflowCommand: Sendable, Hashable {
         return "::\(command)\(list.isEmpty ? "" : " " + list)::\(Self.escapeData(message))"
     }
 
-    /// The message: `%`, carriage return and line feed percent-encoded.
+    /// The message: `%`, carriage return and line feed percent-encoded, and every other hidden
+    /// character spelled out (`VisibleText`): the runner's log shows the line, so an escape
+    /// sequence or a bidi override in a key must not recolour or reorder it.
     public static func escapeData(_ text: String) -> String {
         escape(text, including: [])
     }
@@ -39,6 +41,7 @@ public struct WorkflowCommand: Sendable, Hashable {
     }
 
     private static func escape(_ text: String, including extra: Set<UInt8>) -> String {
+        let text = VisibleText.forTerminal(text, keepingLineBreaks: true)
         let special = extra.union([UInt8(ascii: "%"), 0x0D, 0x0A])
         guard text.utf8.contains(where: special.contains) else { return text }
         var output = ""

@@ -5,8 +5,9 @@ public enum MarkdownEscaping {
     ///
     /// Every ASCII punctuation character is backslash-escaped (so `|` cannot end a table cell, `<`
     /// cannot open a tag and `` ` `` cannot open a code span), a line break becomes `<br>`, other
-    /// control characters become U+FFFD, and `@` is followed by a zero-width space so GitHub reads no
-    /// mention.
+    /// C0 control characters become U+FFFD, the other hidden characters of `VisibleText` (bidi
+    /// controls, C1 controls) are spelled out (`<U+202E>`), and `@` is followed by a zero-width
+    /// space so GitHub reads no mention.
     public static func inline(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count + 8)
@@ -27,6 +28,8 @@ public enum MarkdownEscaping {
             case 0x21...0x2F, 0x3A...0x3F, 0x5B...0x60, 0x7B...0x7E:
                 output += "\\"
                 output.unicodeScalars.append(scalar)
+            case _ where VisibleText.isHidden(scalar):
+                output += "\\" + VisibleText.visibleName(of: scalar).dropLast() + "\\>"
             default:
                 output.unicodeScalars.append(scalar)
             }
