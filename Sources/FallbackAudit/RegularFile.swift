@@ -6,28 +6,29 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads input files: every command reads a snapshot, a baseline, a configuration or a template
-/// through `RegularFile.read(_:)`.
+/// Reads input files and writes the files a user names: every command reads a snapshot, a
+/// baseline, a configuration, a template, a partial or an asset through `RegularFile.read(_:)`, and
+/// writes a file the user names (`sample --out`, `$GITHUB_STEP_SUMMARY`) through
+/// `RegularFile.write(_:to:)` or `RegularFile.append(_:to:)`.
 ///
-/// Only a regular file (or a link to one) is read. Anything else is refused before it is opened:
-/// opening a FIFO waits for a writer, a device may never end, and a folder is not a file.
+/// Only a regular file (or, to read or append, a link to one) is read or written. Anything else is
+/// refused before it is opened: opening a FIFO waits for the other end, a device may never end or
+/// is the system's, and a folder is not a file.
 public enum RegularFile {
     /// The whole file at `path`.
     public static func read(_ path: String) throws(FileReadError) -> [UInt8] {
         var status = stat()
         guard stat(path, &status) == 0 else { throw FileReadError(path: path, errno: errno) }
-        if let kind = FileReadError.Kind(mode: status.st_mode) {
-            throw FileReadError(path: path, reason: .notRegularFile(kind))
-        }
+        let kind = FileKind(mode: status.st_mode)
+        guard kind == .regularFile else { throw FileReadError(path: path, reason: .notRegularFile(kind)) }
         // The path may have been replaced since: `O_NONBLOCK` keeps a FIFO put there from blocking
         // the open, and the descriptor is checked again.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileReadError(path: path, errno: errno) }
         defer { close(descriptor) }
         guard fstat(descriptor, &status) == 0 else { throw FileReadError(path: path, errno: errno) }
-        if let kind = FileReadError.Kind(mode: status.st_mode) {
-            throw FileReadError(path: path, reason: .notRegularFile(kind))
-        }
+        let openedKind = FileKind(mode: status.st_mode)
+        guard openedKind == .regularFile else { throw FileReadError(path: path, reason: .notRegularFile(openedKind)) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(0, Int(status.st_size)) + 1)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -43,42 +44,95 @@ public enum RegularFile {
     }
 }
 
-/// `read(2)`, named apart from the methods called `read`.
+extension RegularFile {
+    /// Writes `bytes` as the whole file at `path`: into a temporary file beside it, then renamed
+    /// over it, so a reader sees the old file or the new one, never half of one.
+    ///
+    /// What is at `path` is examined first without following a link: nothing, or a regular file
+    /// (whose permissions the new file keeps), is written; a symbolic link, a folder, a FIFO, a
+    /// device or a socket is refused and left as it is.
+    public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
+        var status = stat()
+        var permissions: mode_t?
+        if lstat(path, &status) == 0 {
+            let kind = FileKind(mode: status.st_mode)
+            guard kind == .regularFile else { throw FileWriteError(path: path, reason: .notRegularFile(kind)) }
+            permissions = status.st_mode & 0o777
+        } else if errno != ENOENT {
+            throw FileWriteError(path: path, errno: errno)
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { path[...$0] } ?? ""
+        let temporary = "\(folder).fallback-site-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw FileWriteError(path: path, errno: errno) }
+        var failure: Int32?
+        if let permissions, fchmod(descriptor, permissions) != 0 { failure = errno }
+        if failure == nil { failure = writeAll(bytes, to: descriptor) }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw FileWriteError(path: path, errno: failure)
+        }
+    }
+
+    /// Appends `bytes` to the regular file at `path` (or the one a link there points to), creating
+    /// it when nothing is there. A folder, a FIFO, a device or a socket is refused before it is
+    /// opened, so nothing waits for a reader.
+    public static func append(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
+        var status = stat()
+        let exists = lstat(path, &status) == 0
+        if !exists, errno != ENOENT { throw FileWriteError(path: path, errno: errno) }
+        if exists {
+            guard stat(path, &status) == 0 else { throw FileWriteError(path: path, errno: errno) }
+            let kind = FileKind(mode: status.st_mode)
+            guard kind == .regularFile else { throw FileWriteError(path: path, reason: .notRegularFile(kind)) }
+        }
+        // Created only where nothing is (`O_EXCL` never follows a link); `O_NONBLOCK` keeps a FIFO
+        // put there since from blocking the open, and the descriptor is checked again.
+        let creation = exists ? 0 : O_CREAT | O_EXCL
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | creation, 0o666)
+        guard descriptor >= 0 else { throw FileWriteError(path: path, errno: errno) }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else { throw FileWriteError(path: path, errno: errno) }
+        let kind = FileKind(mode: status.st_mode)
+        guard kind == .regularFile else { throw FileWriteError(path: path, reason: .notRegularFile(kind)) }
+        if let failure = writeAll(bytes, to: descriptor) { throw FileWriteError(path: path, errno: failure) }
+    }
+
+    /// Writes every byte to `descriptor`; the `errno` of a failure, or nil.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += count
+        }
+        return nil
+    }
+}
+
+/// `read(2)` and `write(2)`, named apart from the methods called `read` and `write`.
 #if canImport(Glibc)
 let systemRead = Glibc.read
+let systemWrite = Glibc.write
 #else
 let systemRead = Darwin.read
+let systemWrite = Darwin.write
 #endif
 
 /// A file that could not be read, and why, worded for a user.
 public struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What a path that is not a regular file is instead.
-    public enum Kind: String, Sendable, Hashable {
-        case directory = "a directory"
-        case fifo = "a FIFO"
-        case socket = "a socket"
-        case characterDevice = "a character device"
-        case blockDevice = "a block device"
-        case other = "not a file"
-
-        /// The kind of a file of mode `mode`; nil for a regular file.
-        init?(mode: mode_t) {
-            switch mode & S_IFMT {
-            case S_IFREG: return nil
-            case S_IFDIR: self = .directory
-            case S_IFIFO: self = .fifo
-            case S_IFSOCK: self = .socket
-            case S_IFCHR: self = .characterDevice
-            case S_IFBLK: self = .blockDevice
-            default: self = .other
-            }
-        }
-    }
-
     public enum Reason: Sendable, Hashable, CustomStringConvertible {
         case noSuchFile
         case permissionDenied
-        case notRegularFile(Kind)
+        /// The path is something else; a writer, which never follows a final link, also says
+        /// `.symbolicLink` here.
+        case notRegularFile(FileKind)
         /// Any other failure, as the system words it.
         case system(String)
 
@@ -86,7 +140,7 @@ public struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible 
             switch self {
             case .noSuchFile: "no such file"
             case .permissionDenied: "permission denied"
-            case .notRegularFile(let kind): "not a regular file (\(kind.rawValue))"
+            case .notRegularFile(let kind): "it is \(kind), not a regular file"
             case .system(let message): message
             }
         }
@@ -110,4 +164,26 @@ public struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// `cannot read PATH: REASON`.
     public var description: String { "cannot read \(path): \(reason)" }
+}
+
+/// A file that could not be written, and why, worded for a user.
+public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let path: String
+    public let reason: FileReadError.Reason
+
+    public init(path: String, reason: FileReadError.Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// A failed system call's `errno`, in the system's words (`File name too long`, `Not a directory`, …).
+    init(path: String, errno code: Int32) {
+        switch code {
+        case EACCES, EPERM: self.init(path: path, reason: .permissionDenied)
+        default: self.init(path: path, reason: .system(String(cString: strerror(code))))
+        }
+    }
+
+    /// `cannot write PATH: REASON`.
+    public var description: String { "cannot write \(path): \(reason)" }
 }

@@ -1,6 +1,7 @@
 import FallbackAudit
 import FallbackSite
 import Foundation
+import Mustache
 import RovenueFallback
 
 /// `fallback-site build`: a snapshot rendered into a static dashboard that opens from disk.
@@ -120,7 +121,9 @@ enum BuildCommand: Command {
         } catch {
             if showsProgress { environment.writeError("\n") }
             environment.writeError("error: \(error)\n")
-            return ExitStatus.failure
+            // A template that cannot render (a budget it exceeds) is a problem with the input, as
+            // one that does not parse is.
+            return error is TemplateError || error is MustacheError ? ExitStatus.usage : ExitStatus.failure
         }
         do {
             try writer.write(files)

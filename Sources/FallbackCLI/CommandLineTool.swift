@@ -8,7 +8,8 @@ public struct CommandEnvironment: Sendable {
     public var writeOutput: @Sendable (String) -> Void
     public var writeError: @Sendable (String) -> Void
     public var readFile: @Sendable (String) throws -> [UInt8]
-    /// Writes a whole file atomically (a temporary file beside it, then a rename).
+    /// Writes a whole file atomically (a temporary file beside it, then a rename); the real one
+    /// writes only where nothing or a regular file is (`RegularFile.write(_:to:)`).
     public var writeFile: @Sendable (String, [UInt8]) throws -> Void
     /// Appends to a file, creating it when missing; unless given, `readFile` then `writeFile` of the whole.
     public var appendFile: @Sendable (String, [UInt8]) throws -> Void
@@ -57,28 +58,13 @@ public struct CommandEnvironment: Sendable {
                 FileHandle.standardOutput.write(Data(bytes))
                 return
             }
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try RegularFile.write(bytes, to: path)
         },
         now: { Date() },
         variables: ProcessInfo.processInfo.environment,
         fileIO: .disk,
         isErrorTerminal: isatty(2) != 0,
-        appendFile: { path, bytes in
-            if !FileManager.default.fileExists(atPath: path) {
-                guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                    throw FileProblem(description: "cannot create the file")
-                }
-            }
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: Data(bytes))
-        })
-}
-
-/// A file-system problem worded for a user.
-struct FileProblem: Error, CustomStringConvertible {
-    let description: String
+        appendFile: { try RegularFile.append($1, to: $0) })
 }
 
 /// A subcommand of `fallback-site`.
@@ -198,7 +184,7 @@ extension CommandEnvironment {
     /// True when `error` says the file does not exist.
     static func isMissingFile(_ error: any Error) -> Bool {
         if let error = error as? FileReadError { return error.reason == .noSuchFile }
-        if error is FileProblem { return false }
+        if error is FileWriteError { return false }
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain, [NSFileReadNoSuchFileError, NSFileNoSuchFileError].contains(nsError.code) {
             return true
@@ -207,8 +193,8 @@ extension CommandEnvironment {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let problem = error as? FileProblem { return problem.description }
         if let error = error as? FileReadError { return error.reason.description }
+        if let error = error as? FileWriteError { return error.reason.description }
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain {
             switch nsError.code {
@@ -216,8 +202,11 @@ extension CommandEnvironment {
             case NSFileReadNoPermissionError: return "permission denied"
             default: break
             }
-            if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-                return String(cString: strerror(Int32(underlying.code)))
+            // The system's reason, as Foundation wraps it: a `POSIXError` on Linux, an `NSError` on macOS.
+            switch nsError.userInfo[NSUnderlyingErrorKey] {
+            case let underlying as POSIXError: return String(cString: strerror(underlying.code.rawValue))
+            case let underlying as NSError where underlying.domain == NSPOSIXErrorDomain: return String(cString: strerror(Int32(underlying.code)))
+            default: break
             }
         }
         return nsError.localizedDescription

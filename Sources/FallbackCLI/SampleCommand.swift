@@ -9,7 +9,9 @@ enum SampleCommand: Command {
         discussion: """
             The same --placements and --seed always give byte-identical output: funnels with branching and \
             localized copy, experiments over funnels, paywalls with offerings, and a few realistic problems \
-            for the checks to find. Written compact with sorted keys, as the dashboard writes.
+            for the checks to find. Written compact with sorted keys, as the dashboard writes. \
+            --out FILE is written beside and renamed over a regular file, or created; a symbolic link, a \
+            folder, a FIFO or a device there is refused (exit 2) and left as it is.
             """,
         options: [
             .init(name: "placements", valueName: "n", help: "The number of placements.", isRequired: true),

@@ -95,22 +95,33 @@ enum TemplateCommand: Command {
         do {
             let template = try MustacheTemplate(parsing: String(decoding: templateBytes, as: UTF8.self), name: templatePath)
             let output = try template.render(context, partials: partials, escaping: escaping)
-            if let error = partials.parseError { throw error }
-            environment.writeOutput(output)
-        } catch {
+            if partials.readError == nil, partials.parseError == nil { environment.writeOutput(output) }
+        } catch where partials.readError == nil {
             environment.writeError("error: \(partials.parseError ?? error)\n")
+            return ExitStatus.failure
+        } catch {}
+        // A partial that cannot be read is an unreadable path (exit 2), whatever else went wrong.
+        if let readError = partials.readError {
+            environment.writeError("error: \(readError)\n")
+            return ExitStatus.usage
+        }
+        if let parseError = partials.parseError {
+            environment.writeError("error: \(parseError)\n")
             return ExitStatus.failure
         }
         return ExitStatus.success
     }
 
-    /// Partials read from a folder, each read and parsed once; one that does not parse renders as
-    /// empty and is kept in `parseError`, for the command to report.
+    /// Partials read from a folder, each read and parsed once. A missing partial renders as empty,
+    /// as Mustache says; one that cannot be read (a FIFO, a folder, …) or does not parse renders as
+    /// empty too and is kept in `readError` or `parseError`, for the command to report.
     final class FolderPartials: MustachePartialProvider {
         let folder: String?
         let environment: CommandEnvironment
         private var parsed: [String: MustacheTemplate?] = [:]
         private(set) var parseError: MustacheError?
+        /// `cannot read PATH: REASON` of the first partial that exists and cannot be read.
+        private(set) var readError: String?
 
         init(folder: String?, environment: CommandEnvironment) {
             self.folder = folder
@@ -127,7 +138,15 @@ enum TemplateCommand: Command {
         private func read(_ name: String) -> MustacheTemplate? {
             guard let folder, !name.contains("/"), !name.contains("..") else { return nil }
             for candidate in ["\(folder)/\(name).md", "\(folder)/\(name)"] {
-                guard let bytes = try? environment.readFile(candidate) else { continue }
+                let bytes: [UInt8]
+                do {
+                    bytes = try environment.readFile(candidate)
+                } catch where CommandEnvironment.isMissingFile(error) {
+                    continue
+                } catch {
+                    if readError == nil { readError = "cannot read \(candidate): \(CommandEnvironment.describe(error))" }
+                    return nil
+                }
                 do {
                     return try MustacheTemplate(parsing: String(decoding: bytes, as: UTF8.self), name: candidate)
                 } catch {

@@ -1,3 +1,4 @@
+import FallbackAudit
 import Foundation
 
 /// Where a build writes its site (`--out`), resolved without following a final symbolic link, and

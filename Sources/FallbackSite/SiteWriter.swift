@@ -1,26 +1,8 @@
+import FallbackAudit
 import Foundation
 
 /// The file operations the site writer needs, as closures so generation runs in tests without a disk.
 public struct FileIO: Sendable {
-    /// What a path names, seen without following a symbolic link (`lstat`).
-    public enum ItemKind: String, Sendable, Equatable, CustomStringConvertible {
-        case directory, regularFile, symbolicLink, fifo, device, socket
-        /// Something `lstat` cannot examine (for example a folder on its way that cannot be searched).
-        case unknown
-
-        public var description: String {
-            switch self {
-            case .directory: "a folder"
-            case .regularFile: "a regular file"
-            case .symbolicLink: "a symbolic link"
-            case .fifo: "a named pipe (FIFO)"
-            case .device: "a device"
-            case .socket: "a socket"
-            case .unknown: "something that cannot be examined"
-            }
-        }
-    }
-
     public var createDirectory: @Sendable (_ path: String) throws -> Void
     public var writeFile: @Sendable (_ path: String, _ bytes: [UInt8]) throws -> Void
     /// The names in a folder; nil when there is no folder at `path` or it cannot be listed
@@ -31,7 +13,7 @@ public struct FileIO: Sendable {
     /// Removes a file, a folder with its content, or a symbolic link (never its target).
     public var remove: @Sendable (_ path: String) throws -> Void
     /// What is at `path`, not following a final symbolic link; nil when nothing is there.
-    public var itemKind: @Sendable (_ path: String) -> ItemKind?
+    public var itemKind: @Sendable (_ path: String) -> FileKind?
     /// `path` with every symbolic link, `.` and `..` resolved (`realpath`); nil when it does not exist.
     public var resolvedPath: @Sendable (_ path: String) -> String?
     /// The folder a relative path starts from.
@@ -41,7 +23,7 @@ public struct FileIO: Sendable {
         createDirectory: @escaping @Sendable (String) throws -> Void, writeFile: @escaping @Sendable (String, [UInt8]) throws -> Void,
         listDirectory: @escaping @Sendable (String) -> [String]?, fileExists: @escaping @Sendable (String) -> Bool,
         move: @escaping @Sendable (String, String) throws -> Void, remove: @escaping @Sendable (String) throws -> Void,
-        itemKind: @escaping @Sendable (String) -> ItemKind? = FileIO.diskItemKind,
+        itemKind: @escaping @Sendable (String) -> FileKind? = FileKind.at,
         resolvedPath: @escaping @Sendable (String) -> String? = FileIO.diskResolvedPath,
         currentDirectory: @escaping @Sendable () -> String = { FileManager.default.currentDirectoryPath }
     ) {
@@ -65,27 +47,12 @@ public struct FileIO: Sendable {
             }
         },
         listDirectory: { path in
-            guard diskItemKind(path) == .directory else { return nil }
+            guard FileKind.at(path) == .directory else { return nil }
             return try? FileManager.default.contentsOfDirectory(atPath: path)
         },
         fileExists: { FileManager.default.fileExists(atPath: $0) },
         move: { try FileManager.default.moveItem(atPath: $0, toPath: $1) },
         remove: { try FileManager.default.removeItem(atPath: $0) })
-
-    /// The kind of what is at `path` on disk, by `lstat`.
-    @Sendable public static func diskItemKind(_ path: String) -> ItemKind? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return errno == ENOENT || errno == ENOTDIR ? nil : .unknown }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: return .directory
-        case S_IFREG: return .regularFile
-        case S_IFLNK: return .symbolicLink
-        case S_IFIFO: return .fifo
-        case S_IFCHR, S_IFBLK: return .device
-        case S_IFSOCK: return .socket
-        default: return .unknown
-        }
-    }
 
     /// `realpath` of `path` on disk.
     @Sendable public static func diskResolvedPath(_ path: String) -> String? {
@@ -104,7 +71,7 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
     /// `--out` is the empty string.
     case emptyOutputPath
     /// `--out` (or the folder it would be made in) exists and is not a folder: never replaced.
-    case notAFolder(String, FileIO.ItemKind)
+    case notAFolder(String, FileKind)
     /// `--out` is a folder whose names cannot be read, so nobody can tell what replacing it would lose.
     case cannotList(String)
     /// `--out` is a symbolic link, replaced (the link, never its target) only with `--force`.
@@ -131,6 +98,8 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
         case .unsafePath(let path): "refusing to write \(path): it is not a plain path inside the output folder"
         case .cannotWrite(let path): "cannot write \(path)"
         case .emptyOutputPath: "--out is empty; name the folder to write the site to"
+        case .notAFolder(let path, .unexaminable(let reason)):
+            "cannot examine \(path): \(reason); choose another --out"
         case .notAFolder(let path, let kind):
             "\(path) is \(kind), not a folder; --out must be a folder or a path that does not exist yet (--force replaces only folders)"
         case .cannotList(let path): "\(path) is a folder that cannot be listed, so replacing it could lose files; choose another --out"

@@ -1,3 +1,4 @@
+import FallbackAudit
 import Foundation
 
 /// The templates and assets built into the binary from `Templates/` and `Site/assets/`.
@@ -55,20 +56,30 @@ public struct Theme: Sendable {
         return theme
     }
 
-    /// Every regular, non-hidden file below `folder` by its relative path.
+    /// Every non-hidden file below `folder` by its relative path, each read through
+    /// `RegularFile.read(_:)`: a link is read as the file it points to, under its own name; a FIFO,
+    /// a device, a socket or a link to a folder is refused (`FileReadError`, naming it), never
+    /// skipped. Hidden names (`.…`) are left out, folders included.
     static func files(under folder: String) throws -> [String: [UInt8]] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ThemeError.notAFolder(folder)
         }
-        let base = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath()
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
         var files: [String: [UInt8]] = [:]
-        let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        while let url = enumerator?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-            let path = url.standardizedFileURL.resolvingSymlinksInPath().path
-            guard path.hasPrefix(base.path + "/") else { continue }
-            files[String(path.dropFirst(base.path.count + 1))] = [UInt8](try Data(contentsOf: url))
+        var pending = [""]
+        while let relative = pending.popLast() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: base + relative) else {
+                throw ThemeError.cannotList(base + relative)
+            }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative + name
+                if FileKind.at(base + path) == .directory {
+                    pending.append(path + "/")
+                } else {
+                    files[path] = try RegularFile.read(base + path)
+                }
+            }
         }
         return files
     }
@@ -83,6 +94,11 @@ public struct Theme: Sendable {
             if !names.isEmpty, !force { throw ThemeError.notEmpty(folder) }
         } else if io.itemKind(folder) != nil {
             throw ThemeError.notAFolder(folder)  // a link to nothing
+        } else if let ancestor = Self.nearestExisting(above: folder, io: io) {
+            switch io.itemKind(io.resolvedPath(ancestor) ?? ancestor) {
+            case .directory?, .unexaminable?, nil: break
+            default: throw ThemeError.notAFolder(ancestor)  // `FILE/sub`: nothing can be made below a file
+            }
         }
         let all = templates.map { ("templates/" + $0.key, Array($0.value.utf8)) } + assets.map { ("assets/" + $0.key, $0.value) }
         for (path, bytes) in all.sorted(by: { $0.0 < $1.0 }) {
@@ -90,6 +106,18 @@ public struct Theme: Sendable {
             try io.createDirectory((target as NSString).deletingLastPathComponent)
             try io.writeFile(target, bytes)
         }
+    }
+}
+
+extension Theme {
+    /// The nearest path above `path` (by its text) that exists, if any.
+    static func nearestExisting(above path: String, io: FileIO) -> String? {
+        var ancestor = (path as NSString).deletingLastPathComponent
+        while !ancestor.isEmpty, ancestor != "/" {
+            if io.itemKind(ancestor) != nil { return ancestor }
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        return nil
     }
 }
 

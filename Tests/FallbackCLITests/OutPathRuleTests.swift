@@ -271,13 +271,16 @@ struct OutPathRuleTests {
 
 /// `--out` spelled relative to the working folder, run as a separate process in a temporary folder
 /// so the test never changes its own working folder.
-@Suite("build --out relative to the working folder", .enabled(if: toolPath != nil, "needs the built fallback-site executable"))
+@Suite(
+    "build --out relative to the working folder",
+    .enabled(if: suiteRuns(programFound: toolPath != nil), "needs the built fallback-site executable"))
 struct RelativeOutPathTests {
     let example = repositoryPath("Examples/2026-03-03-release-3.0.json")
 
     func launch(_ arguments: [String], in folder: String) throws -> (status: Int32, reason: Process.TerminationReason, error: String) {
+        let tool = try #require(toolPath, "no fallback-site executable beside the tests; CI=true does not skip")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: toolPath!)
+        process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let errorPipe = Pipe()

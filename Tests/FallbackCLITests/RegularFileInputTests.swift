@@ -147,7 +147,8 @@ struct RegularFileInputTests {
                 return
             }
             #expect(result.status == ExitStatus.usage, "\(arguments): \(result.error)")
-            #expect((result.output + result.error).contains("\(special): not a regular file"), "\(arguments): \(result.error)")
+            #expect((result.output + result.error).contains("\(special): it is a"), "\(arguments): \(result.error)")
+            #expect((result.output + result.error).contains(", not a regular file"), "\(arguments): \(result.error)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
     }
@@ -166,7 +167,7 @@ struct RegularFileInputTests {
             #expect(throws: FileReadError(path: missing, reason: .noSuchFile)) { try RegularFile.read(missing) }
             #expect(try RegularFile.read(file) == Array("text".utf8))
             #expect(try RegularFile.read(link) == Array("text".utf8))
-            #expect(FileReadError(path: fifo, reason: .notRegularFile(.fifo)).description == "cannot read \(fifo): not a regular file (a FIFO)")
+            #expect(FileReadError(path: fifo, reason: .notRegularFile(.fifo)).description == "cannot read \(fifo): it is a FIFO, not a regular file")
             #expect(CommandEnvironment.isMissingFile(FileReadError(path: missing, reason: .noSuchFile)))
             #expect(!CommandEnvironment.isMissingFile(FileReadError(path: fifo, reason: .notRegularFile(.fifo))))
         }

@@ -1,3 +1,4 @@
+import FallbackAudit
 import Foundation
 import Testing
 @testable import FallbackSite
@@ -8,7 +9,7 @@ import Testing
 struct OutputFolderTests {
     /// A pretend file system: kinds by absolute path, links by path, folder listings; writing fails.
     static func table(
-        _ kinds: [String: FileIO.ItemKind], links: [String: String] = [:], unlistable: Set<String> = [], workingFolder: String = "/w"
+        _ kinds: [String: FileKind], links: [String: String] = [:], unlistable: Set<String> = [], workingFolder: String = "/w"
     ) -> FileIO {
         @Sendable func resolve(_ path: String) -> String? {
             var resolved = "/"
@@ -38,7 +39,7 @@ struct OutputFolderTests {
 
     static let disk = table([
         "/w": .directory, "/w/a": .directory, "/w/a/b": .directory, "/w/site": .directory, "/w/site/.fallback-site": .regularFile,
-        "/w/notes": .regularFile, "/w/null": .device, "/w/pipe": .fifo, "/w/socket": .socket,
+        "/w/notes": .regularFile, "/w/null": .characterDevice, "/w/pipe": .fifo, "/w/socket": .socket,
         "/r": .directory, "/r/t": .directory, "/w/l": .symbolicLink, "/w/mine": .directory, "/w/mine/thesis.tex": .regularFile,
         "/w/locked": .directory,
     ], links: ["/w/l": "/r/t"], unlistable: ["/w/locked"])
@@ -67,10 +68,10 @@ struct OutputFolderTests {
         #expect(throws: SiteWriterError.emptyOutputPath) { try SiteWriter(outputPath: "", io: Self.disk, force: true).checkedOutput() }
     }
 
-    static let nonFolders: [(String, FileIO.ItemKind)] = [("notes", .regularFile), ("null", .device), ("pipe", .fifo), ("socket", .socket)]
+    static let nonFolders: [(String, FileKind)] = [("notes", .regularFile), ("null", .characterDevice), ("pipe", .fifo), ("socket", .socket)]
 
     @Test(arguments: nonFolders, [false, true])
-    func whatIsNotAFolderIsNeverReplaced(item: (name: String, kind: FileIO.ItemKind), force: Bool) {
+    func whatIsNotAFolderIsNeverReplaced(item: (name: String, kind: FileKind), force: Bool) {
         let (name, kind) = item
         #expect(throws: SiteWriterError.notAFolder("/w/" + name, kind)) {
             try SiteWriter(outputPath: "/w/" + name, io: Self.disk, force: force).checkedOutput()
