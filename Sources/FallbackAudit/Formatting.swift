@@ -43,17 +43,6 @@ enum Format {
         return text.allSatisfy(\.isWhitespace)
     }
 
-    /// True when two strings have the same UTF-8 bytes (`==` is canonical equivalence).
-    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.utf8
-        let right = rhs.utf8
-        guard left.count == right.count else { return false }
-        let same = left.withContiguousStorageIfAvailable { leftBytes in
-            right.withContiguousStorageIfAvailable { rightBytes in leftBytes.elementsEqual(rightBytes) }
-        }
-        return (same ?? nil) ?? left.elementsEqual(right)
-    }
-
     /// Strings as JSON literals, separated by commas.
     static func quotedList<S: Sequence<String>>(_ texts: S) -> String {
         texts.map(quoted).joined(separator: ", ")
@@ -140,7 +129,7 @@ enum Format {
         let limit = min(3, text.count / 3)
         guard limit > 0, candidates.count <= suggestionCandidateLimit else { return nil }
         var best: (candidate: String, distance: Int)?
-        for candidate in candidates where candidate != text && abs(candidate.count - text.count) <= limit {
+        for candidate in candidates where !ExactKey.same(candidate, text) && abs(candidate.count - text.count) <= limit {
             let distance = editDistance(Array(text.unicodeScalars), Array(candidate.unicodeScalars))
             if distance <= limit, distance < best?.distance ?? .max {
                 best = (candidate, distance)

@@ -237,7 +237,7 @@ extension SiteModel {
 
     func placementContext(key: String, root: String, values: PageValues) -> [String: MustacheValue] {
         let file = snapshot.file
-        guard let record = file.entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { return [:] }
+        guard let record = file.entries.first(where: { ExactKey.same($0.key, key) }) else { return [:] }
         let findings = findings(forPlacement: key)
         let serving = SiteModel.serving(record.entry)
         var context: [String: MustacheValue] = [
@@ -257,7 +257,7 @@ extension SiteModel {
             if let placement = entry.placement {
                 context["identifier"] = SiteModel.name(placement.identifier)
                 context["revision"] = .string(String(placement.revision))
-                context["keyMismatch"] = .bool(!placement.identifier.utf8.elementsEqual(key.utf8))
+                context["keyMismatch"] = .bool(!ExactKey.same(placement.identifier, key))
             }
             let resolution = entry.resolve(subscriberId: "rov_000000000000000000000000")
             switch resolution.served {

@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Hashable {
     /// The value of the last member named exactly `key` (same UTF-8 bytes), if this is an object that has one.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last(where: { $0.key.utf8.elementsEqual(key.utf8) })?.value
+        return members.last(where: { ExactKey.same($0.key, key) })?.value
     }
 
     public var stringValue: String? {
