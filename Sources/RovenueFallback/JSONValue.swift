@@ -59,11 +59,6 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         self.text = JSONNumber.shortestText(for: value)
     }
 
-    /// True when the token has no fraction and no exponent (`-0` included).
-    public var isIntegerToken: Bool {
-        !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
-    }
-
     /// The value as the SDK's `int` (§4): an integer token within the signed 64-bit range, as the
     /// SDK's parser reads it (§2.1). `-0` is not one: the parser reads it as the float -0.0.
     public var int64Value: Int64? {

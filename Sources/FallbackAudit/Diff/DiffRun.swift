@@ -153,8 +153,8 @@ struct DiffRun {
         if let oldDate = old.generatedAtMilliseconds, let newDate = new.generatedAtMilliseconds, newDate < oldDate {
             report(
                 .generatedEarlier,
-                "The new snapshot was generated at \(Format.date(milliseconds: newDate)), before the old one "
-                    + "(\(Format.date(milliseconds: oldDate))): it goes back in time.",
+                "The new snapshot was generated at \(EpochMilliseconds.isoDate(newDate)), before the old one "
+                    + "(\(EpochMilliseconds.isoDate(oldDate))): it goes back in time.",
                 field: "generatedAt", old: oldPlace(old.generatedAt?.index), new: newPlace(new.generatedAt?.index),
                 written: (old.generatedAt, new.generatedAt))
         }

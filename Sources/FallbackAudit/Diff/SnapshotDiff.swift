@@ -34,7 +34,7 @@ public struct SnapshotDiff: Sendable {
             verdict = file.verdict
             rejection = file.rejection?.message
             generatedAt = file.generatedAtMilliseconds
-            generatedAtDate = generatedAt.map { Format.date(milliseconds: $0) }
+            generatedAtDate = generatedAt.map { EpochMilliseconds.isoDate($0) }
             projectId = file.projectId?.string
             entryCount = file.entries.count
             loadedCount = file.loadedCount

@@ -44,7 +44,7 @@ public struct SnapshotStamp: Sendable, Hashable, CustomStringConvertible {
 
     /// `name (2026-04-14 16:03:08Z)`.
     public var description: String {
-        generatedAt.map { "\(name) (\(Format.date(milliseconds: $0)))" } ?? name
+        generatedAt.map { "\(name) (\(EpochMilliseconds.isoDate($0)))" } ?? name
     }
 }
 

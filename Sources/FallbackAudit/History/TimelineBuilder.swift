@@ -319,7 +319,7 @@ public struct TimelineBuilder: Sendable {
             found.append(
                 finding(
                     .snapshotTie,
-                    "\(record.stamp.name) has the same generatedAt as \(previous.stamp.name) (\(Format.date(milliseconds: time))): "
+                    "\(record.stamp.name) has the same generatedAt as \(previous.stamp.name) (\(EpochMilliseconds.isoDate(time))): "
                         + "the series puts it after by source order; check that both exports are the ones meant to ship.",
                     key: nil, at: record.generatedAtLocation, in: record.stamp))
         }
@@ -336,7 +336,7 @@ public struct TimelineBuilder: Sendable {
                     .snapshotBackInTime,
                     "\(record.stamp.name) comes after \(latestRecord.stamp.name) in source order but was generated "
                         + "\(Format.duration(milliseconds: gap.overflow ? .max : gap.partialValue)) earlier "
-                        + "(\(Format.date(milliseconds: time)) < \(Format.date(milliseconds: latestTime))): an older export "
+                        + "(\(EpochMilliseconds.isoDate(time)) < \(EpochMilliseconds.isoDate(latestTime))): an older export "
                         + "replaced a newer one. The timeline orders it by generatedAt.",
                     key: nil, at: record.generatedAtLocation, in: record.stamp))
         }
@@ -355,9 +355,9 @@ public struct TimelineBuilder: Sendable {
                 found.append(
                     finding(
                         .snapshotStale,
-                        "\(current.stamp.name), the current snapshot, was generated \(Format.date(milliseconds: time)), "
+                        "\(current.stamp.name), the current snapshot, was generated \(EpochMilliseconds.isoDate(time)), "
                             + "\(Format.duration(milliseconds: age.partialValue)) before now "
-                            + "(\(Format.date(milliseconds: nowMilliseconds))), past the \(options.staleAfterDays)-day threshold: offline devices get placements as they were "
+                            + "(\(EpochMilliseconds.isoDate(nowMilliseconds))), past the \(options.staleAfterDays)-day threshold: offline devices get placements as they were "
                             + "then. Export the fallback file again when you publish.",
                         key: nil, at: current.generatedAtLocation, in: current.stamp))
             }
