@@ -65,8 +65,8 @@ extension AuditRun {
         let values = map.values
         var gaps: [(locale: String, gap: String)]?
         for (position, locale) in locales.enumerated() {
-            let index = position < keys.count && Format.sameBytes(keys[position], locale)
-                ? position : keys.firstIndex { Format.sameBytes($0, locale) }
+            let index = position < keys.count && ExactKey.same(keys[position], locale)
+                ? position : keys.firstIndex { ExactKey.same($0, locale) }
             if let problem = gap(index.map { values[$0] }) {
                 gaps = (gaps ?? []) + [(locale, problem)]
             }
@@ -144,7 +144,7 @@ extension AuditRun {
     /// A paywall's `builderConfig` images. `remoteConfig.data` is the app's own data and is not read.
     mutating func checkPaywallMedia(_ paywall: Paywall, key: String, checked: inout CheckedContent) {
         guard isEnabled(.remoteMedia) else { return }
-        if checked.paywalls.contains(where: { $0.id == paywall.id && sameJSON($0.node, paywall.source.node) }) { return }
+        if checked.paywalls.contains(where: { ExactKey.same($0.id, paywall.id) && sameJSON($0.node, paywall.source.node) }) { return }
         checked.paywalls.append((paywall.id, paywall.source.node))
         guard let config = paywall.builderConfig, let found = media.rememberedURLs(under: config.index) else {
             return

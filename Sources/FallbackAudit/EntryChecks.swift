@@ -93,7 +93,7 @@ extension AuditRun {
                 placement.identifier, problems, what: "placement.identifier", key: key,
                 at: .value(node(of: "identifier", in: placement)))
         }
-        if !placement.identifier.utf8.elementsEqual(key.utf8) {
+        if !ExactKey.same(placement.identifier, key) {
             let other = hasEntry(forKey: placement.identifier) ? "the entry under that key" : "nothing"
             report(
                 .keyMismatch,

@@ -41,7 +41,7 @@ extension AuditRun {
                 key: key, at: variantsNode)
         }
 
-        var firstIndexOfId: [String: Int] = [:]
+        var firstIndexOfId: [ExactKey: Int] = [:]
         for (index, variant) in variants.enumerated() {
             if variant.weight <= 0 {
                 let received = "it receives \(shares[index]) of 10000 buckets (\(Format.percent(buckets: shares[index])))"
@@ -59,7 +59,7 @@ extension AuditRun {
                         + "\(effect).",
                     key: key, at: node(of: "weight", in: variant))
             }
-            if let first = firstIndexOfId[variant.variantId] {
+            if let first = firstIndexOfId[ExactKey(variant.variantId)] {
                 report(
                     .duplicateVariantId,
                     "Variants #\(first + 1) and #\(index + 1) of \(name.lowercasedFirst) share variantId "
@@ -67,7 +67,7 @@ extension AuditRun {
                         + "cannot be told apart.",
                     key: key, at: node(of: "variantId", in: variant))
             } else {
-                firstIndexOfId[variant.variantId] = index
+                firstIndexOfId[ExactKey(variant.variantId)] = index
             }
         }
     }

@@ -67,8 +67,8 @@ extension AuditRun {
         if milliseconds < Self.smallestPlausibleMilliseconds {
             report(
                 .generatedAtInvalid,
-                "generatedAt \(milliseconds) read as epoch milliseconds is \(Format.date(milliseconds: milliseconds)), "
-                    + "before 1973: it looks like seconds (as seconds: \(Format.date(milliseconds: milliseconds * 1000))). "
+                "generatedAt \(milliseconds) read as epoch milliseconds is \(EpochMilliseconds.isoDate(milliseconds)), "
+                    + "before 1973: it looks like seconds (as seconds: \(EpochMilliseconds.isoDate(milliseconds * 1000))). "
                     + "Write integer epoch milliseconds.",
                 key: nil, at: value.index)
             return
@@ -77,7 +77,7 @@ extension AuditRun {
             report(
                 .generatedAtInvalid,
                 "generatedAt \(milliseconds) is after the year 5000 read as epoch milliseconds: it looks like micro- or "
-                    + "nanoseconds (as microseconds it would be \(Format.date(milliseconds: milliseconds / 1000))); "
+                    + "nanoseconds (as microseconds it would be \(EpochMilliseconds.isoDate(milliseconds / 1000))); "
                     + "write milliseconds.",
                 key: nil, at: value.index)
             return
@@ -87,8 +87,8 @@ extension AuditRun {
         if !ahead.overflow, ahead.partialValue > Self.clockSkewMilliseconds {
             report(
                 .generatedAtFuture,
-                "generatedAt \(Format.date(milliseconds: milliseconds)) is \(Format.duration(milliseconds: ahead.partialValue)) "
-                    + "after now (\(Format.date(milliseconds: nowMilliseconds))), beyond 5 min of clock skew: the exporting "
+                "generatedAt \(EpochMilliseconds.isoDate(milliseconds)) is \(Format.duration(milliseconds: ahead.partialValue)) "
+                    + "after now (\(EpochMilliseconds.isoDate(nowMilliseconds))), beyond 5 min of clock skew: the exporting "
                     + "clock was wrong or the value was edited, so it says nothing reliable about the snapshot's age.",
                 key: nil, at: value.index)
         }

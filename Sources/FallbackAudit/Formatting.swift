@@ -3,9 +3,33 @@ import RovenueFallback
 
 /// Epoch milliseconds, the unit of `generatedAt`, as every report and page writes them.
 public enum EpochMilliseconds {
-    /// An ISO 8601 UTC date-time, proleptic Gregorian (`2025-11-29T07:06:40Z`), for every `Int64`.
+    /// An ISO 8601 UTC date-time, proleptic Gregorian (`2025-11-29T07:06:40Z`).
+    ///
+    /// Defined for every `Int64`, the extremes included (`-292275055-05-16T16:47:04Z` for
+    /// `Int64.min`): a `generatedAt` the SDK ignores never stops a report.
     public static func isoDate(_ milliseconds: Int64) -> String {
-        Format.date(milliseconds: milliseconds)
+        let seconds = flooredQuotient(milliseconds, 1000)
+        var days = flooredQuotient(seconds, 86_400)
+        let secondOfDay = seconds - days * 86_400
+        // Howard Hinnant's civil_from_days.
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// `value / divisor` rounded down, for a positive divisor; never overflows.
+    private static func flooredQuotient(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
     }
 }
 
@@ -43,17 +67,6 @@ enum Format {
         return text.allSatisfy(\.isWhitespace)
     }
 
-    /// True when two strings have the same UTF-8 bytes (`==` is canonical equivalence).
-    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.utf8
-        let right = rhs.utf8
-        guard left.count == right.count else { return false }
-        let same = left.withContiguousStorageIfAvailable { leftBytes in
-            right.withContiguousStorageIfAvailable { rightBytes in leftBytes.elementsEqual(rightBytes) }
-        }
-        return (same ?? nil) ?? left.elementsEqual(right)
-    }
-
     /// Strings as JSON literals, separated by commas.
     static func quotedList<S: Sequence<String>>(_ texts: S) -> String {
         texts.map(quoted).joined(separator: ", ")
@@ -80,35 +93,6 @@ enum Format {
         let fraction = hundredths % 100
         if fraction == 0 { return "\(whole)%" }
         return fraction % 10 == 0 ? "\(whole).\(fraction / 10)%" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)%"
-    }
-
-    /// Epoch milliseconds as an ISO 8601 UTC date-time (`2025-11-29T07:06:40Z`), proleptic Gregorian.
-    ///
-    /// Defined for every `Int64`, the extremes included (`-292275055-05-16T16:47:04Z` for
-    /// `Int64.min`): a `generatedAt` the SDK ignores never stops a report.
-    static func date(milliseconds: Int64) -> String {
-        let seconds = flooredQuotient(milliseconds, 1000)
-        var days = flooredQuotient(seconds, 86_400)
-        let secondOfDay = seconds - days * 86_400
-        // Howard Hinnant's civil_from_days.
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
-    }
-
-    /// `value / divisor` rounded down, for a positive divisor; never overflows.
-    private static func flooredQuotient(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
-        return remainder < 0 ? quotient - 1 : quotient
     }
 
     /// `date` as epoch milliseconds rounded down, or nil when that does not fit in 64 bits.
@@ -140,7 +124,7 @@ enum Format {
         let limit = min(3, text.count / 3)
         guard limit > 0, candidates.count <= suggestionCandidateLimit else { return nil }
         var best: (candidate: String, distance: Int)?
-        for candidate in candidates where candidate != text && abs(candidate.count - text.count) <= limit {
+        for candidate in candidates where !ExactKey.same(candidate, text) && abs(candidate.count - text.count) <= limit {
             let distance = editDistance(Array(text.unicodeScalars), Array(candidate.unicodeScalars))
             if distance <= limit, distance < best?.distance ?? .max {
                 best = (candidate, distance)

@@ -39,7 +39,7 @@ extension AuditRun {
     static let choicePageTypes: Set<String> = ["single_choice", "multi_choice", "picture_choice"]
 
     mutating func checkFunnel(_ funnel: Funnel, key: String, checked: inout CheckedContent) {
-        if checked.funnels.contains(where: { $0.id == funnel.id && sameJSON($0.node, funnel.source.node) }) { return }
+        if checked.funnels.contains(where: { ExactKey.same($0.id, funnel.id) && sameJSON($0.node, funnel.source.node) }) { return }
         checked.funnels.append((funnel.id, funnel.source.node))
 
         if isEnabled(.remoteMedia) {
@@ -110,7 +110,7 @@ extension AuditRun {
                         + "\(pages[index].questionId.map { ", and question \(Format.quoted($0)) is never answered" } ?? "").",
                     key: key, at: node(of: "options", in: pages[index]))
             }
-            if type == "paywall", !Self.carries(funnel.paywalls, pages[index].paywallId) {
+            if ExactKey.same(type, "paywall"), !Self.carries(funnel.paywalls, pages[index].paywallId) {
                 reportPaywallPage(pages[index], funnel: funnel, key: key)
             }
         }
@@ -120,7 +120,7 @@ extension AuditRun {
     private static func carries(_ paywalls: OrderedMap<Paywall>?, _ paywallId: String?) -> Bool {
         guard let paywalls, let paywallId, !paywallId.isEmpty else { return false }
         guard paywalls.count <= 16 else { return paywalls[paywallId] != nil }
-        return paywalls.keys.contains { Format.sameBytes($0, paywallId) }
+        return paywalls.keys.contains { ExactKey.same($0, paywallId) }
     }
 
     /// Reports a paywall page whose paywall the funnel does not carry.
@@ -449,10 +449,10 @@ extension AuditRun {
         case .in, .notIn:
             guard value.kind == .array else { return }
             let elements = value.elements
-            let known: Set<String>? = options.count > 16 && elements.count > 1 ? Set(options.map(\.value)) : nil
+            let known: Set<ExactKey>? = options.count > 16 && elements.count > 1 ? Set(options.map { ExactKey($0.value) }) : nil
             let unknown = elements.filter { element in
                 guard let known else { return !Self.isOptionValue(element, among: options) }
-                return element.string.map { !known.contains($0) } ?? true
+                return element.string.map { !known.contains(ExactKey($0)) } ?? true
             }
             guard !unknown.isEmpty else { return }
             reportUnknownOption(unknown, clause: clause, subject: subject, options: options, page: pages[asked], key: key)
@@ -464,7 +464,7 @@ extension AuditRun {
     /// True when `value` is a string some option has as its value.
     private static func isOptionValue(_ value: JSONDocument.Value, among options: [PageOption]) -> Bool {
         guard let text = value.string else { return false }
-        return options.contains { $0.value == text }
+        return options.contains { ExactKey.same($0.value, text) }
     }
 
     private mutating func reportUnknownOption(
@@ -595,10 +595,11 @@ struct FunnelContext {
 
     let funnel: Funnel
     let pages: [Page]
-    /// Page id → index of the first page with it, for large funnels.
-    private let pageIndexMap: [String: Int]?
+    /// Page id → index of the first page with it, for large funnels. Ids are compared by their
+    /// bytes, as the SDK compares them (and as the site's drawing does).
+    private let pageIndexMap: [ExactKey: Int]?
     /// Question id → index of the first page that asks it, for large funnels.
-    private let questionPageMap: [String: Int]?
+    private let questionPageMap: [ExactKey: Int]?
     /// The first page of type `paywall`: where `"paywall"` leads.
     let firstPaywallPage: Int?
     /// Every question id, in page order.
@@ -608,11 +609,13 @@ struct FunnelContext {
         self.funnel = funnel
         pages = funnel.pages
         if pages.count > Self.searchedPageLimit {
-            var pageIndex: [String: Int] = [:]
-            var questionPage: [String: Int] = [:]
+            var pageIndex: [ExactKey: Int] = [:]
+            var questionPage: [ExactKey: Int] = [:]
             for index in pages.indices {
-                if pageIndex[pages[index].id] == nil { pageIndex[pages[index].id] = index }
-                if let question = pages[index].questionId, questionPage[question] == nil { questionPage[question] = index }
+                pageIndex[ExactKey(pages[index].id)] = pageIndex[ExactKey(pages[index].id)] ?? index
+                if let question = pages[index].questionId {
+                    questionPage[ExactKey(question)] = questionPage[ExactKey(question)] ?? index
+                }
             }
             pageIndexMap = pageIndex
             questionPageMap = questionPage
@@ -620,33 +623,31 @@ struct FunnelContext {
             pageIndexMap = nil
             questionPageMap = nil
         }
-        firstPaywallPage = pages.firstIndex { $0.type == "paywall" }
+        firstPaywallPage = pages.firstIndex { ExactKey.same($0.type, "paywall") }
         questionIds = pages.compactMap(\.questionId)
     }
 
     /// The index of the first page with `id`.
     func pageIndex(of id: String) -> Int? {
-        if let pageIndexMap { return pageIndexMap[id] }
-        return pages.firstIndex { $0.id == id }
+        if let pageIndexMap { return pageIndexMap[ExactKey(id)] }
+        return pages.firstIndex { ExactKey.same($0.id, id) }
     }
 
     /// The index of the first page that asks `question`.
     func questionPage(of question: String) -> Int? {
-        if let questionPageMap { return questionPageMap[question] }
-        return pages.firstIndex { $0.questionId == question }
+        if let questionPageMap { return questionPageMap[ExactKey(question)] }
+        return pages.firstIndex { ExactKey.same($0.questionId, question) }
     }
 
     func target(_ name: String) -> Target {
-        switch name {
-        case "end": return .end
-        case "paywall": return firstPaywallPage.map(Target.page) ?? .unknown
-        default: return pageIndex(of: name).map(Target.page) ?? .unknown
-        }
+        if ExactKey.same(name, "end") { return .end }
+        if ExactKey.same(name, "paywall") { return firstPaywallPage.map(Target.page) ?? .unknown }
+        return pageIndex(of: name).map(Target.page) ?? .unknown
     }
 
     /// Why a target leads nowhere, for a message.
     func unknownTargetText(_ name: String) -> String {
-        if name == "paywall" {
+        if ExactKey.same(name, "paywall") {
             return "\"paywall\", but funnel \(Format.quoted(funnel.id)) has no page of type paywall"
         }
         return "\(Format.quoted(name)), which is neither a page of funnel \(Format.quoted(funnel.id)) nor \"end\" or "

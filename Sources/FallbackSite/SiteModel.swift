@@ -146,11 +146,6 @@ extension SiteModel {
         return "\(bytes) bytes"
     }
 
-    /// An ISO 8601 date-time in UTC for epoch milliseconds, as the reports write it.
-    static func isoDate(milliseconds: Int64) -> String {
-        EpochMilliseconds.isoDate(milliseconds)
-    }
-
     /// `3 days`, `5 hours`, `2 months`.
     static func age(seconds: Int) -> String {
         let magnitude = seconds.magnitude

@@ -86,7 +86,7 @@ extension SiteModel {
             "loaded": .int(file.loadedCount), "entryCount": .int(file.entries.count), "skipped": .int(file.skippedCount),
         ]
         if let milliseconds = file.generatedAtMilliseconds {
-            var generated: [String: MustacheValue] = ["iso": .string(SiteModel.isoDate(milliseconds: milliseconds)), "milliseconds": .string(String(milliseconds))]
+            var generated: [String: MustacheValue] = ["iso": .string(EpochMilliseconds.isoDate(milliseconds)), "milliseconds": .string(String(milliseconds))]
             if let referenceDate, case let (age, overflow) = referenceDate.subtractingReportingOverflow(Int(milliseconds / 1000)), !overflow {
                 generated["age"] = .string(SiteModel.age(seconds: age))
             }
@@ -184,7 +184,7 @@ extension SiteModel {
                 "infos": .int(record.findingCounts.infos),
                 "current": .bool(record.stamp.index == timeline.currentIndex),
             ]
-            if let generatedAt = record.stamp.generatedAt { item["date"] = .string(SiteModel.isoDate(milliseconds: generatedAt)) }
+            if let generatedAt = record.stamp.generatedAt { item["date"] = .string(EpochMilliseconds.isoDate(generatedAt)) }
             if let commit = record.stamp.commit {
                 item["commit"] = .dictionary(["hash": .string(commit.shortHash), "date": .string(commit.authorDate), "subject": .string(commit.subject)])
             }
@@ -237,7 +237,7 @@ extension SiteModel {
 
     func placementContext(key: String, root: String, values: PageValues) -> [String: MustacheValue] {
         let file = snapshot.file
-        guard let record = file.entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { return [:] }
+        guard let record = file.entries.first(where: { ExactKey.same($0.key, key) }) else { return [:] }
         let findings = findings(forPlacement: key)
         let serving = SiteModel.serving(record.entry)
         var context: [String: MustacheValue] = [
@@ -257,7 +257,7 @@ extension SiteModel {
             if let placement = entry.placement {
                 context["identifier"] = SiteModel.name(placement.identifier)
                 context["revision"] = .string(String(placement.revision))
-                context["keyMismatch"] = .bool(!placement.identifier.utf8.elementsEqual(key.utf8))
+                context["keyMismatch"] = .bool(!ExactKey.same(placement.identifier, key))
             }
             let resolution = entry.resolve(subscriberId: "rov_000000000000000000000000")
             switch resolution.served {
@@ -283,7 +283,7 @@ extension SiteModel {
                     .dictionary([
                         "revision": revision.revisionText.map { .string($0) } ?? .null,
                         "snapshot": .string(revision.firstSeen.name),
-                        "date": revision.firstSeen.generatedAt.map { .string(SiteModel.isoDate(milliseconds: $0)) } ?? .null,
+                        "date": revision.firstSeen.generatedAt.map { .string(EpochMilliseconds.isoDate($0)) } ?? .null,
                         "commit": revision.firstSeen.commit.map { .string($0.shortHash) } ?? .null,
                         "summary": .string(revision.summary), "removed": .bool(revision.isRemoved),
                         "served": revision.served.map { .string($0.description) } ?? .null,

@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Hashable {
     /// The value of the last member named exactly `key` (same UTF-8 bytes), if this is an object that has one.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last(where: { $0.key.utf8.elementsEqual(key.utf8) })?.value
+        return members.last(where: { ExactKey.same($0.key, key) })?.value
     }
 
     public var stringValue: String? {
@@ -57,11 +57,6 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ value: Double) {
         self.text = JSONNumber.shortestText(for: value)
-    }
-
-    /// True when the token has no fraction and no exponent (`-0` included).
-    public var isIntegerToken: Bool {
-        !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
     }
 
     /// The value as the SDK's `int` (§4): an integer token within the signed 64-bit range, as the

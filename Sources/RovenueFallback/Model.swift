@@ -271,6 +271,24 @@ public struct ExactKey: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         utf8.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
+
+    /// True when `lhs` and `rhs` are the same key: the same UTF-8 bytes, as the SDK compares them
+    /// (`==` on `String` is canonical equivalence: `café` composed equals `café` decomposed).
+    public static func same(_ lhs: String, _ rhs: String) -> Bool {
+        let left = lhs.utf8
+        let right = rhs.utf8
+        guard left.count == right.count else { return false }
+        let same = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in leftBytes.elementsEqual(rightBytes) }
+        }
+        return (same ?? nil) ?? left.elementsEqual(right)
+    }
+
+    /// True when both are absent, or both are the same key.
+    public static func same(_ lhs: String?, _ rhs: String?) -> Bool {
+        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+        return same(lhs, rhs)
+    }
 }
 
 /// String-keyed values in the order of their keys' first appearance; a repeated key keeps its last value.
@@ -291,7 +309,7 @@ public struct OrderedMap<Value: Sendable>: Sendable {
 
     private func index(of key: String) -> Int? {
         if let indexOfKey { return indexOfKey[ExactKey(key)] }
-        return keys.firstIndex { $0.utf8.elementsEqual(key.utf8) }
+        return keys.firstIndex { ExactKey.same($0, key) }
     }
 
     /// Sets `value` for `key`, keeping the key's first position.
@@ -318,7 +336,7 @@ public struct OrderedMap<Value: Sendable>: Sendable {
 
 extension OrderedMap: Equatable where Value: Equatable {
     public static func == (lhs: OrderedMap, rhs: OrderedMap) -> Bool {
-        lhs.keys.count == rhs.keys.count && zip(lhs.keys, rhs.keys).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+        lhs.keys.count == rhs.keys.count && zip(lhs.keys, rhs.keys).allSatisfy { ExactKey.same($0, $1) }
             && lhs.values == rhs.values
     }
 }

@@ -32,7 +32,6 @@ struct EpochArithmeticTests {
 
     @Test(arguments: extremes)
     func everyMillisecondValueHasADate(_ extreme: (milliseconds: Int64, date: String)) {
-        #expect(Format.date(milliseconds: extreme.milliseconds) == extreme.date)
         #expect(EpochMilliseconds.isoDate(extreme.milliseconds) == extreme.date)
     }
 

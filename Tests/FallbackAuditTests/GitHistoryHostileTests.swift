@@ -224,7 +224,7 @@ struct GitOutputTests {
         let hash = String(repeating: "a", count: 40)
         let blob = String(repeating: "b", count: 40)
         let good = "\(hash) 2026-01-01T00:00:00+00:00 subject\0\n:100644 100644 \(blob) \(blob) M\0f.json\0"
-        #expect(try GitFileHistory.parseLog(Array(good.utf8)).map(\.location) == ["f.json"])
+        #expect(try GitFileHistory.parseLog(Array(good.utf8), following: Array("f.json".utf8)).map(\.location) == ["f.json"])
         let records = [
             "--output=/x 2026-01-01T00:00:00+00:00 s\0\n:100644 100644 \(blob) \(blob) M\0f.json\0",
             good + "\(hash) 2026-01-01T00:00:00+00:00 s\0\n:100644 100644 \(blob) \(blob) R100\0f.json\0",
@@ -232,7 +232,9 @@ struct GitOutputTests {
             good + "\(hash)\0",
         ]
         for record in records {
-            #expect(throws: HistoryError.self, "\(record.debugDescription)") { try GitFileHistory.parseLog(Array(record.utf8)) }
+            #expect(throws: HistoryError.self, "\(record.debugDescription)") {
+                try GitFileHistory.parseLog(Array(record.utf8), following: Array("f.json".utf8))
+            }
         }
     }
 
@@ -280,6 +282,115 @@ struct GitOutputTests {
             while reader.processIdentifier != nil { usleep(1000) }
             for _ in 0..<2 {
                 #expect(throws: HistoryError.self) { try reader.blob(smallID) }
+            }
+        }
+    }
+}
+
+@Suite("History: only the followed file is read")
+struct GitHistoryFollowedPathTests {
+    /// git accepts a folder as the path and lists every file under it; the first one changed in
+    /// each commit was once read as "the" file, and the run passed.
+    @Test(arguments: ["d", "d/", "d/."])
+    func aFolderIsRefused(name: String) throws {
+        try withTemporaryFolder { folder in
+            let sandbox = try GitSandbox(folder)
+            try sandbox.commit("d/a.json", version(1), message: "a")
+            try sandbox.commit("d/b.json", version(2), message: "b")
+            let source = GitFileHistory(file: sandbox.path(name))
+            #expect(throws: HistoryError.folderNotFile(path: sandbox.path(name))) { try source.references() }
+            #expect(HistoryError.folderNotFile(path: "d").description == "--git-history takes a file; d is a folder")
+        }
+    }
+
+    /// A folder git knows but that is not on disk (removed, not committed) gets past the folder
+    /// check: git's output names files under it, which are not the followed path, so it is an error.
+    @Test func aFolderMissingOnDiskIsStillNotRead() throws {
+        try withTemporaryFolder { folder in
+            let sandbox = try GitSandbox(folder)
+            try sandbox.commit("d/a.json", version(1), message: "a")
+            try sandbox.commit("d/b.json", version(2), message: "b")
+            try FileManager.default.removeItem(atPath: sandbox.path("d"))
+            let source = GitFileHistory(repository: sandbox.repository, path: "d")
+            let error = try #require(throws: HistoryError.self) { try source.references() }
+            #expect("\(error)".contains("d/b.json"), "\(error)")
+        }
+    }
+
+    /// Each rename sends the history to the old name; every version is read under the name it had.
+    @Test func aFileRenamedTwiceIsFollowed() throws {
+        try withTemporaryFolder { folder in
+            let sandbox = try GitSandbox(folder)
+            try sandbox.commit("one.json", version(1), message: "first")
+            try FileManager.default.createDirectory(atPath: sandbox.path("sub"), withIntermediateDirectories: true)
+            try sandbox.git("mv", "--", "one.json", "sub/two.json")
+            try sandbox.git("commit", "-q", "-m", "rename to two")
+            try sandbox.commit("sub/two.json", version(2), message: "second")
+            try sandbox.git("mv", "--", "sub/two.json", "three.json")
+            try sandbox.git("commit", "-q", "-m", "rename to three")
+            try sandbox.commit("three.json", version(3), message: "third")
+            // A later file under an old name is another file.
+            try sandbox.commit("one.json", version(9), message: "decoy")
+
+            for source in [
+                GitFileHistory(file: sandbox.path("three.json")),
+                GitFileHistory(repository: sandbox.path("sub"), path: "../three.json"),
+            ] {
+                let read = try versions(source)
+                #expect(read.map(\.subject) == ["first", "rename to two", "second", "rename to three", "third"])
+                #expect(read.map(\.location) == ["one.json", "sub/two.json", "sub/two.json", "three.json", "three.json"])
+                #expect(read.map(\.text) == [version(1), version(1), version(2), version(2), version(3)])
+            }
+        }
+    }
+
+    /// A path that was a file, then became a folder: only the file's versions are read, never a
+    /// file under the folder.
+    @Test func aFileThatBecameAFolder() throws {
+        try withTemporaryFolder { folder in
+            let sandbox = try GitSandbox(folder)
+            try sandbox.commit("x", version(1), message: "file")
+            try sandbox.git("rm", "-q", "--", "x")
+            try sandbox.commit("x/a.json", version(9), message: "folder")
+
+            #expect(throws: HistoryError.folderNotFile(path: sandbox.path("x"))) {
+                try GitFileHistory(file: sandbox.path("x")).references()
+            }
+            // Past the folder check (not on disk), the commit that made the folder deletes the file.
+            try FileManager.default.removeItem(atPath: sandbox.path("x"))
+            let source = GitFileHistory(repository: sandbox.repository, path: "x")
+            let read = try versions(source)
+            #expect(read.map(\.subject) == ["file"])
+            #expect(read.map(\.text) == [version(1)])
+
+            // A later commit that changes only a file under the folder does not fit.
+            try sandbox.commit("x/a.json", version(10), message: "folder again")
+            try FileManager.default.removeItem(atPath: sandbox.path("x"))
+            let error = try #require(throws: HistoryError.self) { try source.references() }
+            #expect("\(error)".contains("x/a.json"), "\(error)")
+        }
+    }
+
+    /// git's output is held to the followed path, whatever it says.
+    @Test func theLogMustNameTheFollowedPath() throws {
+        let blob = String(repeating: "b", count: 40)
+        func commit(_ n: Int, _ change: String) -> String {
+            "\(String(repeating: String(n), count: 40)) 2026-01-01T00:00:00+00:00 c\(n)\0\n:100644 100644 \(blob) \(blob) \(change)\0"
+        }
+        let renamed = commit(3, "M\0c.json") + commit(2, "R100\0b.json\0c.json") + commit(1, "M\0b.json")
+        #expect(try GitFileHistory.parseLog(Array(renamed.utf8), following: Array("c.json".utf8)).map(\.location) == [
+            "b.json", "c.json", "c.json",
+        ])
+        let wrong = [
+            commit(1, "M\0other.json"),
+            commit(2, "M\0c.json") + commit(1, "M\0b.json"),
+            commit(2, "R100\0c.json\0b.json") + commit(1, "M\0c.json"),
+            commit(1, "M\0c.json/a.json"),
+            commit(1, "M\0C.json"),
+        ]
+        for log in wrong {
+            #expect(throws: HistoryError.self, "\(log.debugDescription)") {
+                try GitFileHistory.parseLog(Array(log.utf8), following: Array("c.json".utf8))
             }
         }
     }

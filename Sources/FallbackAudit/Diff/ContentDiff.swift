@@ -112,7 +112,7 @@ extension DiffRun {
     static func sameOptional(_ lhs: String?, _ rhs: String?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): true
-        case (let lhs?, let rhs?): Format.sameBytes(lhs, rhs)
+        case (let lhs?, let rhs?): ExactKey.same(lhs, rhs)
         default: false
         }
     }
@@ -168,7 +168,7 @@ extension DiffRun {
         scope.page = nil
         let oldOrder = Self.commonOrder(old.pages, newIndices, id: \.id)
         let newOrder = Self.commonOrder(new.pages, oldIndices, id: \.id)
-        if !oldOrder.elementsEqual(newOrder, by: Format.sameBytes) {
+        if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
             report(
                 .pagesReordered,
                 "\(whereText): pages are in another order, which changes where a page without a matching rule "
@@ -246,7 +246,7 @@ extension DiffRun {
         }
         let oldOrder = Self.commonOrder(oldOptions, newIndices, id: \.value)
         let newOrder = Self.commonOrder(newOptions, oldIndices, id: \.value)
-        if !oldOrder.elementsEqual(newOrder, by: Format.sameBytes) {
+        if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
             report(
                 .optionsChanged, "\(whereText): options are in another order.", field: "options", old: oldPlace(oldAnchor),
                 new: newPlace(newAnchor), values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
@@ -294,7 +294,7 @@ extension DiffRun {
         }
         let oldOrder = Self.commonOrder(oldRules, newIndices, id: \.id)
         let newOrder = Self.commonOrder(newRules, oldIndices, id: \.id)
-        if !oldOrder.elementsEqual(newOrder, by: Format.sameBytes) {
+        if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
             report(
                 .ruleChanged, "\(whereText): rules are in another order, and the first rule that matches wins.", field: "next_rules",
                 old: oldPlace(oldAnchor), new: newPlace(newAnchor),
@@ -385,7 +385,7 @@ extension DiffRun {
             return keys.isEmpty ? "it carries none" : "it carries " + Format.quotedList(keys)
         }
         for page in new.pages where Self.cannotShowPaywall(page, in: new) {
-            let oldPage = old?.pages.first { Format.sameBytes($0.id, page.id) }
+            let oldPage = old?.pages.first { ExactKey.same($0.id, page.id) }
             if let old, let oldPage, Self.cannotShowPaywall(oldPage, in: old) { continue }
             scope.page = page.id
             let shows = page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall"
@@ -400,7 +400,7 @@ extension DiffRun {
         }
         if let old {
             for oldPage in old.pages where Self.cannotShowPaywall(oldPage, in: old) {
-                guard let page = new.pages.first(where: { Format.sameBytes($0.id, oldPage.id) }), page.type == "paywall",
+                guard let page = new.pages.first(where: { ExactKey.same($0.id, oldPage.id) }), page.type == "paywall",
                     !Self.cannotShowPaywall(page, in: new)
                 else { continue }
                 scope.page = page.id

@@ -34,8 +34,8 @@ enum ServedOffline {
     func same(as other: ServedOffline) -> Bool {
         switch (self, other) {
         case (.nothing, .nothing): true
-        case (.funnel(let lhs), .funnel(let rhs)), (.paywall(let lhs), .paywall(let rhs)): Format.sameBytes(lhs, rhs)
-        case (.experiment(let lhs, _), .experiment(let rhs, _)): Format.sameBytes(lhs, rhs)
+        case (.funnel(let lhs), .funnel(let rhs)), (.paywall(let lhs), .paywall(let rhs)): ExactKey.same(lhs, rhs)
+        case (.experiment(let lhs, _), .experiment(let rhs, _)): ExactKey.same(lhs, rhs)
         default: false
         }
     }
@@ -153,8 +153,8 @@ struct DiffRun {
         if let oldDate = old.generatedAtMilliseconds, let newDate = new.generatedAtMilliseconds, newDate < oldDate {
             report(
                 .generatedEarlier,
-                "The new snapshot was generated at \(Format.date(milliseconds: newDate)), before the old one "
-                    + "(\(Format.date(milliseconds: oldDate))): it goes back in time.",
+                "The new snapshot was generated at \(EpochMilliseconds.isoDate(newDate)), before the old one "
+                    + "(\(EpochMilliseconds.isoDate(oldDate))): it goes back in time.",
                 field: "generatedAt", old: oldPlace(old.generatedAt?.index), new: newPlace(new.generatedAt?.index),
                 written: (old.generatedAt, new.generatedAt))
         }
@@ -169,7 +169,7 @@ struct DiffRun {
         let oldValue = old.projectId
         let newValue = new.projectId
         if let oldProject = oldValue?.string, let newProject = newValue?.string {
-            if !Format.sameBytes(oldProject, newProject) {
+            if !ExactKey.same(oldProject, newProject) {
                 report(
                     .projectChanged,
                     "projectId \(Format.quoted(oldProject)) → \(Format.quoted(newProject)): the new snapshot is another "
@@ -248,14 +248,14 @@ struct DiffRun {
                 var message = "New placement \(quotedKey) serves \(ServedOffline(entry).text)"
                 if let placement = entry.placement {
                     message += " (revision \(placement.revision))"
-                    if !Format.sameBytes(placement.identifier, key) {
+                    if !ExactKey.same(placement.identifier, key) {
                         message +=
                             "; its placement.identifier is \(Format.quoted(placement.identifier)), so exposures and "
                             + "presented contexts report \(Format.quoted(placement.identifier)), not \(quotedKey)"
                     }
                 }
                 if case .experiment(_, let experimentKey) = ServedOffline(entry) {
-                    let sharing = placementsByExperimentKey()[Array(experimentKey.utf8), default: []].filter { !Format.sameBytes($0, key) }
+                    let sharing = placementsByExperimentKey()[Array(experimentKey.utf8), default: []].filter { !ExactKey.same($0, key) }
                     if !sharing.isEmpty {
                         message +=
                             "; it shares experiment key \(Format.quoted(experimentKey)) with "
@@ -313,7 +313,7 @@ struct DiffRun {
     private mutating func compareEntries(_ oldEntry: FallbackEntry, _ newEntry: FallbackEntry) {
         let key = scope.placement ?? ""
         if let oldPlacement = oldEntry.placement, let newPlacement = newEntry.placement {
-            if !Format.sameBytes(oldPlacement.identifier, newPlacement.identifier) {
+            if !ExactKey.same(oldPlacement.identifier, newPlacement.identifier) {
                 report(
                     .identifierChanged,
                     "placement.identifier \(Format.quoted(oldPlacement.identifier)) → \(Format.quoted(newPlacement.identifier)): "
@@ -345,7 +345,7 @@ struct DiffRun {
 
         let oldExperiment = oldTarget.isExperiment ? oldEntry.experiment : nil
         let newExperiment = newTarget.isExperiment ? newEntry.experiment : nil
-        if let oldExperiment, let newExperiment, Format.sameBytes(oldExperiment.id, newExperiment.id) {
+        if let oldExperiment, let newExperiment, ExactKey.same(oldExperiment.id, newExperiment.id) {
             compareExperiments(oldExperiment, newExperiment)
         } else {
             if let oldExperiment { reportEnded(oldExperiment, now: newTarget, entry: newEntry) }
@@ -411,7 +411,7 @@ struct DiffRun {
 
     private mutating func compareExperiments(_ oldExperiment: Experiment, _ newExperiment: Experiment) {
         let name = Format.quoted(newExperiment.id)
-        let keyChanged = !Format.sameBytes(oldExperiment.key, newExperiment.key)
+        let keyChanged = !ExactKey.same(oldExperiment.key, newExperiment.key)
         if keyChanged {
             report(
                 .experimentKeyChanged,
@@ -424,7 +424,7 @@ struct DiffRun {
 
         let oldShares = Bucketing.shares(weights: oldExperiment.variants.map(\.weight))
         for (index, variant) in oldExperiment.variants.enumerated()
-        where !newExperiment.variants.contains(where: { Format.sameBytes($0.variantId, variant.variantId) }) {
+        where !newExperiment.variants.contains(where: { ExactKey.same($0.variantId, variant.variantId) }) {
             scope.variant = variant.variantId
             report(
                 .variantRemoved,
@@ -435,7 +435,7 @@ struct DiffRun {
         }
         for variant in newExperiment.variants {
             scope.variant = variant.variantId
-            guard let oldVariant = oldExperiment.variants.first(where: { Format.sameBytes($0.variantId, variant.variantId) }) else {
+            guard let oldVariant = oldExperiment.variants.first(where: { ExactKey.same($0.variantId, variant.variantId) }) else {
                 report(
                     .variantAdded,
                     "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(ServedOffline(variant).text) "
@@ -458,16 +458,16 @@ struct DiffRun {
         let newSplit = newExperiment.variants.map { (variantId: $0.variantId, weight: $0.weight) }
         let sameSplit =
             oldSplit.count == newSplit.count
-            && zip(oldSplit, newSplit).allSatisfy { Format.sameBytes($0.variantId, $1.variantId) && $0.weight == $1.weight }
+            && zip(oldSplit, newSplit).allSatisfy { ExactKey.same($0.variantId, $1.variantId) && $0.weight == $1.weight }
         guard !sameSplit else { return }
         let weightChanges =
             newExperiment.variants.map { variant in
-                let before = oldExperiment.variants.first { Format.sameBytes($0.variantId, variant.variantId) }
+                let before = oldExperiment.variants.first { ExactKey.same($0.variantId, variant.variantId) }
                 return "\(Format.quoted(variant.variantId)) "
                     + (before.map { "\($0.weightText) → \(variant.weightText)" } ?? "\(variant.weightText) (new)")
             }
             + oldExperiment.variants.filter { variant in
-                !newExperiment.variants.contains { Format.sameBytes($0.variantId, variant.variantId) }
+                !newExperiment.variants.contains { ExactKey.same($0.variantId, variant.variantId) }
             }.map { "\(Format.quoted($0.variantId)) \($0.weightText) → removed" }
         let message: String
         if keyChanged {
@@ -523,13 +523,13 @@ struct DiffRun {
         func sameSlot(_ lhs: String?, _ rhs: String?) -> Bool {
             switch (lhs, rhs) {
             case (nil, nil): true
-            case (let lhs?, let rhs?): Format.sameBytes(lhs, rhs)
+            case (let lhs?, let rhs?): ExactKey.same(lhs, rhs)
             default: false
             }
         }
         var pairs: [(old: Value?, new: ServedItem<Value>)] = []
         for item in new {
-            let sameId = old.indices.filter { !taken.contains($0) && Format.sameBytes(id(old[$0].value), id(item.value)) }
+            let sameId = old.indices.filter { !taken.contains($0) && ExactKey.same(id(old[$0].value), id(item.value)) }
             let chosen = sameId.first { sameSlot(old[$0].variantId, item.variantId) } ?? sameId.first
             if let chosen { taken.insert(chosen) }
             pairs.append((chosen.map { old[$0].value }, item))

@@ -110,7 +110,7 @@ enum RawComparison {
                     oldNumber.text == newNumber.text || (oldNumber.reading != nil && oldNumber.reading == newNumber.reading)
                 else { return false }
             case (.string, .string):
-                guard Format.sameBytes(old.string ?? "", new.string ?? "") else { return false }
+                guard ExactKey.same(old.string ?? "", new.string ?? "") else { return false }
             case (let oldKind, let newKind):
                 // null, true, false.
                 guard oldKind == newKind else { return false }
@@ -195,19 +195,19 @@ struct DifferenceSearch {
         let oldElements = old.elements
         let newElements = new.elements
         if let arrayKey, let oldKeys = Self.keys(oldElements, arrayKey), let newKeys = Self.keys(newElements, arrayKey) {
-            let oldOrder = oldKeys.filter { key in newKeys.contains { Format.sameBytes($0, key) } }
-            let newOrder = newKeys.filter { key in oldKeys.contains { Format.sameBytes($0, key) } }
-            if !oldOrder.elementsEqual(newOrder, by: Format.sameBytes) {
+            let oldOrder = oldKeys.filter { key in newKeys.contains { ExactKey.same($0, key) } }
+            let newOrder = newKeys.filter { key in oldKeys.contains { ExactKey.same($0, key) } }
+            if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
                 add(path, old, new, old.index, new.index)
                 return
             }
             for (index, key) in newKeys.enumerated() {
-                let oldIndex = oldKeys.firstIndex { Format.sameBytes($0, key) }
+                let oldIndex = oldKeys.firstIndex { ExactKey.same($0, key) }
                 compare(
                     oldIndex.map { oldElements[$0] }, newElements[index], path: path + [.matched(field: arrayKey, value: key)],
                     oldAnchor: old.index, newAnchor: new.index)
             }
-            for (index, key) in oldKeys.enumerated() where !newKeys.contains(where: { Format.sameBytes($0, key) }) {
+            for (index, key) in oldKeys.enumerated() where !newKeys.contains(where: { ExactKey.same($0, key) }) {
                 compare(
                     oldElements[index], nil, path: path + [.matched(field: arrayKey, value: key)], oldAnchor: old.index,
                     newAnchor: new.index)

@@ -52,8 +52,8 @@ public struct Rebucketing: Sendable, Hashable, CustomStringConvertible {
             let from = old[oldIndex].variantId
             let to = new[newIndex].variantId
             var pair: Int?
-            if !Format.sameBytes(from, to) {
-                pair = pairs.firstIndex { Format.sameBytes($0.from, from) && Format.sameBytes($0.to, to) }
+            if !ExactKey.same(from, to) {
+                pair = pairs.firstIndex { ExactKey.same($0.from, from) && ExactKey.same($0.to, to) }
                 if pair == nil {
                     pairs.append((from, to, []))
                     pair = pairs.count - 1

@@ -34,7 +34,7 @@ public struct SnapshotDiff: Sendable {
             verdict = file.verdict
             rejection = file.rejection?.message
             generatedAt = file.generatedAtMilliseconds
-            generatedAtDate = generatedAt.map { Format.date(milliseconds: $0) }
+            generatedAtDate = generatedAt.map { EpochMilliseconds.isoDate($0) }
             projectId = file.projectId?.string
             entryCount = file.entries.count
             loadedCount = file.loadedCount
@@ -86,7 +86,7 @@ public struct SnapshotDiff: Sendable {
             switch (left.placementKey, right.placementKey) {
             case (nil, .some): return true
             case (.some, nil): return false
-            case (.some(let leftKey), .some(let rightKey)) where !Format.sameBytes(leftKey, rightKey):
+            case (.some(let leftKey), .some(let rightKey)) where !ExactKey.same(leftKey, rightKey):
                 return leftKey.utf8.lexicographicallyPrecedes(rightKey.utf8)
             default: break
             }

@@ -54,7 +54,7 @@ struct ContentFingerprint {
     /// The bytes of the excluded member (key to end of value) or element, when present.
     private static func excludedSpan(of value: JSONDocument.Value, key: String?, element: Int?) -> Range<Int>? {
         if let key, value.kind == .object {
-            guard let member = value.members.last(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { return nil }
+            guard let member = value.members.last(where: { ExactKey.same($0.key, key) }) else { return nil }
             return member.keyValue.byteRange.lowerBound..<member.value.byteRange.upperBound
         }
         if let element, value.kind == .array {

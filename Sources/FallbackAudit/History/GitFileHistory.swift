@@ -18,16 +18,24 @@ public struct GitFileHistory: SnapshotSource {
     /// The `git` processes, shared by copies of this value.
     private let git: GitProcesses
 
+    /// The file as the user named it, for messages.
+    private let shownPath: String
+
     public init(repository: String, path: String) {
-        self.repository = repository
-        self.path = path
-        git = GitProcesses(repository: repository)
+        self.init(repository: repository, path: path, shownPath: path)
     }
 
     /// The history of the file at `filePath`, read in the folder that holds it.
     public init(file filePath: String) {
         let url = URL(fileURLWithPath: filePath)
-        self.init(repository: url.deletingLastPathComponent().path, path: url.lastPathComponent)
+        self.init(repository: url.deletingLastPathComponent().path, path: url.lastPathComponent, shownPath: filePath)
+    }
+
+    private init(repository: String, path: String, shownPath: String) {
+        self.repository = repository
+        self.path = path
+        self.shownPath = shownPath
+        git = GitProcesses(repository: repository)
     }
 
     /// How many `git` processes this history (and its copies) started so far.
@@ -38,8 +46,12 @@ public struct GitFileHistory: SnapshotSource {
         guard FileManager.default.fileExists(atPath: repository, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw HistoryError.notAGitRepository(path: repository)
         }
-        let topLevel = try git.output(["rev-parse", "--show-toplevel"], notARepository: true)
-        guard !topLevel.isEmpty else { throw HistoryError.notAGitRepository(path: repository) }
+        // git accepts a folder as the path, and would list every file under it.
+        let onDisk = (repository as NSString).appendingPathComponent(path)
+        if FileManager.default.fileExists(atPath: onDisk, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw HistoryError.folderNotFile(path: shownPath)
+        }
+        let followed = try pathFromTopLevel()
         guard try git.run(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD"]).status == 0 else {
             throw HistoryError.neverCommitted(path: path, repository: repository)
         }
@@ -48,7 +60,7 @@ public struct GitFileHistory: SnapshotSource {
             "log", "--follow", "-z", "--raw", "--no-abbrev", "--no-color", "--no-show-signature", "--format=%H %aI %s",
             "--end-of-options", "HEAD", "--", path,
         ])
-        let references = try Self.parseLog(log)
+        let references = try Self.parseLog(log, following: followed)
         guard !references.isEmpty else { throw HistoryError.neverCommitted(path: path, repository: repository) }
         return references
     }
@@ -60,13 +72,39 @@ public struct GitFileHistory: SnapshotSource {
         return try git.blob(object)
     }
 
+    /// `path` relative to the repository's top level, as `git log` writes it: the work tree's
+    /// prefix (raw bytes, from `git rev-parse`), then `path` with `.` and `..` resolved.
+    private func pathFromTopLevel() throws -> [UInt8] {
+        let result = try git.run(["rev-parse", "--is-inside-work-tree", "--show-prefix"])
+        // "true", a line break, the prefix ("" or ending in "/"), a line break.
+        let answer = result.output.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false)
+        guard result.status == 0, answer.count == 2, answer[0].elementsEqual("true".utf8), answer[1].last == 0x0A else {
+            throw HistoryError.notAGitRepository(path: repository)
+        }
+        var components: [ArraySlice<UInt8>] = []
+        for component in (answer[1].dropLast() + Array(path.utf8)).split(separator: UInt8(ascii: "/")) {
+            if component.elementsEqual(".".utf8) { continue }
+            if component.elementsEqual("..".utf8) {
+                guard components.popLast() != nil else {
+                    throw HistoryError.gitFailed(command: "git log", message: "\(shownPath) is outside the repository")
+                }
+                continue
+            }
+            components.append(component)
+        }
+        return Array(components.joined(separator: [UInt8(ascii: "/")]))
+    }
+
     /// Commits oldest first, each with the file's path (relative to the top level) in that commit,
-    /// from `git log -z --raw --no-abbrev --format='%H %aI %s'`.
+    /// from `git log -z --raw --no-abbrev --format='%H %aI %s'` of the file at `followed`
+    /// (relative to the top level).
     ///
     /// Each commit is a header field `HASH DATE SUBJECT`, then its changes: a field
     /// `:MODE MODE OBJECT OBJECT STATUS` and the path (two paths, old and new, for a rename or a
-    /// copy). Anything else is an error: a version is never silently dropped.
-    static func parseLog(_ output: [UInt8]) throws -> [SnapshotReference] {
+    /// copy). Walking newest to oldest, a change counts only if its (new) path is the followed
+    /// one; a rename or a copy makes its old path the one followed in older commits. Anything
+    /// else is an error: a version is never silently dropped, and another file never read.
+    static func parseLog(_ output: [UInt8], following followed: [UInt8]) throws -> [SnapshotReference] {
         var fields = output.split(separator: 0, omittingEmptySubsequences: false)[...]
         if fields.last?.isEmpty == true { fields.removeLast() }
         func malformed(_ field: ArraySlice<UInt8>, _ expected: String) -> HistoryError {
@@ -74,6 +112,7 @@ public struct GitFileHistory: SnapshotSource {
             return .gitFailed(command: "git log", message: "unexpected output: \(expected), found \(shown)")
         }
         var references: [SnapshotReference] = []
+        var expected = followed[...]
         while let header = fields.popFirst() {
             let parts = header.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
             let hash = String(decoding: parts[0], as: UTF8.self)
@@ -83,6 +122,8 @@ public struct GitFileHistory: SnapshotSource {
             let commit = Commit(
                 hash: hash, authorDate: String(decoding: parts[1], as: UTF8.self), subject: String(decoding: parts[2], as: UTF8.self))
             var version: (status: UInt8, object: String, path: String)?
+            var previousPath = expected
+            var other: ArraySlice<UInt8>?
             while let field = fields.first, field.first == UInt8(ascii: ":") || field.starts(with: [0x0A, UInt8(ascii: ":")]) {
                 fields.removeFirst()
                 let change = field.drop(while: { $0 == 0x0A }).dropFirst().split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
@@ -91,14 +132,24 @@ public struct GitFileHistory: SnapshotSource {
                     throw malformed(field, "a change")
                 }
                 let pathCount = status == UInt8(ascii: "R") || status == UInt8(ascii: "C") ? 2 : 1
-                var path: ArraySlice<UInt8> = []
+                var paths: [ArraySlice<UInt8>] = []
                 for _ in 0..<pathCount {
                     guard let next = fields.popFirst(), !next.isEmpty else { throw malformed(field, "a path after the change") }
-                    path = next
+                    paths.append(next)
                 }
-                // A merge shown against each parent lists several changes: the first is kept.
-                if version == nil { version = (status, object, String(decoding: path, as: UTF8.self)) }
+                // Only a change to the followed file counts; a merge shown against each parent
+                // lists several: the first is kept.
+                guard version == nil, paths[paths.count - 1].elementsEqual(expected) else {
+                    other = other ?? paths[paths.count - 1]
+                    continue
+                }
+                version = (status, object, String(decoding: expected, as: UTF8.self))
+                previousPath = paths[0]
             }
+            if version == nil, let other {
+                throw malformed(other, "a change to \(String(decoding: expected, as: UTF8.self).debugDescription)")
+            }
+            expected = previousPath
             guard let version, version.status != UInt8(ascii: "D") else { continue }
             references.append(
                 SnapshotReference(

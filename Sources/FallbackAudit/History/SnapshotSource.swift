@@ -59,6 +59,8 @@ public enum HistoryError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAGitRepository(path: String)
     /// A file git has no commit for.
     case neverCommitted(path: String, repository: String)
+    /// A folder given where a file's git history was asked for.
+    case folderNotFile(path: String)
     /// `git` failed or could not be started.
     case gitFailed(command: String, message: String)
 
@@ -68,6 +70,7 @@ public enum HistoryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noSnapshots(let folder): "\(folder) holds no *.json file"
         case .notAGitRepository(let path): "\(path) is not in a git repository"
         case .neverCommitted(let path, let repository): "\(path) was never committed in the git repository at \(repository)"
+        case .folderNotFile(let path): "--git-history takes a file; \(path) is a folder"
         case .gitFailed(let command, let message): "`\(command)` failed: \(message)"
         }
     }

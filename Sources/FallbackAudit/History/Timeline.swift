@@ -22,7 +22,7 @@ public struct Timeline: Sendable {
             let middle = (low + high) / 2
             if placements[middle].key.utf8.lexicographicallyPrecedes(key.utf8) { low = middle + 1 } else { high = middle }
         }
-        return low < placements.count && placements[low].key.utf8.elementsEqual(key.utf8) ? placements[low] : nil
+        return low < placements.count && ExactKey.same(placements[low].key, key) ? placements[low] : nil
     }
 }
 
@@ -44,7 +44,7 @@ public struct SnapshotStamp: Sendable, Hashable, CustomStringConvertible {
 
     /// `name (2026-04-14 16:03:08Z)`.
     public var description: String {
-        generatedAt.map { "\(name) (\(Format.date(milliseconds: $0)))" } ?? name
+        generatedAt.map { "\(name) (\(EpochMilliseconds.isoDate($0)))" } ?? name
     }
 }
 
@@ -208,6 +208,9 @@ public struct PlacementRevision: Sendable, Hashable {
 }
 
 /// What an entry serves an offline device (§5): a funnel, a paywall, an experiment's draw, or nothing.
+///
+/// Equal when every id, key and weight has the same bytes, as the SDK compares them (not
+/// canonical equivalence).
 public struct ServedTarget: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         case funnel, paywall, experiment, nothing
@@ -232,6 +235,20 @@ public struct ServedTarget: Sendable, Hashable, CustomStringConvertible {
             guard targetIsFunnel else { return "paywall \(targetId)" }
             return "funnel \(targetId)" + (targetVersion.map { " v\($0)" } ?? "")
         }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            ExactKey.same(lhs.variantId, rhs.variantId) && ExactKey.same(lhs.weight, rhs.weight)
+                && ExactKey.same(lhs.targetId, rhs.targetId) && lhs.targetIsFunnel == rhs.targetIsFunnel
+                && lhs.targetVersion == rhs.targetVersion
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(ExactKey(variantId))
+            hasher.combine(ExactKey(weight))
+            hasher.combine(targetId.map(ExactKey.init))
+            hasher.combine(targetIsFunnel)
+            hasher.combine(targetVersion)
+        }
     }
 
     public let kind: Kind
@@ -255,6 +272,21 @@ public struct ServedTarget: Sendable, Hashable, CustomStringConvertible {
         self.experimentKey = experimentKey
         self.variants = variants
         self.failure = failure
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.kind == rhs.kind && ExactKey.same(lhs.id, rhs.id) && lhs.version == rhs.version
+            && ExactKey.same(lhs.experimentKey, rhs.experimentKey) && lhs.variants == rhs.variants
+            && ExactKey.same(lhs.failure, rhs.failure)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(id.map(ExactKey.init))
+        hasher.combine(version)
+        hasher.combine(experimentKey.map(ExactKey.init))
+        hasher.combine(variants)
+        hasher.combine(failure.map(ExactKey.init))
     }
 
     /// `funnel fnl_calm_quiz v6`, `paywall pwl_trial_end`, `experiment exp_onb (control 0.5, short_quiz 0.5)`.

@@ -170,11 +170,11 @@ public struct TimelineBuilder: Sendable {
                         + "from an older state, and a device updating from the release before steps back in targeting.",
                     key: key, at: reading.revisionLocation ?? reading.entryLocation, in: state.stamp)
             }
-        } else if state.revisionText != previous.revisionText {
+        } else if !ExactKey.same(state.revisionText, previous.revisionText) {
             kinds.insert(.revisionRewritten)
             parts.append("revision \(previous.revisionText ?? "absent") → \(state.revisionText ?? "absent")")
         }
-        if !Self.sameText(state.identifier, previous.identifier) {
+        if !ExactKey.same(state.identifier, previous.identifier) {
             kinds.insert(.identifierChanged)
             let quoted = { (identifier: String?) in identifier.map(Format.quoted) ?? "absent" }
             parts.append("identifier \(quoted(previous.identifier)) → \(quoted(state.identifier))")
@@ -229,16 +229,10 @@ public struct TimelineBuilder: Sendable {
         }
     }
 
-    /// True when both are absent or both have the same bytes.
-    private static func sameText(_ lhs: String?, _ rhs: String?) -> Bool {
-        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
-        return Format.sameBytes(lhs, rhs)
-    }
-
     /// ` (identifier "onboarding")` when the identifier is not the key, else empty.
     private static func identifierNote(_ identifier: String?, key: String) -> String {
         guard let identifier else { return " (no identifier)" }
-        return Format.sameBytes(identifier, key) ? "" : " (identifier \(Format.quoted(identifier)))"
+        return ExactKey.same(identifier, key) ? "" : " (identifier \(Format.quoted(identifier)))"
     }
 
     /// `rev 4`, `revision "5"` (not an integer), or `no revision`.
@@ -249,7 +243,7 @@ public struct TimelineBuilder: Sendable {
 
     /// What changed in what an entry serves, in a few words.
     static func servedChange(from old: ServedTarget, to new: ServedTarget) -> String {
-        guard old.kind == new.kind, old.id == new.id else { return "\(old) → \(new)" }
+        guard old.kind == new.kind, ExactKey.same(old.id, new.id) else { return "\(old) → \(new)" }
         switch new.kind {
         case .funnel:
             if let from = old.version, let to = new.version, from != to { return "funnel \(new.id ?? "") v\(from) → v\(to)" }
@@ -258,26 +252,27 @@ public struct TimelineBuilder: Sendable {
             return "\(new) changed"
         case .experiment:
             var parts: [String] = []
-            if old.experimentKey != new.experimentKey {
+            if !ExactKey.same(old.experimentKey, new.experimentKey) {
                 parts.append("key \(old.experimentKey ?? "") → \(new.experimentKey ?? "") (every subscriber draws again)")
             }
             let oldIds = old.variants.map(\.variantId)
             let newIds = new.variants.map(\.variantId)
-            for variant in new.variants where !oldIds.contains(variant.variantId) {
+            for variant in new.variants where !oldIds.contains(where: { ExactKey.same($0, variant.variantId) }) {
                 parts.append("variant \(variant.variantId) added (\(variant.target))")
             }
-            for variant in old.variants where !newIds.contains(variant.variantId) {
+            for variant in old.variants where !newIds.contains(where: { ExactKey.same($0, variant.variantId) }) {
                 parts.append("variant \(variant.variantId) removed")
             }
-            if old.variants.map(\.weight) != new.variants.map(\.weight) || oldIds != newIds {
+            if old.variants.map(\.weight) != new.variants.map(\.weight) || !oldIds.elementsEqual(newIds, by: ExactKey.same) {
                 let weights = { (target: ServedTarget) in target.variants.map(\.weight).joined(separator: "/") }
                 parts.append("weights \(weights(old)) → \(weights(new))")
             }
             for variant in new.variants {
-                guard let before = old.variants.first(where: { $0.variantId == variant.variantId }), before != variant else {
+                guard let before = old.variants.first(where: { ExactKey.same($0.variantId, variant.variantId) }), before != variant
+                else {
                     continue
                 }
-                if before.targetId == variant.targetId, before.targetIsFunnel == variant.targetIsFunnel {
+                if ExactKey.same(before.targetId, variant.targetId), before.targetIsFunnel == variant.targetIsFunnel {
                     if let from = before.targetVersion, let to = variant.targetVersion, from != to {
                         parts.append("\(variant.variantId): \(variant.target.dropLast(" v\(to)".count)) v\(from) → v\(to)")
                     }
@@ -300,7 +295,7 @@ public struct TimelineBuilder: Sendable {
         _ projectId: String?, in file: FallbackFile, stamp: SnapshotStamp, changes: inout SnapshotChanges
     ) {
         guard let projectId else { return }
-        if let lastProject, !Format.sameBytes(lastProject.id, projectId) {
+        if let lastProject, !ExactKey.same(lastProject.id, projectId) {
             changes.projectChange = SnapshotChanges.ProjectChange(from: lastProject.id, to: projectId)
             let location = file.projectId.map { file.location(of: SourceRef(node: $0.index)) }
             report(
@@ -324,7 +319,7 @@ public struct TimelineBuilder: Sendable {
             found.append(
                 finding(
                     .snapshotTie,
-                    "\(record.stamp.name) has the same generatedAt as \(previous.stamp.name) (\(Format.date(milliseconds: time))): "
+                    "\(record.stamp.name) has the same generatedAt as \(previous.stamp.name) (\(EpochMilliseconds.isoDate(time))): "
                         + "the series puts it after by source order; check that both exports are the ones meant to ship.",
                     key: nil, at: record.generatedAtLocation, in: record.stamp))
         }
@@ -341,7 +336,7 @@ public struct TimelineBuilder: Sendable {
                     .snapshotBackInTime,
                     "\(record.stamp.name) comes after \(latestRecord.stamp.name) in source order but was generated "
                         + "\(Format.duration(milliseconds: gap.overflow ? .max : gap.partialValue)) earlier "
-                        + "(\(Format.date(milliseconds: time)) < \(Format.date(milliseconds: latestTime))): an older export "
+                        + "(\(EpochMilliseconds.isoDate(time)) < \(EpochMilliseconds.isoDate(latestTime))): an older export "
                         + "replaced a newer one. The timeline orders it by generatedAt.",
                     key: nil, at: record.generatedAtLocation, in: record.stamp))
         }
@@ -360,9 +355,9 @@ public struct TimelineBuilder: Sendable {
                 found.append(
                     finding(
                         .snapshotStale,
-                        "\(current.stamp.name), the current snapshot, was generated \(Format.date(milliseconds: time)), "
+                        "\(current.stamp.name), the current snapshot, was generated \(EpochMilliseconds.isoDate(time)), "
                             + "\(Format.duration(milliseconds: age.partialValue)) before now "
-                            + "(\(Format.date(milliseconds: nowMilliseconds))), past the \(options.staleAfterDays)-day threshold: offline devices get placements as they were "
+                            + "(\(EpochMilliseconds.isoDate(nowMilliseconds))), past the \(options.staleAfterDays)-day threshold: offline devices get placements as they were "
                             + "then. Export the fallback file again when you publish.",
                         key: nil, at: current.generatedAtLocation, in: current.stamp))
             }
