@@ -7,23 +7,33 @@ let package = Package(
     products: [
         .library(name: "RovenueFallback", targets: ["RovenueFallback"]),
         .library(name: "FallbackAudit", targets: ["FallbackAudit"]),
+        .library(name: "FallbackDiff", targets: ["FallbackDiff"]),
+        .library(name: "FallbackHistory", targets: ["FallbackHistory"]),
+        .library(name: "FallbackReports", targets: ["FallbackReports"]),
         .executable(name: "fallback-site", targets: ["fallback-site"]),
         // For the fuzz targets in Fuzz/, a package of its own that depends on this one.
         .library(name: "FallbackSite", targets: ["FallbackSite"]),
         .library(name: "FallbackCLI", targets: ["FallbackCLI"]),
-        .library(name: "Mustache", targets: ["Mustache"]),
-        .library(name: "Markdown", targets: ["Markdown"]),
+        .library(name: "FallbackMustache", targets: ["FallbackMustache"]),
+        .library(name: "FallbackMarkdown", targets: ["FallbackMarkdown"]),
     ],
     targets: [
         // What an SDK links: strict JSON reading with positions, typed decoding, loader, resolver, bucketing.
         // libm: `rounded()` calls C `round`, which nothing else links on Linux.
         .target(name: "RovenueFallback", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        // Checks beyond decoding: the rule catalogue and findings.
+        // Checks beyond decoding: the rule catalogue and findings, and the file access every tool shares.
         .target(name: "FallbackAudit", dependencies: ["RovenueFallback"]),
+        // What changes for an offline device between two snapshots.
+        .target(name: "FallbackDiff", dependencies: ["RovenueFallback", "FallbackAudit"]),
+        // A series of snapshots (files, folders, a file's git history), its timeline and fingerprints.
+        .target(name: "FallbackHistory", dependencies: ["RovenueFallback", "FallbackAudit"]),
+        // Check, diff and history reports in every format, and the project configuration.
+        .target(name: "FallbackReports", dependencies: ["RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory"]),
         // Deterministic synthetic exports for benchmarks and demos.
         .target(name: "FallbackSample", dependencies: ["RovenueFallback"]),
-        // Mustache templates (the official spec), independent of the rest.
-        .target(name: "Mustache"),
+        // Mustache templates (the official spec), independent of the rest. Not named `Mustache`, so an
+        // adopter that already links a package of that name (e.g. swift-mustache) has no clash.
+        .target(name: "FallbackMustache"),
         // cmark-gfm from the system (Debian: libcmark-gfm-dev, libcmark-gfm-extensions-dev; Homebrew: cmark-gfm).
         .systemLibrary(
             name: "CCmarkGFM",
@@ -33,27 +43,46 @@ let package = Package(
                 .brew(["cmark-gfm"]),
             ]
         ),
-        .target(name: "Markdown", dependencies: ["CCmarkGFM"]),
+        // Markdown to HTML with cmark-gfm. Not named `Markdown`, which apple/swift-markdown uses.
+        .target(name: "FallbackMarkdown", dependencies: ["CCmarkGFM"]),
         // The static site: page models, drawings, theme, and the writer that puts them on disk.
         .target(
-            name: "FallbackSite", dependencies: ["RovenueFallback", "FallbackAudit", "Mustache", "Markdown"],
+            name: "FallbackSite",
+            dependencies: [
+                "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackMustache", "FallbackMarkdown",
+            ],
             plugins: ["EmbedTheme"]),
         // Builds Templates/ and Site/assets/ into FallbackSite, so the binary carries its default theme.
         .executableTarget(name: "embed-theme", path: "Sources/embed-theme"),
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
         // The commands behind the executable, as a library so tests can run them without a process.
-        .target(name: "FallbackCLI", dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample", "FallbackSite", "Mustache"]),
+        .target(
+            name: "FallbackCLI",
+            dependencies: [
+                "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackReports", "FallbackSample",
+                "FallbackSite", "FallbackMustache",
+            ]),
         .executableTarget(name: "fallback-site", dependencies: ["FallbackCLI"]),
         .executableTarget(
             name: "fallback-bench",
-            dependencies: ["RovenueFallback", "FallbackAudit", "FallbackSample", "FallbackSite"]
+            dependencies: ["RovenueFallback", "FallbackAudit", "FallbackHistory", "FallbackSample", "FallbackSite"]
         ),
         .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FallbackAuditTests", dependencies: ["FallbackAudit", "RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Spec")]),
-        .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
-        .testTarget(name: "FallbackSiteTests", dependencies: ["FallbackSite", "RovenueFallback", "FallbackAudit", "FallbackSample"]),
-        .testTarget(name: "FallbackCLITests", dependencies: ["FallbackCLI", "RovenueFallback", "FallbackAudit", "Markdown"]),
+        .testTarget(
+            name: "FallbackAuditTests",
+            dependencies: ["FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackReports", "RovenueFallback", "FallbackSample"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "FallbackMustacheTests", dependencies: ["FallbackMustache"], resources: [.copy("Spec")]),
+        .testTarget(name: "FallbackMarkdownTests", dependencies: ["FallbackMarkdown"]),
+        .testTarget(
+            name: "FallbackSiteTests",
+            dependencies: ["FallbackSite", "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackSample"]),
+        .testTarget(
+            name: "FallbackCLITests",
+            dependencies: [
+                "FallbackCLI", "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackReports",
+                "FallbackMarkdown",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,8 +27,8 @@ let package = Package(
                 "FuzzDriver", .product(name: "FallbackCLI", package: "fallback-site"), .product(name: "FallbackSite", package: "fallback-site"),
             ]),
         fuzzTarget("json", ["RovenueFallback"]),
-        fuzzTarget("mustache", ["FallbackCLI", "Mustache"]),
-        fuzzTarget("markdown", ["FallbackSite", "Markdown", "Mustache"]),
+        fuzzTarget("mustache", ["FallbackCLI", "FallbackMustache"]),
+        fuzzTarget("markdown", ["FallbackSite", "FallbackMarkdown", "FallbackMustache"]),
         fuzzTarget("build", ["FallbackCLI", "FallbackSite"]),
     ],
     swiftLanguageModes: [.v6]

@@ -62,7 +62,7 @@ public struct Audit: Sendable {
     }
 
     /// Findings by line, column and rule id; findings that tie keep the order they were reported in.
-    static func sorted(_ findings: [Finding]) -> [Finding] {
+    package static func sorted(_ findings: [Finding]) -> [Finding] {
         var keys = findings.indices.map { index in
             let finding = findings[index]
             return SortKey(line: finding.line, column: finding.column, rule: ruleRank[finding.ruleId] ?? 0, index: index)
@@ -138,7 +138,7 @@ extension FallbackFile {
 }
 
 /// One pass of the audit over one file: collects findings, locates them at the end.
-struct AuditRun {
+package struct AuditRun {
     /// Where a finding points.
     enum Anchor {
         /// A value: its pointer and its first byte.
@@ -229,7 +229,7 @@ struct AuditRun {
 extension Audit {
     /// The `file-rejected` finding of a file the SDK rejects, at its own severity (error) whatever a
     /// configuration says; none for a file it loads.
-    static func rejectionFindings(in file: FallbackFile) -> [Finding] {
+    package static func rejectionFindings(in file: FallbackFile) -> [Finding] {
         guard file.rejection != nil else { return [] }
         return Audit().findings(in: file).filter { $0.ruleId == Rule.fileRejected.id }
     }

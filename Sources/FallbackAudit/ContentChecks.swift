@@ -112,7 +112,7 @@ extension AuditRun {
         "termsOfUseUrl", "supportUrl", "websiteUrl", "app_store_url", "play_store_url",
     ]
     /// Keys whose (non-empty, non-`data:`) strings are media URLs, whatever their scheme.
-    static let mediaKeys: Set<String> = [
+    package static let mediaKeys: Set<String> = [
         "mediaUrl", "imageUrl", "videoUrl", "logoUrl", "iconUrl", "posterUrl", "thumbnailUrl", "backgroundImage",
         "backgroundUrl", "url", "src",
     ]

@@ -43,9 +43,9 @@ extension FallbackFile {
 }
 
 /// How messages write values.
-enum Format {
+package enum Format {
     /// A string as a JSON literal, shortened past 80 characters.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         if text.utf8.count <= 80, !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + text + "\""
         }
@@ -53,7 +53,7 @@ enum Format {
     }
 
     /// A string as it is, shortened past 80 characters.
-    static func shortened(_ text: String) -> String {
+    package static func shortened(_ text: String) -> String {
         text.utf8.count <= 80 || text.count <= 80 ? text : String(text.prefix(80)) + "…"
     }
 
@@ -61,25 +61,25 @@ enum Format {
     ///
     /// A character is whitespace when its first scalar is, so text that starts with an ASCII
     /// character other than a space or a control from tab to carriage return is answered at once.
-    static func isBlank(_ text: String) -> Bool {
+    package static func isBlank(_ text: String) -> Bool {
         guard let first = text.utf8.first else { return true }
         if first < 0x80, first != 0x20, !(0x09...0x0D).contains(first) { return false }
         return text.allSatisfy(\.isWhitespace)
     }
 
     /// Strings as JSON literals, separated by commas.
-    static func quotedList<S: Sequence<String>>(_ texts: S) -> String {
+    package static func quotedList<S: Sequence<String>>(_ texts: S) -> String {
         texts.map(quoted).joined(separator: ", ")
     }
 
     /// A value as compact JSON, shortened past 80 characters.
-    static func json(_ value: JSONValue) -> String {
+    package static func json(_ value: JSONValue) -> String {
         let text = value.jsonText()
         return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 
     /// A number with at most 6 decimals, trailing zeros dropped (`0.2`, not `0.19999999999999996`).
-    static func decimal(_ value: Double) -> String {
+    package static func decimal(_ value: Double) -> String {
         var text = String(format: "%.6f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
@@ -87,7 +87,7 @@ enum Format {
     }
 
     /// A bucket count as a percentage of all buckets (`33.33%`).
-    static func percent(buckets: Int) -> String {
+    package static func percent(buckets: Int) -> String {
         let hundredths = buckets * 10_000 / Bucketing.bucketCount
         let whole = hundredths / 100
         let fraction = hundredths % 100
@@ -96,12 +96,12 @@ enum Format {
     }
 
     /// `date` as epoch milliseconds rounded down, or nil when that does not fit in 64 bits.
-    static func milliseconds(of date: Date) -> Int64? {
+    package static func milliseconds(of date: Date) -> Int64? {
         Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// A positive duration in milliseconds, in its two largest units (`3 d 4 h`, `12 min 5 s`).
-    static func duration(milliseconds: Int64) -> String {
+    package static func duration(milliseconds: Int64) -> String {
         let units: [(size: Int64, name: String)] = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "min"), (1000, "s")]
         for (index, unit) in units.enumerated() where milliseconds >= unit.size {
             var text = "\(milliseconds / unit.size) \(unit.name)"
@@ -117,10 +117,10 @@ enum Format {
 
     /// The most candidates a suggestion is searched among; larger sets get none, keeping a finding's
     /// cost bounded however large the funnel.
-    static let suggestionCandidateLimit = 200
+    package static let suggestionCandidateLimit = 200
 
     /// The candidate closest to `text` by edit distance, when close enough to be a likely typo.
-    static func suggestion<C: Collection<String>>(for text: String, among candidates: C) -> String? {
+    package static func suggestion<C: Collection<String>>(for text: String, among candidates: C) -> String? {
         let limit = min(3, text.count / 3)
         guard limit > 0, candidates.count <= suggestionCandidateLimit else { return nil }
         var best: (candidate: String, distance: Int)?
@@ -134,7 +134,7 @@ enum Format {
     }
 
     /// ` (did you mean "x"?)` when a close candidate exists, else empty.
-    static func didYouMean<C: Collection<String>>(_ text: String, among candidates: C) -> String {
+    package static func didYouMean<C: Collection<String>>(_ text: String, among candidates: C) -> String {
         suggestion(for: text, among: candidates).map { " (did you mean \(quoted($0))?)" } ?? ""
     }
 

@@ -118,10 +118,10 @@ extension RegularFile {
 
 /// `read(2)` and `write(2)`, named apart from the methods called `read` and `write`.
 #if canImport(Glibc)
-let systemRead = Glibc.read
+package let systemRead = Glibc.read
 let systemWrite = Glibc.write
 #else
-let systemRead = Darwin.read
+package let systemRead = Darwin.read
 let systemWrite = Darwin.write
 #endif
 

@@ -1,7 +1,9 @@
 import FallbackAudit
+import FallbackHistory
+import FallbackReports
 import FallbackSite
 import Foundation
-import Mustache
+import FallbackMustache
 import RovenueFallback
 
 /// `fallback-site build`: a snapshot rendered into a static dashboard that opens from disk.

@@ -1,4 +1,5 @@
 import FallbackAudit
+import FallbackReports
 import RovenueFallback
 
 /// `fallback-site check`: what the SDK's loader does with each file, and every check finding.

@@ -1,4 +1,6 @@
 import FallbackAudit
+import FallbackDiff
+import FallbackReports
 import RovenueFallback
 
 /// `fallback-site diff`: what changes for an offline device between two snapshots, by class.

@@ -1,4 +1,6 @@
 import FallbackAudit
+import FallbackHistory
+import FallbackReports
 import Foundation
 import RovenueFallback
 

@@ -1,6 +1,6 @@
 import FallbackSite
 import Foundation
-import Mustache
+import FallbackMustache
 import RovenueFallback
 
 /// `fallback-site context`: the JSON context a page template receives, for template authors.

@@ -1,4 +1,5 @@
 import FallbackAudit
+import FallbackHistory
 import Foundation
 
 /// Placements and findings over a series of snapshots as an inline SVG line chart, styled by class.

@@ -1,6 +1,6 @@
 import Foundation
-import Markdown
-import Mustache
+import FallbackMarkdown
+import FallbackMustache
 
 /// Renders a page template (Mustache over GitHub-Flavored Markdown) so that no interpolated value
 /// ever reaches cmark-gfm or the page as markup.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Mustache
+import FallbackMustache
 
 /// Renders every page of a site and collects them with the theme's assets, ready for `SiteWriter`.
 public struct SiteBuilder: Sendable {

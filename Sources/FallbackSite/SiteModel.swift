@@ -1,6 +1,8 @@
 import FallbackAudit
+import FallbackDiff
+import FallbackHistory
 import Foundation
-import Mustache
+import FallbackMustache
 import RovenueFallback
 
 /// Everything the pages show about one snapshot, gathered once: the loader's outcome, the findings,

@@ -1,6 +1,7 @@
 import FallbackAudit
+import FallbackDiff
 import Foundation
-import Mustache
+import FallbackMustache
 import RovenueFallback
 
 /// A page of the site: where it goes, which template renders it, and how to build its context.

@@ -3,6 +3,7 @@
 // [--history | --history-only] [--history-snapshots N] [--history-placements N] [--history-changes N]
 // [--drawing-only]`.
 import FallbackAudit
+import FallbackHistory
 import FallbackSample
 import FallbackSite
 import Foundation

@@ -3,6 +3,7 @@ import RovenueFallback
 import Testing
 
 @testable import FallbackAudit
+import FallbackReports
 
 @Suite("The rule catalogue")
 struct CatalogueTests {

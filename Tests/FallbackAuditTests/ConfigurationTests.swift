@@ -1,4 +1,5 @@
 import FallbackAudit
+import FallbackReports
 import RovenueFallback
 import Testing
 

@@ -1,4 +1,5 @@
 import FallbackAudit
+import FallbackDiff
 import Foundation
 import RovenueFallback
 import Testing

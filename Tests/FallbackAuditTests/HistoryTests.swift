@@ -3,6 +3,7 @@ import RovenueFallback
 import Testing
 
 @testable import FallbackAudit
+@testable import FallbackHistory
 
 // MARK: - Support
 

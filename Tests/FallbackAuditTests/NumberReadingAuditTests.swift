@@ -3,6 +3,7 @@ import RovenueFallback
 import Testing
 
 @testable import FallbackAudit
+@testable import FallbackDiff
 
 /// Every command reads numbers as the SDK does (fallback-format.md §2.1, §4): `-0` is a float, not
 /// an int, everywhere; weights are the step-by-step value; and a lone surrogate the SDK skips unread

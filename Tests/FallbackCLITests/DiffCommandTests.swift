@@ -1,5 +1,5 @@
 import Foundation
-import Markdown
+import FallbackMarkdown
 import RovenueFallback
 import Testing
 

@@ -1,6 +1,8 @@
 import FallbackAudit
+import FallbackDiff
+import FallbackReports
 import Foundation
-import Markdown
+import FallbackMarkdown
 import RovenueFallback
 import Testing
 

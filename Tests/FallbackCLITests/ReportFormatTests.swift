@@ -1,7 +1,8 @@
 import FallbackAudit
+import FallbackReports
 import FallbackCLI
 import Foundation
-import Markdown
+import FallbackMarkdown
 import RovenueFallback
 import Testing
 

@@ -1,4 +1,5 @@
 import FallbackAudit
+import FallbackHistory
 import Foundation
 import Testing
 @testable import FallbackSite

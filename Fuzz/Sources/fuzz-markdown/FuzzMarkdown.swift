@@ -1,7 +1,7 @@
 import FallbackSite
 import FuzzSupport
-import Markdown
-import Mustache
+import FallbackMarkdown
+import FallbackMustache
 
 /// The Markdown wrapper (cmark-gfm with GitHub's extensions) on any text.
 ///

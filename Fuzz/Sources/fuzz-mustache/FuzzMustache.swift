@@ -1,7 +1,7 @@
 import FallbackCLI
 import Foundation
 import FuzzSupport
-import Mustache
+import FallbackMustache
 
 /// The Mustache parser and renderer, through `fallback-site template render` run in memory.
 ///

@@ -1,0 +1,419 @@
+import FallbackAudit
+import RovenueFallback
+
+extension DiffRun {
+    /// More differing values than this under one field are reported as one change of the field.
+    static let differenceLimit = 12
+
+    /// Keys whose values are media: a change under one is `media-changed`.
+    static let mediaKeys: Set<String> = AuditRun.mediaKeys.union(["mediaKind", "videoUrl", "lottieUrl", "animationUrl"])
+
+    /// A field's name and its written value on each side.
+    typealias FieldPair = (name: String, old: JSONDocument.Value?, new: JSONDocument.Value?)
+
+    /// The fields of both sides, in the new side's order, then those only the old side has.
+    static func pairs(_ old: [WrittenField], _ new: [WrittenField]) -> [FieldPair] {
+        var oldByName: [[UInt8]: JSONDocument.Value] = [:]
+        for field in old { oldByName[Array(field.name.utf8)] = field.value }
+        var seen: Set<[UInt8]> = []
+        var result: [FieldPair] = []
+        for field in new {
+            let key = Array(field.name.utf8)
+            seen.insert(key)
+            result.append((field.name, oldByName[key], field.value))
+        }
+        for field in old where !seen.contains(Array(field.name.utf8)) {
+            result.append((field.name, field.value, nil))
+        }
+        return result
+    }
+
+    static func differ(_ old: JSONDocument.Value?, _ new: JSONDocument.Value?) -> Bool {
+        switch (old, new) {
+        case (nil, nil): false
+        case (let old?, let new?): !RawComparison.same(old, new)
+        default: true
+        }
+    }
+
+    static func verb(_ old: JSONDocument.Value?, _ new: JSONDocument.Value?) -> String {
+        old == nil ? "added" : new == nil ? "removed" : "changed"
+    }
+
+    /// Reports a whole field as one change.
+    mutating func reportField(
+        _ kind: ChangeKind, _ path: [PathStep], _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, oldAnchor: Int, newAnchor: Int,
+        message: String? = nil
+    ) {
+        let field = PathStep.text(path)
+        report(
+            kind, message ?? "\(whereText): \(field) \(Self.verb(old, new)).", field: field, old: oldPlace(old?.index ?? oldAnchor),
+            new: newPlace(new?.index ?? newAnchor), written: (old, new))
+    }
+
+    /// Reports each value that differs under a field, as `base` (or `media-changed` under a media
+    /// key); past `differenceLimit` values, the field as a whole.
+    mutating func compareValues(
+        _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, path: [PathStep], base: ChangeKind, oldAnchor: Int, newAnchor: Int
+    ) {
+        guard Self.differ(old, new) else { return }
+        var search = DifferenceSearch()
+        search.compare(
+            old, new, path: path,
+            arrayKey: path.last.flatMap { step in
+                if case .member(let name) = step { return RawComparison.keyedArrays[name] }
+                return nil
+            }, oldAnchor: oldAnchor, newAnchor: newAnchor)
+        if search.differences.count > Self.differenceLimit {
+            reportField(
+                Self.isMedia(path) ? .mediaChanged : base, path, old, new, oldAnchor: oldAnchor, newAnchor: newAnchor,
+                message: "\(whereText): \(PathStep.text(path)): \(search.differences.count) values changed.")
+            return
+        }
+        for leaf in search.differences {
+            reportField(
+                Self.isMedia(leaf.path) ? .mediaChanged : base, leaf.path, leaf.old, leaf.new, oldAnchor: leaf.oldAnchor,
+                newAnchor: leaf.newAnchor)
+        }
+    }
+
+    static func isMedia(_ path: [PathStep]) -> Bool {
+        path.contains { step in
+            if case .member(let name) = step { return mediaKeys.contains(name) }
+            return false
+        }
+    }
+
+    // MARK: Funnels
+
+    mutating func compareFunnels(_ old: Funnel, _ new: Funnel) {
+        if old.versionNo != new.versionNo || !Self.sameOptional(old.versionId, new.versionId) {
+            let version = { (funnel: Funnel) -> JSONValue in
+                .object([
+                    .init("versionId", funnel.versionId.map { .string($0) } ?? nil),
+                    .init("versionNo", funnel.versionNo.map { .number(JSONNumber(text: String($0))) } ?? nil),
+                ])
+            }
+            report(
+                .funnelVersionChanged, "\(whereText): version \(Self.versionText(old)) → \(Self.versionText(new)).", field: "versionNo",
+                old: oldPlace(self.old.fieldRef("versionNo", in: old)?.node ?? old.source.node),
+                new: newPlace(self.new.fieldRef("versionNo", in: new)?.node ?? new.source.node), values: (version(old), version(new)))
+        }
+        let skipped: Set<String> = ["id", "pages", "paywalls", "versionNo", "versionId"]
+        for field in Self.pairs(RawComparison.fields(of: old, in: self.old.document), RawComparison.fields(of: new, in: self.new.document))
+        where !skipped.contains(field.name) {
+            compareValues(
+                field.old, field.new, path: [.member(field.name)], base: .fieldChanged, oldAnchor: old.source.node,
+                newAnchor: new.source.node)
+        }
+        comparePages(old, new)
+        compareFunnelPaywalls(old, new)
+    }
+
+    static func sameOptional(_ lhs: String?, _ rhs: String?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): true
+        case (let lhs?, let rhs?): ExactKey.same(lhs, rhs)
+        default: false
+        }
+    }
+
+    static func versionText(_ funnel: Funnel) -> String {
+        switch (funnel.versionNo, funnel.versionId) {
+        case (let number?, let id?): "v\(number) (\(Format.quoted(id)))"
+        case (let number?, nil): "v\(number)"
+        case (nil, let id?): Format.quoted(id)
+        case (nil, nil): "none"
+        }
+    }
+
+    /// The first index of each id.
+    private static func firstIndices<T>(_ items: [T], id: (T) -> String) -> [[UInt8]: Int] {
+        var indices: [[UInt8]: Int] = [:]
+        for (index, item) in items.enumerated() where indices[Array(id(item).utf8)] == nil {
+            indices[Array(id(item).utf8)] = index
+        }
+        return indices
+    }
+
+    /// The ids both lists have, in `items`' order (first occurrences only).
+    private static func commonOrder<T>(_ items: [T], _ others: [[UInt8]: Int], id: (T) -> String) -> [String] {
+        var seen: Set<[UInt8]> = []
+        return items.compactMap { item in
+            let key = Array(id(item).utf8)
+            return others[key] != nil && seen.insert(key).inserted ? id(item) : nil
+        }
+    }
+
+    private mutating func comparePages(_ old: Funnel, _ new: Funnel) {
+        let oldIndices = Self.firstIndices(old.pages, id: \.id)
+        let newIndices = Self.firstIndices(new.pages, id: \.id)
+        let oldPagesNode = self.old.fieldRef("pages", in: old)?.node ?? old.source.node
+        let newPagesNode = self.new.fieldRef("pages", in: new)?.node ?? new.source.node
+
+        for (index, page) in old.pages.enumerated() where newIndices[Array(page.id.utf8)] == nil && oldIndices[Array(page.id.utf8)] == index
+        {
+            scope.page = page.id
+            report(
+                .pageRemoved, "\(whereText) (\(page.type)) removed.", old: oldPlace(page.source.node), new: newPlace(newPagesNode),
+                values: (.string(page.id), nil))
+        }
+        for (index, page) in new.pages.enumerated() where oldIndices[Array(page.id.utf8)] == nil && newIndices[Array(page.id.utf8)] == index
+        {
+            scope.page = page.id
+            let position = index == 0 ? "as the first page" : "after \(Format.quoted(new.pages[index - 1].id))"
+            report(
+                .pageAdded, "\(whereText) (\(page.type)) added \(position).", old: oldPlace(oldPagesNode), new: newPlace(page.source.node),
+                values: (nil, .string(page.id)))
+        }
+        scope.page = nil
+        let oldOrder = Self.commonOrder(old.pages, newIndices, id: \.id)
+        let newOrder = Self.commonOrder(new.pages, oldIndices, id: \.id)
+        if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
+            report(
+                .pagesReordered,
+                "\(whereText): pages are in another order, which changes where a page without a matching rule "
+                    + "or default_next goes next.",
+                field: "pages", old: oldPlace(oldPagesNode), new: newPlace(newPagesNode),
+                values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
+        }
+        for (index, page) in new.pages.enumerated() where newIndices[Array(page.id.utf8)] == index {
+            guard let oldIndex = oldIndices[Array(page.id.utf8)] else { continue }
+            scope.page = page.id
+            comparePage(old.pages[oldIndex], page)
+        }
+        scope.page = nil
+    }
+
+    private static let copyFields = Set(Page.textFieldNames + Page.textListFieldNames)
+
+    private mutating func comparePage(_ old: Page, _ new: Page) {
+        let oldNode = old.source.node
+        let newNode = new.source.node
+        for field in Self.pairs(RawComparison.fields(of: old, in: self.old.document), RawComparison.fields(of: new, in: self.new.document))
+        {
+            switch field.name {
+            case "id":
+                continue
+            case "options":
+                compareOptions(old, new)
+            case "next_rules":
+                compareRules(old, new)
+            case "default_next":
+                guard Self.differ(field.old, field.new) else { continue }
+                reportField(
+                    .ruleChanged, [.member("default_next")], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
+                    message: "\(whereText): default_next \(Self.targetText(field.old)) → \(Self.targetText(field.new)).")
+            case "paywallId":
+                guard Self.differ(field.old, field.new) else { continue }
+                reportField(
+                    .pagePaywallChanged, [.member("paywallId")], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
+                    message: "\(whereText): shows paywall \(Self.targetText(field.new)) instead of \(Self.targetText(field.old)).")
+            case let name where Self.copyFields.contains(name):
+                guard Self.differ(field.old, field.new) else { continue }
+                reportField(.copyChanged, [.member(name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode)
+            default:
+                compareValues(
+                    field.old, field.new, path: [.member(field.name)], base: .fieldChanged, oldAnchor: oldNode, newAnchor: newNode)
+            }
+        }
+    }
+
+    private static func targetText(_ value: JSONDocument.Value?) -> String {
+        guard let value else { return "none" }
+        return value.string.map(Format.quoted) ?? Format.json(value.owned)
+    }
+
+    private mutating func compareOptions(_ old: Page, _ new: Page) {
+        let oldOptions = old.options ?? []
+        let newOptions = new.options ?? []
+        let oldIndices = Self.firstIndices(oldOptions, id: \.value)
+        let newIndices = Self.firstIndices(newOptions, id: \.value)
+        let oldAnchor = self.old.fieldRef("options", in: old)?.node ?? old.source.node
+        let newAnchor = self.new.fieldRef("options", in: new)?.node ?? new.source.node
+        let path = { (value: String) -> [PathStep] in [.member("options"), .matched(field: "value", value: value)] }
+
+        for (index, option) in oldOptions.enumerated()
+        where newIndices[Array(option.value.utf8)] == nil && oldIndices[Array(option.value.utf8)] == index {
+            reportField(
+                .optionsChanged, path(option.value), self.old.document.value(at: option.source.node), nil, oldAnchor: oldAnchor,
+                newAnchor: newAnchor, message: "\(whereText): option \(Format.quoted(option.value)) removed.")
+        }
+        for (index, option) in newOptions.enumerated()
+        where oldIndices[Array(option.value.utf8)] == nil && newIndices[Array(option.value.utf8)] == index {
+            reportField(
+                .optionsChanged, path(option.value), nil, self.new.document.value(at: option.source.node), oldAnchor: oldAnchor,
+                newAnchor: newAnchor, message: "\(whereText): option \(Format.quoted(option.value)) added.")
+        }
+        let oldOrder = Self.commonOrder(oldOptions, newIndices, id: \.value)
+        let newOrder = Self.commonOrder(newOptions, oldIndices, id: \.value)
+        if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
+            report(
+                .optionsChanged, "\(whereText): options are in another order.", field: "options", old: oldPlace(oldAnchor),
+                new: newPlace(newAnchor), values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
+        }
+        for (index, option) in newOptions.enumerated() where newIndices[Array(option.value.utf8)] == index {
+            guard let oldIndex = oldIndices[Array(option.value.utf8)] else { continue }
+            let oldOption = oldOptions[oldIndex]
+            for field in Self.pairs(
+                RawComparison.fields(of: oldOption, in: self.old.document), RawComparison.fields(of: option, in: self.new.document))
+            where field.name != "value" {
+                let fieldPath = path(option.value) + [.member(field.name)]
+                if field.name == "label" {
+                    guard Self.differ(field.old, field.new) else { continue }
+                    reportField(
+                        .copyChanged, fieldPath, field.old, field.new, oldAnchor: oldOption.source.node, newAnchor: option.source.node)
+                } else {
+                    compareValues(
+                        field.old, field.new, path: fieldPath, base: .fieldChanged, oldAnchor: oldOption.source.node,
+                        newAnchor: option.source.node)
+                }
+            }
+        }
+    }
+
+    private mutating func compareRules(_ old: Page, _ new: Page) {
+        let oldRules = old.nextRules ?? []
+        let newRules = new.nextRules ?? []
+        let oldIndices = Self.firstIndices(oldRules, id: \.id)
+        let newIndices = Self.firstIndices(newRules, id: \.id)
+        let oldAnchor = self.old.fieldRef("next_rules", in: old)?.node ?? old.source.node
+        let newAnchor = self.new.fieldRef("next_rules", in: new)?.node ?? new.source.node
+        let path = { (id: String) -> [PathStep] in [.member("next_rules"), .matched(field: "id", value: id)] }
+
+        for (index, rule) in oldRules.enumerated() where newIndices[Array(rule.id.utf8)] == nil && oldIndices[Array(rule.id.utf8)] == index
+        {
+            reportField(
+                .ruleChanged, path(rule.id), self.old.document.value(at: rule.source.node), nil, oldAnchor: oldAnchor, newAnchor: newAnchor,
+                message: "\(whereText): rule \(Format.quoted(rule.id)) (goto \(Format.quoted(rule.goto))) removed.")
+        }
+        for (index, rule) in newRules.enumerated() where oldIndices[Array(rule.id.utf8)] == nil && newIndices[Array(rule.id.utf8)] == index
+        {
+            reportField(
+                .ruleChanged, path(rule.id), nil, self.new.document.value(at: rule.source.node), oldAnchor: oldAnchor, newAnchor: newAnchor,
+                message: "\(whereText): rule \(Format.quoted(rule.id)) (goto \(Format.quoted(rule.goto))) added.")
+        }
+        let oldOrder = Self.commonOrder(oldRules, newIndices, id: \.id)
+        let newOrder = Self.commonOrder(newRules, oldIndices, id: \.id)
+        if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
+            report(
+                .ruleChanged, "\(whereText): rules are in another order, and the first rule that matches wins.", field: "next_rules",
+                old: oldPlace(oldAnchor), new: newPlace(newAnchor),
+                values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
+        }
+        for (index, rule) in newRules.enumerated() where newIndices[Array(rule.id.utf8)] == index {
+            guard let oldIndex = oldIndices[Array(rule.id.utf8)] else { continue }
+            let oldValue = self.old.document.value(at: oldRules[oldIndex].source.node)
+            let newValue = self.new.document.value(at: rule.source.node)
+            guard !RawComparison.same(oldValue, newValue) else { continue }
+            var search = DifferenceSearch()
+            search.compare(oldValue, newValue, path: path(rule.id), oldAnchor: oldValue.index, newAnchor: newValue.index)
+            if search.differences.count == 1, let leaf = search.differences.first {
+                let field = PathStep.text(Array(leaf.path.dropFirst(2)))
+                reportField(
+                    .ruleChanged, leaf.path, leaf.old, leaf.new, oldAnchor: leaf.oldAnchor, newAnchor: leaf.newAnchor,
+                    message: "\(whereText): rule \(Format.quoted(rule.id)) changed (\(field) \(Self.verb(leaf.old, leaf.new))).")
+            } else {
+                reportField(
+                    .ruleChanged, path(rule.id), oldValue, newValue, oldAnchor: oldAnchor, newAnchor: newAnchor,
+                    message: "\(whereText): rule \(Format.quoted(rule.id)) changed (\(search.differences.count) values).")
+            }
+        }
+    }
+
+    // MARK: Paywalls
+
+    private mutating func compareFunnelPaywalls(_ old: Funnel, _ new: Funnel) {
+        let oldPaywalls = old.paywalls ?? OrderedMap()
+        let newPaywalls = new.paywalls ?? OrderedMap()
+        let oldAnchor = self.old.fieldRef("paywalls", in: old)?.node ?? old.source.node
+        let newAnchor = self.new.fieldRef("paywalls", in: new)?.node ?? new.source.node
+        for (key, paywall) in newPaywalls.pairs {
+            scope.paywall = key
+            if let oldPaywall = oldPaywalls[key] {
+                comparePaywalls(oldPaywall, paywall)
+            } else {
+                report(
+                    .funnelPaywallAdded, "\(whereText): the funnel's paywalls map gains it (\(Self.paywallText(paywall))).",
+                    field: PathStep.text([.member("paywalls"), .member(key)]), old: oldPlace(oldAnchor), new: newPlace(paywall.source.node))
+            }
+        }
+        for (key, paywall) in oldPaywalls.pairs where newPaywalls[key] == nil {
+            scope.paywall = key
+            report(
+                .funnelPaywallRemoved, "\(whereText): the funnel's paywalls map no longer carries it (\(Self.paywallText(paywall))).",
+                field: PathStep.text([.member("paywalls"), .member(key)]), old: oldPlace(paywall.source.node), new: newPlace(newAnchor))
+        }
+        scope.paywall = nil
+    }
+
+    private static func paywallText(_ paywall: Paywall) -> String {
+        var text = "\(Format.quoted(paywall.name))"
+        if let offering = paywall.offering {
+            text +=
+                ", offering \(Format.quoted(offering.identifier)): "
+                + offering.packages.map { Format.quoted($0.identifier) }.joined(separator: ", ")
+        }
+        return text
+    }
+
+    mutating func comparePaywalls(_ old: Paywall, _ new: Paywall) {
+        for field in Self.pairs(RawComparison.fields(of: old, in: self.old.document), RawComparison.fields(of: new, in: self.new.document))
+        where field.name != "id" {
+            compareValues(
+                field.old, field.new, path: [.member(field.name)], base: field.name == "offering" ? .offeringChanged : .fieldChanged,
+                oldAnchor: old.source.node, newAnchor: new.source.node)
+        }
+    }
+
+    // MARK: Paywall pages
+
+    private static func paywallKeys(_ funnel: Funnel) -> JSONValue {
+        .array((funnel.paywalls?.keys ?? []).map { .string($0) })
+    }
+
+    /// True when `page` is a paywall page whose paywall `funnel` does not carry.
+    private static func cannotShowPaywall(_ page: Page, in funnel: Funnel) -> Bool {
+        guard page.type == "paywall" else { return false }
+        guard let paywallId = page.paywallId, !paywallId.isEmpty, let paywalls = funnel.paywalls else { return true }
+        return paywalls[paywallId] == nil
+    }
+
+    /// Reports paywall pages that can no longer show their paywall offline, and those that can again.
+    mutating func checkPaywallPages(old: Funnel?, new: Funnel) {
+        let carried = { (funnel: Funnel) -> String in
+            let keys = funnel.paywalls?.keys ?? []
+            return keys.isEmpty ? "it carries none" : "it carries " + Format.quotedList(keys)
+        }
+        for page in new.pages where Self.cannotShowPaywall(page, in: new) {
+            let oldPage = old?.pages.first { ExactKey.same($0.id, page.id) }
+            if let old, let oldPage, Self.cannotShowPaywall(oldPage, in: old) { continue }
+            scope.page = page.id
+            let shows = page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall"
+            let oldAnchor = oldPage.map { self.old.fieldRef("paywallId", in: $0)?.node ?? $0.source.node }
+            let newAnchor = self.new.fieldRef("paywallId", in: page)?.node ?? page.source.node
+            report(
+                .paywallUnreachableOffline,
+                "\(whereText): the paywall page \(shows), which the funnel's paywalls map does not carry (\(carried(new))): "
+                    + "offline, the funnel \(oldPage == nil ? "cannot" : "can no longer") show its paywall.",
+                field: "paywallId", old: oldPlace(oldAnchor), new: newPlace(newAnchor),
+                values: (oldPage?.paywallId.map { .string($0) }, page.paywallId.map { .string($0) }))
+        }
+        if let old {
+            for oldPage in old.pages where Self.cannotShowPaywall(oldPage, in: old) {
+                guard let page = new.pages.first(where: { ExactKey.same($0.id, oldPage.id) }), page.type == "paywall",
+                    !Self.cannotShowPaywall(page, in: new)
+                else { continue }
+                scope.page = page.id
+                report(
+                    .paywallReachableOffline,
+                    "\(whereText): the paywall page can show paywall \(Format.quoted(page.paywallId ?? "")) offline again: the "
+                        + "funnel's paywalls map now carries it.",
+                    field: "paywalls", old: oldPlace(self.old.fieldRef("paywalls", in: old)?.node ?? old.source.node),
+                    new: newPlace(self.new.fieldRef("paywalls", in: new)?.node ?? new.source.node),
+                    values: (Self.paywallKeys(old), Self.paywallKeys(new)))
+            }
+        }
+        scope.page = nil
+    }
+}

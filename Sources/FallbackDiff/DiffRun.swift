@@ -1,0 +1,559 @@
+import FallbackAudit
+import RovenueFallback
+
+/// What a placement serves offline (the contract's §5), by kind and id.
+enum ServedOffline {
+    case nothing(OfflineResolution.NothingReason)
+    case funnel(String)
+    case paywall(String)
+    case experiment(id: String, key: String)
+
+    init(_ entry: FallbackEntry) {
+        if entry.placement == nil {
+            self = .nothing(.placementMissing)
+        } else if let funnel = entry.funnel {
+            self = .funnel(funnel.id)
+        } else if let paywall = entry.paywall {
+            self = .paywall(paywall.id)
+        } else if let experiment = entry.experiment {
+            self = experiment.variants.isEmpty ? .nothing(.noVariants) : .experiment(id: experiment.id, key: experiment.key)
+        } else {
+            self = .nothing(.noTarget)
+        }
+    }
+
+    /// What a decoded variant serves: its funnel, else its paywall.
+    init(_ variant: Variant) {
+        if let funnel = variant.funnel {
+            self = .funnel(funnel.id)
+        } else {
+            self = .paywall(variant.paywall?.id ?? "")
+        }
+    }
+
+    /// The same kind and id; serving nothing is the same whatever the reason.
+    func same(as other: ServedOffline) -> Bool {
+        switch (self, other) {
+        case (.nothing, .nothing): true
+        case (.funnel(let lhs), .funnel(let rhs)), (.paywall(let lhs), .paywall(let rhs)): ExactKey.same(lhs, rhs)
+        case (.experiment(let lhs, _), .experiment(let rhs, _)): ExactKey.same(lhs, rhs)
+        default: false
+        }
+    }
+
+    var isExperiment: Bool {
+        if case .experiment = self { return true }
+        return false
+    }
+
+    var text: String {
+        switch self {
+        case .nothing(.placementMissing): "nothing (the entry has no placement)"
+        case .nothing(.noTarget): "nothing (no funnel, paywall or experiment)"
+        case .nothing(.noVariants): "nothing (an experiment with no variants)"
+        case .funnel(let id): "funnel \(Format.quoted(id))"
+        case .paywall(let id): "paywall \(Format.quoted(id))"
+        case .experiment(let id, _): "experiment \(Format.quoted(id))"
+        }
+    }
+}
+
+/// A funnel or paywall that a placement serves, and the variant it is served through.
+struct ServedItem<Value> {
+    let variantId: String?
+    let value: Value
+}
+
+/// One comparison of two snapshots: collects changes in the order of the new snapshot.
+struct DiffRun {
+    /// The ids a change is reported under.
+    struct Scope {
+        var placement: String?
+        var variant: String?
+        var funnel: String?
+        var paywall: String?
+        var page: String?
+    }
+
+    let old: FallbackFile
+    let new: FallbackFile
+    var changes: [Change] = []
+    var rebucketing: [Rebucketing] = []
+    var scope = Scope()
+    private var experimentKeyPlacements: [[UInt8]: [String]]?
+
+    init(old: FallbackFile, new: FallbackFile) {
+        self.old = old
+        self.new = new
+    }
+
+    // MARK: Reporting
+
+    mutating func report(
+        _ kind: ChangeKind, _ message: String, field: String? = nil, old oldLocation: FallbackFile.Location?,
+        new newLocation: FallbackFile.Location?, values: (old: JSONValue?, new: JSONValue?)? = nil,
+        written: (old: JSONDocument.Value?, new: JSONDocument.Value?)? = nil
+    ) {
+        // Values as written are shown without building their owned copies (a value the SDK does not
+        // read, such as projectId, may nest 100,000 deep).
+        let oldValue = written.map { $0.old.map { RawComparison.text($0) } } ?? values?.old.map { RawComparison.text($0) }
+        let newValue = written.map { $0.new.map { RawComparison.text($0) } } ?? values?.new.map { RawComparison.text($0) }
+        changes.append(
+            Change(
+                kind: kind, placementKey: scope.placement, variantId: scope.variant, funnelId: scope.funnel, pageId: scope.page,
+                paywallId: scope.paywall, field: field, message: message, oldValue: oldValue, newValue: newValue,
+                oldLocation: oldLocation, newLocation: newLocation))
+    }
+
+    func oldPlace(_ node: Int?) -> FallbackFile.Location? {
+        node.map { old.location(of: SourceRef(node: $0)) }
+    }
+
+    func newPlace(_ node: Int?) -> FallbackFile.Location? {
+        node.map { new.location(of: SourceRef(node: $0)) }
+    }
+
+    /// `Funnel "f" (variant "v"), page "p"`: where in the placement a change is.
+    var whereText: String {
+        var parts: [String] = []
+        if let funnel = scope.funnel {
+            parts.append("funnel \(Format.quoted(funnel))" + (scope.variant.map { " (variant \(Format.quoted($0)))" } ?? ""))
+        } else if let variant = scope.variant, scope.paywall == nil {
+            parts.append("variant \(Format.quoted(variant))")
+        }
+        if let paywall = scope.paywall {
+            parts.append(
+                "paywall \(Format.quoted(paywall))"
+                    + (scope.funnel == nil ? scope.variant.map { " (variant \(Format.quoted($0)))" } ?? "" : ""))
+        }
+        if let page = scope.page { parts.append("page \(Format.quoted(page))") }
+        let text = parts.isEmpty ? "the placement" : parts.joined(separator: ", ")
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+
+    // MARK: Files
+
+    mutating func compareFiles() {
+        if let rejection = old.rejection {
+            report(
+                .fileRejected,
+                "The old snapshot is rejected by the SDK (\(rejection.rule.section): \(rejection.rule.summary)): "
+                    + "\(rejection.message). Nothing in it loads, so no placement can be compared with it.",
+                old: Self.location(of: rejection), new: nil)
+        }
+        if let rejection = new.rejection {
+            report(
+                .fileRejected,
+                "The new snapshot is rejected by the SDK (\(rejection.rule.section): \(rejection.rule.summary)): "
+                    + "\(rejection.message). Nothing in it loads: a device keeps the set it loaded before, which on a "
+                    + "first launch is nothing, so every placement serves nothing offline.",
+                old: nil, new: Self.location(of: rejection))
+        }
+        guard old.rejection == nil, new.rejection == nil else { return }
+        compareProjects()
+        if let oldDate = old.generatedAtMilliseconds, let newDate = new.generatedAtMilliseconds, newDate < oldDate {
+            report(
+                .generatedEarlier,
+                "The new snapshot was generated at \(EpochMilliseconds.isoDate(newDate)), before the old one "
+                    + "(\(EpochMilliseconds.isoDate(oldDate))): it goes back in time.",
+                field: "generatedAt", old: oldPlace(old.generatedAt?.index), new: newPlace(new.generatedAt?.index),
+                written: (old.generatedAt, new.generatedAt))
+        }
+        comparePlacements()
+    }
+
+    static func location(of rejection: FallbackRejection) -> FallbackFile.Location {
+        FallbackFile.Location(pointer: rejection.pointer ?? "", line: rejection.position.line, column: rejection.position.column)
+    }
+
+    private mutating func compareProjects() {
+        let oldValue = old.projectId
+        let newValue = new.projectId
+        if let oldProject = oldValue?.string, let newProject = newValue?.string {
+            if !ExactKey.same(oldProject, newProject) {
+                report(
+                    .projectChanged,
+                    "projectId \(Format.quoted(oldProject)) → \(Format.quoted(newProject)): the new snapshot is another "
+                        + "project's export (a staging file bundled into a production app?).",
+                    field: "projectId", old: oldPlace(oldValue?.index), new: newPlace(newValue?.index),
+                    written: (oldValue, newValue))
+            }
+            return
+        }
+        let differs: Bool
+        switch (oldValue, newValue) {
+        case (nil, nil): differs = false
+        case (let oldValue?, let newValue?): differs = !RawComparison.same(oldValue, newValue)
+        default: differs = true
+        }
+        if differs {
+            report(
+                .fieldChanged, "projectId \(oldValue == nil ? "added" : newValue == nil ? "removed" : "changed").", field: "projectId",
+                old: oldPlace(oldValue?.index), new: newPlace(newValue?.index), written: (oldValue, newValue))
+        }
+    }
+
+    // MARK: Placements
+
+    private mutating func comparePlacements() {
+        var oldRecords: [[UInt8]: EntryRecord] = [:]
+        for record in old.entries { oldRecords[Array(record.key.utf8)] = record }
+        var newKeys: Set<[UInt8]> = []
+        for record in new.entries {
+            let key = Array(record.key.utf8)
+            newKeys.insert(key)
+            compareRecords(key: record.key, old: oldRecords[key], new: record)
+        }
+        for record in old.entries where !newKeys.contains(Array(record.key.utf8)) {
+            compareRecords(key: record.key, old: record, new: nil)
+        }
+        scope = Scope()
+    }
+
+    /// The new snapshot's placement keys by the key of the experiment they draw from, built once.
+    private mutating func placementsByExperimentKey() -> [[UInt8]: [String]] {
+        if let placementsByExperimentKey = experimentKeyPlacements { return placementsByExperimentKey }
+        var placements: [[UInt8]: [String]] = [:]
+        for (key, entry) in new.loadedEntries {
+            if case .experiment(_, let experimentKey) = ServedOffline(entry) {
+                placements[Array(experimentKey.utf8), default: []].append(key)
+            }
+        }
+        experimentKeyPlacements = placements
+        return placements
+    }
+
+    private func skipReason(_ failure: DecodeFailure, in file: FallbackFile) -> String {
+        let pointer = file.location(of: failure.source).pointer
+        return "at \(pointer.isEmpty ? "/" : pointer), \(failure.expectation)"
+    }
+
+    private mutating func compareRecords(key: String, old oldRecord: EntryRecord?, new newRecord: EntryRecord?) {
+        scope = Scope(placement: key)
+        let quotedKey = Format.quoted(key)
+        switch (oldRecord, newRecord) {
+        case (let oldRecord?, nil):
+            if let entry = oldRecord.entry {
+                report(
+                    .placementRemoved,
+                    "Placement \(quotedKey) is removed: app code that asks for it gets nothing offline (it served "
+                        + "\(ServedOffline(entry).text)).",
+                    old: oldPlace(oldRecord.value.node), new: nil)
+            } else {
+                report(
+                    .skippedEntryRemoved, "Placement \(quotedKey), which the SDK skipped, is removed.", old: oldPlace(oldRecord.value.node),
+                    new: nil)
+            }
+        case (nil, let newRecord?):
+            if let entry = newRecord.entry {
+                var message = "New placement \(quotedKey) serves \(ServedOffline(entry).text)"
+                if let placement = entry.placement {
+                    message += " (revision \(placement.revision))"
+                    if !ExactKey.same(placement.identifier, key) {
+                        message +=
+                            "; its placement.identifier is \(Format.quoted(placement.identifier)), so exposures and "
+                            + "presented contexts report \(Format.quoted(placement.identifier)), not \(quotedKey)"
+                    }
+                }
+                if case .experiment(_, let experimentKey) = ServedOffline(entry) {
+                    let sharing = placementsByExperimentKey()[Array(experimentKey.utf8), default: []].filter { !ExactKey.same($0, key) }
+                    if !sharing.isEmpty {
+                        message +=
+                            "; it shares experiment key \(Format.quoted(experimentKey)) with "
+                            + "\(Format.quotedList(sharing)), so a subscriber draws the same variant through either"
+                    }
+                }
+                report(.placementAdded, message + ".", old: nil, new: newPlace(newRecord.value.node))
+                compareContent(old: nil, new: entry)
+            } else if let failure = newRecord.failure {
+                report(
+                    .entryNowSkipped,
+                    "New placement \(quotedKey) fails to decode, so the SDK skips it (`fallback placement entry skipped: "
+                        + "\(key)`): \(skipReason(failure, in: new)). getFunnel/getPaywall(\(quotedKey)) gets nothing offline.",
+                    old: nil, new: newPlace(failure.source.node))
+            }
+        case (let oldRecord?, let newRecord?):
+            switch (oldRecord.entry, newRecord.entry) {
+            case (let oldEntry?, nil):
+                let failure = newRecord.failure!
+                report(
+                    .entryNowSkipped,
+                    "The SDK now skips \(quotedKey) (`fallback placement entry skipped: \(key)`): "
+                        + "\(skipReason(failure, in: new)). Offline, getFunnel/getPaywall(\(quotedKey)) gets nothing where it "
+                        + "served \(ServedOffline(oldEntry).text).",
+                    old: oldPlace(oldRecord.value.node), new: newPlace(failure.source.node))
+            case (nil, let newEntry?):
+                let revision = newEntry.placement.map { " (revision \($0.revision))" } ?? ""
+                report(
+                    .entryNowLoads,
+                    "Placement \(quotedKey) decodes again: it serves \(ServedOffline(newEntry).text)\(revision) where the SDK "
+                        + "skipped it.",
+                    old: oldPlace(oldRecord.value.node), new: newPlace(newRecord.value.node))
+                compareContent(old: nil, new: newEntry)
+            case (nil, nil):
+                let oldValue = old.document.value(at: oldRecord.value.node)
+                let newValue = new.document.value(at: newRecord.value.node)
+                if !RawComparison.same(oldValue, newValue), let failure = newRecord.failure {
+                    report(
+                        .entryStillSkipped,
+                        "Placement \(quotedKey) changed and the SDK still skips it: \(skipReason(failure, in: new)).",
+                        old: oldPlace(oldRecord.value.node), new: newPlace(failure.source.node))
+                }
+            case (let oldEntry?, let newEntry?):
+                let oldValue = old.document.value(at: oldRecord.value.node)
+                let newValue = new.document.value(at: newRecord.value.node)
+                if !RawComparison.sameText(oldValue, newValue) {
+                    compareEntries(oldEntry, newEntry)
+                }
+            }
+        case (nil, nil):
+            break
+        }
+    }
+
+    private mutating func compareEntries(_ oldEntry: FallbackEntry, _ newEntry: FallbackEntry) {
+        let key = scope.placement ?? ""
+        if let oldPlacement = oldEntry.placement, let newPlacement = newEntry.placement {
+            if !ExactKey.same(oldPlacement.identifier, newPlacement.identifier) {
+                report(
+                    .identifierChanged,
+                    "placement.identifier \(Format.quoted(oldPlacement.identifier)) → \(Format.quoted(newPlacement.identifier)): "
+                        + "exposures and presented contexts for key \(Format.quoted(key)) now report "
+                        + "\(Format.quoted(newPlacement.identifier)).",
+                    field: "placement.identifier", old: oldPlace(old.fieldRef("identifier", in: oldPlacement)?.node),
+                    new: newPlace(new.fieldRef("identifier", in: newPlacement)?.node),
+                    values: (.string(oldPlacement.identifier), .string(newPlacement.identifier)))
+            }
+            if oldPlacement.revision != newPlacement.revision {
+                let down = newPlacement.revision < oldPlacement.revision ? ": it went down, which the dashboard never does" : ""
+                report(
+                    .revisionChanged, "Revision \(oldPlacement.revision) → \(newPlacement.revision)\(down).", field: "placement.revision",
+                    old: oldPlace(old.fieldRef("revision", in: oldPlacement)?.node),
+                    new: newPlace(new.fieldRef("revision", in: newPlacement)?.node),
+                    values: (
+                        .number(JSONNumber(text: String(oldPlacement.revision))), .number(JSONNumber(text: String(newPlacement.revision)))
+                    ))
+            }
+        }
+
+        let oldTarget = ServedOffline(oldEntry)
+        let newTarget = ServedOffline(newEntry)
+        if !oldTarget.same(as: newTarget) {
+            report(
+                .targetChanged, "\(Format.quoted(key)) serves \(newTarget.text) instead of \(oldTarget.text).",
+                old: oldPlace(targetNode(oldEntry, in: old)), new: newPlace(targetNode(newEntry, in: new)))
+        }
+
+        let oldExperiment = oldTarget.isExperiment ? oldEntry.experiment : nil
+        let newExperiment = newTarget.isExperiment ? newEntry.experiment : nil
+        if let oldExperiment, let newExperiment, ExactKey.same(oldExperiment.id, newExperiment.id) {
+            compareExperiments(oldExperiment, newExperiment)
+        } else {
+            if let oldExperiment { reportEnded(oldExperiment, now: newTarget, entry: newEntry) }
+            if let newExperiment { reportStarted(newExperiment, before: oldTarget, entry: oldEntry) }
+        }
+        compareContent(old: oldEntry, new: newEntry)
+    }
+
+    /// The node of the field that decides what an entry serves.
+    private func targetNode(_ entry: FallbackEntry, in file: FallbackFile) -> Int {
+        let field: String? =
+            switch ServedOffline(entry) {
+            case .funnel: "funnel"
+            case .paywall: "paywall"
+            case .experiment, .nothing(.noVariants): "experiment"
+            case .nothing: nil
+            }
+        return field.flatMap { file.fieldRef($0, in: entry)?.node } ?? entry.source.node
+    }
+
+    // MARK: Experiments
+
+    /// The buckets whose drawn variant serves something other than `target`, or nil when `target`
+    /// is itself an experiment.
+    private func bucketsServingOther(than target: ServedOffline, in experiment: Experiment) -> Int? {
+        if target.isExperiment { return nil }
+        let shares = Bucketing.shares(weights: experiment.variants.map(\.weight))
+        return zip(experiment.variants, shares).reduce(0) { total, pair in
+            ServedOffline(pair.0).same(as: target) ? total : total + pair.1
+        }
+    }
+
+    private func splitText(_ experiment: Experiment) -> String {
+        let shares = Bucketing.shares(weights: experiment.variants.map(\.weight))
+        return zip(experiment.variants, shares).map { variant, buckets in
+            "\(Format.quoted(variant.variantId)) \(Rebucketing.percent(buckets: buckets, minimumDecimals: 0))%"
+        }.joined(separator: ", ")
+    }
+
+    private mutating func reportStarted(_ experiment: Experiment, before: ServedOffline, entry oldEntry: FallbackEntry) {
+        var message =
+            "\(Format.quoted(scope.placement ?? "")) starts experiment \(Format.quoted(experiment.id)) (key "
+            + "\(Format.quoted(experiment.key))) over \(splitText(experiment))"
+        if let buckets = bucketsServingOther(than: before, in: experiment) {
+            message +=
+                ": \(Rebucketing.percent(buckets: buckets, minimumDecimals: 1))% of subscribers get other content "
+                + "than \(before.text)"
+        }
+        report(.experimentStarted, message + ".", old: oldPlace(targetNode(oldEntry, in: old)), new: newPlace(experiment.source.node))
+    }
+
+    private mutating func reportEnded(_ experiment: Experiment, now: ServedOffline, entry newEntry: FallbackEntry) {
+        var message =
+            "Experiment \(Format.quoted(experiment.id)) (key \(Format.quoted(experiment.key))) ended: "
+            + "\(Format.quoted(scope.placement ?? "")) now serves \(now.text)"
+        if let buckets = bucketsServingOther(than: now, in: experiment) {
+            message +=
+                " to every subscriber; \(Rebucketing.percent(buckets: buckets, minimumDecimals: 1))% of subscribers "
+                + "drew other content (\(splitText(experiment)))"
+        }
+        report(.experimentEnded, message + ".", old: oldPlace(experiment.source.node), new: newPlace(targetNode(newEntry, in: new)))
+    }
+
+    private mutating func compareExperiments(_ oldExperiment: Experiment, _ newExperiment: Experiment) {
+        let name = Format.quoted(newExperiment.id)
+        let keyChanged = !ExactKey.same(oldExperiment.key, newExperiment.key)
+        if keyChanged {
+            report(
+                .experimentKeyChanged,
+                "Experiment \(name) key \(Format.quoted(oldExperiment.key)) → \(Format.quoted(newExperiment.key)): every "
+                    + "subscriber's bucket is drawn again from the new key, independently of the old draw.",
+                field: "experiment.key", old: oldPlace(old.fieldRef("key", in: oldExperiment)?.node),
+                new: newPlace(new.fieldRef("key", in: newExperiment)?.node),
+                values: (.string(oldExperiment.key), .string(newExperiment.key)))
+        }
+
+        let oldShares = Bucketing.shares(weights: oldExperiment.variants.map(\.weight))
+        for (index, variant) in oldExperiment.variants.enumerated()
+        where !newExperiment.variants.contains(where: { ExactKey.same($0.variantId, variant.variantId) }) {
+            scope.variant = variant.variantId
+            report(
+                .variantRemoved,
+                "Experiment \(name) lost variant \(Format.quoted(variant.variantId)) (\(ServedOffline(variant).text), "
+                    + "\(Rebucketing.percent(buckets: oldShares[index], minimumDecimals: 1))% of subscribers): they draw "
+                    + "again from the remaining variants.",
+                old: oldPlace(variant.source.node), new: newPlace(new.fieldRef("variants", in: newExperiment)?.node))
+        }
+        for variant in newExperiment.variants {
+            scope.variant = variant.variantId
+            guard let oldVariant = oldExperiment.variants.first(where: { ExactKey.same($0.variantId, variant.variantId) }) else {
+                report(
+                    .variantAdded,
+                    "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(ServedOffline(variant).text) "
+                        + "(weight \(variant.weightText)).",
+                    old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node), new: newPlace(variant.source.node))
+                continue
+            }
+            let oldTarget = ServedOffline(oldVariant)
+            let newTarget = ServedOffline(variant)
+            if !oldTarget.same(as: newTarget) {
+                report(
+                    .targetChanged,
+                    "Variant \(Format.quoted(variant.variantId)) serves \(newTarget.text) instead of \(oldTarget.text).",
+                    old: oldPlace(oldVariant.source.node), new: newPlace(variant.source.node))
+            }
+        }
+        scope.variant = nil
+
+        let oldSplit = oldExperiment.variants.map { (variantId: $0.variantId, weight: $0.weight) }
+        let newSplit = newExperiment.variants.map { (variantId: $0.variantId, weight: $0.weight) }
+        let sameSplit =
+            oldSplit.count == newSplit.count
+            && zip(oldSplit, newSplit).allSatisfy { ExactKey.same($0.variantId, $1.variantId) && $0.weight == $1.weight }
+        guard !sameSplit else { return }
+        let weightChanges =
+            newExperiment.variants.map { variant in
+                let before = oldExperiment.variants.first { ExactKey.same($0.variantId, variant.variantId) }
+                return "\(Format.quoted(variant.variantId)) "
+                    + (before.map { "\($0.weightText) → \(variant.weightText)" } ?? "\(variant.weightText) (new)")
+            }
+            + oldExperiment.variants.filter { variant in
+                !newExperiment.variants.contains { ExactKey.same($0.variantId, variant.variantId) }
+            }.map { "\(Format.quoted($0.variantId)) \($0.weightText) → removed" }
+        let message: String
+        if keyChanged {
+            let shares = { (experiment: Experiment) in
+                Bucketing.shares(weights: experiment.variants.map(\.weight)).map { Rebucketing.percent(buckets: $0, minimumDecimals: 0) }
+                    .joined(separator: "/")
+            }
+            message =
+                "Experiment \(name) weights changed (\(weightChanges.joined(separator: ", "))): "
+                + "\(shares(oldExperiment)) → \(shares(newExperiment)) under a new key, so every subscriber draws afresh."
+        } else {
+            let moved = Rebucketing(
+                placementKey: scope.placement ?? "", experimentId: newExperiment.id, experimentKey: newExperiment.key, old: oldSplit,
+                new: newSplit)
+            rebucketing.append(moved)
+            message =
+                "Experiment \(name) weights changed (\(weightChanges.joined(separator: ", "))): \(moved) "
+                + "(\(moved.movedBuckets) of \(Bucketing.bucketCount) buckets draw another variant)."
+        }
+        let weights = { (experiment: Experiment) -> JSONValue in
+            .object(experiment.variants.map { JSONValue.Member($0.variantId, .number(JSONNumber(text: $0.weightText))) })
+        }
+        report(
+            .weightsChanged, message, field: "experiment.variants", old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node),
+            new: newPlace(new.fieldRef("variants", in: newExperiment)?.node), values: (weights(oldExperiment), weights(newExperiment)))
+    }
+
+    // MARK: Served content
+
+    static func servedFunnels(_ entry: FallbackEntry?) -> [ServedItem<Funnel>] {
+        guard let entry, entry.placement != nil else { return [] }
+        if let funnel = entry.funnel { return [ServedItem(variantId: nil, value: funnel)] }
+        if entry.paywall != nil { return [] }
+        return entry.experiment?.variants.compactMap { variant in variant.funnel.map { ServedItem(variantId: variant.variantId, value: $0) }
+        }
+            ?? []
+    }
+
+    static func servedPaywalls(_ entry: FallbackEntry?) -> [ServedItem<Paywall>] {
+        guard let entry, entry.placement != nil, entry.funnel == nil else { return [] }
+        if let paywall = entry.paywall { return [ServedItem(variantId: nil, value: paywall)] }
+        return entry.experiment?.variants.compactMap { variant in
+            variant.funnel == nil ? variant.paywall.map { ServedItem(variantId: variant.variantId, value: $0) } : nil
+        } ?? []
+    }
+
+    /// Pairs each new item with an old one of the same id: through the same variant if possible,
+    /// else through any variant not yet paired.
+    static func match<Value>(_ old: [ServedItem<Value>], _ new: [ServedItem<Value>], id: (Value) -> String) -> [(
+        old: Value?, new: ServedItem<Value>
+    )] {
+        var taken = Set<Int>()
+        func sameSlot(_ lhs: String?, _ rhs: String?) -> Bool {
+            switch (lhs, rhs) {
+            case (nil, nil): true
+            case (let lhs?, let rhs?): ExactKey.same(lhs, rhs)
+            default: false
+            }
+        }
+        var pairs: [(old: Value?, new: ServedItem<Value>)] = []
+        for item in new {
+            let sameId = old.indices.filter { !taken.contains($0) && ExactKey.same(id(old[$0].value), id(item.value)) }
+            let chosen = sameId.first { sameSlot(old[$0].variantId, item.variantId) } ?? sameId.first
+            if let chosen { taken.insert(chosen) }
+            pairs.append((chosen.map { old[$0].value }, item))
+        }
+        return pairs
+    }
+
+    /// Compares the funnels and paywalls two entries serve; with no old entry, checks the new one's
+    /// paywall pages only.
+    mutating func compareContent(old oldEntry: FallbackEntry?, new newEntry: FallbackEntry) {
+        let placement = scope.placement
+        for pair in Self.match(Self.servedFunnels(oldEntry), Self.servedFunnels(newEntry), id: \.id) {
+            scope = Scope(placement: placement, variant: pair.new.variantId, funnel: pair.new.value.id)
+            if let oldFunnel = pair.old { compareFunnels(oldFunnel, pair.new.value) }
+            checkPaywallPages(old: pair.old, new: pair.new.value)
+        }
+        if oldEntry != nil {
+            for pair in Self.match(Self.servedPaywalls(oldEntry), Self.servedPaywalls(newEntry), id: \.id) {
+                guard let oldPaywall = pair.old else { continue }
+                scope = Scope(placement: placement, variant: pair.new.variantId, paywall: pair.new.value.id)
+                comparePaywalls(oldPaywall, pair.new.value)
+            }
+        }
+        scope = Scope(placement: placement)
+    }
+}

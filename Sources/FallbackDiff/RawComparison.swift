@@ -1,0 +1,265 @@
+import FallbackAudit
+import Foundation
+import RovenueFallback
+
+/// One step of a field path: a member, an element by position, or an element matched by one of its fields.
+enum PathStep: Hashable {
+    case member(String)
+    case element(Int)
+    case matched(field: String, value: String)
+
+    /// A field path as a change shows it: `theme.colors.primary`, `pages[0]`, `options[value="morning"].label`.
+    static func text(_ path: [PathStep]) -> String {
+        var text = ""
+        for step in path {
+            switch step {
+            case .member(let key):
+                if isPlainName(key) {
+                    text += text.isEmpty ? key : "." + key
+                } else {
+                    text += "[\(JSONValue.quoted(key))]"
+                }
+            case .element(let index):
+                text += "[\(index)]"
+            case .matched(let field, let value):
+                text += "[\(field)=\(JSONValue.quoted(value))]"
+            }
+        }
+        return text
+    }
+
+    private static func isPlainName(_ key: String) -> Bool {
+        !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "-")
+            }
+    }
+}
+
+/// A field of a decoded object as written: its name and value node.
+struct WrittenField {
+    let name: String
+    let value: JSONDocument.Value
+}
+
+/// Comparisons of written JSON that ignore what the SDK ignores: member order, and a number's
+/// spelling when its value and integer-ness are the same.
+enum RawComparison {
+    /// The fields of a decoded value as written, in order of first appearance, each with its last
+    /// value (as the decoder reads them): object members, or the array quirk's elements by position.
+    /// Fields written as `null` are left out: for the decoder, `null` and absent are the same.
+    static func fields<T: SourceBacked>(of value: T, in document: JSONDocument) -> [WrittenField] {
+        let container = document.value(at: value.source.node)
+        switch container.kind {
+        case .object:
+            return members(of: container).filter { $0.value.kind != .null }
+        case .array:
+            return zip(T.fieldNames, container.elements).compactMap { name, element in
+                element.kind == .null ? nil : WrittenField(name: name, value: element)
+            }
+        default:
+            return []
+        }
+    }
+
+    /// An object's members in order of first appearance, each with its last value.
+    static func members(of object: JSONDocument.Value) -> [WrittenField] {
+        let members = object.uniqueMembers
+        return zip(members.keys, members.values).map { WrittenField(name: $0, value: $1) }
+    }
+
+    /// True when two written values mean the same.
+    static func same(_ old: JSONDocument.Value, _ new: JSONDocument.Value) -> Bool {
+        sameText(old, new) || equivalent(old, new)
+    }
+
+    /// True when two written values are the same bytes.
+    static func sameText(_ old: JSONDocument.Value, _ new: JSONDocument.Value) -> Bool {
+        let oldRange = old.byteRange
+        let newRange = new.byteRange
+        guard oldRange.count == newRange.count else { return false }
+        guard !oldRange.isEmpty else { return true }
+        return old.document.bytes.withUnsafeBufferPointer { oldBytes in
+            new.document.bytes.withUnsafeBufferPointer { newBytes in
+                memcmp(oldBytes.baseAddress! + oldRange.lowerBound, newBytes.baseAddress! + newRange.lowerBound, oldRange.count) == 0
+            }
+        }
+    }
+
+    /// True when two written values are equal as the SDK reads them: member order and a repeated
+    /// key's earlier values do not count, nor a number's spelling. Compared pair by pair from an
+    /// explicit stack, so at any depth (a `projectId` the SDK never reads may nest 100,000 deep).
+    static func equivalent(_ old: JSONDocument.Value, _ new: JSONDocument.Value) -> Bool {
+        var pending = [(old, new)]
+        while let (old, new) = pending.popLast() {
+            switch (old.kind, new.kind) {
+            case (.object, .object):
+                let oldMembers = old.uniqueMembers
+                let newMembers = new.uniqueMembers
+                guard oldMembers.count == newMembers.count else { return false }
+                for (key, oldValue) in zip(oldMembers.keys, oldMembers.values) {
+                    guard let newValue = newMembers[key] else { return false }
+                    pending.append((oldValue, newValue))
+                }
+            case (.array, .array):
+                guard old.count == new.count else { return false }
+                pending.append(contentsOf: zip(old.elements, new.elements))
+            case (.number, .number):
+                // Equal as the SDK reads them (§2.1): the same integer, or floats of the same value.
+                guard let oldNumber = old.number, let newNumber = new.number,
+                    oldNumber.text == newNumber.text || (oldNumber.reading != nil && oldNumber.reading == newNumber.reading)
+                else { return false }
+            case (.string, .string):
+                guard ExactKey.same(old.string ?? "", new.string ?? "") else { return false }
+            case (let oldKind, let newKind):
+                // null, true, false.
+                guard oldKind == newKind else { return false }
+            }
+        }
+        return true
+    }
+
+    /// A value as compact JSON, shortened past `limit` characters.
+    static func text(_ value: JSONValue, limit: Int = 120) -> String {
+        let text = value.jsonText()
+        return text.count > limit ? String(text.prefix(limit)) + "…" : text
+    }
+
+    /// A written value as its owned copy's compact JSON, shortened past `limit` characters; at any
+    /// depth, and only written as far as the cut.
+    static func text(_ value: JSONDocument.Value, limit: Int = 120) -> String {
+        value.jsonText(shortenedTo: limit)
+    }
+
+    /// Arrays whose elements are matched by a field rather than by position.
+    static let keyedArrays: [String: String] = [
+        "pages": "id", "options": "value", "next_rules": "id", "packages": "packageIdentifier", "variants": "variantId",
+        "clauses": "question_id",
+    ]
+}
+
+/// One value that differs between two written values, with the nearest node on each side.
+struct ValueDifference {
+    let path: [PathStep]
+    let old: JSONDocument.Value?
+    let new: JSONDocument.Value?
+    /// The old value's node, or its nearest written ancestor's.
+    let oldAnchor: Int
+    let newAnchor: Int
+}
+
+/// Finds the values that differ between two written values, as deep as both sides have the same shape.
+///
+/// Recurses once per level: it only compares values inside `placements`, which the contract's §2
+/// rule 4 limits to 127 levels in a file that loads.
+struct DifferenceSearch {
+    var differences: [ValueDifference] = []
+
+    mutating func compare(
+        _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, path: [PathStep], arrayKey: String? = nil, oldAnchor: Int,
+        newAnchor: Int
+    ) {
+        let oldAnchor = old?.index ?? oldAnchor
+        let newAnchor = new?.index ?? newAnchor
+        guard let old, let new else {
+            if old != nil || new != nil { add(path, old, new, oldAnchor, newAnchor) }
+            return
+        }
+        if RawComparison.same(old, new) { return }
+        switch (old.kind, new.kind) {
+        case (.object, .object):
+            let oldMembers = RawComparison.members(of: old)
+            let newMembers = RawComparison.members(of: new)
+            var oldByName: [[UInt8]: JSONDocument.Value] = [:]
+            for member in oldMembers { oldByName[Array(member.name.utf8)] = member.value }
+            var seen: Set<[UInt8]> = []
+            for member in newMembers {
+                let key = Array(member.name.utf8)
+                seen.insert(key)
+                compare(
+                    oldByName[key], member.value, path: path + [.member(member.name)], arrayKey: RawComparison.keyedArrays[member.name],
+                    oldAnchor: oldAnchor, newAnchor: newAnchor)
+            }
+            for member in oldMembers where !seen.contains(Array(member.name.utf8)) {
+                compare(
+                    member.value, nil, path: path + [.member(member.name)], arrayKey: nil, oldAnchor: oldAnchor, newAnchor: newAnchor)
+            }
+        case (.array, .array):
+            compareArrays(old, new, path: path, arrayKey: arrayKey)
+        default:
+            add(path, old, new, oldAnchor, newAnchor)
+        }
+    }
+
+    private mutating func compareArrays(_ old: JSONDocument.Value, _ new: JSONDocument.Value, path: [PathStep], arrayKey: String?) {
+        let oldElements = old.elements
+        let newElements = new.elements
+        if let arrayKey, let oldKeys = Self.keys(oldElements, arrayKey), let newKeys = Self.keys(newElements, arrayKey) {
+            let oldOrder = oldKeys.filter { key in newKeys.contains { ExactKey.same($0, key) } }
+            let newOrder = newKeys.filter { key in oldKeys.contains { ExactKey.same($0, key) } }
+            if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
+                add(path, old, new, old.index, new.index)
+                return
+            }
+            for (index, key) in newKeys.enumerated() {
+                let oldIndex = oldKeys.firstIndex { ExactKey.same($0, key) }
+                compare(
+                    oldIndex.map { oldElements[$0] }, newElements[index], path: path + [.matched(field: arrayKey, value: key)],
+                    oldAnchor: old.index, newAnchor: new.index)
+            }
+            for (index, key) in oldKeys.enumerated() where !newKeys.contains(where: { ExactKey.same($0, key) }) {
+                compare(
+                    oldElements[index], nil, path: path + [.matched(field: arrayKey, value: key)], oldAnchor: old.index,
+                    newAnchor: new.index)
+            }
+            return
+        }
+        // Elements equal at both ends are unchanged; the middle is compared by position when it
+        // has the same length on both sides, else as added and removed elements.
+        var prefix = 0
+        while prefix < oldElements.count, prefix < newElements.count, RawComparison.same(oldElements[prefix], newElements[prefix]) {
+            prefix += 1
+        }
+        var suffix = 0
+        while suffix < oldElements.count - prefix, suffix < newElements.count - prefix,
+            RawComparison.same(oldElements[oldElements.count - 1 - suffix], newElements[newElements.count - 1 - suffix])
+        {
+            suffix += 1
+        }
+        let oldMiddle = oldElements[prefix..<oldElements.count - suffix]
+        let newMiddle = newElements[prefix..<newElements.count - suffix]
+        if oldMiddle.count == newMiddle.count {
+            for (offset, (oldElement, newElement)) in zip(oldMiddle, newMiddle).enumerated() {
+                compare(oldElement, newElement, path: path + [.element(prefix + offset)], oldAnchor: old.index, newAnchor: new.index)
+            }
+        } else if oldMiddle.isEmpty || newMiddle.isEmpty {
+            for (offset, element) in oldMiddle.enumerated() {
+                add(path + [.element(prefix + offset)], element, nil, element.index, new.index)
+            }
+            for (offset, element) in newMiddle.enumerated() {
+                add(path + [.element(prefix + offset)], nil, element, old.index, element.index)
+            }
+        } else {
+            add(path, old, new, old.index, new.index)
+        }
+    }
+
+    /// The string value of `field` in every element, when every element is an object that has one
+    /// and no two share it.
+    private static func keys(_ elements: [JSONDocument.Value], _ field: String) -> [String]? {
+        var keys: [String] = []
+        var seen: Set<[UInt8]> = []
+        for element in elements {
+            guard element.kind == .object, let key = element[field]?.string, seen.insert(Array(key.utf8)).inserted else { return nil }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    private mutating func add(
+        _ path: [PathStep], _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, _ oldAnchor: Int, _ newAnchor: Int
+    ) {
+        differences.append(ValueDifference(path: path, old: old, new: new, oldAnchor: oldAnchor, newAnchor: newAnchor))
+    }
+}

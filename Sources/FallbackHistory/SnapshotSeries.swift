@@ -1,0 +1,197 @@
+import FallbackAudit
+#if canImport(Glibc)
+import Glibc
+#endif
+import RovenueFallback
+
+/// The snapshots of a source in timeline order: by `generatedAt`, then by source order.
+///
+/// Building a series reads each snapshot once, keeping only its `generatedAt`; `timeline(_:)`
+/// then reads them again one at a time and folds each into a `TimelineBuilder`, so no more than
+/// one snapshot's text and parse is alive at any moment.
+///
+/// ```swift
+/// let series = try SnapshotSeries(GitFileHistory(file: "App/rovenue-fallback.json"))
+/// let timeline = try series.timeline(HistoryOptions(now: Date()))
+/// ```
+public struct SnapshotSeries: Sendable {
+    /// One snapshot of the series.
+    public struct Member: Sendable, Hashable {
+        public let reference: SnapshotReference
+        /// The position in source order (the order given, file-name order, commit order).
+        public let sourceIndex: Int
+        /// The last top-level `generatedAt`, when it is an integer token (epoch milliseconds).
+        public let generatedAt: Int64?
+
+        public init(reference: SnapshotReference, sourceIndex: Int, generatedAt: Int64?) {
+            self.reference = reference
+            self.sourceIndex = sourceIndex
+            self.generatedAt = generatedAt
+        }
+    }
+
+    public let source: any SnapshotSource
+    /// The snapshots in timeline order.
+    public let members: [Member]
+
+    /// Lists `source` and reads each snapshot's `generatedAt` to order them.
+    public init(_ source: some SnapshotSource) throws {
+        let references = try source.references()
+        var members: [Member] = []
+        members.reserveCapacity(references.count)
+        for (index, reference) in references.enumerated() {
+            let generatedAt = GeneratedAtScan.generatedAt(in: try source.bytes(of: reference))
+            members.append(Member(reference: reference, sourceIndex: index, generatedAt: generatedAt))
+        }
+        self.init(source: source, sourceOrder: members)
+    }
+
+    /// A series of members already scanned, given in source order.
+    public init(source: some SnapshotSource, sourceOrder: [Member]) {
+        self.source = source
+        self.members = Self.timelineOrder(sourceOrder)
+    }
+
+    /// Sorts by `generatedAt`, then source order. A snapshot whose `generatedAt` cannot be read
+    /// keeps its place right after the snapshot before it in source order.
+    static func timelineOrder(_ sourceOrder: [Member]) -> [Member] {
+        var keyed: [(time: Int64, member: Member)] = []
+        var lastKnown = Int64.min
+        for member in sourceOrder.sorted(by: { $0.sourceIndex < $1.sourceIndex }) {
+            if let time = member.generatedAt { lastKnown = time }
+            keyed.append((lastKnown, member))
+        }
+        keyed.sort { ($0.time, $0.member.sourceIndex) < ($1.time, $1.member.sourceIndex) }
+        return keyed.map(\.member)
+    }
+
+    /// Reads, parses and folds each snapshot in timeline order, calling `progress` after each.
+    public func timeline(
+        _ options: HistoryOptions = HistoryOptions(), progress: ((SnapshotRecord) -> Void)? = nil
+    ) throws -> Timeline {
+        var builder = TimelineBuilder(options: options)
+        for member in members {
+            let record = builder.add(FallbackFile(bytes: try source.bytes(of: member.reference)), as: member)
+            releaseFreedMemory()
+            progress?(record)
+        }
+        return builder.finish()
+    }
+}
+
+/// Reads the last top-level `generatedAt` of a snapshot without parsing the rest: containers are
+/// skipped by counting brackets outside strings.
+enum GeneratedAtScan {
+    static func generatedAt(in bytes: [UInt8]) -> Int64? {
+        bytes.withUnsafeBufferPointer { scan($0) }
+    }
+
+    private static let key = Array("generatedAt".utf8)
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let count = bytes.count
+        func skipWhitespace() {
+            while offset < count, bytes[offset] == 0x20 || bytes[offset] == 0x0A || bytes[offset] == 0x0D || bytes[offset] == 0x09 {
+                offset += 1
+            }
+        }
+        /// Moves past a string starting at its opening quote; returns its raw contents.
+        func skipString() -> Range<Int>? {
+            let start = offset + 1
+            var index = start
+            while index < count {
+                switch bytes[index] {
+                case UInt8(ascii: "\\"): index += 2
+                case UInt8(ascii: "\""):
+                    offset = index + 1
+                    return start..<index
+                default: index += 1
+                }
+            }
+            return nil
+        }
+        /// Moves past one value; returns the range of a scalar token.
+        func skipValue() -> Range<Int>? {
+            guard offset < count else { return nil }
+            switch bytes[offset] {
+            case UInt8(ascii: "\""):
+                let start = offset
+                return skipString().map { _ in start..<offset }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let start = offset
+                var depth = 0
+                while offset < count {
+                    switch bytes[offset] {
+                    case UInt8(ascii: "\""):
+                        guard skipString() != nil else { return nil }
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 {
+                            offset += 1
+                            return start..<offset
+                        }
+                    default: break
+                    }
+                    offset += 1
+                }
+                return nil
+            default:
+                let start = offset
+                while offset < count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09]
+                    .contains(bytes[offset])
+                {
+                    offset += 1
+                }
+                return start..<offset
+            }
+        }
+
+        skipWhitespace()
+        guard offset < count, bytes[offset] == UInt8(ascii: "{") else { return nil }
+        offset += 1
+        var found: Int64?
+        while true {
+            skipWhitespace()
+            guard offset < count, bytes[offset] == UInt8(ascii: "\""), let keyRange = skipString() else { return found }
+            skipWhitespace()
+            guard offset < count, bytes[offset] == UInt8(ascii: ":") else { return found }
+            offset += 1
+            skipWhitespace()
+            guard let valueRange = skipValue() else { return found }
+            if isGeneratedAt(UnsafeBufferPointer(rebasing: bytes[keyRange])) {
+                found = epochMilliseconds(UnsafeBufferPointer(rebasing: bytes[valueRange]))
+            }
+            skipWhitespace()
+            guard offset < count, bytes[offset] == UInt8(ascii: ",") else { return found }
+            offset += 1
+        }
+    }
+
+    private static func isGeneratedAt(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        if raw.elementsEqual(key) { return true }
+        guard raw.contains(UInt8(ascii: "\\")) else { return false }
+        let document = JSONDocument(bytes: [UInt8(ascii: "\"")] + Array(raw) + [UInt8(ascii: "\"")])
+        return document.hasRoot && document.root.string == "generatedAt"
+    }
+
+    /// An integer token within 64 bits, as the audit reads `generatedAt` (`-0` is not one).
+    private static func epochMilliseconds(_ token: UnsafeBufferPointer<UInt8>) -> Int64? {
+        JSONNumber.reading(of: token)?.int64
+    }
+}
+
+/// Returns the heap's free pages to the system (glibc's `malloc_trim`, looked up at run time), so
+/// what one snapshot freed does not linger, fragmented, under the next; elsewhere, does nothing.
+private func releaseFreedMemory() {
+    #if canImport(Glibc)
+    _ = mallocTrim?(0)
+    #endif
+}
+
+#if canImport(Glibc)
+private let mallocTrim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
+    .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
+#endif

@@ -1,0 +1,483 @@
+import FallbackAudit
+import Foundation
+import RovenueFallback
+
+/// How a timeline is built and checked.
+public struct HistoryOptions: Sendable {
+    /// The audit run on each snapshot for its finding counts; its configuration also sets (or turns
+    /// off) the history rules.
+    public var audit: Audit
+    /// The time `snapshot-stale` measures the current snapshot's age against; nil skips that
+    /// threshold (nothing reads the clock).
+    public var now: Date?
+    /// The age in days past which the current snapshot is stale.
+    public var staleAfterDays: Int
+
+    public init(now: Date? = nil, staleAfterDays: Int = 90, audit: Audit? = nil) {
+        self.now = now
+        self.staleAfterDays = staleAfterDays
+        self.audit = audit ?? Audit(now: now)
+    }
+}
+
+/// Folds snapshots into a `Timeline` one at a time, in timeline order.
+///
+/// The builder keeps a few values per placement key (revision, identifier, what it serves, a
+/// fingerprint) and never a snapshot's text or parse: a caller that drops each `FallbackFile`
+/// after `add(_:as:)` holds one snapshot at a time, whatever the length of the series.
+public struct TimelineBuilder: Sendable {
+    public let options: HistoryOptions
+    private var snapshots: [SnapshotRecord] = []
+    private var histories: [PlacementHistory] = []
+    private var historyIndexOfKey: [[UInt8]: Int] = [:]
+    /// The placements of the last snapshot the SDK loads, by key bytes.
+    private var present: [[UInt8]: PlacementState] = [:]
+    /// Keys seen before and missing from the last snapshot the SDK loads.
+    private var absent: Set<[UInt8]> = []
+    /// The last `projectId` named, and the snapshot that named it.
+    private var lastProject: (id: String, stamp: SnapshotStamp)?
+    private var findings: [HistoryFinding] = []
+    private var hasBaseline = false
+
+    public init(options: HistoryOptions = HistoryOptions()) {
+        self.options = options
+    }
+
+    /// What the fold remembers of a placement from the last snapshot that loads.
+    private struct PlacementState: Sendable {
+        var revision: Int64?
+        var revisionText: String?
+        /// The last integer revision while the key has been present, and where it was seen.
+        var lastReadable: (revision: Int64, stamp: SnapshotStamp)?
+        var identifier: String?
+        var served: ServedTarget
+        var fingerprint: SHA256Digest
+        var stamp: SnapshotStamp
+    }
+
+    /// Folds `file`, the next snapshot in timeline order, and returns its record.
+    @discardableResult
+    public mutating func add(_ file: FallbackFile, as member: SnapshotSeries.Member) -> SnapshotRecord {
+        let stamp = SnapshotStamp(
+            index: snapshots.count, name: member.reference.name, generatedAt: member.generatedAt, commit: member.reference.commit)
+        let projectId = file.projectId.flatMap { $0.kind == .string ? $0.string : nil }
+        var changes = SnapshotChanges()
+        if let rejection = file.rejection {
+            changes.rejectionSummary = "\(rejection.rule.section): \(rejection.rule.summary)"
+            // A snapshot the SDK rejects is an error here as in every command.
+            findings += Audit.rejectionFindings(in: file).map { HistoryFinding(snapshot: stamp, finding: $0) }
+        } else {
+            fold(file, stamp: stamp, changes: &changes)
+            checkProject(projectId, in: file, stamp: stamp, changes: &changes)
+        }
+        let record = SnapshotRecord(
+            stamp: stamp, sourceIndex: member.sourceIndex, projectId: projectId, rejection: file.rejection,
+            entryCount: file.entries.count, loadedCount: file.loadedCount, skippedCount: file.skippedCount,
+            findingCounts: SeverityCounts(options.audit.findings(in: file)), changes: changes,
+            generatedAtLocation: file.generatedAt.map { file.location(of: SourceRef(node: $0.index)) })
+        snapshots.append(record)
+        return record
+    }
+
+    /// The timeline, with the checks that need the whole series: ties, snapshots that go back in
+    /// time, and staleness.
+    public func finish() -> Timeline {
+        var findings = findings
+        findings += orderFindings()
+        findings += staleFindings()
+        findings.sort { lhs, rhs in
+            (lhs.snapshot.index, lhs.finding.line, lhs.finding.column, lhs.finding.ruleId)
+                < (rhs.snapshot.index, rhs.finding.line, rhs.finding.column, rhs.finding.ruleId)
+        }
+        let placements = histories.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let current = snapshots.indices.max { snapshots[$0].sourceIndex < snapshots[$1].sourceIndex }
+        return Timeline(snapshots: snapshots, placements: placements, findings: findings, currentIndex: current)
+    }
+
+    // MARK: Placements
+
+    private mutating func fold(_ file: FallbackFile, stamp: SnapshotStamp, changes: inout SnapshotChanges) {
+        let isBaseline = !hasBaseline
+        hasBaseline = true
+        changes.isBaseline = isBaseline
+        changes.baselineCount = file.entries.count
+        var seen: [[UInt8]: PlacementState] = [:]
+        seen.reserveCapacity(file.entries.count)
+        for (record, reading) in zip(file.entries, EntryReading.readings(of: file)) {
+            let keyBytes = Array(record.key.utf8)
+            let previous = present[keyBytes]
+            var state = PlacementState(
+                revision: reading.revision, revisionText: reading.revisionText, lastReadable: nil,
+                identifier: reading.identifier, served: reading.served, fingerprint: reading.fingerprint, stamp: stamp)
+            if let revision = reading.revision {
+                state.lastReadable = (revision, stamp)
+            } else {
+                state.lastReadable = previous?.lastReadable
+            }
+            seen[keyBytes] = state
+            guard let previous else {
+                let isReturn = historyIndexOfKey[keyBytes] != nil
+                if !isBaseline { changes.added.append(record.key) }
+                let verb = isBaseline ? "first seen" : isReturn ? "added again" : "added"
+                startRevision(
+                    key: record.key, keyBytes: keyBytes, state: state, changes: .added,
+                    summary: "\(verb) at \(Self.revisionLabel(state)): \(state.served)"
+                        + Self.identifierNote(state.identifier, key: record.key))
+                continue
+            }
+            compare(record, reading: reading, previous: previous, state: state, keyBytes: keyBytes, changes: &changes)
+        }
+        absent.subtract(seen.keys)
+        for keyBytes in absent {
+            let index = historyIndexOfKey[keyBytes]!
+            histories[index].revisions[histories[index].revisions.count - 1].lastSeen = stamp
+        }
+        for (keyBytes, previous) in present where seen[keyBytes] == nil {
+            let index = historyIndexOfKey[keyBytes]!
+            let key = histories[index].key
+            changes.removed.append(key)
+            absent.insert(keyBytes)
+            histories[index].revisions.append(
+                PlacementRevision(
+                    revision: nil, revisionText: nil, identifier: nil, served: nil, fingerprint: nil, firstSeen: stamp,
+                    lastSeen: stamp, changes: .removed,
+                    summary: "removed; was \(Self.revisionLabel(previous)): \(previous.served)"))
+        }
+        changes.removed.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        present = seen
+    }
+
+    private mutating func compare(
+        _ record: EntryRecord, reading: EntryReading, previous: PlacementState, state: PlacementState, keyBytes: [UInt8],
+        changes: inout SnapshotChanges
+    ) {
+        let key = record.key
+        var kinds: PlacementRevision.Changes = []
+        var parts: [String] = []
+        if let revision = state.revision, let last = previous.lastReadable, revision != last.revision {
+            let change = SnapshotChanges.RevisionChange(key: key, from: last.revision, to: revision)
+            if revision > last.revision {
+                kinds.insert(.revisionRaised)
+                changes.revisionBumps.append(change)
+                parts.append("rev \(last.revision) → \(revision)")
+            } else {
+                kinds.insert(.revisionLowered)
+                changes.revisionRegressions.append(change)
+                parts.append("rev \(last.revision) → \(revision) (down)")
+                report(
+                    .revisionRegressed,
+                    "Placement \(Format.quoted(key)) goes from revision \(last.revision) in \(last.stamp.name) to \(revision): "
+                        + "the dashboard only ever raises a revision, so this snapshot was edited by hand or exported "
+                        + "from an older state, and a device updating from the release before steps back in targeting.",
+                    key: key, at: reading.revisionLocation ?? reading.entryLocation, in: state.stamp)
+            }
+        } else if !ExactKey.same(state.revisionText, previous.revisionText) {
+            kinds.insert(.revisionRewritten)
+            parts.append("revision \(previous.revisionText ?? "absent") → \(state.revisionText ?? "absent")")
+        }
+        if !ExactKey.same(state.identifier, previous.identifier) {
+            kinds.insert(.identifierChanged)
+            let quoted = { (identifier: String?) in identifier.map(Format.quoted) ?? "absent" }
+            parts.append("identifier \(quoted(previous.identifier)) → \(quoted(state.identifier))")
+        }
+        let wasSkipped = previous.served.kind == .skipped
+        let isSkipped = state.served.kind == .skipped
+        let contentChanged = state.fingerprint != previous.fingerprint
+        if contentChanged {
+            kinds.insert(.contentChanged)
+            changes.contentChanges.append(key)
+        }
+        if !wasSkipped, isSkipped {
+            kinds.insert(.stoppedDecoding)
+            changes.stoppedDecoding.append(key)
+            parts.append("no longer decodes (\(state.served.failure ?? "")); was \(previous.served)")
+        } else if wasSkipped, !isSkipped {
+            kinds.insert(.decodesAgain)
+            changes.decodesAgain.append(key)
+            parts.append("decodes again: serves \(state.served)")
+        } else if contentChanged {
+            parts.append(Self.servedChange(from: previous.served, to: state.served))
+        } else if kinds.contains(.revisionRaised) || kinds.contains(.revisionLowered) {
+            parts.append("same content")
+        }
+        if contentChanged, let revision = state.revision, previous.revision == revision {
+            report(
+                .contentChangedSameRevision,
+                "Placement \(Format.quoted(key)) serves different content at the same revision \(revision) as in "
+                    + "\(previous.stamp.name): \(Self.servedChange(from: previous.served, to: state.served)). Normal for "
+                    + "a republished funnel or paywall, but nothing in the revision says so: review it before release.",
+                key: key, at: reading.entryLocation, in: state.stamp)
+        }
+        let index = historyIndexOfKey[keyBytes]!
+        if kinds.isEmpty {
+            histories[index].revisions[histories[index].revisions.count - 1].lastSeen = state.stamp
+        } else {
+            startRevision(key: key, keyBytes: keyBytes, state: state, changes: kinds, summary: parts.joined(separator: "; "))
+        }
+    }
+
+    private mutating func startRevision(
+        key: String, keyBytes: [UInt8], state: PlacementState, changes: PlacementRevision.Changes, summary: String
+    ) {
+        let revision = PlacementRevision(
+            revision: state.revision, revisionText: state.revisionText, identifier: state.identifier, served: state.served,
+            fingerprint: state.fingerprint, firstSeen: state.stamp, lastSeen: state.stamp, changes: changes, summary: summary)
+        if let index = historyIndexOfKey[keyBytes] {
+            histories[index].revisions.append(revision)
+        } else {
+            historyIndexOfKey[keyBytes] = histories.count
+            histories.append(PlacementHistory(key: key, revisions: [revision]))
+        }
+    }
+
+    /// ` (identifier "onboarding")` when the identifier is not the key, else empty.
+    private static func identifierNote(_ identifier: String?, key: String) -> String {
+        guard let identifier else { return " (no identifier)" }
+        return ExactKey.same(identifier, key) ? "" : " (identifier \(Format.quoted(identifier)))"
+    }
+
+    /// `rev 4`, `revision "5"` (not an integer), or `no revision`.
+    private static func revisionLabel(_ state: PlacementState) -> String {
+        if let revision = state.revision { return "rev \(revision)" }
+        return state.revisionText.map { "revision \($0)" } ?? "no revision"
+    }
+
+    /// What changed in what an entry serves, in a few words.
+    static func servedChange(from old: ServedTarget, to new: ServedTarget) -> String {
+        guard old.kind == new.kind, ExactKey.same(old.id, new.id) else { return "\(old) → \(new)" }
+        switch new.kind {
+        case .funnel:
+            if let from = old.version, let to = new.version, from != to { return "funnel \(new.id ?? "") v\(from) → v\(to)" }
+            return "\(new) changed, same version"
+        case .paywall:
+            return "\(new) changed"
+        case .experiment:
+            var parts: [String] = []
+            if !ExactKey.same(old.experimentKey, new.experimentKey) {
+                parts.append("key \(old.experimentKey ?? "") → \(new.experimentKey ?? "") (every subscriber draws again)")
+            }
+            let oldIds = old.variants.map(\.variantId)
+            let newIds = new.variants.map(\.variantId)
+            for variant in new.variants where !oldIds.contains(where: { ExactKey.same($0, variant.variantId) }) {
+                parts.append("variant \(variant.variantId) added (\(variant.target))")
+            }
+            for variant in old.variants where !newIds.contains(where: { ExactKey.same($0, variant.variantId) }) {
+                parts.append("variant \(variant.variantId) removed")
+            }
+            if old.variants.map(\.weight) != new.variants.map(\.weight) || !oldIds.elementsEqual(newIds, by: ExactKey.same) {
+                let weights = { (target: ServedTarget) in target.variants.map(\.weight).joined(separator: "/") }
+                parts.append("weights \(weights(old)) → \(weights(new))")
+            }
+            for variant in new.variants {
+                guard let before = old.variants.first(where: { ExactKey.same($0.variantId, variant.variantId) }), before != variant
+                else {
+                    continue
+                }
+                if ExactKey.same(before.targetId, variant.targetId), before.targetIsFunnel == variant.targetIsFunnel {
+                    if let from = before.targetVersion, let to = variant.targetVersion, from != to {
+                        parts.append("\(variant.variantId): \(variant.target.dropLast(" v\(to)".count)) v\(from) → v\(to)")
+                    }
+                } else {
+                    parts.append("\(variant.variantId): \(before.target) → \(variant.target)")
+                }
+            }
+            let name = "experiment \(new.id ?? "")"
+            return parts.isEmpty ? "\(name) changed, same variants and targets" : "\(name): " + parts.joined(separator: ", ")
+        case .nothing:
+            return "content changed, still serves nothing"
+        case .skipped:
+            return "content changed, still does not decode"
+        }
+    }
+
+    // MARK: Project
+
+    private mutating func checkProject(
+        _ projectId: String?, in file: FallbackFile, stamp: SnapshotStamp, changes: inout SnapshotChanges
+    ) {
+        guard let projectId else { return }
+        if let lastProject, !ExactKey.same(lastProject.id, projectId) {
+            changes.projectChange = SnapshotChanges.ProjectChange(from: lastProject.id, to: projectId)
+            let location = file.projectId.map { file.location(of: SourceRef(node: $0.index)) }
+            report(
+                .projectChanged,
+                "projectId is \(Format.quoted(projectId)) but \(lastProject.stamp.name) names \(Format.quoted(lastProject.id)): "
+                    + "this file was exported from another project (a staging file bundled into a production app?), so "
+                    + "offline devices get that project's placements and report exposures against it.",
+                key: nil, at: location, in: stamp)
+        }
+        lastProject = (projectId, stamp)
+    }
+
+    // MARK: Series-wide checks
+
+    /// `snapshot-tie` for equal `generatedAt`s next to each other; `snapshot-back-in-time` for a
+    /// snapshot that comes after, in source order, one generated later than it.
+    private func orderFindings() -> [HistoryFinding] {
+        var found: [HistoryFinding?] = []
+        for (previous, record) in zip(snapshots, snapshots.dropFirst()) {
+            guard let time = record.stamp.generatedAt, time == previous.stamp.generatedAt else { continue }
+            found.append(
+                finding(
+                    .snapshotTie,
+                    "\(record.stamp.name) has the same generatedAt as \(previous.stamp.name) (\(EpochMilliseconds.isoDate(time))): "
+                        + "the series puts it after by source order; check that both exports are the ones meant to ship.",
+                    key: nil, at: record.generatedAtLocation, in: record.stamp))
+        }
+        var latest: (time: Int64, record: SnapshotRecord)?
+        for record in snapshots.sorted(by: { $0.sourceIndex < $1.sourceIndex }) {
+            guard let time = record.stamp.generatedAt else { continue }
+            guard let (latestTime, latestRecord) = latest, time < latestTime else {
+                if time > latest?.time ?? .min { latest = (time, record) }
+                continue
+            }
+            let gap = latestTime.subtractingReportingOverflow(time)
+            found.append(
+                finding(
+                    .snapshotBackInTime,
+                    "\(record.stamp.name) comes after \(latestRecord.stamp.name) in source order but was generated "
+                        + "\(Format.duration(milliseconds: gap.overflow ? .max : gap.partialValue)) earlier "
+                        + "(\(EpochMilliseconds.isoDate(time)) < \(EpochMilliseconds.isoDate(latestTime))): an older export "
+                        + "replaced a newer one. The timeline orders it by generatedAt.",
+                    key: nil, at: record.generatedAtLocation, in: record.stamp))
+        }
+        return found.compactMap { $0 }
+    }
+
+    /// `snapshot-stale` for the current snapshot (the last in source order): older than the
+    /// threshold, or generated before snapshots that record changes it lacks.
+    private func staleFindings() -> [HistoryFinding] {
+        guard let current = snapshots.max(by: { $0.sourceIndex < $1.sourceIndex }) else { return [] }
+        var found: [HistoryFinding?] = []
+        if let now = options.now, let nowMilliseconds = Format.milliseconds(of: now), let time = current.stamp.generatedAt {
+            let age = nowMilliseconds.subtractingReportingOverflow(time)
+            let limit = Int64(options.staleAfterDays).multipliedReportingOverflow(by: 86_400_000)
+            if !age.overflow, !limit.overflow, age.partialValue > limit.partialValue {
+                found.append(
+                    finding(
+                        .snapshotStale,
+                        "\(current.stamp.name), the current snapshot, was generated \(EpochMilliseconds.isoDate(time)), "
+                            + "\(Format.duration(milliseconds: age.partialValue)) before now "
+                            + "(\(EpochMilliseconds.isoDate(nowMilliseconds))), past the \(options.staleAfterDays)-day threshold: offline devices get placements as they were "
+                            + "then. Export the fallback file again when you publish.",
+                        key: nil, at: current.generatedAtLocation, in: current.stamp))
+            }
+        }
+        let later = snapshots[(current.stamp.index + 1)...].filter(\.changes.recordsChanges)
+        if let first = later.first {
+            let more = later.count > 1 ? " (and \(later.count - 1) more later \(later.count == 2 ? "snapshot" : "snapshots"))" : ""
+            found.append(
+                finding(
+                    .snapshotStale,
+                    "\(current.stamp.name), the current snapshot (last in source order), was generated before \(first.stamp), "
+                        + "which records changes it lacks: \(first.changes.summary)\(more). The app bundles the older export.",
+                    key: nil, at: current.generatedAtLocation, in: current.stamp))
+        }
+        return found.compactMap { $0 }
+    }
+
+    // MARK: Findings
+
+    private mutating func report(
+        _ rule: Rule, _ message: String, key: String?, at location: FallbackFile.Location?, in stamp: SnapshotStamp
+    ) {
+        if let found = finding(rule, message, key: key, at: location, in: stamp) { findings.append(found) }
+    }
+
+    private func finding(
+        _ rule: Rule, _ message: String, key: String?, at location: FallbackFile.Location?, in stamp: SnapshotStamp
+    ) -> HistoryFinding? {
+        guard let severity = options.audit.configuration.severity(of: rule) else { return nil }
+        let location = location ?? FallbackFile.Location(pointer: "", line: 1, column: 1)
+        return HistoryFinding(
+            snapshot: stamp,
+            finding: Finding(
+                ruleId: rule.id, severity: severity, message: message, placementKey: key, pointer: location.pointer,
+                line: location.line, column: location.column))
+    }
+}
+
+/// What the fold reads from one entry: revision and identifier as written, what it serves, and
+/// the fingerprint of its content.
+struct EntryReading {
+    let revision: Int64?
+    let revisionText: String?
+    let identifier: String?
+    let served: ServedTarget
+    let fingerprint: SHA256Digest
+    let entryLocation: FallbackFile.Location
+    let revisionLocation: FallbackFile.Location?
+
+    init(_ record: EntryRecord, in file: FallbackFile) {
+        let value = file.document.value(at: record.value.node)
+        let placement = Self.field(value, "placement", position: 0)
+        let revisionValue = placement.flatMap { Self.field($0, "revision", position: 1) }
+        let identifierValue = placement.flatMap { Self.field($0, "identifier", position: 0) }
+        revision = revisionValue.flatMap { $0.number?.int64Value }
+        revisionText = revisionValue.map { Format.json($0.owned) }
+        identifier = identifierValue.flatMap(\.string)
+        switch value.kind {
+        case .object: fingerprint = ContentFingerprint.digest(of: value, excludingKey: "placement")
+        case .array: fingerprint = ContentFingerprint.digest(of: value, excludingElement: 0)
+        default: fingerprint = ContentFingerprint.digest(of: value)
+        }
+        switch record.outcome {
+        case .loaded(let entry):
+            served = Self.served(entry)
+        case .skipped(let failure):
+            let pointer = file.location(of: failure.source).pointer
+            served = ServedTarget(kind: .skipped, failure: "at \(pointer.isEmpty ? "/" : pointer), \(failure.expectation)")
+        }
+        entryLocation = file.location(of: record.value)
+        revisionLocation = revisionValue.map { file.location(of: SourceRef(node: $0.index)) }
+    }
+
+    /// The reading of every entry of `file`, in order; entries are read concurrently in chunks.
+    static func readings(of file: FallbackFile) -> [EntryReading] {
+        let entries = file.entries
+        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, entries.count / 32)
+        guard chunks > 1 else { return entries.map { EntryReading($0, in: file) } }
+        var readings = [EntryReading?](repeating: nil, count: entries.count)
+        readings.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for index in chunk * entries.count / chunks..<(chunk + 1) * entries.count / chunks {
+                    buffer[index] = EntryReading(entries[index], in: file)
+                }
+            }
+        }
+        return readings.map { $0! }
+    }
+
+    /// A field of an object, or of the array quirk at its position.
+    private static func field(_ value: JSONDocument.Value, _ name: String, position: Int) -> JSONDocument.Value? {
+        switch value.kind {
+        case .object: return value[name]
+        case .array:
+            let elements = value.elements
+            return position < elements.count ? elements[position] : nil
+        default: return nil
+        }
+    }
+
+    /// What an offline device is served (§5): a direct funnel, else a direct paywall, else the
+    /// experiment's draw.
+    static func served(_ entry: FallbackEntry) -> ServedTarget {
+        guard entry.placement != nil else { return ServedTarget(kind: .nothing) }
+        if let funnel = entry.funnel {
+            return ServedTarget(kind: .funnel, id: funnel.id, version: funnel.versionNo)
+        }
+        if let paywall = entry.paywall {
+            return ServedTarget(kind: .paywall, id: paywall.id)
+        }
+        if let experiment = entry.experiment {
+            let variants = experiment.variants.map { variant in
+                ServedTarget.Variant(
+                    variantId: variant.variantId, weight: variant.weightText, targetId: variant.funnel?.id ?? variant.paywall?.id,
+                    targetIsFunnel: variant.funnel != nil, targetVersion: variant.funnel?.versionNo)
+            }
+            return ServedTarget(kind: .experiment, id: experiment.id, experimentKey: experiment.key, variants: variants)
+        }
+        return ServedTarget(kind: .nothing)
+    }
+}

@@ -1,0 +1,112 @@
+import FallbackAudit
+
+/// One GitHub Actions workflow command: `::error file=a.json,line=3,col=7,title=…::message`.
+public struct WorkflowCommand: Sendable, Hashable {
+    /// One `name=value` property.
+    public struct Property: Sendable, Hashable {
+        public let name: String
+        public let value: String
+
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// `error`, `warning`, `notice`, …
+    public var command: String
+    public var properties: [Property]
+    public var message: String
+
+    public init(_ command: String, properties: [Property] = [], message: String) {
+        self.command = command
+        self.properties = properties
+        self.message = message
+    }
+
+    /// The command as one line (without its line feed), escaped as the runner unescapes it.
+    public var line: String {
+        let list = properties.map { "\($0.name)=\(Self.escapeProperty($0.value))" }.joined(separator: ",")
+        return "::\(command)\(list.isEmpty ? "" : " " + list)::\(Self.escapeData(message))"
+    }
+
+    /// The message: `%`, carriage return and line feed percent-encoded, and every other hidden
+    /// character spelled out (`VisibleText`): the runner's log shows the line, so an escape
+    /// sequence or a bidi override in a key must not recolour or reorder it.
+    public static func escapeData(_ text: String) -> String {
+        escape(text, including: [])
+    }
+
+    /// A property value: as `escapeData`, and `:` and `,` too.
+    public static func escapeProperty(_ text: String) -> String {
+        escape(text, including: [UInt8(ascii: ":"), UInt8(ascii: ",")])
+    }
+
+    private static func escape(_ text: String, including extra: Set<UInt8>) -> String {
+        let text = VisibleText.forTerminal(text, keepingLineBreaks: true)
+        let special = extra.union([UInt8(ascii: "%"), 0x0D, 0x0A])
+        guard text.utf8.contains(where: special.contains) else { return text }
+        var output = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, special.contains(UInt8(scalar.value)) {
+                output += "%" + MarkdownEscaping.hex(UInt8(scalar.value))
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}
+
+/// A report as GitHub Actions annotations: one workflow command per finding (`::error`, `::warning`,
+/// `::notice`), most severe first, so GitHub's per-step cap on shown annotations keeps the errors.
+///
+/// A rejected file is an `::error` (`file-rejected`), an unreadable one an `::error` titled
+/// `file-unreadable`; a clean run prints nothing. A finding without a location has no `file`,
+/// `line` or `col`.
+public enum GitHubAnnotations {
+    static let titleKeyLimit = 100
+
+    public static func render(_ report: CheckReport) -> String {
+        var commands: [WorkflowCommand] = []
+        for file in report.files {
+            if case .unreadable = file.status {
+                commands.append(
+                    WorkflowCommand(
+                        "error", properties: [.init("file", file.path), .init("title", ReportRule.fileUnreadable.id)],
+                        message: file.verdict))
+            }
+        }
+        for severity in Severity.allCases.sorted(by: >) {
+            for file in report.files {
+                for (index, finding) in file.findings.enumerated() where finding.severity == severity {
+                    commands.append(command(for: finding, at: file.location(ofFindingAt: index)))
+                }
+            }
+        }
+        return commands.map { $0.line + "\n" }.joined()
+    }
+
+    /// `error`, `warning` or `notice`.
+    public static func command(for severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "notice"
+        }
+    }
+
+    /// The finding's annotation, on `location` when it has one.
+    static func command(for finding: Finding, at location: CheckReport.Location?) -> WorkflowCommand {
+        var title = finding.ruleId
+        if let key = finding.placementKey { title += " (\(MarkdownEscaping.truncated(key, to: titleKeyLimit)))" }
+        var properties: [WorkflowCommand.Property] = []
+        if let location {
+            properties.append(.init("file", location.path))
+            if let line = location.line { properties.append(.init("line", String(line))) }
+            if let column = location.column { properties.append(.init("col", String(column))) }
+        }
+        properties.append(.init("title", title))
+        return WorkflowCommand(command(for: finding.severity), properties: properties, message: finding.message)
+    }
+}

@@ -1,0 +1,141 @@
+import FallbackAudit
+import RovenueFallback
+
+/// A report as SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+///
+/// One run: `tool.driver` names the tool and describes every rule that ran (id, summary, default
+/// level, `helpUri` when the rules' documentation has an address); each finding is a result with
+/// its rule, level (`error`, `warning`, `note`), message and `file:line:column` (no `locations` when
+/// it has none). A rejected file is a `file-rejected` result; an unreadable file is an `error`
+/// result of `file-unreadable`, a notification, and `executionSuccessful: false`.
+public enum SARIFReport {
+    public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+    public static let version = "2.1.0"
+
+    public static func render(_ report: CheckReport) -> String {
+        document(report).jsonText([.prettyPrinted]) + "\n"
+    }
+
+    /// The SARIF log as a JSON value.
+    public static func document(_ report: CheckReport) -> JSONValue {
+        var rules = report.rules
+        for file in report.files {
+            for id in ruleIds(of: file) where !rules.contains(where: { $0.id == id }) {
+                if let rule = report.rule(id) { rules.append(rule) }
+            }
+        }
+        let ruleIndex = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+
+        var results: [JSONValue] = []
+        var notifications: [JSONValue] = []
+        for file in report.files {
+            if case .unreadable = file.status {
+                results.append(
+                    result(
+                        rule: ReportRule.fileUnreadable.id, index: ruleIndex[ReportRule.fileUnreadable.id], level: .error,
+                        message: file.verdict, location: location(path: file.path, line: nil, column: nil), placement: nil))
+                notifications.append(.object([
+                    .init("level", "error"), .init("message", .object([.init("text", .string(file.verdict))])),
+                    .init("locations", .array([location(path: file.path, line: nil, column: nil)])),
+                ]))
+            }
+            for (index, finding) in file.findings.enumerated() {
+                let place = file.location(ofFindingAt: index)
+                results.append(
+                    result(
+                        rule: finding.ruleId, index: ruleIndex[finding.ruleId], level: finding.severity, message: finding.message,
+                        location: place.map { location(path: $0.path, line: $0.line, column: $0.column) },
+                        placement: finding.placementKey, pointer: finding.pointer))
+            }
+        }
+
+        var driver: [JSONValue.Member] = [.init("name", .string(report.tool.name)), .init("version", .string(report.tool.version))]
+        if let uri = report.tool.informationURI { driver.append(.init("informationUri", .string(uri))) }
+        driver.append(.init("rules", .array(rules.map { descriptor($0, tool: report.tool) })))
+
+        var invocation: [JSONValue.Member] = [.init("executionSuccessful", .bool(notifications.isEmpty))]
+        if !notifications.isEmpty { invocation.append(.init("toolExecutionNotifications", .array(notifications))) }
+
+        return .object([
+            .init("$schema", .string(schema)),
+            .init("version", .string(version)),
+            .init("runs", .array([
+                .object([
+                    .init("tool", .object([.init("driver", .object(driver))])),
+                    .init("invocations", .array([.object(invocation)])),
+                    .init("results", .array(results)),
+                ])
+            ])),
+        ])
+    }
+
+    /// `error`, `warning` or `note`.
+    public static func level(_ severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "note"
+        }
+    }
+
+    static func ruleIds(of file: CheckReport.File) -> [String] {
+        (file.isUnreadable ? [ReportRule.fileUnreadable.id] : []) + file.findings.map(\.ruleId)
+    }
+
+    static func descriptor(_ rule: ReportRule, tool: ReportTool) -> JSONValue {
+        var members: [JSONValue.Member] = [
+            .init("id", .string(rule.id)),
+            .init("shortDescription", .object([.init("text", .string(rule.summary))])),
+            .init("defaultConfiguration", .object([.init("level", .string(level(rule.severity)))])),
+        ]
+        if let url = tool.helpURL(for: rule) { members.append(.init("helpUri", .string(url))) }
+        members.append(.init("properties", .object([.init("tags", .array([.string(rule.category)]))])))
+        return .object(members)
+    }
+
+    /// One result; without `locations` when it has no location.
+    static func result(
+        rule: String, index: Int?, level severity: Severity, message: String, location: JSONValue?, placement: String?,
+        pointer: String? = nil
+    ) -> JSONValue {
+        var members: [JSONValue.Member] = [.init("ruleId", .string(rule))]
+        if let index { members.append(.init("ruleIndex", .number(JSONNumber(index)))) }
+        members += [
+            .init("level", .string(level(severity))),
+            .init("message", .object([.init("text", .string(message))])),
+        ]
+        if let location { members.append(.init("locations", .array([location]))) }
+        var properties: [JSONValue.Member] = []
+        if let placement { properties.append(.init("placement", .string(placement))) }
+        if let pointer { properties.append(.init("pointer", .string(pointer))) }
+        if !properties.isEmpty { members.append(.init("properties", .object(properties))) }
+        return .object(members)
+    }
+
+    static func location(path: String, line: Int?, column: Int?) -> JSONValue {
+        var physical: [JSONValue.Member] = [.init("artifactLocation", .object([.init("uri", .string(uri(path)))]))]
+        if let line, let column, line >= 1, column >= 1 {
+            physical.append(.init("region", .object([
+                .init("startLine", .number(JSONNumber(line))), .init("startColumn", .number(JSONNumber(column))),
+            ])))
+        }
+        return .object([.init("physicalLocation", .object(physical))])
+    }
+
+    /// A path as a URI reference: relative paths stay relative (code scanning resolves them against
+    /// the repository), absolute ones become `file://` URIs; anything outside RFC 3986's unreserved
+    /// characters and `/` is percent-encoded.
+    public static func uri(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += "%" + MarkdownEscaping.hex(byte)
+            }
+        }
+        return path.hasPrefix("/") ? "file://" + encoded : encoded
+    }
+}
