@@ -332,7 +332,7 @@ extension SiteModel {
                 .dictionary(["label": .string(SiteModel.text(option.label, locale: locale) ?? ""), "value": SiteModel.name(option.value)])
             }
             let rules = (page.nextRules ?? []).map { rule -> MustacheValue in
-                .dictionary(["id": SiteModel.name(rule.id), "goto": SiteModel.name(rule.goto), "condition": .string(ConditionText.text(of: rule.condition))])
+                .dictionary(["id": SiteModel.name(rule.id), "goto": SiteModel.name(rule.goto), "condition": .string(FunnelGraph.text(of: rule.condition))])
             }
             pages.append(.dictionary([
                 "number": .int(index + 1), "id": SiteModel.name(page.id), "anchor": .string(anchor(page.id)), "type": SiteModel.name(page.type),
