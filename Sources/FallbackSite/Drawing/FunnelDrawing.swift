@@ -34,13 +34,22 @@ public struct FunnelDrawing: Sendable {
     }
 
     /// Draws `funnel`, with the pages whose ids have exactly the bytes of one of `unreachablePages`
-    /// in the error style (a `Set<String>` cannot tell canonically equivalent ids apart).
+    /// in the error style (a `Set<String>` cannot tell canonically equivalent ids apart). Every page
+    /// with such an id is marked, duplicates too; to mark one of several pages that share an id, use
+    /// `init(funnel:unreachablePageIndices:locale:idPrefix:)`.
     public init(funnel: Funnel, unreachablePages: Set<ExactKey>, locale: String? = nil, idPrefix: String? = nil) {
+        let indices = unreachablePages.isEmpty ? [] : funnel.pages.indices.filter { unreachablePages.contains(ExactKey(funnel.pages[$0].id)) }
+        self.init(funnel: funnel, unreachablePageIndices: Set(indices), locale: locale, idPrefix: idPrefix)
+    }
+
+    /// Draws `funnel`, with the pages at the positions in `unreachablePageIndices` (positions in
+    /// `funnel.pages`, as a check found them) in the error style.
+    public init(funnel: Funnel, unreachablePageIndices: Set<Int>, locale: String? = nil, idPrefix: String? = nil) {
         let flow = FunnelFlow(graph: FunnelGraph(funnel))
         let layout = GraphLayout(graph: flow)
         let prefix = FunnelDrawing.elementIdPrefix(idPrefix, funnelId: funnel.id)
         var writer = DrawingWriter(
-            funnel: funnel, flow: flow, layout: layout, prefix: prefix, unreachablePageIds: unreachablePages,
+            funnel: funnel, flow: flow, layout: layout, prefix: prefix, unreachablePages: unreachablePageIndices,
             locale: locale)
         svg = writer.write()
         width = writer.width

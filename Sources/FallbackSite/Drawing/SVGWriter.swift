@@ -6,7 +6,8 @@ struct DrawingWriter {
     let flow: FunnelFlow
     let layout: GraphLayout
     let prefix: String
-    let unreachablePageIds: Set<ExactKey>
+    /// Positions of the pages drawn in the error style.
+    let unreachablePages: Set<Int>
     let locale: String?
     private(set) var width = 0
     private(set) var height = 0
@@ -19,14 +20,14 @@ struct DrawingWriter {
     static let tooltipWidth = 2400.0
 
     init(
-        funnel: Funnel, flow: FunnelFlow, layout: GraphLayout, prefix: String, unreachablePageIds: Set<ExactKey>,
+        funnel: Funnel, flow: FunnelFlow, layout: GraphLayout, prefix: String, unreachablePages: Set<Int>,
         locale: String?
     ) {
         self.funnel = funnel
         self.flow = flow
         self.layout = layout
         self.prefix = prefix
-        self.unreachablePageIds = unreachablePageIds
+        self.unreachablePages = unreachablePages
         self.locale = locale
     }
 
@@ -63,7 +64,7 @@ struct DrawingWriter {
     }
 
     private var summary: String {
-        let unreachable = funnel.pages.count { unreachablePageIds.contains(ExactKey($0.id)) }
+        let unreachable = funnel.pages.indices.count { unreachablePages.contains($0) }
         let unknown = flow.steps.count { step in
             if case .unknown = flow.nodes[step.to] { return true }
             return false
@@ -166,7 +167,7 @@ struct DrawingWriter {
     /// A box with the page's id, type (and paywall) and copy.
     private mutating func writePage(_ index: Int, node: Int) {
         let page = funnel.pages[index]
-        let isUnreachable = unreachablePageIds.contains(ExactKey(page.id))
+        let isUnreachable = unreachablePages.contains(index)
         var classes = "fd-page"
         if index == 0 { classes += " is-start" }
         if page.type.utf8.elementsEqual("paywall".utf8) { classes += " is-paywall" }
