@@ -10,16 +10,9 @@ struct CheckedContent {
     var paywalls: [(id: String, node: Int)] = []
 }
 
-/// Where a `goto` or `default_next` leads.
-enum Target {
-    case page(Int)
-    case end
-    /// Not a page id, not `end`, or `paywall` in a funnel without a paywall page.
-    case unknown
-}
-
-/// A step of a funnel's graph written in the snapshot: a rule's `goto` or a `default_next`.
-struct Step {
+/// A step back to an earlier page (or the same one) written in the snapshot: a rule's `goto` or a
+/// `default_next`.
+struct BackStep {
     enum Kind {
         case rule(String)
         case defaultNext
@@ -110,17 +103,10 @@ extension AuditRun {
                         + "\(pages[index].questionId.map { ", and question \(Format.quoted($0)) is never answered" } ?? "").",
                     key: key, at: node(of: "options", in: pages[index]))
             }
-            if ExactKey.same(type, "paywall"), !Self.carries(funnel.paywalls, pages[index].paywallId) {
+            if context.graph.cannotShowPaywall(onPage: index) {
                 reportPaywallPage(pages[index], funnel: funnel, key: key)
             }
         }
-    }
-
-    /// True when `paywalls` has a paywall under `paywallId`, a key compared by its bytes as the map does.
-    private static func carries(_ paywalls: OrderedMap<Paywall>?, _ paywallId: String?) -> Bool {
-        guard let paywalls, let paywallId, !paywallId.isEmpty else { return false }
-        guard paywalls.count <= 16 else { return paywalls[paywallId] != nil }
-        return paywalls.keys.contains { ExactKey.same($0, paywallId) }
     }
 
     /// Reports a paywall page whose paywall the funnel does not carry.
@@ -148,22 +134,20 @@ extension AuditRun {
 
     private mutating func checkGraph(_ context: FunnelContext, key: String) {
         let pages = context.pages
-        var graph = PageGraph()
-        graph.edges.reserveCapacity(pages.count + pages.count / 2)
-        graph.starts.reserveCapacity(pages.count + 1)
-        var backSteps: [Step] = []
+        let graph = context.graph
+        var backSteps: [BackStep] = []
 
         for index in pages.indices {
-            graph.starts.append(graph.edges.count)
-            if let rules = pages[index].nextRules {
-                for rule in rules.indices {
+            let rules = pages[index].nextRules ?? []
+            for step in graph.steps(from: index) {
+                switch step.kind {
+                case .rule(let rule):
                     let goto = rules[rule].goto
-                    switch context.target(goto) {
-                    case .page(let next):
-                        graph.edges.append(next)
+                    switch step.target {
+                    case .page(let next), .paywall(let next):
                         if next <= index {
                             backSteps.append(
-                                Step(from: index, to: next, kind: .rule(rules[rule].id), node: node(of: "goto", in: rules[rule])))
+                                BackStep(from: index, to: next, kind: .rule(rules[rule].id), node: node(of: "goto", in: rules[rule])))
                         }
                     case .end:
                         break
@@ -175,31 +159,29 @@ extension AuditRun {
                                 + "taking the branch has nowhere to go.",
                             key: key, at: node(of: "goto", in: rules[rule]))
                     }
-                }
-            }
-            if let defaultNext = pages[index].defaultNext {
-                switch context.target(defaultNext) {
-                case .page(let next):
-                    graph.edges.append(next)
-                    if next <= index {
-                        backSteps.append(
-                            Step(from: index, to: next, kind: .defaultNext, node: node(of: "default_next", in: pages[index])))
+                case .defaultNext:
+                    let defaultNext = pages[index].defaultNext ?? ""
+                    switch step.target {
+                    case .page(let next), .paywall(let next):
+                        if next <= index {
+                            backSteps.append(
+                                BackStep(from: index, to: next, kind: .defaultNext, node: node(of: "default_next", in: pages[index])))
+                        }
+                    case .end:
+                        break
+                    case .unknown:
+                        report(
+                            .gotoUnknown,
+                            "default_next of page \(Format.quoted(pages[index].id)) is \(context.unknownTargetText(defaultNext)): "
+                                + "the dashboard blocks publishing this, and a device leaving the page without a matching rule "
+                                + "has nowhere to go.",
+                            key: key, at: node(of: "default_next", in: pages[index]))
                     }
-                case .end:
+                case .nextInOrder:
                     break
-                case .unknown:
-                    report(
-                        .gotoUnknown,
-                        "default_next of page \(Format.quoted(pages[index].id)) is \(context.unknownTargetText(defaultNext)): "
-                            + "the dashboard blocks publishing this, and a device leaving the page without a matching rule "
-                            + "has nowhere to go.",
-                        key: key, at: node(of: "default_next", in: pages[index]))
                 }
-            } else if index + 1 < pages.count {
-                graph.edges.append(index + 1)
             }
         }
-        graph.starts.append(graph.edges.count)
 
         if !backSteps.isEmpty, isEnabled(.cycle) {
             reportCycles(backSteps, graph: graph, context: context, key: key)
@@ -212,9 +194,9 @@ extension AuditRun {
     /// One finding per set of pages that all reach one another through a step back (a strongly
     /// connected component, or one page that goes to itself), and one per step back that closes no
     /// loop. Linear in the funnel's size, and each message is bounded.
-    private mutating func reportCycles(_ backSteps: [Step], graph: PageGraph, context: FunnelContext, key: String) {
+    private mutating func reportCycles(_ backSteps: [BackStep], graph: FunnelGraph, context: FunnelContext, key: String) {
         let pages = context.pages
-        let component = Self.stronglyConnectedComponents(graph)
+        let component = graph.stronglyConnectedComponents()
         let componentCount = (component.max() ?? -1) + 1
         // Each component's first page in page order, size, and the first few pages to name.
         var firstPage = [Int](repeating: -1, count: componentCount)
@@ -235,10 +217,10 @@ extension AuditRun {
             loopSteps[group] += 1
             if step.to == firstPage[group], reportedStep[group] < 0 { reportedStep[group] = index }
         }
-        let parents = Self.parents(from: backSteps.indices.compactMap { index in
+        let parents = graph.parents(from: backSteps.indices.compactMap { index in
             let group = component[backSteps[index].from]
             return reportedStep[group] == index ? firstPage[group] : nil
-        }, graph: graph, within: component)
+        }, within: component)
         for (index, step) in backSteps.enumerated() {
             let group = component[step.from]
             let from = pages[step.from].id
@@ -293,23 +275,10 @@ extension AuditRun {
         return ids.joined(separator: " → ")
     }
 
-    private mutating func reportUnreachable(graph: PageGraph, context: FunnelContext, key: String) {
+    private mutating func reportUnreachable(graph: FunnelGraph, context: FunnelContext, key: String) {
         let pages = context.pages
-        var reached = [Bool](repeating: false, count: pages.count)
-        reached[0] = true
-        var queue = [0]
-        queue.reserveCapacity(pages.count)
-        var head = 0
-        var reachedCount = 1
-        while head < queue.count {
-            let current = queue[head]
-            head += 1
-            for edge in graph.starts[current]..<graph.starts[current + 1] where !reached[graph.edges[edge]] {
-                reached[graph.edges[edge]] = true
-                reachedCount += 1
-                queue.append(graph.edges[edge])
-            }
-        }
+        let reached = graph.pagesReachedFromFirstPage()
+        let reachedCount = reached.count { $0 }
         guard reachedCount < pages.count else { return }
         for index in pages.indices where !reached[index] {
             report(
@@ -319,81 +288,6 @@ extension AuditRun {
                     + "next-in-order step leads to it, so a device never shows it.",
                 key: key, at: pages[index].source.node)
         }
-    }
-
-    /// Each page's component id; two pages share one exactly when each reaches the other.
-    static func stronglyConnectedComponents(_ graph: PageGraph) -> [Int] {
-        let count = graph.pageCount
-        var order = [Int](repeating: -1, count: count)
-        var low = [Int](repeating: 0, count: count)
-        var onStack = [Bool](repeating: false, count: count)
-        var component = [Int](repeating: -1, count: count)
-        var stack: [Int] = []
-        var frames: [(node: Int, edge: Int)] = []
-        var counter = 0
-        var components = 0
-        for root in 0..<count where order[root] < 0 {
-            order[root] = counter
-            low[root] = counter
-            counter += 1
-            stack.append(root)
-            onStack[root] = true
-            frames.append((root, graph.starts[root]))
-            while let (node, edge) = frames.last {
-                if edge < graph.starts[node + 1] {
-                    frames[frames.count - 1].edge += 1
-                    let next = graph.edges[edge]
-                    if order[next] < 0 {
-                        order[next] = counter
-                        low[next] = counter
-                        counter += 1
-                        stack.append(next)
-                        onStack[next] = true
-                        frames.append((next, graph.starts[next]))
-                    } else if onStack[next] {
-                        low[node] = min(low[node], order[next])
-                    }
-                } else {
-                    frames.removeLast()
-                    if let parent = frames.last?.node { low[parent] = min(low[parent], low[node]) }
-                    if low[node] == order[node] {
-                        while let member = stack.popLast() {
-                            onStack[member] = false
-                            component[member] = components
-                            if member == node { break }
-                        }
-                        components += 1
-                    }
-                }
-            }
-        }
-        return component
-    }
-
-    /// Breadth-first trees from `starts`, each inside its own component: each reached page's
-    /// parent, -1 for the starts and pages not reached. The starts lie in distinct components, so
-    /// the trees never meet and the whole search is linear.
-    static func parents(from starts: [Int], graph: PageGraph, within component: [Int]) -> [Int] {
-        var parents = [Int](repeating: -1, count: graph.pageCount)
-        var reached = [Bool](repeating: false, count: graph.pageCount)
-        var queue: [Int] = []
-        for start in starts {
-            reached[start] = true
-            queue.append(start)
-        }
-        var head = 0
-        while head < queue.count {
-            let current = queue[head]
-            head += 1
-            for edge in graph.starts[current]..<graph.starts[current + 1] {
-                let next = graph.edges[edge]
-                guard !reached[next], component[next] == component[current] else { continue }
-                reached[next] = true
-                parents[next] = current
-                queue.append(next)
-            }
-        }
-        return parents
     }
 
     // MARK: Clauses
@@ -579,70 +473,48 @@ extension AuditRun {
     }
 }
 
-/// A funnel's page graph: the pages each page can go to, as one edge list.
-struct PageGraph {
-    /// Page `i`'s successors are `edges[starts[i]..<starts[i + 1]]`.
-    var starts: [Int] = []
-    var edges: [Int] = []
-
-    var pageCount: Int { starts.count - 1 }
-}
-
-/// What the funnel checks share: page and question lookups.
+/// What the funnel checks share: the funnel's graph, and question lookups.
 struct FunnelContext {
     /// Funnels up to this many pages are searched; larger ones get dictionaries.
-    static let searchedPageLimit = 32
+    static let searchedPageLimit = FunnelGraph.searchedPageLimit
 
     let funnel: Funnel
     let pages: [Page]
-    /// Page id → index of the first page with it, for large funnels. Ids are compared by their
-    /// bytes, as the SDK compares them (and as the site's drawing does).
-    private let pageIndexMap: [ExactKey: Int]?
+    /// Where each step leads; page ids are compared by their bytes, as the SDK compares them (and
+    /// as the site's drawing does, from the same graph).
+    let graph: FunnelGraph
     /// Question id → index of the first page that asks it, for large funnels.
     private let questionPageMap: [ExactKey: Int]?
-    /// The first page of type `paywall`: where `"paywall"` leads.
-    let firstPaywallPage: Int?
     /// Every question id, in page order.
     let questionIds: [String]
 
     init(funnel: Funnel) {
         self.funnel = funnel
         pages = funnel.pages
+        graph = FunnelGraph(funnel)
         if pages.count > Self.searchedPageLimit {
-            var pageIndex: [ExactKey: Int] = [:]
             var questionPage: [ExactKey: Int] = [:]
             for index in pages.indices {
-                pageIndex[ExactKey(pages[index].id)] = pageIndex[ExactKey(pages[index].id)] ?? index
                 if let question = pages[index].questionId {
                     questionPage[ExactKey(question)] = questionPage[ExactKey(question)] ?? index
                 }
             }
-            pageIndexMap = pageIndex
             questionPageMap = questionPage
         } else {
-            pageIndexMap = nil
             questionPageMap = nil
         }
-        firstPaywallPage = pages.firstIndex { ExactKey.same($0.type, "paywall") }
         questionIds = pages.compactMap(\.questionId)
     }
 
     /// The index of the first page with `id`.
     func pageIndex(of id: String) -> Int? {
-        if let pageIndexMap { return pageIndexMap[ExactKey(id)] }
-        return pages.firstIndex { ExactKey.same($0.id, id) }
+        graph.pageIndex(of: id)
     }
 
     /// The index of the first page that asks `question`.
     func questionPage(of question: String) -> Int? {
         if let questionPageMap { return questionPageMap[ExactKey(question)] }
         return pages.firstIndex { ExactKey.same($0.questionId, question) }
-    }
-
-    func target(_ name: String) -> Target {
-        if ExactKey.same(name, "end") { return .end }
-        if ExactKey.same(name, "paywall") { return firstPaywallPage.map(Target.page) ?? .unknown }
-        return pageIndex(of: name).map(Target.page) ?? .unknown
     }
 
     /// Why a target leads nowhere, for a message.

@@ -372,22 +372,15 @@ extension DiffRun {
         .array((funnel.paywalls?.keys ?? []).map { .string($0) })
     }
 
-    /// True when `page` is a paywall page whose paywall `funnel` does not carry.
-    private static func cannotShowPaywall(_ page: Page, in funnel: Funnel) -> Bool {
-        guard page.type == "paywall" else { return false }
-        guard let paywallId = page.paywallId, !paywallId.isEmpty, let paywalls = funnel.paywalls else { return true }
-        return paywalls[paywallId] == nil
-    }
-
     /// Reports paywall pages that can no longer show their paywall offline, and those that can again.
     mutating func checkPaywallPages(old: Funnel?, new: Funnel) {
         let carried = { (funnel: Funnel) -> String in
             let keys = funnel.paywalls?.keys ?? []
             return keys.isEmpty ? "it carries none" : "it carries " + Format.quotedList(keys)
         }
-        for page in new.pages where Self.cannotShowPaywall(page, in: new) {
+        for page in new.pages where FunnelGraph.cannotShowPaywall(page, in: new) {
             let oldPage = old?.pages.first { ExactKey.same($0.id, page.id) }
-            if let old, let oldPage, Self.cannotShowPaywall(oldPage, in: old) { continue }
+            if let old, let oldPage, FunnelGraph.cannotShowPaywall(oldPage, in: old) { continue }
             scope.page = page.id
             let shows = page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall"
             let oldAnchor = oldPage.map { self.old.fieldRef("paywallId", in: $0)?.node ?? $0.source.node }
@@ -400,9 +393,9 @@ extension DiffRun {
                 values: (oldPage?.paywallId.map { .string($0) }, page.paywallId.map { .string($0) }))
         }
         if let old {
-            for oldPage in old.pages where Self.cannotShowPaywall(oldPage, in: old) {
-                guard let page = new.pages.first(where: { ExactKey.same($0.id, oldPage.id) }), page.type == "paywall",
-                    !Self.cannotShowPaywall(page, in: new)
+            for oldPage in old.pages where FunnelGraph.cannotShowPaywall(oldPage, in: old) {
+                guard let page = new.pages.first(where: { ExactKey.same($0.id, oldPage.id) }), FunnelGraph.isPaywallPage(page),
+                    !FunnelGraph.cannotShowPaywall(page, in: new)
                 else { continue }
                 scope.page = page.id
                 report(

@@ -317,12 +317,13 @@ extension SiteModel {
         let funnelFindings = info.uses.filter { seenPlacements.insert(ExactKey($0.placementKey)).inserted }.flatMap { use in
             findings(forPlacement: use.placementKey).filter { $0.rule?.category == .funnel }
         }
-        var pageIdOfPointer: [ExactKey: String] = [:]
-        for page in funnel.pages {
-            pageIdOfPointer[ExactKey(snapshot.file.location(of: page.source).pointer)] = page.id
+        // Pages by position, not id: a reachable page may share its id with an unreachable one.
+        var pageIndexOfPointer: [ExactKey: Int] = [:]
+        for (index, page) in funnel.pages.enumerated() {
+            pageIndexOfPointer[ExactKey(snapshot.file.location(of: page.source).pointer)] = index
         }
         let unreachable = Set(
-            funnelFindings.filter { $0.ruleId == "page-unreachable" }.compactMap { pageIdOfPointer[ExactKey($0.pointer)].map(ExactKey.init) })
+            funnelFindings.filter { $0.ruleId == "page-unreachable" }.compactMap { pageIndexOfPointer[ExactKey($0.pointer)] })
         // Rows are anchored by a safe, bounded name of their page id.
         let anchors = PageNames(identifiers: funnel.pages.map(\.id))
         func anchor(_ pageId: String) -> String { "page-" + anchors.name(for: pageId) }
@@ -333,7 +334,7 @@ extension SiteModel {
                 .dictionary(["label": .string(SiteModel.text(option.label, locale: locale) ?? ""), "value": SiteModel.name(option.value)])
             }
             let rules = (page.nextRules ?? []).map { rule -> MustacheValue in
-                .dictionary(["id": SiteModel.name(rule.id), "goto": SiteModel.name(rule.goto), "condition": .string(ConditionText.text(of: rule.condition))])
+                .dictionary(["id": SiteModel.name(rule.id), "goto": SiteModel.name(rule.goto), "condition": .string(FunnelGraph.text(of: rule.condition))])
             }
             pages.append(.dictionary([
                 "number": .int(index + 1), "id": SiteModel.name(page.id), "anchor": .string(anchor(page.id)), "type": SiteModel.name(page.type),
@@ -343,7 +344,7 @@ extension SiteModel {
                 "rules": .list(rules), "hasRules": .bool(!rules.isEmpty),
                 "defaultNext": page.defaultNext.map { SiteModel.name($0) } ?? .null,
                 "paywallId": page.paywallId.map { SiteModel.name($0) } ?? .null,
-                "unreachable": .bool(unreachable.contains(ExactKey(page.id))),
+                "unreachable": .bool(unreachable.contains(index)),
             ]))
             for (path, url) in RemoteMedia.urls(on: page, in: snapshot.file) {
                 var item: [String: MustacheValue] = [
@@ -378,7 +379,7 @@ extension SiteModel {
             "hasFindings": .bool(!funnelFindings.isEmpty),
             "paywalls": .list((funnel.paywalls?.keys ?? []).map { SiteModel.name($0) }),
             "drawing": values.html(
-                FunnelDrawing(funnel: funnel, unreachablePages: unreachable, locale: locale).svg),
+                FunnelDrawing(funnel: funnel, unreachablePageIndices: unreachable, locale: locale).svg),
         ]
     }
 

@@ -1,361 +1,49 @@
-import RovenueFallback
+/// A node of a graph to lay out, by its position among the graph's nodes.
+struct LayoutNodeID: Hashable, Comparable {
+    let index: Int
 
-/// A drawing of a funnel's flow as an inline `<svg>` element.
+    init(_ index: Int) {
+        self.index = index
+    }
+
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.index < rhs.index }
+}
+
+/// A step (directed edge) of a graph to lay out, by its position among the graph's steps.
+struct LayoutStepID: Hashable, Comparable {
+    let index: Int
+
+    init(_ index: Int) {
+        self.index = index
+    }
+
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.index < rhs.index }
+}
+
+/// What `GraphLayout` needs to know of a graph: boxes, terminals, and labelled steps between them.
 ///
-/// Pages are boxes in layers from the first page, joined by the steps §6 of the format can take:
-/// each rule's `goto` (labelled with its condition), `default_next`, and the next page in order
-/// when a page has no `default_next`. `"paywall"` targets point at the first paywall page, `"end"`
-/// and falling off the last page at an end terminal, anything else at an error terminal. Steps
-/// back to an earlier layer run along the side so cycles stand out.
-///
-/// The drawing is styled only through classes (rules in `Site/assets/site.css`): it carries no `style` attribute
-/// and no `<style>` element. Every text from the snapshot is cleaned for XML 1.0, shortened and
-/// escaped, and element ids come from `idPrefix` and page positions only. The same funnel always
-/// gives the same bytes.
-public struct FunnelDrawing: Sendable {
-    /// The `<svg>` element.
-    public let svg: String
-    /// The drawing's width in CSS pixels, as in its `width` attribute.
-    public let width: Int
-    /// The drawing's height in CSS pixels, as in its `height` attribute.
-    public let height: Int
-
-    /// Draws `funnel`.
-    ///
-    /// - Parameters:
-    ///   - unreachablePageIds: Pages drawn in the error style, as a check found them.
-    ///   - locale: The locale whose copy the boxes show; else the funnel's `defaultLocale`, else
-    ///     the first locale a text has.
-    ///   - idPrefix: Prefix of the element ids (markers, title), unique on the page that shows the
-    ///     drawing. Used as given when it is a plain identifier (`[A-Za-z][A-Za-z0-9_-]*`, at most 64
-    ///     characters); otherwise, and by default, one is derived from it or the funnel's id.
-    public init(funnel: Funnel, unreachablePageIds: Set<String> = [], locale: String? = nil, idPrefix: String? = nil) {
-        self.init(funnel: funnel, unreachablePages: Set(unreachablePageIds.map(ExactKey.init)), locale: locale, idPrefix: idPrefix)
-    }
-
-    /// Draws `funnel`, with the pages whose ids have exactly the bytes of one of `unreachablePages`
-    /// in the error style (a `Set<String>` cannot tell canonically equivalent ids apart).
-    public init(funnel: Funnel, unreachablePages: Set<ExactKey>, locale: String? = nil, idPrefix: String? = nil) {
-        let flow = FunnelFlow(funnel: funnel)
-        let layout = FlowLayout(flow: flow)
-        let prefix = FunnelDrawing.elementIdPrefix(idPrefix, funnelId: funnel.id)
-        var writer = DrawingWriter(
-            funnel: funnel, flow: flow, layout: layout, prefix: prefix, unreachablePageIds: unreachablePages,
-            locale: locale)
-        svg = writer.write()
-        width = writer.width
-        height = writer.height
-    }
-
-    /// `requested` when it is a plain identifier; otherwise a slug of it (or of the funnel's id)
-    /// and a hash of its exact bytes.
-    static func elementIdPrefix(_ requested: String?, funnelId: String) -> String {
-        if let requested, isPlainIdentifier(requested) { return requested }
-        let source = requested ?? funnelId
-        var slug: [UInt8] = []
-        for byte in source.utf8 {
-            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-            if PageNames.isSlugByte(lowered) {
-                slug.append(lowered)
-            } else if let last = slug.last, last != UInt8(ascii: "-") {
-                slug.append(UInt8(ascii: "-"))
-            }
-            if slug.count >= 24 { break }
-        }
-        while slug.last == UInt8(ascii: "-") { slug.removeLast() }
-        let hash = SHA256Digest(of: Array(source.utf8)).hexString.prefix(8)
-        return slug.isEmpty ? "fd-\(hash)" : "fd-\(String(decoding: slug, as: UTF8.self))-\(hash)"
-    }
-
-    static func isPlainIdentifier(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard let first = bytes.first, bytes.count <= 64, isASCIILetter(first) else { return false }
-        return bytes.allSatisfy {
-            isASCIILetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-")
-                || $0 == UInt8(ascii: "_")
-        }
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-    }
+/// Nodes `0..<boxCount` are boxes, in the order a reader expects them (the layout starts each
+/// layer in that order); the nodes after them are terminals, small pills that hang below a box.
+/// Steps are drawn in their order, from one node to another.
+protocol LayeredGraph {
+    /// The number of nodes, boxes and terminals.
+    var nodeCount: Int { get }
+    /// The number of boxes: the first nodes.
+    var boxCount: Int { get }
+    /// The number of steps.
+    var stepCount: Int { get }
+    /// For a terminal node: the text its pill shows (not yet fitted or escaped), and the box it hangs from.
+    func terminal(_ node: LayoutNodeID) -> (text: String, box: LayoutNodeID)
+    /// The node `step` leaves.
+    func from(_ step: LayoutStepID) -> LayoutNodeID
+    /// The node `step` leads to.
+    func to(_ step: LayoutStepID) -> LayoutNodeID
+    /// The text shown on `step` (not yet fitted or escaped), if any.
+    func label(of step: LayoutStepID) -> String?
+    /// True when `step` is taken on a condition: a fan of conditions into fewer targets puts
+    /// their labels above the targets.
+    func isConditional(_ step: LayoutStepID) -> Bool
 }
-
-// MARK: - The flow
-
-/// A funnel's pages and the steps between them, as §6 runs them.
-struct FunnelFlow {
-    enum Node {
-        case page(Int)
-        /// Where the funnel ends after page `source`.
-        case end(source: Int)
-        /// A target of page `source` that is not a page id or `end`, or `paywall` without a paywall page.
-        case unknown(source: Int, target: String)
-    }
-
-    enum Kind {
-        case rule, defaultNext, sequential
-    }
-
-    struct Step {
-        var from: Int
-        var to: Int
-        var kind: Kind
-        /// The condition or `else`, as the snapshot has it (not yet made safe).
-        var label: String?
-        /// The whole step in words, for a tooltip (not yet made safe).
-        var summary: String
-        var hasCondition: Bool
-        var jumpsToPaywall: Bool
-    }
-
-    let pageCount: Int
-    private(set) var nodes: [Node]
-    private(set) var steps: [Step] = []
-    private(set) var ruleCount = 0
-
-    init(funnel: Funnel) {
-        let pages = funnel.pages
-        pageCount = pages.count
-        nodes = pages.indices.map(Node.page)
-        var firstPage: [[UInt8]: Int] = [:]
-        for (index, page) in pages.enumerated() where firstPage[Array(page.id.utf8)] == nil {
-            firstPage[Array(page.id.utf8)] = index
-        }
-        let firstPaywallPage = pages.firstIndex { $0.type.utf8.elementsEqual("paywall".utf8) }
-
-        for (index, page) in pages.enumerated() {
-            var endNode: Int?
-            var unknownNodes: [[UInt8]: Int] = [:]
-            func resolve(_ target: String) -> (node: Int, name: String, paywall: Bool) {
-                let bytes = Array(target.utf8)
-                if bytes.elementsEqual("end".utf8) {
-                    if endNode == nil {
-                        endNode = nodes.count
-                        nodes.append(.end(source: index))
-                    }
-                    return (endNode!, "end", false)
-                }
-                if bytes.elementsEqual("paywall".utf8), let firstPaywallPage {
-                    return (firstPaywallPage, "paywall (\(pages[firstPaywallPage].id))", true)
-                }
-                if !bytes.elementsEqual("paywall".utf8), let page = firstPage[bytes] {
-                    return (page, pages[page].id, false)
-                }
-                if let known = unknownNodes[bytes] {
-                    return (known, target, false)
-                }
-                unknownNodes[bytes] = nodes.count
-                nodes.append(.unknown(source: index, target: target))
-                return (nodes.count - 1, target, false)
-            }
-
-            let rules = page.nextRules ?? []
-            ruleCount += rules.count
-            for rule in rules {
-                let target = resolve(rule.goto)
-                let condition = ConditionText.text(of: rule.condition)
-                steps.append(
-                    Step(
-                        from: index, to: target.node, kind: .rule, label: condition,
-                        summary: "Rule \(rule.id) of \(page.id): if \(condition) → \(target.name)",
-                        hasCondition: true, jumpsToPaywall: target.paywall))
-            }
-            let label = rules.isEmpty ? nil : "else"
-            if let defaultNext = page.defaultNext {
-                let target = resolve(defaultNext)
-                steps.append(
-                    Step(
-                        from: index, to: target.node, kind: .defaultNext, label: label,
-                        summary: "\(page.id): \(rules.isEmpty ? "" : "else ")default_next → \(target.name)",
-                        hasCondition: false, jumpsToPaywall: target.paywall))
-            } else {
-                let target: (node: Int, name: String) =
-                    index + 1 < pages.count ? (index + 1, pages[index + 1].id) : (resolve("end").node, "end")
-                steps.append(
-                    Step(
-                        from: index, to: target.node, kind: .sequential, label: label,
-                        summary: "\(page.id): \(rules.isEmpty ? "" : "else ")next page → \(target.name)",
-                        hasCondition: false, jumpsToPaywall: false))
-            }
-        }
-    }
-
-    func isTerminal(_ node: Int) -> Bool { node >= pageCount }
-}
-
-/// Conditions and clauses in words: `goal = lose_weight ∧ age ≥ 40`.
-enum ConditionText {
-    /// The most elements of an array value spelled out.
-    static let elementLimit = 12
-
-    static func text(of condition: Condition) -> String {
-        if condition.clauses.isEmpty { return condition.op == .all ? "always" : "never" }
-        return condition.clauses.map(text(of:)).joined(separator: condition.op == .all ? " ∧ " : " ∨ ")
-    }
-
-    static func text(of clause: Clause) -> String {
-        let question = clause.questionId
-        let value = clause.value?.owned
-        switch clause.op {
-        case .eq: return "\(question) = \(text(of: value))"
-        case .neq: return "\(question) ≠ \(text(of: value))"
-        case .gt: return "\(question) > \(text(of: value))"
-        case .gte: return "\(question) ≥ \(text(of: value))"
-        case .lt: return "\(question) < \(text(of: value))"
-        case .lte: return "\(question) ≤ \(text(of: value))"
-        case .between:
-            if case .array(let bounds)? = value, bounds.count == 2 {
-                return "\(question) ∈ [\(text(of: bounds[0])), \(text(of: bounds[1]))]"
-            }
-            return "\(question) between \(text(of: value))"
-        case .in: return "\(question) ∈ \(setText(of: value))"
-        case .notIn: return "\(question) ∉ \(setText(of: value))"
-        case .contains: return "\(question) ∋ \(text(of: value))"
-        case .isAnswered: return "\(question) answered"
-        case .isNotAnswered: return "\(question) not answered"
-        }
-    }
-
-    private static func setText(of value: JSONValue?) -> String {
-        guard case .array(let elements)? = value else { return text(of: value) }
-        let shown = elements.prefix(elementLimit).map { text(of: $0) }
-        return "{" + shown.joined(separator: ", ") + (elements.count > elementLimit ? ", …" : "") + "}"
-    }
-
-    /// Compact JSON, with strings that read unambiguously left unquoted.
-    static func text(of value: JSONValue?) -> String {
-        guard let value else { return "(no value)" }
-        switch value {
-        case .string(let string): return isPlain(string) ? string : JSONValue.quoted(string)
-        case .array(let elements) where elements.count > elementLimit:
-            return "[" + elements.prefix(elementLimit).map { $0.jsonText() }.joined(separator: ",") + ",…]"
-        default: return value.jsonText()
-        }
-    }
-
-    /// A word that cannot be mistaken for a number, `true`, `false`, `null` or several values.
-    static func isPlain(_ string: String) -> Bool {
-        guard let first = string.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
-            string != "true", string != "false", string != "null"
-        else { return false }
-        return string.unicodeScalars.allSatisfy {
-            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "."
-        }
-    }
-}
-
-// MARK: - Text
-
-/// Snapshot text made safe for SVG: one line, XML 1.0 characters only, shortened to a width, escaped.
-enum DrawingText {
-    static let ellipsis = "…"
-    /// The most scalars kept of one character (a base with a pile of combining marks is one character).
-    static let scalarLimit = 4
-
-    /// `text` on one line without characters XML 1.0 or a reader would trip on, cut with `…` to
-    /// fit `maxWidth` pixels at `fontSize`. Reads only as much of `text` as it keeps.
-    static func fitted(_ text: String, maxWidth: Double, fontSize: Double) -> String {
-        var kept: [String] = []
-        var widths: [Double] = []
-        var total = 0.0
-        let ellipsisWidth = advance(of: "…") * fontSize
-        var pendingSpace = false
-        var truncated = false
-        for character in text {
-            guard let clean = cleaned(character) else {
-                pendingSpace = !kept.isEmpty
-                continue
-            }
-            if pendingSpace {
-                kept.append(" ")
-                widths.append(advance(of: " ") * fontSize)
-                total += widths[widths.count - 1]
-                pendingSpace = false
-            }
-            let width = advance(of: clean.unicodeScalars.first) * fontSize
-            kept.append(clean)
-            widths.append(width)
-            total += width
-            if total > maxWidth {
-                truncated = true
-                break
-            }
-        }
-        guard truncated else { return kept.joined() }
-        while let last = widths.last, total + ellipsisWidth > maxWidth || kept.last == " " {
-            total -= last
-            widths.removeLast()
-            kept.removeLast()
-        }
-        return kept.joined() + ellipsis
-    }
-
-    /// `character` as drawn: `nil` for white space, U+FFFD for controls, noncharacters and bidi
-    /// controls.
-    static func cleaned(_ character: Character) -> String? {
-        if character.isWhitespace { return nil }
-        var scalars = String.UnicodeScalarView()
-        for scalar in character.unicodeScalars.prefix(scalarLimit) {
-            if isUnsafe(scalar) { return "\u{FFFD}" }
-            scalars.append(scalar)
-        }
-        return String(scalars)
-    }
-
-    /// Controls (tab and line breaks too: a box holds one line) and what `SnapshotText` never shows as it is.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || SnapshotText.isHidden(scalar)
-    }
-
-    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for XML text and attribute values.
-    static func escaped(_ text: String) -> String {
-        HTML.escape(text)
-    }
-
-    /// The estimated width of `text` in pixels at `fontSize`.
-    static func width(of text: String, fontSize: Double) -> Double {
-        text.reduce(0) { $0 + advance(of: $1.unicodeScalars.first) } * fontSize
-    }
-
-    /// An estimate of a character's advance in ems, on the wide side of common sans-serif faces
-    /// (DejaVu Sans), so text rather stays inside its box.
-    static func advance(of scalar: Unicode.Scalar?) -> Double {
-        guard let scalar else { return 0 }
-        switch scalar.value {
-        case 0x20: return 0.32
-        case 0x21...0x7E: return asciiAdvance[Int(scalar.value) - 0x21]
-        case 0x2026: return 0.9
-        case 0xFFFD: return 1.0
-        case 0xC0...0x24F: return 0.66
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-            0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
-            return 1.0
-        default: return 0.76
-        }
-    }
-
-    /// Advances of `!` through `~`.
-    private static let asciiAdvance: [Double] = {
-        var table = [Double](repeating: 0.62, count: 0x7E - 0x20)
-        func set(_ characters: String, _ advance: Double) {
-            for byte in characters.utf8 { table[Int(byte) - 0x21] = advance }
-        }
-        set("abcdeghknopqsuvxyz", 0.62)
-        set("ABCDEFGHIJKLNOPQRSTUVXYZ", 0.72)
-        set("0123456789", 0.64)
-        set("ijl.,:;'!|`", 0.3)
-        set("frt()[]-/\\", 0.42)
-        set("\"*_?^", 0.52)
-        set("{}", 0.64)
-        set("mwMW", 0.95)
-        set("=+<>~#$&", 0.84)
-        set("%@", 1.0)
-        return table
-    }()
-}
-
-// MARK: - Layout
 
 /// Where everything goes: a layered (Sugiyama-style) layout, linear in pages and steps apart from
 /// sorting.
@@ -374,7 +62,7 @@ enum DrawingText {
 ///    next), keeping the order and spacing of its layer (isotonic regression).
 /// 7. Steps back up run in lanes beside the drawing on the nearer side, nested by length, and
 ///    enter their target from the side.
-struct FlowLayout {
+struct GraphLayout {
     struct Point {
         var x: Double
         var y: Double
@@ -392,7 +80,7 @@ struct FlowLayout {
     }
 
     struct Label {
-        var step: Int
+        var step: LayoutStepID
         var text: String
         var x: Double
         var y: Double
@@ -431,22 +119,37 @@ struct FlowLayout {
         static let sideEntry = 10.0
     }
 
-    let flow: FunnelFlow
-    /// Per node of the flow.
-    private(set) var centerX: [Double] = []
-    private(set) var top: [Double] = []
-    private(set) var nodeWidth: [Double] = []
-    private(set) var nodeHeight: [Double] = []
-    private(set) var terminalText: [String] = []
+    /// One step of the graph, as the layout reads it.
+    private struct Edge {
+        var from: Int
+        var to: Int
+        var label: String?
+        var hasCondition: Bool
+    }
+
+    /// Nodes `0..<boxCount` are boxes, the rest terminals.
+    private let boxCount: Int
+    private let nodeCount: Int
+    private let edges: [Edge]
+    /// Per node: where it starts in the order of its layer (a box at its position, a terminal just
+    /// after the box it hangs from).
+    private let seeds: [Double]
+    /// Per node of the graph.
+    private var centerX: [Double] = []
+    private var top: [Double] = []
+    private var nodeWidth: [Double] = []
+    private var nodeHeight: [Double] = []
+    private var terminalText: [String] = []
     /// Per step.
-    private(set) var isBack: [Bool] = []
-    private(set) var paths: [Path] = []
+    private var isBack: [Bool] = []
+    private var paths: [Path] = []
+    /// The step labels, in step order.
     private(set) var labels: [Label] = []
     private(set) var minX = 0.0
     private(set) var maxX = 0.0
     private(set) var totalHeight = 0.0
 
-    // Layered graph: the flow's nodes, then placeholders.
+    // Layered graph: the graph's nodes, then placeholders.
     private var layerOf: [Int] = []
     private var layers: [[Int]] = []
     private var ups: [[Int]] = []
@@ -455,24 +158,32 @@ struct FlowLayout {
     private var slotWidth: [Double] = []
     private var chains: [[Int]] = []
 
-    init(flow: FunnelFlow) {
-        self.flow = flow
-        let count = flow.nodes.count
-        terminalText = flow.nodes.map { node in
-            switch node {
-            case .page: ""
-            case .end: "end"
-            case .unknown(_, let target):
-                DrawingText.fitted(
-                    target, maxWidth: Metrics.pageWidth - 2 * Metrics.terminalPadding, fontSize: Metrics.fontSize)
-            }
+    /// Lays out `graph`.
+    init<Graph: LayeredGraph>(graph: Graph) {
+        let count = graph.nodeCount
+        boxCount = graph.boxCount
+        nodeCount = count
+        edges = (0..<graph.stepCount).map { index in
+            let step = LayoutStepID(index)
+            return Edge(
+                from: graph.from(step).index, to: graph.to(step).index, label: graph.label(of: step),
+                hasCondition: graph.isConditional(step))
         }
+        var seeds = (0..<count).map(Double.init)
+        terminalText = (0..<count).map { node in
+            guard node >= graph.boxCount else { return "" }
+            let terminal = graph.terminal(LayoutNodeID(node))
+            seeds[node] = Double(terminal.box.index) + 0.5
+            return DrawingText.fitted(
+                terminal.text, maxWidth: Metrics.pageWidth - 2 * Metrics.terminalPadding, fontSize: Metrics.fontSize)
+        }
+        self.seeds = seeds
         nodeWidth = (0..<count).map { node in
-            guard flow.isTerminal(node) else { return Metrics.pageWidth }
+            guard node >= graph.boxCount else { return Metrics.pageWidth }
             let text = max(DrawingText.width(of: terminalText[node], fontSize: Metrics.fontSize), 14)
             return max(Metrics.terminalMinWidth, text + 2 * Metrics.terminalPadding)
         }
-        nodeHeight = (0..<count).map { flow.isTerminal($0) ? Metrics.terminalHeight : Metrics.pageHeight }
+        nodeHeight = (0..<count).map { $0 >= graph.boxCount ? Metrics.terminalHeight : Metrics.pageHeight }
         guard count > 0 else { return }
 
         assignLayers()
@@ -482,13 +193,47 @@ struct FlowLayout {
         route()
     }
 
+    // MARK: Reading the layout
+
+    /// Where a node sits, in layout coordinates.
+    struct Frame {
+        var centerX: Double
+        var top: Double
+        var width: Double
+        var height: Double
+        /// A terminal's text, fitted to its pill (not yet escaped); empty for a box.
+        var terminalText: String
+    }
+
+    /// Where `node` sits.
+    func frame(of node: LayoutNodeID) -> Frame {
+        Frame(
+            centerX: centerX[node.index], top: top[node.index], width: nodeWidth[node.index], height: nodeHeight[node.index],
+            terminalText: terminalText[node.index])
+    }
+
+    /// True when `step` closes a cycle and runs back up beside the drawing.
+    func runsBack(_ step: LayoutStepID) -> Bool {
+        isBack[step.index]
+    }
+
+    /// The number of steps that run back up.
+    var backStepCount: Int {
+        isBack.count { $0 }
+    }
+
+    /// The line `step` is drawn as.
+    func path(of step: LayoutStepID) -> Path {
+        paths[step.index]
+    }
+
     // MARK: Layers
 
     private mutating func assignLayers() {
-        let pageCount = flow.pageCount
-        let steps = flow.steps
+        let pageCount = boxCount
+        let steps = edges
         var successors = [[(to: Int, step: Int)]](repeating: [], count: pageCount)
-        for (index, step) in steps.enumerated() where !flow.isTerminal(step.to) {
+        for (index, step) in steps.enumerated() where step.to < boxCount {
             successors[step.from].append((step.to, index))
         }
         for page in 0..<pageCount {
@@ -525,7 +270,7 @@ struct FlowLayout {
             }
         }
 
-        var layer = [Int](repeating: 0, count: flow.nodes.count)
+        var layer = [Int](repeating: 0, count: nodeCount)
         for page in postorder.reversed() where reached[page] {
             for (target, step) in successors[page] where !isBack[step] {
                 layer[target] = max(layer[target], layer[page] + 1)
@@ -548,7 +293,7 @@ struct FlowLayout {
         let lowest = layer[0..<pageCount].min() ?? 0
         for page in 0..<pageCount { layer[page] -= lowest }
 
-        var predecessors = [[Int]](repeating: [], count: flow.nodes.count)
+        var predecessors = [[Int]](repeating: [], count: nodeCount)
         for (index, step) in steps.enumerated() where !isBack[index] {
             predecessors[step.to].append(step.from)
         }
@@ -556,7 +301,7 @@ struct FlowLayout {
         // Pages first, so terminals only take the room pages leave.
         let pageOrder = (0..<pageCount).sorted { (layer[$0], $0) < (layer[$1], $1) }
         var slots = LayerSlots()
-        var final = [Int](repeating: 0, count: flow.nodes.count)
+        var final = [Int](repeating: 0, count: nodeCount)
         let pageCost = Metrics.pageWidth + Metrics.nodeGap
         for page in pageOrder {
             var lowestAllowed = layer[page]
@@ -564,7 +309,7 @@ struct FlowLayout {
             final[page] = slots.take(
                 pageCost, limit: Metrics.layerWidth, smallest: pageCost, kind: .page, from: lowestAllowed)
         }
-        let terminalOrder = (pageCount..<flow.nodes.count).sorted {
+        let terminalOrder = (pageCount..<nodeCount).sorted {
             (predecessors[$0].first.map { final[$0] } ?? 0, $0) < (predecessors[$1].first.map { final[$0] } ?? 0, $1)
         }
         for terminal in terminalOrder {
@@ -623,12 +368,12 @@ struct FlowLayout {
     }
 
     private mutating func addPlaceholders() {
-        let steps = flow.steps
+        let steps = edges
         slotWidth = nodeWidth
         chains = steps.map { [$0.from, $0.to] }
         func span(_ index: Int) -> Int { layerOf[steps[index].to] - layerOf[steps[index].from] }
         let long = steps.indices.filter { !isBack[$0] && span($0) > 1 }.sorted { (span($0), $0) < (span($1), $1) }
-        var budget = 4 * (flow.nodes.count + steps.count) + 64
+        var budget = 4 * (nodeCount + steps.count) + 64
         for index in long {
             let from = layerOf[steps[index].from]
             let to = layerOf[steps[index].to]
@@ -657,12 +402,7 @@ struct FlowLayout {
 
     private mutating func orderLayers() {
         var seed = [(Double, Int)](repeating: (0, 0), count: layerOf.count)
-        for (node, kind) in flow.nodes.enumerated() {
-            switch kind {
-            case .page(let index): seed[node] = (Double(index), node)
-            case .end(let source), .unknown(let source, _): seed[node] = (Double(source) + 0.5, node)
-            }
-        }
+        for node in 0..<nodeCount { seed[node] = (seeds[node], node) }
         // A placeholder starts between its step's ends, so long steps can thread between boxes.
         for chain in chains where chain.count > 2 {
             let (first, last) = (chain[0], chain[chain.count - 1])
@@ -763,8 +503,8 @@ struct FlowLayout {
     // MARK: Horizontal placement
 
     private func separation(_ left: Int, _ right: Int) -> Double {
-        let leftReal = left < flow.nodes.count
-        let rightReal = right < flow.nodes.count
+        let leftReal = left < nodeCount
+        let rightReal = right < nodeCount
         let gap = leftReal && rightReal ? Metrics.nodeGap : Metrics.placeholderGap
         return (slotWidth[left] + slotWidth[right]) / 2 + gap
     }
@@ -884,7 +624,7 @@ struct FlowLayout {
     }
 
     private mutating func route() {
-        let count = flow.nodes.count
+        let count = nodeCount
         centerX = Array(x[0..<count])
         let back = planBackSteps()
         let (outPort, inPort) = ports(back: back)
@@ -899,8 +639,8 @@ struct FlowLayout {
         top = (0..<count).map { rows.layerTop[layerOf[$0]] }
         totalHeight = rows.total
 
-        paths = Array(repeating: Path(start: Point(x: 0, y: 0)), count: flow.steps.count)
-        for index in flow.steps.indices where !isBack[index] {
+        paths = Array(repeating: Path(start: Point(x: 0, y: 0)), count: edges.count)
+        for index in edges.indices where !isBack[index] {
             paths[index] = forwardPath(index, outPort: outPort[index], inPort: inPort[index], rows: rows)
         }
 
@@ -913,7 +653,7 @@ struct FlowLayout {
         }
         minX = left
         maxX = right
-        for index in flow.steps.indices {
+        for index in edges.indices {
             guard let route = back[index] else { continue }
             let points = backPoints(
                 index, route: route, outPort: outPort[index], rows: rows, contentLeft: left, contentRight: right)
@@ -930,14 +670,14 @@ struct FlowLayout {
                 let y = rows.layerBottom(layer) + 6 + Double(pending.row) * Metrics.labelRow
                 labels.append(
                     Label(
-                        step: pending.step, text: pending.text, x: pending.center - pending.width / 2, y: y,
+                        step: LayoutStepID(pending.step), text: pending.text, x: pending.center - pending.width / 2, y: y,
                         width: pending.width))
             }
             for pending in above[layer] {
                 let y = rows.layerTop[layer] - 6 - Metrics.labelHeight - Double(pending.row) * Metrics.labelRow
                 labels.append(
                     Label(
-                        step: pending.step, text: pending.text, x: pending.center - pending.width / 2, y: y,
+                        step: LayoutStepID(pending.step), text: pending.text, x: pending.center - pending.width / 2, y: y,
                         width: pending.width))
             }
         }
@@ -958,7 +698,7 @@ struct FlowLayout {
     /// Sides, lanes and ranks of the steps back up. A step takes the side nearer to its ends, and the
     /// innermost lane free over its layers, shorter steps first, so lanes nest.
     private func planBackSteps() -> [BackRoute?] {
-        let steps = flow.steps
+        let steps = edges
         var back = [BackRoute?](repeating: nil, count: steps.count)
         let extent = nodeExtent()
         let middle = (extent.left + extent.right) / 2
@@ -1012,8 +752,8 @@ struct FlowLayout {
     /// Where each step leaves the bottom of its node and enters the top of its target, spread in the
     /// order of where the steps go and come from so they do not cross at the node.
     private func ports(back: [BackRoute?]) -> (out: [Double], in: [Double]) {
-        let steps = flow.steps
-        let count = flow.nodes.count
+        let steps = edges
+        let count = nodeCount
         var outgoing = [[Int]](repeating: [], count: count)
         var incoming = [[Int]](repeating: [], count: count)
         for index in steps.indices {
@@ -1048,9 +788,9 @@ struct FlowLayout {
     private func pendingLabels(outPort: [Double], inPort: [Double]) -> (
         below: [[PendingLabel]], above: [[PendingLabel]]
     ) {
-        let steps = flow.steps
-        var conditionsFrom = [Int](repeating: 0, count: flow.nodes.count)
-        var conditionsInto = [Int](repeating: 0, count: flow.nodes.count)
+        let steps = edges
+        var conditionsFrom = [Int](repeating: 0, count: nodeCount)
+        var conditionsInto = [Int](repeating: 0, count: nodeCount)
         for (index, step) in steps.enumerated() where step.hasCondition {
             conditionsFrom[step.from] += 1
             if !isBack[index] { conditionsInto[step.to] += 1 }
@@ -1087,11 +827,11 @@ struct FlowLayout {
     }
 
     private func verticalRows(rowsBelow: [Int], rowsAbove: [Int], back: [BackRoute?]) -> Rows {
-        let count = flow.nodes.count
+        let count = nodeCount
         let layerCount = layers.count
         var legs = [Int](repeating: 0, count: layerCount + 1)
         for (index, route) in back.enumerated() where route != nil {
-            let step = flow.steps[index]
+            let step = edges[index]
             legs[layerOf[step.from] + 1] += 1
             if step.from != step.to { legs[layerOf[step.to]] += 1 }
         }
@@ -1120,7 +860,7 @@ struct FlowLayout {
     /// Straight down from the port through the label band, a bend, straight into the next layer, and
     /// so on through the placeholders.
     private func forwardPath(_ index: Int, outPort: Double, inPort: Double, rows: Rows) -> Path {
-        let count = flow.nodes.count
+        let count = nodeCount
         let chain = chains[index]
         var current = Point(x: outPort, y: top[chain[0]] + nodeHeight[chain[0]])
         var path = Path(start: current)
@@ -1147,7 +887,7 @@ struct FlowLayout {
     private func backPoints(
         _ index: Int, route: BackRoute, outPort: Double, rows: Rows, contentLeft: Double, contentRight: Double
     ) -> [Point] {
-        let step = flow.steps[index]
+        let step = edges[index]
         let sign = route.side == .right ? 1.0 : -1.0
         let exitY = rows.bendTop[layerOf[step.from] + 1] + 8 + Metrics.legPitch * Double(route.exitRank)
         let targetSide = x[step.to] + sign * nodeWidth[step.to] / 2
@@ -1201,296 +941,5 @@ struct FlowLayout {
 
     private static func hypot(_ a: Double, _ b: Double) -> Double {
         (a * a + b * b).squareRoot()
-    }
-}
-
-// MARK: - Writing
-
-/// Writes a laid-out flow as SVG text.
-struct DrawingWriter {
-    let funnel: Funnel
-    let flow: FunnelFlow
-    let layout: FlowLayout
-    let prefix: String
-    let unreachablePageIds: Set<ExactKey>
-    let locale: String?
-    private(set) var width = 0
-    private(set) var height = 0
-    private var output = ""
-    private var offsetX = 0.0
-    private var offsetY = 0.0
-
-    static let margin = 16.0
-    /// The longest tooltip, in pixels at the label font size.
-    static let tooltipWidth = 2400.0
-
-    init(
-        funnel: Funnel, flow: FunnelFlow, layout: FlowLayout, prefix: String, unreachablePageIds: Set<ExactKey>,
-        locale: String?
-    ) {
-        self.funnel = funnel
-        self.flow = flow
-        self.layout = layout
-        self.prefix = prefix
-        self.unreachablePageIds = unreachablePageIds
-        self.locale = locale
-    }
-
-    mutating func write() -> String {
-        let empty = flow.nodes.isEmpty
-        let contentWidth = empty ? 160 : layout.maxX - layout.minX
-        let contentHeight = empty ? 24 : layout.totalHeight
-        width = Int((contentWidth + 2 * Self.margin).rounded(.up))
-        height = Int((contentHeight + 2 * Self.margin).rounded(.up))
-        offsetX = Self.margin - (empty ? 0 : layout.minX)
-        offsetY = Self.margin
-        output.reserveCapacity(4096 + flow.nodes.count * 600 + flow.steps.count * 400)
-
-        output += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"fd\" width=\"\(width)\" height=\"\(height)\" "
-        output +=
-            "viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(prefix)-title \(prefix)-desc\">\n"
-        output += "<title id=\"\(prefix)-title\">\(text("Flow of funnel \(funnelName)", width: 600))</title>\n"
-        output += "<desc id=\"\(prefix)-desc\">\(text(summary, width: Self.tooltipWidth))</desc>\n"
-        writeMarkers()
-        if empty {
-            output += "<text class=\"fd-empty\" x=\"\(number(0))\" y=\"\(number(16))\">No pages</text>\n"
-        } else {
-            writeEdges()
-            writeNodes()
-            writeLabels()
-        }
-        output += "</svg>\n"
-        return output
-    }
-
-    private var funnelName: String {
-        if let name = funnel.name, !name.isEmpty { return name }
-        return funnel.id
-    }
-
-    private var summary: String {
-        let unreachable = funnel.pages.count { unreachablePageIds.contains(ExactKey($0.id)) }
-        let unknown = flow.steps.count { step in
-            if case .unknown = flow.nodes[step.to] { return true }
-            return false
-        }
-        let back = layout.isBack.count { $0 }
-        var parts = [counted(flow.pageCount, "page"), counted(flow.ruleCount, "rule")]
-        if unreachable > 0 { parts.append(counted(unreachable, "unreachable page")) }
-        if unknown > 0 {
-            parts.append(counted(unknown, "step to an unknown target", plural: "steps to an unknown target"))
-        }
-        if back > 0 {
-            parts.append(counted(back, "step back to an earlier page", plural: "steps back to an earlier page"))
-        }
-        return parts.joined(separator: ", ") + "."
-    }
-
-    private func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
-    }
-
-    private enum ArrowKind: String, CaseIterable {
-        case plain, rule, paywall, back, unknown
-    }
-
-    private mutating func writeMarkers() {
-        output += "<defs>\n"
-        for kind in ArrowKind.allCases {
-            let modifier = kind == .plain ? "" : " is-\(kind.rawValue)"
-            output += "<marker id=\"\(prefix)-arrow-\(kind.rawValue)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
-            output += "markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" orient=\"auto\">"
-            output += "<path class=\"fd-arrow\(modifier)\" d=\"M0,1L10,5L0,9z\"/></marker>\n"
-        }
-        output += "</defs>\n"
-    }
-
-    private func nodeId(_ node: Int) -> String {
-        switch flow.nodes[node] {
-        case .page(let index): "\(prefix)-page-\(index)"
-        case .end: "\(prefix)-end-\(node - flow.pageCount)"
-        case .unknown: "\(prefix)-unknown-\(node - flow.pageCount)"
-        }
-    }
-
-    private func stepClasses(_ index: Int) -> String {
-        let step = flow.steps[index]
-        var classes: String
-        switch step.kind {
-        case .rule: classes = "is-rule"
-        case .defaultNext: classes = "is-default"
-        case .sequential: classes = "is-sequential"
-        }
-        if layout.isBack[index] { classes += " is-back" }
-        if step.jumpsToPaywall { classes += " is-paywall" }
-        switch flow.nodes[step.to] {
-        case .unknown: classes += " is-unknown"
-        case .end: classes += " is-end"
-        case .page: break
-        }
-        return classes
-    }
-
-    private func arrow(_ index: Int) -> ArrowKind {
-        let step = flow.steps[index]
-        if layout.isBack[index] { return .back }
-        if case .unknown = flow.nodes[step.to] { return .unknown }
-        if step.jumpsToPaywall { return .paywall }
-        return step.kind == .rule ? .rule : .plain
-    }
-
-    private mutating func writeEdges() {
-        output += "<g class=\"fd-edges\">\n"
-        for (index, step) in flow.steps.enumerated() {
-            output += "<path class=\"fd-edge \(stepClasses(index))\" data-from=\"\(nodeId(step.from))\" "
-            output += "data-to=\"\(nodeId(step.to))\" d=\"\(pathData(layout.paths[index]))\" "
-            output += "marker-end=\"url(#\(prefix)-arrow-\(arrow(index).rawValue))\"/>\n"
-        }
-        output += "</g>\n"
-    }
-
-    private mutating func writeNodes() {
-        output += "<g class=\"fd-nodes\">\n"
-        for node in flow.nodes.indices {
-            switch flow.nodes[node] {
-            case .page(let index):
-                writePage(index, node: node)
-            case .end:
-                writeTerminal(node, isError: false, tooltip: "The funnel ends")
-            case .unknown(let source, let target):
-                let page = funnel.pages[source].id
-                let tooltip =
-                    target.utf8.elementsEqual("paywall".utf8)
-                    ? "\(page) goes to \"paywall\", but no page has type paywall"
-                    : "\(page) goes to \(JSONValue.quoted(target)), which is not a page id, \"end\" or \"paywall\""
-                writeTerminal(node, isError: true, tooltip: tooltip)
-            }
-        }
-        output += "</g>\n"
-    }
-
-    /// A box with the page's id, type (and paywall) and copy.
-    private mutating func writePage(_ index: Int, node: Int) {
-        let page = funnel.pages[index]
-        let isUnreachable = unreachablePageIds.contains(ExactKey(page.id))
-        var classes = "fd-page"
-        if index == 0 { classes += " is-start" }
-        if page.type.utf8.elementsEqual("paywall".utf8) { classes += " is-paywall" }
-        if isUnreachable { classes += " is-unreachable" }
-        var kind = page.type
-        if let paywallId = page.paywallId, !paywallId.isEmpty { kind += " · " + paywallId }
-        let copy = pageText(page)
-        var tooltip = "\(page.id) · \(kind)"
-        if let copy { tooltip += " · " + copy }
-        if isUnreachable { tooltip += " · unreachable from the first page" }
-
-        let left = layout.centerX[node] - layout.nodeWidth[node] / 2
-        let top = layout.top[node]
-        let inner = FlowLayout.Metrics.pageWidth - 2 * FlowLayout.Metrics.textPadding
-        let textX = number(left + FlowLayout.Metrics.textPadding + offsetX)
-        output += "<g class=\"\(classes)\" id=\"\(nodeId(node))\">"
-        output += "<title>\(text(tooltip, width: Self.tooltipWidth))</title>"
-        output += rect(x: left, y: top, width: layout.nodeWidth[node], height: layout.nodeHeight[node], radius: 6)
-        output += "<text class=\"fd-page-id\" x=\"\(textX)\" y=\"\(number(top + 18 + offsetY))\">"
-        output += text(page.id, width: inner, fontSize: FlowLayout.Metrics.idFontSize * FlowLayout.Metrics.boldWidening)
-        output += "</text><text class=\"fd-page-type\" x=\"\(textX)\" y=\"\(number(top + 35 + offsetY))\">"
-        output += text(kind, width: inner) + "</text>"
-        if let copy {
-            output += "<text class=\"fd-page-title\" x=\"\(textX)\" y=\"\(number(top + 51 + offsetY))\">"
-            output += text(copy, width: inner) + "</text>"
-        }
-        output += "</g>\n"
-    }
-
-    /// A pill with `end`, or in the error style, the unknown target.
-    private mutating func writeTerminal(_ node: Int, isError: Bool, tooltip: String) {
-        let left = layout.centerX[node] - layout.nodeWidth[node] / 2
-        let top = layout.top[node]
-        let label = layout.terminalText[node]
-        let labelX = layout.centerX[node] - DrawingText.width(of: label, fontSize: FlowLayout.Metrics.fontSize) / 2
-        output += "<g class=\"fd-terminal\(isError ? " is-error" : "")\" id=\"\(nodeId(node))\">"
-        output += "<title>\(text(tooltip, width: Self.tooltipWidth))</title>"
-        output += rect(
-            x: left, y: top, width: layout.nodeWidth[node], height: layout.nodeHeight[node],
-            radius: layout.nodeHeight[node] / 2)
-        output += "<text x=\"\(number(labelX + offsetX))\" y=\"\(number(top + 17 + offsetY))\">"
-        output += DrawingText.escaped(label) + "</text></g>\n"
-    }
-
-    private mutating func writeLabels() {
-        output += "<g class=\"fd-labels\">\n"
-        for label in layout.labels {
-            let step = flow.steps[label.step]
-            var classes = "fd-label"
-            switch step.kind {
-            case .rule: classes += " is-rule"
-            case .defaultNext: classes += " is-default"
-            case .sequential: classes += " is-sequential"
-            }
-            if layout.isBack[label.step] { classes += " is-back" }
-            output += "<g class=\"\(classes)\"><title>\(text(step.summary, width: Self.tooltipWidth))</title>"
-            output += rect(
-                x: label.x, y: label.y, width: label.width, height: FlowLayout.Metrics.labelHeight, radius: 3)
-            output += "<text x=\"\(number(label.x + FlowLayout.Metrics.labelPadding + offsetX))\" "
-            output += "y=\"\(number(label.y + 12 + offsetY))\">\(DrawingText.escaped(label.text))</text></g>\n"
-        }
-        output += "</g>\n"
-    }
-
-    /// The copy a page box shows: its title, else headline, body or subtitle.
-    private func pageText(_ page: Page) -> String? {
-        for candidate in [page.title, page.headline, page.body, page.subtitle] {
-            if let candidate, let text = localized(candidate) { return text }
-        }
-        return nil
-    }
-
-    private func localized(_ text: LocalizedText) -> String? {
-        func shown(_ text: String?) -> String? {
-            guard let text, text.contains(where: { !$0.isWhitespace }) else { return nil }
-            return text
-        }
-        switch text {
-        case .plain(let string): return shown(string)
-        case .localized(let map):
-            if let locale, let text = shown(map[locale]) { return text }
-            if let defaultLocale = funnel.defaultLocale, let text = shown(map[defaultLocale]) { return text }
-            return map.values.lazy.compactMap(shown).first
-        }
-    }
-
-    private func text(_ raw: String, width: Double, fontSize: Double = FlowLayout.Metrics.fontSize) -> String {
-        DrawingText.escaped(DrawingText.fitted(raw, maxWidth: width, fontSize: fontSize))
-    }
-
-    /// A `<rect>` at layout coordinates.
-    private func rect(x: Double, y: Double, width: Double, height: Double, radius: Double) -> String {
-        "<rect x=\"\(number(x + offsetX))\" y=\"\(number(y + offsetY))\" width=\"\(number(width))\" "
-            + "height=\"\(number(height))\" rx=\"\(number(radius))\"/>"
-    }
-
-    private func pathData(_ path: FlowLayout.Path) -> String {
-        var data = "M" + point(path.start)
-        for segment in path.segments {
-            switch segment {
-            case .line(let to): data += "L" + point(to)
-            case .quad(let control, let to): data += "Q" + point(control) + " " + point(to)
-            case .cubic(let first, let second, let to):
-                data += "C" + point(first) + " " + point(second) + " " + point(to)
-            }
-        }
-        return data
-    }
-
-    private func point(_ point: FlowLayout.Point) -> String {
-        number(point.x + offsetX) + "," + number(point.y + offsetY)
-    }
-
-    /// `value` with exactly one decimal.
-    func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0.0" }
-        let tenths = Int((value * 10).rounded())
-        let magnitude = tenths.magnitude
-        return "\(tenths < 0 ? "-" : "")\(magnitude / 10).\(magnitude % 10)"
     }
 }

@@ -1,0 +1,117 @@
+import RovenueFallback
+
+/// A funnel's pages and the steps between them as the drawing shows them: `FunnelGraph`'s steps,
+/// with terminals for where a page ends the funnel or goes nowhere, labels and tooltips.
+///
+/// Every step leads where `FunnelGraph` says, so the drawing and the checks cannot disagree on a
+/// `goto`.
+struct FunnelFlow: LayeredGraph {
+    enum Node {
+        case page(Int)
+        /// Where the funnel ends after page `source`.
+        case end(source: Int)
+        /// A target of page `source` that leads nowhere: not a page id or `end`, or `paywall`
+        /// without a paywall page.
+        case unknown(source: Int, target: String)
+    }
+
+    enum Kind {
+        case rule, defaultNext, sequential
+    }
+
+    struct Step {
+        var from: Int
+        var to: Int
+        var kind: Kind
+        /// The condition or `else`, as the snapshot has it (not yet made safe).
+        var label: String?
+        /// The whole step in words, for a tooltip (not yet made safe).
+        var summary: String
+        var hasCondition: Bool
+        var jumpsToPaywall: Bool
+    }
+
+    let pageCount: Int
+    private(set) var nodes: [Node]
+    private(set) var steps: [Step] = []
+    private(set) var ruleCount = 0
+
+    init(graph: FunnelGraph) {
+        let pages = graph.funnel.pages
+        pageCount = pages.count
+        nodes = pages.indices.map(Node.page)
+
+        for (index, page) in pages.enumerated() {
+            // One end terminal per page, and one unknown terminal per distinct target of the page.
+            var endNode: Int?
+            var unknownNodes: [ExactKey: Int] = [:]
+            func node(_ target: FunnelGraph.Target, written: String?) -> (node: Int, name: String, paywall: Bool) {
+                switch target {
+                case .page(let page):
+                    return (page, pages[page].id, false)
+                case .paywall(let page):
+                    return (page, "paywall (\(pages[page].id))", true)
+                case .end:
+                    if endNode == nil {
+                        endNode = nodes.count
+                        nodes.append(.end(source: index))
+                    }
+                    return (endNode!, "end", false)
+                case .unknown:
+                    let written = written ?? ""
+                    if let known = unknownNodes[ExactKey(written)] {
+                        return (known, written, false)
+                    }
+                    unknownNodes[ExactKey(written)] = nodes.count
+                    nodes.append(.unknown(source: index, target: written))
+                    return (nodes.count - 1, written, false)
+                }
+            }
+
+            let rules = page.nextRules ?? []
+            ruleCount += rules.count
+            let label = rules.isEmpty ? nil : "else"
+            for step in graph.steps(from: index) {
+                let target = node(step.target, written: graph.writtenTarget(of: step))
+                switch step.kind {
+                case .rule(let rule):
+                    let condition = FunnelGraph.text(of: rules[rule].condition)
+                    steps.append(
+                        Step(
+                            from: index, to: target.node, kind: .rule, label: condition,
+                            summary: "Rule \(rules[rule].id) of \(page.id): if \(condition) → \(target.name)",
+                            hasCondition: true, jumpsToPaywall: target.paywall))
+                case .defaultNext, .nextInOrder:
+                    let written = step.kind == .defaultNext
+                    steps.append(
+                        Step(
+                            from: index, to: target.node, kind: written ? .defaultNext : .sequential, label: label,
+                            summary: "\(page.id): \(rules.isEmpty ? "" : "else ")\(written ? "default_next" : "next page") → "
+                                + target.name,
+                            hasCondition: false, jumpsToPaywall: target.paywall))
+                }
+            }
+        }
+    }
+
+    func isTerminal(_ node: Int) -> Bool { node >= pageCount }
+
+    // MARK: LayeredGraph
+
+    var nodeCount: Int { nodes.count }
+    var boxCount: Int { pageCount }
+    var stepCount: Int { steps.count }
+
+    func terminal(_ node: LayoutNodeID) -> (text: String, box: LayoutNodeID) {
+        switch nodes[node.index] {
+        case .page(let index): ("", LayoutNodeID(index))
+        case .end(let source): ("end", LayoutNodeID(source))
+        case .unknown(let source, let target): (target, LayoutNodeID(source))
+        }
+    }
+
+    func from(_ step: LayoutStepID) -> LayoutNodeID { LayoutNodeID(steps[step.index].from) }
+    func to(_ step: LayoutStepID) -> LayoutNodeID { LayoutNodeID(steps[step.index].to) }
+    func label(of step: LayoutStepID) -> String? { steps[step.index].label }
+    func isConditional(_ step: LayoutStepID) -> Bool { steps[step.index].hasCondition }
+}

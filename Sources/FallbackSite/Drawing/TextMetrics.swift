@@ -1,0 +1,107 @@
+/// Snapshot text made safe for SVG: one line, XML 1.0 characters only, shortened to a width, escaped.
+enum DrawingText {
+    static let ellipsis = "…"
+    /// The most scalars kept of one character (a base with a pile of combining marks is one character).
+    static let scalarLimit = 4
+
+    /// `text` on one line without characters XML 1.0 or a reader would trip on, cut with `…` to
+    /// fit `maxWidth` pixels at `fontSize`. Reads only as much of `text` as it keeps.
+    static func fitted(_ text: String, maxWidth: Double, fontSize: Double) -> String {
+        var kept: [String] = []
+        var widths: [Double] = []
+        var total = 0.0
+        let ellipsisWidth = advance(of: "…") * fontSize
+        var pendingSpace = false
+        var truncated = false
+        for character in text {
+            guard let clean = cleaned(character) else {
+                pendingSpace = !kept.isEmpty
+                continue
+            }
+            if pendingSpace {
+                kept.append(" ")
+                widths.append(advance(of: " ") * fontSize)
+                total += widths[widths.count - 1]
+                pendingSpace = false
+            }
+            let width = advance(of: clean.unicodeScalars.first) * fontSize
+            kept.append(clean)
+            widths.append(width)
+            total += width
+            if total > maxWidth {
+                truncated = true
+                break
+            }
+        }
+        guard truncated else { return kept.joined() }
+        while let last = widths.last, total + ellipsisWidth > maxWidth || kept.last == " " {
+            total -= last
+            widths.removeLast()
+            kept.removeLast()
+        }
+        return kept.joined() + ellipsis
+    }
+
+    /// `character` as drawn: `nil` for white space, U+FFFD for controls, noncharacters and bidi
+    /// controls.
+    static func cleaned(_ character: Character) -> String? {
+        if character.isWhitespace { return nil }
+        var scalars = String.UnicodeScalarView()
+        for scalar in character.unicodeScalars.prefix(scalarLimit) {
+            if isUnsafe(scalar) { return "\u{FFFD}" }
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+
+    /// Controls (tab and line breaks too: a box holds one line) and what `SnapshotText` never shows as it is.
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || SnapshotText.isHidden(scalar)
+    }
+
+    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for XML text and attribute values.
+    static func escaped(_ text: String) -> String {
+        HTML.escape(text)
+    }
+
+    /// The estimated width of `text` in pixels at `fontSize`.
+    static func width(of text: String, fontSize: Double) -> Double {
+        text.reduce(0) { $0 + advance(of: $1.unicodeScalars.first) } * fontSize
+    }
+
+    /// An estimate of a character's advance in ems, on the wide side of common sans-serif faces
+    /// (DejaVu Sans), so text rather stays inside its box.
+    static func advance(of scalar: Unicode.Scalar?) -> Double {
+        guard let scalar else { return 0 }
+        switch scalar.value {
+        case 0x20: return 0.32
+        case 0x21...0x7E: return asciiAdvance[Int(scalar.value) - 0x21]
+        case 0x2026: return 0.9
+        case 0xFFFD: return 1.0
+        case 0xC0...0x24F: return 0.66
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
+            return 1.0
+        default: return 0.76
+        }
+    }
+
+    /// Advances of `!` through `~`.
+    private static let asciiAdvance: [Double] = {
+        var table = [Double](repeating: 0.62, count: 0x7E - 0x20)
+        func set(_ characters: String, _ advance: Double) {
+            for byte in characters.utf8 { table[Int(byte) - 0x21] = advance }
+        }
+        set("abcdeghknopqsuvxyz", 0.62)
+        set("ABCDEFGHIJKLNOPQRSTUVXYZ", 0.72)
+        set("0123456789", 0.64)
+        set("ijl.,:;'!|`", 0.3)
+        set("frt()[]-/\\", 0.42)
+        set("\"*_?^", 0.52)
+        set("{}", 0.64)
+        set("mwMW", 0.95)
+        set("=+<>~#$&", 0.84)
+        set("%@", 1.0)
+        return table
+    }()
+}
