@@ -20,6 +20,7 @@ public struct FallbackEntry: SourceBacked {
         public var presence: FieldPresence { .defaulted }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.entry`.
     public static var shape: SchemaShape { .entry }
     public var placement: Placement?
     public var paywall: Paywall?
@@ -38,6 +39,7 @@ public struct Placement: SourceBacked {
         public var presence: FieldPresence { .required }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.placement`.
     public static var shape: SchemaShape { .placement }
     public var identifier: String
     public var revision: Int64
@@ -54,6 +56,7 @@ public struct Experiment: SourceBacked {
         public var presence: FieldPresence { .required }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.experiment`.
     public static var shape: SchemaShape { .experiment }
     public var id: String
     /// The key that seeds bucketing.
@@ -77,6 +80,7 @@ public struct Variant: SourceBacked {
         }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.variant`.
     public static var shape: SchemaShape { .variant }
     public var variantId: String
     /// A fraction of subscribers (0.5, not 50).
@@ -105,6 +109,7 @@ public struct Paywall: SourceBacked {
         }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.paywall`.
     public static var shape: SchemaShape { .paywall }
     public var id: String
     public var identifier: String
@@ -132,6 +137,7 @@ public struct RemoteConfig: SourceBacked {
         }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.remoteConfig`.
     public static var shape: SchemaShape { .remoteConfig }
     public var locale: String
     /// Required, and may be `null`; as written (read it with `.owned`).
@@ -149,6 +155,7 @@ public struct Offering: SourceBacked {
         public var presence: FieldPresence { .required }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.offering`.
     public static var shape: SchemaShape { .offering }
     public var identifier: String
     public var isDefault: Bool
@@ -171,6 +178,7 @@ public struct Package: SourceBacked {
         }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.package`.
     public static var shape: SchemaShape { .package }
     public var packageIdentifier: String
     public var identifier: String
@@ -192,6 +200,7 @@ public struct StoreIds: SourceBacked {
         public var presence: FieldPresence { .optional }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.storeIds`.
     public static var shape: SchemaShape { .storeIds }
     public var apple: String?
     public var google: String?
@@ -213,6 +222,7 @@ public struct Funnel: SourceBacked {
         }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.funnel`.
     public static var shape: SchemaShape { .funnel }
     public var id: String
     public var slug: String
@@ -256,6 +266,7 @@ public struct Page: SourceBacked {
         public static let textListFields: [Field] = [.benefits, .features, .steps]
     }
 
+    /// Which struct of §4 this is: `SchemaShape.page`.
     public static var shape: SchemaShape { .page }
 
     /// The 26 page types of Rovenue's funnel builder.
@@ -368,6 +379,7 @@ public struct PageOption: SourceBacked {
         }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.option`.
     public static var shape: SchemaShape { .option }
     public var label: LocalizedText
     public var value: String
@@ -385,6 +397,7 @@ public struct NextRule: SourceBacked {
         public var presence: FieldPresence { .required }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.nextRule`.
     public static var shape: SchemaShape { .nextRule }
     public var id: String
     public var condition: Condition
@@ -403,6 +416,7 @@ public struct Condition: SourceBacked {
         public var presence: FieldPresence { .required }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.condition`.
     public static var shape: SchemaShape { .condition }
 
     public enum Operator: String, Sendable, CaseIterable {
@@ -430,6 +444,7 @@ public struct Clause: SourceBacked {
         }
     }
 
+    /// Which struct of §4 this is: `SchemaShape.clause`.
     public static var shape: SchemaShape { .clause }
 
     public enum Operator: String, Sendable, CaseIterable {

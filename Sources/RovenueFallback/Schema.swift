@@ -76,20 +76,35 @@ extension SourceBacked {
 /// It names the struct an array-form object was decoded as (`ArrayForm.shape`), where the struct's
 /// static type is not at hand.
 public enum SchemaShape: String, Sendable, Hashable, CaseIterable {
+    /// `Entry`: decoded as `FallbackEntry`.
     case entry = "Entry"
+    /// `Placement`: decoded as `Placement`.
     case placement = "Placement"
+    /// `Experiment`: decoded as `Experiment`.
     case experiment = "Experiment"
+    /// `Variant`: decoded as `Variant`.
     case variant = "Variant"
+    /// `Paywall`: decoded as `Paywall`.
     case paywall = "Paywall"
+    /// `RemoteConfig`: decoded as `RemoteConfig`.
     case remoteConfig = "RemoteConfig"
+    /// `Offering`: decoded as `Offering`.
     case offering = "Offering"
+    /// `Package`: decoded as `Package`.
     case package = "Package"
+    /// `StoreIds`: decoded as `StoreIds`.
     case storeIds = "StoreIds"
+    /// `Funnel`: decoded as `Funnel`.
     case funnel = "Funnel"
+    /// `Page`: decoded as `Page`.
     case page = "Page"
+    /// `Option`: decoded as `PageOption`.
     case option = "Option"
+    /// `NextRule`: decoded as `NextRule`.
     case nextRule = "NextRule"
+    /// `Condition`: decoded as `Condition`.
     case condition = "Condition"
+    /// `Clause`: decoded as `Clause`.
     case clause = "Clause"
 
     /// The field names in the order the array quirk uses.
