@@ -71,18 +71,14 @@ extension AuditRun {
     }
 
     private mutating func checkArrayForms(_ record: EntryRecord) {
-        guard !record.arrayForms.isEmpty else { return }
-        let arrayNodes = Set(record.arrayForms.map(\.node))
-        for ref in record.arrayForms {
-            let value = document.value(at: ref.node)
-            let fields = structName(of: ref.node, arrayNodes: arrayNodes)
-            let name = fields.map { "This \($0.name)" } ?? "This object"
-            let listed = fields.map { " [" + $0.fields.prefix(value.count).joined(separator: ", ") + "]" } ?? ""
+        for form in record.shapedArrayForms {
+            let listed = form.writtenFieldNames.joined(separator: ", ")
             report(
                 .arrayAsObject,
-                "\(name) is written as an array of its fields\(listed) instead of an object: a quirk the SDK accepts "
-                    + "but no dashboard export produces, and other tools misread. Write it as an object.",
-                key: record.key, at: ref.node)
+                "This \(Self.structName(form.shape)) is written as an array of its fields [\(listed)] instead of an "
+                    + "object: a quirk the SDK accepts but no dashboard export produces, and other tools misread. "
+                    + "Write it as an object.",
+                key: record.key, at: form.source.node)
         }
     }
 
@@ -204,52 +200,24 @@ extension AuditRun {
         }
     }
 
-    /// The struct an array-form object decodes as, from where it sits: the field that holds it.
-    func structName(of node: Int, arrayNodes: Set<Int>) -> (name: String, fields: [String])? {
-        guard let slot = slot(of: node, arrayNodes: arrayNodes) else { return nil }
-        switch (slot.field, slot.isElement) {
-        case ("<entry>", false): return ("entry", FallbackEntry.fieldNames)
-        case ("placement", false): return ("placement", Placement.fieldNames)
-        case ("paywall", false): return ("paywall", Paywall.fieldNames)
-        case ("experiment", false): return ("experiment", Experiment.fieldNames)
-        case ("funnel", false): return ("funnel", Funnel.fieldNames)
-        case ("remoteConfig", false): return ("remoteConfig", RemoteConfig.fieldNames)
-        case ("offering", false): return ("offering", Offering.fieldNames)
-        case ("storeIds", false): return ("storeIds", StoreIds.fieldNames)
-        case ("condition", false): return ("condition", Condition.fieldNames)
-        case ("variants", true): return ("variant", Variant.fieldNames)
-        case ("packages", true): return ("package", Package.fieldNames)
-        case ("pages", true): return ("page", Page.fieldNames)
-        case ("options", true): return ("option", PageOption.fieldNames)
-        case ("next_rules", true): return ("next rule", NextRule.fieldNames)
-        case ("clauses", true): return ("clause", Clause.fieldNames)
-        default: return nil
-        }
-    }
-
-    /// The field of the entry's shape that holds `node`, and whether it is an element of that field's array.
-    private func slot(of node: Int, arrayNodes: Set<Int>) -> (field: String, isElement: Bool)? {
-        guard let parent = document.value(at: node).parent else { return nil }
-        switch parent.kind {
-        case .object:
-            if parent.index == file.placements?.index { return ("<entry>", false) }
-            // An object's children alternate key and value: a value's key is the node before it.
-            guard let key = document.value(at: node - 1).string else { return nil }
-            if let holder = slot(of: parent.index, arrayNodes: arrayNodes), holder == ("paywalls", false) {
-                return ("paywall", false)
-            }
-            return (key, false)
-        case .array:
-            if arrayNodes.contains(parent.index) {
-                guard let holder = structName(of: parent.index, arrayNodes: arrayNodes),
-                    let position = parent.elements.firstIndex(where: { $0.index == node }), position < holder.fields.count
-                else { return nil }
-                return (holder.fields[position], false)
-            }
-            guard let holder = slot(of: parent.index, arrayNodes: arrayNodes) else { return nil }
-            return (holder.field, true)
-        default:
-            return nil
+    /// How a finding names a struct of §4: by the field that usually holds it.
+    static func structName(_ shape: SchemaShape) -> String {
+        switch shape {
+        case .entry: "entry"
+        case .placement: "placement"
+        case .experiment: "experiment"
+        case .variant: "variant"
+        case .paywall: "paywall"
+        case .remoteConfig: "remoteConfig"
+        case .offering: "offering"
+        case .package: "package"
+        case .storeIds: "storeIds"
+        case .funnel: "funnel"
+        case .page: "page"
+        case .option: "option"
+        case .nextRule: "next rule"
+        case .condition: "condition"
+        case .clause: "clause"
         }
     }
 }

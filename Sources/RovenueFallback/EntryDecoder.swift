@@ -14,8 +14,8 @@ struct EntryDecoder {
     let document: JSONDocument
     let nodes: [JSONDocument.Node]
     let bytes: [UInt8]
-    /// Objects written as arrays of their fields.
-    var arrayForms: [SourceRef] = []
+    /// Objects written as arrays of their fields, with the struct each was read as.
+    var arrayForms: [ArrayForm] = []
     /// Objects whose known fields repeat: the object, the field, and the value nodes in text order.
     var duplicateFields: [DuplicateField] = []
 
@@ -147,42 +147,53 @@ struct EntryDecoder {
     // MARK: Structs
 
     /// The value nodes of a struct's fields, read from an object or from the array quirk.
-    struct Fields {
-        /// Per field: 0 when absent, `node + 1` for a value, `-(node + 1)` for an explicit `null`.
+    struct Fields<Field: SchemaField> {
+        /// Per field position: 0 when absent, `node + 1` for a value, `-(node + 1)` for an explicit `null`.
         var slots: [Int32]
         let container: Int
-        let shape: Shape
 
-        /// The value node of a field, nil when absent or `null`.
-        subscript(_ field: Int) -> Int? { slots[field] > 0 ? Int(slots[field]) - 1 : nil }
-
-        /// True when the field is written as `null`.
-        func isNull(_ field: Int) -> Bool { slots[field] < 0 }
+        /// The value node of an optional field, nil when absent or `null`.
+        subscript(_ field: Field) -> Int? {
+            assert(!field.isRequired, "\(field) is required: read it with required(_:)")
+            let slot = slots[field.position]
+            return slot > 0 ? Int(slot) - 1 : nil
+        }
 
         /// The value node of a required field; `null` and a missing field fail with different messages.
-        func required(_ field: Int) throws(Failure) -> Int {
-            let slot = slots[field]
+        func required(_ field: Field) throws(Failure) -> Int {
+            assert(field.presence == .required, "\(field) is not required")
+            let slot = slots[field.position]
             if slot > 0 { return Int(slot) - 1 }
             if slot < 0 {
                 throw Failure(
                     source: SourceRef(node: Int(-slot) - 1),
-                    expectation: "expected a value for required field `\(shape.names[field])`, found null")
+                    expectation: "expected a value for required field `\(field.rawValue)`, found null")
             }
-            throw Failure(source: SourceRef(node: container), expectation: "missing required field `\(shape.names[field])`")
+            throw Failure(source: SourceRef(node: container), expectation: "missing required field `\(field.rawValue)`")
+        }
+
+        /// The value node of a required field that may be `null` (the `null` node itself when it is).
+        func requiredAllowingNull(_ field: Field) throws(Failure) -> Int {
+            assert(field.presence == .requiredAllowingNull, "\(field) does not allow null")
+            let slot = slots[field.position]
+            if slot != 0 { return Int(slot.magnitude) - 1 }
+            throw Failure(source: SourceRef(node: container), expectation: "missing required field `\(field.rawValue)`")
         }
     }
 
-    /// Reads the fields of a struct: from an object (the last of a repeated key wins) or from the
-    /// array quirk (`shape.names.count` elements at most, the first `shape.required` not optional).
-    mutating func fields(_ index: Int, _ shape: Shape) throws(Failure) -> Fields {
-        var fields = Fields(slots: [Int32](repeating: 0, count: shape.names.count), container: index, shape: shape)
+    /// Reads the fields of `Value`: from an object (the last of a repeated key wins) or from the
+    /// array quirk (at most one element per field, and none of the fields without a default left off).
+    mutating func fields<Value: SourceBacked>(_ index: Int, of _: Value.Type) throws(Failure) -> Fields<Value.Field> {
+        let table = Value.shape.table
+        let fieldCount = table.names.count
+        var fields = Fields<Value.Field>(slots: [Int32](repeating: 0, count: fieldCount), container: index)
         switch nodes[index].kind {
         case .object:
             var child = index + 1
             for _ in 0..<Int(nodes[index].count) {
-                if let field = fieldIndex(key: child, shape: shape) {
+                if let field = fieldPosition(key: child, table: table) {
                     if fields.slots[field] != 0 {
-                        recordDuplicate(object: index, field: shape.names[field], value: child + 1)
+                        recordDuplicate(object: index, field: table.names[field], value: child + 1)
                     }
                     fields.slots[field] = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
                 }
@@ -190,17 +201,18 @@ struct EntryDecoder {
             }
         case .array:
             let count = Int(nodes[index].count)
-            if count > shape.names.count {
+            if count > fieldCount {
                 throw Failure(
                     source: SourceRef(node: index),
-                    expectation: "expected an array of at most \(shape.names.count) fields (\(shape.names.joined(separator: ", "))), found \(count) elements")
+                    expectation: "expected an array of at most \(fieldCount) fields (\(table.names.joined(separator: ", "))), found \(count) elements")
             }
-            if count < shape.required {
+            let minimum = table.minimumArrayCount
+            if count < minimum {
                 throw Failure(
                     source: SourceRef(node: index),
-                    expectation: "expected an array of at least \(shape.required) fields, found \(count) elements: `\(shape.names[shape.required - 1])` has no default, so the array cannot leave it off")
+                    expectation: "expected an array of at least \(minimum) fields, found \(count) elements: `\(table.names[minimum - 1])` has no default, so the array cannot leave it off")
             }
-            arrayForms.append(SourceRef(node: index))
+            arrayForms.append(ArrayForm(source: SourceRef(node: index), shape: Value.shape, elementCount: count))
             var child = index + 1
             for field in 0..<count {
                 fields.slots[field] = nodes[child].kind == .null ? -Int32(child + 1) : Int32(child + 1)
@@ -228,18 +240,19 @@ struct EntryDecoder {
         duplicateFields.append(DuplicateField(object: ref, field: field, values: earlier + [SourceRef(node: value)]))
     }
 
-    private func fieldIndex(key: Int, shape: Shape) -> Int? {
+    /// The position of the field the key at `key` names, nil for a key the struct does not know.
+    private func fieldPosition(key: Int, table: FieldTable) -> Int? {
         let keyNode = nodes[key]
         if keyNode.flags & JSONDocument.hasEscapes != 0 {
             let decoded = Array(document.decodeString(at: key).utf8)
-            return shape.bytes.firstIndex(of: decoded)
+            return table.bytes.firstIndex(of: decoded)
         }
         let start = Int(keyNode.start) + 1
         let length = Int(keyNode.end) - 1 - start
-        guard length < shape.fieldsByLength.count else { return nil }
+        guard length < table.fieldsByLength.count else { return nil }
         return bytes.withUnsafeBufferPointer { bytes -> Int? in
-            search: for field in shape.fieldsByLength[length] {
-                let name = shape.bytes[field]
+            search: for field in table.fieldsByLength[length] {
+                let name = table.bytes[field]
                 for offset in 0..<length where bytes[start + offset] != name[offset] { continue search }
                 return field
             }
@@ -259,40 +272,6 @@ public struct DuplicateField: Sendable, Hashable {
 // MARK: - The typed shape
 
 extension EntryDecoder {
-    /// A struct's field names as bytes, with the number of leading fields the array quirk needs.
-    final class Shape: Sendable {
-        let names: [String]
-        let bytes: [[UInt8]]
-        let required: Int
-        /// Field indices by the byte length of their names: a key is compared with the few of its length.
-        let fieldsByLength: [[Int]]
-
-        init(_ names: [String], required: Int) {
-            self.names = names
-            self.bytes = names.map { Array($0.utf8) }
-            self.required = required
-            var byLength = [[Int]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
-            for (field, name) in bytes.enumerated() { byLength[name.count].append(field) }
-            self.fieldsByLength = byLength
-        }
-    }
-
-    static let entryShape = Shape(FallbackEntry.fieldNames, required: 0)
-    static let placementShape = Shape(Placement.fieldNames, required: 2)
-    static let experimentShape = Shape(Experiment.fieldNames, required: 3)
-    static let variantShape = Shape(Variant.fieldNames, required: 2)
-    static let paywallShape = Shape(Paywall.fieldNames, required: 7)
-    static let remoteConfigShape = Shape(RemoteConfig.fieldNames, required: 2)
-    static let offeringShape = Shape(Offering.fieldNames, required: 3)
-    static let packageShape = Shape(Package.fieldNames, required: 5)
-    static let storeIdsShape = Shape(StoreIds.fieldNames, required: 2)
-    static let funnelShape = Shape(Funnel.fieldNames, required: 8)
-    static let pageShape = Shape(Page.fieldNames, required: 2)
-    static let optionShape = Shape(PageOption.fieldNames, required: 2)
-    static let nextRuleShape = Shape(NextRule.fieldNames, required: 3)
-    static let conditionShape = Shape(Condition.fieldNames, required: 2)
-    static let clauseShape = Shape(Clause.fieldNames, required: 2)
-
     func optional<T>(_ slot: Int?, _ read: (Int) throws(Failure) -> T) throws(Failure) -> T? {
         guard let slot else { return nil }
         return try read(slot)
@@ -304,35 +283,35 @@ extension EntryDecoder {
     }
 
     mutating func entry(_ index: Int) throws(Failure) -> FallbackEntry {
-        let fields = try fields(index, Self.entryShape)
+        let fields = try fields(index, of: FallbackEntry.self)
         return FallbackEntry(
-            placement: try optional(fields[0]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.placement(slot) },
-            paywall: try optional(fields[1]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.paywall(slot) },
-            experiment: try optional(fields[2]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.experiment(slot) },
-            funnel: try optional(fields[3]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.funnel(slot) },
+            placement: try optional(fields[.placement]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.placement(slot) },
+            paywall: try optional(fields[.paywall]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.paywall(slot) },
+            experiment: try optional(fields[.experiment]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.experiment(slot) },
+            funnel: try optional(fields[.funnel]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.funnel(slot) },
             source: SourceRef(node: index))
     }
 
     mutating func placement(_ index: Int) throws(Failure) -> Placement {
-        let fields = try fields(index, Self.placementShape)
+        let fields = try fields(index, of: Placement.self)
         return Placement(
-            identifier: try string(fields.required(0)), revision: try int(fields.required(1)), source: SourceRef(node: index))
+            identifier: try string(fields.required(.identifier)), revision: try int(fields.required(.revision)), source: SourceRef(node: index))
     }
 
     mutating func experiment(_ index: Int) throws(Failure) -> Experiment {
-        let fields = try fields(index, Self.experimentShape)
+        let fields = try fields(index, of: Experiment.self)
         return Experiment(
-            id: try string(fields.required(0)), key: try string(fields.required(1)),
-            variants: try array(fields.required(2)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.variant(slot) },
+            id: try string(fields.required(.id)), key: try string(fields.required(.key)),
+            variants: try array(fields.required(.variants)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.variant(slot) },
             source: SourceRef(node: index))
     }
 
     mutating func variant(_ index: Int) throws(Failure) -> Variant {
-        let fields = try fields(index, Self.variantShape)
-        let variantId = try string(fields.required(0))
-        let weight = try number(fields.required(1))
-        let paywall = try optional(fields[2]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.paywall(slot) }
-        let funnel = try optional(fields[3]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.funnel(slot) }
+        let fields = try fields(index, of: Variant.self)
+        let variantId = try string(fields.required(.variantId))
+        let weight = try number(fields.required(.weight))
+        let paywall = try optional(fields[.paywall]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.paywall(slot) }
+        let funnel = try optional(fields[.funnel]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.funnel(slot) }
         if paywall == nil, funnel == nil {
             throw Failure(source: SourceRef(node: index), expectation: "expected a variant with a funnel or a paywall, found neither")
         }
@@ -342,90 +321,82 @@ extension EntryDecoder {
     }
 
     mutating func paywall(_ index: Int) throws(Failure) -> Paywall {
-        let fields = try fields(index, Self.paywallShape)
+        let fields = try fields(index, of: Paywall.self)
         return Paywall(
-            id: try string(fields.required(0)), identifier: try string(fields.required(1)), name: try string(fields.required(2)),
-            configFormatVersion: try int(fields.required(3)),
-            remoteConfig: try optional(fields[4]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.remoteConfig(slot) },
-            builderConfig: fields[5].map(any),
-            offering: try optional(fields[6]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.offering(slot) },
+            id: try string(fields.required(.id)), identifier: try string(fields.required(.identifier)), name: try string(fields.required(.name)),
+            configFormatVersion: try int(fields.required(.configFormatVersion)),
+            remoteConfig: try optional(fields[.remoteConfig]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.remoteConfig(slot) },
+            builderConfig: fields[.builderConfig].map(any),
+            offering: try optional(fields[.offering]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.offering(slot) },
             source: SourceRef(node: index))
     }
 
     mutating func remoteConfig(_ index: Int) throws(Failure) -> RemoteConfig {
-        let fields = try fields(index, Self.remoteConfigShape)
-        let locale = try string(fields.required(0))
+        let fields = try fields(index, of: RemoteConfig.self)
+        let locale = try string(fields.required(.locale))
         // `data` is required but may be null: only a missing field fails.
-        let data: JSONDocument.Value
-        if let slot = fields[1] {
-            data = any(slot)
-        } else if fields.isNull(1) {
-            data = any(Int(-fields.slots[1]) - 1)
-        } else {
-            throw Failure(source: SourceRef(node: index), expectation: "missing required field `data`")
-        }
-        return RemoteConfig(locale: locale, data: data, source: SourceRef(node: index))
+        return RemoteConfig(locale: locale, data: any(try fields.requiredAllowingNull(.data)), source: SourceRef(node: index))
     }
 
     mutating func offering(_ index: Int) throws(Failure) -> Offering {
-        let fields = try fields(index, Self.offeringShape)
+        let fields = try fields(index, of: Offering.self)
         return Offering(
-            identifier: try string(fields.required(0)), isDefault: try bool(fields.required(1)),
-            packages: try array(fields.required(2)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.package(slot) },
+            identifier: try string(fields.required(.identifier)), isDefault: try bool(fields.required(.isDefault)),
+            packages: try array(fields.required(.packages)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.package(slot) },
             source: SourceRef(node: index))
     }
 
     mutating func package(_ index: Int) throws(Failure) -> Package {
-        let fields = try fields(index, Self.packageShape)
+        let fields = try fields(index, of: Package.self)
         return Package(
-            packageIdentifier: try string(fields.required(0)), identifier: try string(fields.required(1)),
-            type: try string(fields.required(2)), displayName: try string(fields.required(3)),
-            storeIds: try storeIds(fields.required(4)),
-            androidBasePlanId: try optional(fields[5], string), androidOfferId: try optional(fields[6], string),
+            packageIdentifier: try string(fields.required(.packageIdentifier)), identifier: try string(fields.required(.identifier)),
+            type: try string(fields.required(.type)), displayName: try string(fields.required(.displayName)),
+            storeIds: try storeIds(fields.required(.storeIds)),
+            androidBasePlanId: try optional(fields[.androidBasePlanId], string), androidOfferId: try optional(fields[.androidOfferId], string),
             source: SourceRef(node: index))
     }
 
     mutating func storeIds(_ index: Int) throws(Failure) -> StoreIds {
-        let fields = try fields(index, Self.storeIdsShape)
-        return StoreIds(apple: try optional(fields[0], string), google: try optional(fields[1], string), source: SourceRef(node: index))
+        let fields = try fields(index, of: StoreIds.self)
+        return StoreIds(apple: try optional(fields[.apple], string), google: try optional(fields[.google], string), source: SourceRef(node: index))
     }
 
     mutating func funnel(_ index: Int) throws(Failure) -> Funnel {
-        let fields = try fields(index, Self.funnelShape)
+        let fields = try fields(index, of: Funnel.self)
         return Funnel(
-            id: try string(fields.required(0)), slug: try string(fields.required(1)),
-            name: try optional(fields[2], string), versionId: try optional(fields[3], string),
-            versionNo: try optional(fields[4], int), defaultLocale: try optional(fields[5], string),
-            locales: try optional(fields[6]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
+            id: try string(fields.required(.id)), slug: try string(fields.required(.slug)),
+            name: try optional(fields[.name], string), versionId: try optional(fields[.versionId], string),
+            versionNo: try optional(fields[.versionNo], int), defaultLocale: try optional(fields[.defaultLocale], string),
+            locales: try optional(fields[.locales]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.string(element) }
             },
-            pages: try array(fields.required(7)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.page(slot) },
-            theme: fields[8].map(any), settings: fields[9].map(any),
-            paywalls: try optional(fields[10]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
+            pages: try array(fields.required(.pages)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.page(slot) },
+            theme: fields[.theme].map(any), settings: fields[.settings].map(any),
+            paywalls: try optional(fields[.paywalls]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.map(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.paywall(element) }
             },
             source: SourceRef(node: index))
     }
 
     mutating func page(_ index: Int) throws(Failure) -> Page {
-        let fields = try fields(index, Self.pageShape)
+        let fields = try fields(index, of: Page.self)
         return Page(
-            id: try string(fields.required(0)), type: try string(fields.required(1)),
-            questionId: try optional(fields[2], string),
-            title: try optional(fields[3], text), subtitle: try optional(fields[4], text),
-            body: try optional(fields[5], text), cta: try optional(fields[6], text),
-            headline: try optional(fields[7], text), placeholder: try optional(fields[8], text),
-            suffix: try optional(fields[9], text), agreementLabel: try optional(fields[10], text),
-            benefits: try optional(fields[11], textList), features: try optional(fields[12], textList),
-            steps: try optional(fields[13], textList),
-            options: try optional(fields[14]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
+            id: try string(fields.required(.id)), type: try string(fields.required(.type)),
+            questionId: try optional(fields[.questionId], string),
+            title: try optional(fields[.title], text), subtitle: try optional(fields[.subtitle], text),
+            body: try optional(fields[.body], text), cta: try optional(fields[.cta], text),
+            headline: try optional(fields[.headline], text), placeholder: try optional(fields[.placeholder], text),
+            suffix: try optional(fields[.suffix], text), agreementLabel: try optional(fields[.agreementLabel], text),
+            benefits: try optional(fields[.benefits], textList), features: try optional(fields[.features], textList),
+            steps: try optional(fields[.steps], textList),
+            options: try optional(fields[.options]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.option(element) }
             },
-            paywallId: try optional(fields[15], string),
-            nextRules: try optional(fields[16]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
+            paywallId: try optional(fields[.paywallId], string),
+            nextRules: try optional(fields[.nextRules]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.nextRule(element) }
             },
-            defaultNext: try optional(fields[17], string),
+            defaultNext: try optional(fields[.defaultNext], string),
             source: SourceRef(node: index))
     }
 
@@ -474,32 +445,32 @@ extension EntryDecoder {
     }
 
     mutating func option(_ index: Int) throws(Failure) -> PageOption {
-        let fields = try fields(index, Self.optionShape)
+        let fields = try fields(index, of: PageOption.self)
         return PageOption(
-            label: try text(fields.required(0)), value: try string(fields.required(1)),
-            imageUrl: try optional(fields[2], string), source: SourceRef(node: index))
+            label: try text(fields.required(.label)), value: try string(fields.required(.value)),
+            imageUrl: try optional(fields[.imageUrl], string), source: SourceRef(node: index))
     }
 
     mutating func nextRule(_ index: Int) throws(Failure) -> NextRule {
-        let fields = try fields(index, Self.nextRuleShape)
+        let fields = try fields(index, of: NextRule.self)
         return NextRule(
-            id: try string(fields.required(0)), condition: try condition(fields.required(1)),
-            goto: try string(fields.required(2)), source: SourceRef(node: index))
+            id: try string(fields.required(.id)), condition: try condition(fields.required(.condition)),
+            goto: try string(fields.required(.goto)), source: SourceRef(node: index))
     }
 
     mutating func condition(_ index: Int) throws(Failure) -> Condition {
-        let fields = try fields(index, Self.conditionShape)
+        let fields = try fields(index, of: Condition.self)
         return Condition(
-            op: try enumeration(fields.required(0), Condition.Operator.self),
-            clauses: try array(fields.required(1)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.clause(slot) },
+            op: try enumeration(fields.required(.op), Condition.Operator.self),
+            clauses: try array(fields.required(.clauses)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.clause(slot) },
             source: SourceRef(node: index))
     }
 
     mutating func clause(_ index: Int) throws(Failure) -> Clause {
-        let fields = try fields(index, Self.clauseShape)
+        let fields = try fields(index, of: Clause.self)
         return Clause(
-            questionId: try string(fields.required(0)), op: try enumeration(fields.required(1), Clause.Operator.self),
-            value: fields[2].map(any), source: SourceRef(node: index))
+            questionId: try string(fields.required(.questionId)), op: try enumeration(fields.required(.op), Clause.Operator.self),
+            value: fields[.value].map(any), source: SourceRef(node: index))
     }
 
     func enumeration<T: RawRepresentable & CaseIterable>(_ index: Int, _ type: T.Type) throws(Failure) -> T where T.RawValue == String {

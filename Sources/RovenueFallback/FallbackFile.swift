@@ -24,6 +24,8 @@ public struct FallbackFile: Sendable {
     public let generatedAt: JSONDocument.Value?
     /// The last `projectId` member of a top-level object (the loader ignores it).
     public let projectId: JSONDocument.Value?
+    /// Every array form of every entry, ordered by node, for `arrayForm(at:)`.
+    private let arrayFormsByNode: [ArrayForm]
 
     /// Reads `bytes` as the SDK's string-based loaders do. With `strippingByteOrderMark`, a leading
     /// BOM is removed first, as Swift's file-URL convenience does.
@@ -55,6 +57,7 @@ public struct FallbackFile: Sendable {
         }
         self.rejection = rejection
         entries = rejection == nil ? FallbackFile.decodeEntries(of: reading.placements, in: document) : []
+        arrayFormsByNode = FallbackFile.arrayFormsByNode(of: entries)
     }
 
     /// Reads UTF-8 text.
@@ -110,23 +113,73 @@ public struct FallbackFile: Sendable {
 
     /// The location of `field` in a decoded value: the field's own value when it is written (object
     /// or array quirk), else the value itself.
+    ///
+    /// `file.location(of: .revision, in: placement)`: the field must be one of the value's own struct.
+    public func location<Value: SourceBacked>(of field: Value.Field, in value: Value) -> Location {
+        location(of: fieldRef(field, in: value) ?? value.source)
+    }
+
+    /// The node of `field` in a decoded value, if the field is written: the last member of that name
+    /// in an object (the one the decoder read), or the element at the field's position in an array form.
+    ///
+    /// `file.fieldRef(.offering, in: paywall)`: the field must be one of the value's own struct.
+    public func fieldRef<Value: SourceBacked>(_ field: Value.Field, in value: Value) -> SourceRef? {
+        document.value(at: value.source.node).field(field).map { SourceRef(node: $0.index) }
+    }
+
+    /// The location of the field named `field` in a decoded value, else the value itself.
+    ///
+    /// Transitional: use `location(of: Value.Field, in:)`, which cannot name a field the struct lacks.
     public func location<T: SourceBacked>(of field: String, in value: T) -> Location {
         location(of: fieldRef(field, in: value) ?? value.source)
     }
 
-    /// The node of `field` in a decoded value, if the field is written.
+    /// The node of the field named `field` in a decoded value, if the field is written; nil for a
+    /// name that is not one of the struct's fields.
+    ///
+    /// Transitional: use `fieldRef(_: Value.Field, in:)`, which cannot name a field the struct lacks.
     public func fieldRef<T: SourceBacked>(_ field: String, in value: T) -> SourceRef? {
         let container = document.value(at: value.source.node)
         switch container.kind {
         case .object:
             return container[field].map { SourceRef(node: $0.index) }
         case .array:
-            guard let position = T.fieldNames.firstIndex(of: field) else { return nil }
+            guard let position = T.shape.fieldNames.firstIndex(of: field) else { return nil }
             let elements = container.elements
             return position < elements.count ? SourceRef(node: elements[position].index) : nil
         default:
             return nil
         }
+    }
+
+    // MARK: Array forms
+
+    /// The array form at `ref`, with the struct the decoder read it as; nil when the value at `ref`
+    /// is not an object the decoder read from an array (the quirk of §4).
+    public func arrayForm(at ref: SourceRef) -> ArrayForm? {
+        var low = 0
+        var high = arrayFormsByNode.count
+        while low < high {
+            let middle = (low + high) / 2
+            if arrayFormsByNode[middle].source.node < ref.node { low = middle + 1 } else { high = middle }
+        }
+        return low < arrayFormsByNode.count && arrayFormsByNode[low].source == ref ? arrayFormsByNode[low] : nil
+    }
+
+    /// Which struct and which field the value at `ref` is, when it is an element of an array form:
+    /// `(paywall's array form, 6)` for the `offering` of a paywall written as an array.
+    public func arraySlot(of ref: SourceRef) -> (form: ArrayForm, position: Int)? {
+        let value = document.value(at: ref.node)
+        guard let parent = value.parent, parent.kind == .array, let form = arrayForm(at: SourceRef(node: parent.index)) else {
+            return nil
+        }
+        let position = Int(document.nodes[ref.node].ordinal)
+        return position < form.elementCount ? (form, position) : nil
+    }
+
+    /// Every array form of every decoded entry, ordered by node.
+    static func arrayFormsByNode(of entries: [EntryRecord]) -> [ArrayForm] {
+        entries.flatMap(\.shapedArrayForms).sorted { $0.source.node < $1.source.node }
     }
 
     // MARK: Entries
@@ -147,7 +200,7 @@ public struct FallbackFile: Sendable {
                     EntryRecord(
                         key: key, keyRefs: [SourceRef(node: member.keyValue.index)], value: SourceRef(node: member.value.index),
                         outcome: .skipped(DecodeFailure(source: SourceRef(node: member.value.index), expectation: "")),
-                        arrayForms: [], duplicateFields: []))
+                        shapedArrayForms: [], duplicateFields: []))
             }
         }
         // Only the last occurrence of a key reaches the decoder. Entries are independent, so they are
@@ -164,7 +217,7 @@ public struct FallbackFile: Sendable {
                     } catch {
                         buffer[index].outcome = .skipped(error)
                     }
-                    buffer[index].arrayForms = decoder.arrayForms
+                    buffer[index].shapedArrayForms = decoder.arrayForms
                     buffer[index].duplicateFields = decoder.duplicateFields
                 }
             }
@@ -197,8 +250,12 @@ public struct EntryRecord: Sendable {
     /// The value of the last occurrence: the only one the SDK decodes.
     public internal(set) var value: SourceRef
     public internal(set) var outcome: Outcome
-    /// Objects in the entry written as arrays of their fields (the quirk).
-    public internal(set) var arrayForms: [SourceRef]
+    /// Objects in the entry written as arrays of their fields (the quirk), each with the struct the
+    /// decoder read it as, in the order the decoder met them. A skipped entry lists those read before
+    /// the failure.
+    public internal(set) var shapedArrayForms: [ArrayForm]
+    /// The arrays of `shapedArrayForms`, without their structs.
+    public var arrayForms: [SourceRef] { shapedArrayForms.map(\.source) }
     /// Known fields written more than once inside the entry.
     public internal(set) var duplicateFields: [DuplicateField]
 

@@ -10,16 +10,18 @@ public struct SourceRef: Sendable, Hashable {
     }
 }
 
-/// A value that was decoded from an object (or the array quirk) of a snapshot.
-public protocol SourceBacked: Sendable {
-    /// The field names in the order the array quirk uses.
-    static var fieldNames: [String] { get }
-    var source: SourceRef { get }
-}
-
 /// One placement entry: exactly the `data` envelope a live `GET /v1/placements/:identifier` returns.
 public struct FallbackEntry: SourceBacked {
-    public static let fieldNames = ["placement", "paywall", "experiment", "funnel"]
+    /// `Entry`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case placement, paywall, experiment, funnel
+
+        /// Every field of an entry is `(default)`: `{}` and `[]` decode.
+        public var presence: FieldPresence { .defaulted }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.entry`.
+    public static var shape: SchemaShape { .entry }
     public var placement: Placement?
     public var paywall: Paywall?
     public var experiment: Experiment?
@@ -27,15 +29,35 @@ public struct FallbackEntry: SourceBacked {
     public let source: SourceRef
 }
 
+/// An entry's `placement`: the identifier the SDK reports and the dashboard revision.
 public struct Placement: SourceBacked {
-    public static let fieldNames = ["identifier", "revision"]
+    /// `Placement`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case identifier, revision
+
+        /// Both are required.
+        public var presence: FieldPresence { .required }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.placement`.
+    public static var shape: SchemaShape { .placement }
     public var identifier: String
     public var revision: Int64
     public let source: SourceRef
 }
 
+/// An A/B test over variants; its `key` seeds bucketing (§5).
 public struct Experiment: SourceBacked {
-    public static let fieldNames = ["id", "key", "variants"]
+    /// `Experiment`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case id, key, variants
+
+        /// All three are required (`variants` may be empty).
+        public var presence: FieldPresence { .required }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.experiment`.
+    public static var shape: SchemaShape { .experiment }
     public var id: String
     /// The key that seeds bucketing.
     public var key: String
@@ -43,8 +65,23 @@ public struct Experiment: SourceBacked {
     public let source: SourceRef
 }
 
+/// One arm of an experiment: a weight and what a subscriber who draws it is served.
 public struct Variant: SourceBacked {
-    public static let fieldNames = ["variantId", "weight", "paywall", "funnel"]
+    /// `Variant`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case variantId, weight, paywall, funnel
+
+        /// `variantId` and `weight` are required; the targets are `(default)` (but not both absent).
+        public var presence: FieldPresence {
+            switch self {
+            case .variantId, .weight: .required
+            case .paywall, .funnel: .defaulted
+            }
+        }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.variant`.
+    public static var shape: SchemaShape { .variant }
     public var variantId: String
     /// A fraction of subscribers (0.5, not 50).
     public var weight: Double
@@ -55,8 +92,25 @@ public struct Variant: SourceBacked {
     public let source: SourceRef
 }
 
+/// A paywall: its identity, remote config, builder layout and offering.
 public struct Paywall: SourceBacked {
-    public static let fieldNames = ["id", "identifier", "name", "configFormatVersion", "remoteConfig", "builderConfig", "offering"]
+    /// `Paywall`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case id, identifier, name, configFormatVersion, remoteConfig, builderConfig, offering
+
+        /// The four identity fields are required; `remoteConfig` and `offering` are optional without
+        /// a default, so an array form needs all seven elements.
+        public var presence: FieldPresence {
+            switch self {
+            case .id, .identifier, .name, .configFormatVersion: .required
+            case .remoteConfig, .offering: .optional
+            case .builderConfig: .defaulted
+            }
+        }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.paywall`.
+    public static var shape: SchemaShape { .paywall }
     public var id: String
     public var identifier: String
     public var name: String
@@ -68,26 +122,64 @@ public struct Paywall: SourceBacked {
     public let source: SourceRef
 }
 
+/// A paywall's remote config for one locale.
 public struct RemoteConfig: SourceBacked {
-    public static let fieldNames = ["locale", "data"]
+    /// `RemoteConfig`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case locale, data
+
+        /// `locale` is required; `data` is required but may be `null`.
+        public var presence: FieldPresence {
+            switch self {
+            case .locale: .required
+            case .data: .requiredAllowingNull
+            }
+        }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.remoteConfig`.
+    public static var shape: SchemaShape { .remoteConfig }
     public var locale: String
     /// Required, and may be `null`; as written (read it with `.owned`).
     public var data: JSONDocument.Value
     public let source: SourceRef
 }
 
+/// The offering a paywall sells: its packages.
 public struct Offering: SourceBacked {
-    public static let fieldNames = ["identifier", "isDefault", "packages"]
+    /// `Offering`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case identifier, isDefault, packages
+
+        /// All three are required.
+        public var presence: FieldPresence { .required }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.offering`.
+    public static var shape: SchemaShape { .offering }
     public var identifier: String
     public var isDefault: Bool
     public var packages: [Package]
     public let source: SourceRef
 }
 
+/// One package of an offering, with its store product ids.
 public struct Package: SourceBacked {
-    public static let fieldNames = [
-        "packageIdentifier", "identifier", "type", "displayName", "storeIds", "androidBasePlanId", "androidOfferId",
-    ]
+    /// `Package`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case packageIdentifier, identifier, type, displayName, storeIds, androidBasePlanId, androidOfferId
+
+        /// The first five are required; the Android ids are `(default)`.
+        public var presence: FieldPresence {
+            switch self {
+            case .packageIdentifier, .identifier, .type, .displayName, .storeIds: .required
+            case .androidBasePlanId, .androidOfferId: .defaulted
+            }
+        }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.package`.
+    public static var shape: SchemaShape { .package }
     public var packageIdentifier: String
     public var identifier: String
     public var type: String
@@ -98,17 +190,40 @@ public struct Package: SourceBacked {
     public let source: SourceRef
 }
 
+/// A package's product id per store; other stores are ignored.
 public struct StoreIds: SourceBacked {
-    public static let fieldNames = ["apple", "google"]
+    /// `StoreIds`' fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case apple, google
+
+        /// Both are optional without a default: an array form needs both elements.
+        public var presence: FieldPresence { .optional }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.storeIds`.
+    public static var shape: SchemaShape { .storeIds }
     public var apple: String?
     public var google: String?
     public let source: SourceRef
 }
 
+/// A funnel: its pages, and the paywalls its paywall pages show.
 public struct Funnel: SourceBacked {
-    public static let fieldNames = [
-        "id", "slug", "name", "versionId", "versionNo", "defaultLocale", "locales", "pages", "theme", "settings", "paywalls",
-    ]
+    /// `Funnel`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case id, slug, name, versionId, versionNo, defaultLocale, locales, pages, theme, settings, paywalls
+
+        /// `id`, `slug` and `pages` are required; everything else is `(default)`.
+        public var presence: FieldPresence {
+            switch self {
+            case .id, .slug, .pages: .required
+            case .name, .versionId, .versionNo, .defaultLocale, .locales, .theme, .settings, .paywalls: .defaulted
+            }
+        }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.funnel`.
+    public static var shape: SchemaShape { .funnel }
     public var id: String
     public var slug: String
     public var name: String?
@@ -127,10 +242,33 @@ public struct Funnel: SourceBacked {
 /// One page of a funnel. Fields the decoder does not read (`required`, `mediaUrl`, …) stay in the
 /// snapshot and can be read through `source`.
 public struct Page: SourceBacked {
-    public static let fieldNames = [
-        "id", "type", "question_id", "title", "subtitle", "body", "cta", "headline", "placeholder", "suffix",
-        "agreementLabel", "benefits", "features", "steps", "options", "paywallId", "next_rules", "default_next",
-    ]
+    /// `Page`'s fields (§4), in array-quirk order: the ones the decoder reads.
+    public enum Field: String, SchemaField {
+        case id, type
+        case questionId = "question_id"
+        case title, subtitle, body, cta, headline, placeholder, suffix, agreementLabel
+        case benefits, features, steps
+        case options, paywallId
+        case nextRules = "next_rules"
+        case defaultNext = "default_next"
+
+        /// `id` and `type` are required; everything else is `(default)`.
+        public var presence: FieldPresence {
+            switch self {
+            case .id, .type: .required
+            default: .defaulted
+            }
+        }
+
+        /// The fields that hold a `Text`, in declaration order.
+        public static let textFields: [Field] = [.title, .subtitle, .body, .cta, .headline, .placeholder, .suffix, .agreementLabel]
+        /// The fields that hold a `TextList`, in declaration order.
+        public static let textListFields: [Field] = [.benefits, .features, .steps]
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.page`.
+    public static var shape: SchemaShape { .page }
+
     /// The 26 page types of Rovenue's funnel builder.
     public static let knownTypes: Set<String> = [
         "welcome", "statement", "feature", "info", "loading", "result", "paywall", "end_screen", "success",
@@ -138,10 +276,10 @@ public struct Page: SourceBacked {
         "checkbox", "opinion_scale", "rating", "long_text", "short_text", "date_input", "number_input", "slider",
         "text_input",
     ]
-    /// The fields that hold a `Text`, in declaration order.
-    public static let textFieldNames = ["title", "subtitle", "body", "cta", "headline", "placeholder", "suffix", "agreementLabel"]
-    /// The fields that hold a `TextList`, in declaration order.
-    public static let textListFieldNames = ["benefits", "features", "steps"]
+    /// The names of the fields that hold a `Text`, in declaration order (see `Field.textFields`).
+    public static let textFieldNames = Field.textFields.map(\.rawValue)
+    /// The names of the fields that hold a `TextList`, in declaration order (see `Field.textListFields`).
+    public static let textListFieldNames = Field.textListFields.map(\.rawValue)
 
     public var id: String
     public var type: String
@@ -163,19 +301,39 @@ public struct Page: SourceBacked {
     public var defaultNext: String?
     public let source: SourceRef
 
+    /// The value of a text field (one of `Field.textFields`); nil for any other field.
+    public func text(_ field: Field) -> LocalizedText? {
+        switch field {
+        case .title: title
+        case .subtitle: subtitle
+        case .body: body
+        case .cta: cta
+        case .headline: headline
+        case .placeholder: placeholder
+        case .suffix: suffix
+        case .agreementLabel: agreementLabel
+        default: nil
+        }
+    }
+
+    /// The value of a text-list field (one of `Field.textListFields`); nil for any other field.
+    public func textList(_ field: Field) -> LocalizedTextList? {
+        switch field {
+        case .benefits: benefits
+        case .features: features
+        case .steps: steps
+        default: nil
+        }
+    }
+
     /// The text fields that are present, by field name, in declaration order.
     public var texts: [(field: String, text: LocalizedText)] {
-        let all: [(String, LocalizedText?)] = [
-            ("title", title), ("subtitle", subtitle), ("body", body), ("cta", cta), ("headline", headline),
-            ("placeholder", placeholder), ("suffix", suffix), ("agreementLabel", agreementLabel),
-        ]
-        return all.compactMap { field, text in text.map { (field, $0) } }
+        Field.textFields.compactMap { field in text(field).map { (field.rawValue, $0) } }
     }
 
     /// The text-list fields that are present, by field name, in declaration order.
     public var textLists: [(field: String, list: LocalizedTextList)] {
-        let all: [(String, LocalizedTextList?)] = [("benefits", benefits), ("features", features), ("steps", steps)]
-        return all.compactMap { field, list in list.map { (field, $0) } }
+        Field.textListFields.compactMap { field in textList(field).map { (field.rawValue, $0) } }
     }
 }
 
@@ -206,16 +364,41 @@ public enum LocalizedTextList: Sendable, Hashable {
     }
 }
 
+/// One choice of a question page (the contract's `Option`).
 public struct PageOption: SourceBacked {
-    public static let fieldNames = ["label", "value", "imageUrl"]
+    /// `Option`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case label, value, imageUrl
+
+        /// `label` and `value` are required; `imageUrl` is `(default)`.
+        public var presence: FieldPresence {
+            switch self {
+            case .label, .value: .required
+            case .imageUrl: .defaulted
+            }
+        }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.option`.
+    public static var shape: SchemaShape { .option }
     public var label: LocalizedText
     public var value: String
     public var imageUrl: String?
     public let source: SourceRef
 }
 
+/// A branching rule of a page: where to go when its condition holds.
 public struct NextRule: SourceBacked {
-    public static let fieldNames = ["id", "condition", "goto"]
+    /// `NextRule`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case id, condition, goto
+
+        /// All three are required.
+        public var presence: FieldPresence { .required }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.nextRule`.
+    public static var shape: SchemaShape { .nextRule }
     public var id: String
     public var condition: Condition
     /// A page id, `"end"`, or `"paywall"` (the first page of type `paywall`).
@@ -223,8 +406,18 @@ public struct NextRule: SourceBacked {
     public let source: SourceRef
 }
 
+/// A rule's condition: all or any of its clauses.
 public struct Condition: SourceBacked {
-    public static let fieldNames = ["op", "clauses"]
+    /// `Condition`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case op, clauses
+
+        /// Both are required.
+        public var presence: FieldPresence { .required }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.condition`.
+    public static var shape: SchemaShape { .condition }
 
     public enum Operator: String, Sendable, CaseIterable {
         case all, any
@@ -235,8 +428,24 @@ public struct Condition: SourceBacked {
     public let source: SourceRef
 }
 
+/// One comparison of an answer with a value.
 public struct Clause: SourceBacked {
-    public static let fieldNames = ["question_id", "op", "value"]
+    /// `Clause`'s fields (§4), in array-quirk order.
+    public enum Field: String, SchemaField {
+        case questionId = "question_id"
+        case op, value
+
+        /// `question_id` and `op` are required; `value` is `(default)`.
+        public var presence: FieldPresence {
+            switch self {
+            case .questionId, .op: .required
+            case .value: .defaulted
+            }
+        }
+    }
+
+    /// Which struct of §4 this is: `SchemaShape.clause`.
+    public static var shape: SchemaShape { .clause }
 
     public enum Operator: String, Sendable, CaseIterable {
         case eq, neq, gt, gte, lt, lte, between

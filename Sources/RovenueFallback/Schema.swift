@@ -1,0 +1,223 @@
+// The contract's §4 as types: one `Field` enum per decoded struct says each field's JSON name, its
+// place in the array quirk, and whether it may be absent. The decoder, the array-quirk positions and
+// field lookups (`FallbackFile.fieldRef(_:in:)`) all read these enums; no other place spells a field.
+
+/// Whether a field of the contract's §4 may be absent, as its type there says.
+public enum FieldPresence: Sendable, Hashable, CaseIterable {
+    /// `T`: must be written, and not as `null`.
+    case required
+    /// Required, but `null` is a value (`RemoteConfig.data: any`, "null allowed").
+    case requiredAllowingNull
+    /// `T?`: missing and `null` both mean absent; an array form must still hold a place for it.
+    case optional
+    /// `T? (default)`: missing and `null` both mean absent, and an array form may leave it off.
+    case defaulted
+
+    /// True when the decode fails without the field.
+    public var isRequired: Bool { self == .required || self == .requiredAllowingNull }
+
+    /// True when an array form may end before the field (the contract's `(default)`).
+    public var mayBeLeftOffInArray: Bool { self == .defaulted }
+}
+
+/// The fields of one struct of the contract's §4, as an enum.
+///
+/// Conform a payload-free enum whose raw values are the JSON names (`rawValue` is the name) and whose cases are declared in
+/// the order the array quirk uses (§4: "an array holding its fields in the order listed"). Its
+/// `allCases` is then the shape's field list, and `position` a case's place in an array form.
+public protocol SchemaField: RawRepresentable, CaseIterable, Hashable, Sendable
+where RawValue == String, AllCases == [Self] {
+    /// Whether the field may be missing or `null`, and whether an array form may leave it off.
+    var presence: FieldPresence { get }
+}
+
+extension SchemaField {
+    /// The field's index in an array form: its place in `allCases` (declaration order).
+    @inlinable public var position: Int {
+        // A payload-free enum is stored as the index of its case in declaration order (Swift's type
+        // layout: a no-payload enum is an integer tag, tags assigned in declaration order). It takes
+        // one byte for 2 to 256 cases; anything else takes the slower, general path.
+        if MemoryLayout<Self>.size == 1 {
+            return Int(unsafeBitCast(self, to: UInt8.self))
+        }
+        return Self.allCases.firstIndex(of: self)!
+    }
+
+    /// True when the decode fails without the field.
+    @inlinable public var isRequired: Bool { presence.isRequired }
+
+    /// The fewest elements an array form may have: up to the last field it cannot leave off.
+    public static var minimumArrayCount: Int {
+        (allCases.lastIndex { !$0.presence.mayBeLeftOffInArray } ?? -1) + 1
+    }
+}
+
+/// A struct decoded from an object (or from the array quirk) of a snapshot, tied to the enum of
+/// its fields: `file.fieldRef(Paywall.Field.offering, in: paywall)` only compiles for a field of
+/// the value's own struct.
+public protocol SourceBacked: Sendable {
+    /// The struct's fields, in the order the array quirk uses.
+    associatedtype Field: SchemaField
+    /// Which struct of §4 this is.
+    static var shape: SchemaShape { get }
+    /// The object (or array) the value was decoded from.
+    var source: SourceRef { get }
+}
+
+extension SourceBacked {
+    /// The field names in the order the array quirk uses.
+    ///
+    /// Transitional, for code that still names fields by string: prefer `Field.allCases`.
+    public static var fieldNames: [String] { shape.fieldNames }
+}
+
+/// The structs of the contract's §4, by the names the contract gives them.
+///
+/// It names the struct an array-form object was decoded as (`ArrayForm.shape`), where the struct's
+/// static type is not at hand.
+public enum SchemaShape: String, Sendable, Hashable, CaseIterable {
+    /// `Entry`: decoded as `FallbackEntry`.
+    case entry = "Entry"
+    /// `Placement`: decoded as `Placement`.
+    case placement = "Placement"
+    /// `Experiment`: decoded as `Experiment`.
+    case experiment = "Experiment"
+    /// `Variant`: decoded as `Variant`.
+    case variant = "Variant"
+    /// `Paywall`: decoded as `Paywall`.
+    case paywall = "Paywall"
+    /// `RemoteConfig`: decoded as `RemoteConfig`.
+    case remoteConfig = "RemoteConfig"
+    /// `Offering`: decoded as `Offering`.
+    case offering = "Offering"
+    /// `Package`: decoded as `Package`.
+    case package = "Package"
+    /// `StoreIds`: decoded as `StoreIds`.
+    case storeIds = "StoreIds"
+    /// `Funnel`: decoded as `Funnel`.
+    case funnel = "Funnel"
+    /// `Page`: decoded as `Page`.
+    case page = "Page"
+    /// `Option`: decoded as `PageOption`.
+    case option = "Option"
+    /// `NextRule`: decoded as `NextRule`.
+    case nextRule = "NextRule"
+    /// `Condition`: decoded as `Condition`.
+    case condition = "Condition"
+    /// `Clause`: decoded as `Clause`.
+    case clause = "Clause"
+
+    /// The field names in the order the array quirk uses.
+    public var fieldNames: [String] { table.names }
+
+    /// Whether each field (in `fieldNames` order) may be absent.
+    public var presences: [FieldPresence] { table.presences }
+
+    /// The fewest elements an array form of this struct may have.
+    public var minimumArrayCount: Int { table.minimumArrayCount }
+
+    /// The decoder's table of the struct's fields, built once.
+    var table: FieldTable {
+        switch self {
+        case .entry: FieldTable.entry
+        case .placement: FieldTable.placement
+        case .experiment: FieldTable.experiment
+        case .variant: FieldTable.variant
+        case .paywall: FieldTable.paywall
+        case .remoteConfig: FieldTable.remoteConfig
+        case .offering: FieldTable.offering
+        case .package: FieldTable.package
+        case .storeIds: FieldTable.storeIds
+        case .funnel: FieldTable.funnel
+        case .page: FieldTable.page
+        case .option: FieldTable.option
+        case .nextRule: FieldTable.nextRule
+        case .condition: FieldTable.condition
+        case .clause: FieldTable.clause
+        }
+    }
+}
+
+/// A struct's fields as the decoder matches them: names, their bytes, and the fields by name length.
+final class FieldTable: Sendable {
+    let names: [String]
+    let bytes: [[UInt8]]
+    let presences: [FieldPresence]
+    /// The fewest elements an array form may have.
+    let minimumArrayCount: Int
+    /// Field positions by the byte length of their names: a key is compared with the few of its length.
+    let fieldsByLength: [[Int]]
+
+    init<Field: SchemaField>(_ field: Field.Type) {
+        names = Field.allCases.map(\.rawValue)
+        bytes = names.map { Array($0.utf8) }
+        presences = Field.allCases.map(\.presence)
+        minimumArrayCount = Field.minimumArrayCount
+        var byLength = [[Int]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
+        for (position, name) in bytes.enumerated() { byLength[name.count].append(position) }
+        fieldsByLength = byLength
+    }
+
+    static let entry = FieldTable(FallbackEntry.Field.self)
+    static let placement = FieldTable(Placement.Field.self)
+    static let experiment = FieldTable(Experiment.Field.self)
+    static let variant = FieldTable(Variant.Field.self)
+    static let paywall = FieldTable(Paywall.Field.self)
+    static let remoteConfig = FieldTable(RemoteConfig.Field.self)
+    static let offering = FieldTable(Offering.Field.self)
+    static let package = FieldTable(Package.Field.self)
+    static let storeIds = FieldTable(StoreIds.Field.self)
+    static let funnel = FieldTable(Funnel.Field.self)
+    static let page = FieldTable(Page.Field.self)
+    static let option = FieldTable(PageOption.Field.self)
+    static let nextRule = FieldTable(NextRule.Field.self)
+    static let condition = FieldTable(Condition.Field.self)
+    static let clause = FieldTable(Clause.Field.self)
+}
+
+/// An object written as an array of its fields (the §4 quirk), with the struct the decoder read it as.
+public struct ArrayForm: Sendable, Hashable {
+    /// The array.
+    public let source: SourceRef
+    /// The struct the array was decoded as.
+    public let shape: SchemaShape
+    /// The number of elements written (at most the struct's field count).
+    public let elementCount: Int
+
+    /// The names of the fields the array holds, in order: one per element.
+    public var writtenFieldNames: ArraySlice<String> { shape.fieldNames.prefix(elementCount) }
+
+    /// The fields the array holds, in order, when it was decoded as `type`; nil for another struct.
+    public func writtenFields<Value: SourceBacked>(as type: Value.Type) -> ArraySlice<Value.Field>? {
+        guard shape == Value.shape else { return nil }
+        return Value.Field.allCases.prefix(elementCount)
+    }
+
+    /// The name of the field at `position` of the array, if the array holds one there.
+    public func fieldName(at position: Int) -> String? {
+        position >= 0 && position < elementCount ? shape.fieldNames[position] : nil
+    }
+}
+
+extension JSONDocument.Value {
+    /// The value of a struct's field as written, in an object (its last member of that name, the one
+    /// the decoder reads) or in an array form (the element at the field's position); nil when the
+    /// field is not written or this is neither an object nor an array.
+    ///
+    /// It reads the text, decoded or not: `entryValue.field(FallbackEntry.Field.placement)` works on
+    /// a skipped entry too.
+    public func field<Field: SchemaField>(_ field: Field) -> JSONDocument.Value? {
+        switch kind {
+        case .object:
+            return self[field.rawValue]
+        case .array:
+            let position = field.position
+            guard position < count else { return nil }
+            var child = index + 1
+            for _ in 0..<position { child = Int(document.nodes[child].next) }
+            return JSONDocument.Value(document: document, index: child)
+        default:
+            return nil
+        }
+    }
+}
