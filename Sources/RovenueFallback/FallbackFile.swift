@@ -1,5 +1,3 @@
-import Dispatch
-
 /// What the SDK's loader makes of a fallback file, with every decision traced to the text.
 ///
 /// This is the contract's §2 and §3 applied exactly: whether the whole load throws (and which rule
@@ -151,28 +149,22 @@ public struct FallbackFile: Sendable {
             }
         }
         // Only the last occurrence of a key reaches the decoder. Entries are independent, so they are
-        // decoded in parallel chunks; each result lands in its own record, so the order is unchanged.
-        let chunkSize = 64
-        let chunkCount = (records.count + chunkSize - 1) / chunkSize
-        records.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let buffer = buffer
-            let decodeChunk: @Sendable (Int) -> Void = { chunk in
-                for index in chunk * chunkSize..<min(buffer.count, (chunk + 1) * chunkSize) {
-                    var decoder = EntryDecoder(document: document)
-                    do throws(DecodeFailure) {
-                        buffer[index].outcome = .loaded(try decoder.entry(buffer[index].value.node))
-                    } catch {
-                        buffer[index].outcome = .skipped(error)
-                    }
-                    buffer[index].arrayForms = decoder.arrayForms
-                    buffer[index].duplicateFields = decoder.duplicateFields
-                }
+        // decoded in parallel chunks; results come back in order.
+        let values = records.map(\.value.node)
+        let decoded = ParallelChunks(count: values.count, size: 64).mapIndices { index in
+            var decoder = EntryDecoder(document: document)
+            let outcome: EntryRecord.Outcome
+            do throws(DecodeFailure) {
+                outcome = .loaded(try decoder.entry(values[index]))
+            } catch {
+                outcome = .skipped(error)
             }
-            if chunkCount > 1 {
-                DispatchQueue.concurrentPerform(iterations: chunkCount, execute: decodeChunk)
-            } else if chunkCount == 1 {
-                decodeChunk(0)
-            }
+            return (outcome: outcome, arrayForms: decoder.arrayForms, duplicateFields: decoder.duplicateFields)
+        }
+        for (index, result) in decoded.enumerated() {
+            records[index].outcome = result.outcome
+            records[index].arrayForms = result.arrayForms
+            records[index].duplicateFields = result.duplicateFields
         }
         return records
     }

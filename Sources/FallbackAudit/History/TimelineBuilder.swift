@@ -434,18 +434,7 @@ struct EntryReading {
     /// The reading of every entry of `file`, in order; entries are read concurrently in chunks.
     static func readings(of file: FallbackFile) -> [EntryReading] {
         let entries = file.entries
-        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, entries.count / 32)
-        guard chunks > 1 else { return entries.map { EntryReading($0, in: file) } }
-        var readings = [EntryReading?](repeating: nil, count: entries.count)
-        readings.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let buffer = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                for index in chunk * entries.count / chunks..<(chunk + 1) * entries.count / chunks {
-                    buffer[index] = EntryReading(entries[index], in: file)
-                }
-            }
-        }
-        return readings.map { $0! }
+        return ParallelChunks.forCores(count: entries.count).mapIndices { EntryReading(entries[$0], in: file) }
     }
 
     /// A field of an object, or of the array quirk at its position.
