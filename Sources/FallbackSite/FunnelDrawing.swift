@@ -310,7 +310,7 @@ enum DrawingText {
 
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for XML text and attribute values.
     static func escaped(_ text: String) -> String {
-        HTML.escape(text)
+        MarkupEscaping.html(text)
     }
 
     /// The estimated width of `text` in pixels at `fontSize`.
