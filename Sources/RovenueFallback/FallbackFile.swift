@@ -114,17 +114,7 @@ public struct FallbackFile: Sendable {
 
     /// The node of `field` in a decoded value, if the field is written.
     public func fieldRef<T: SourceBacked>(_ field: String, in value: T) -> SourceRef? {
-        let container = document.value(at: value.source.node)
-        switch container.kind {
-        case .object:
-            return container[field].map { SourceRef(node: $0.index) }
-        case .array:
-            guard let position = T.fieldNames.firstIndex(of: field) else { return nil }
-            let elements = container.elements
-            return position < elements.count ? SourceRef(node: elements[position].index) : nil
-        default:
-            return nil
-        }
+        document.value(at: value.source.node).field(field, of: T.self).map { SourceRef(node: $0.index) }
     }
 
     // MARK: Entries
@@ -432,37 +422,16 @@ struct TopLevelReading {
 extension FallbackFile {
     /// `value` as the SDK's JSON library prints it in the version error: compact, object keys sorted,
     /// duplicate keys collapsed to the last, integers as written, other numbers as shortest floats.
-    ///
-    /// `value` is `formatVersion`, which §2 rule 4 limits to 127 levels before this is reached, so
-    /// its owned copy is shallow (see `JSONDocument.Value.owned`).
     static func serdeText(_ value: JSONDocument.Value) -> String {
-        serdeText(value.owned)
+        value.jsonText([.sortedKeys, .numbersAsPrinted])
     }
 
     static func serdeText(_ value: JSONValue) -> String {
-        var writer = JSONWriter(tree: SerdeTree(), options: .sortedKeys)
-        writer.write(value)
-        return writer.output
+        value.jsonText([.sortedKeys, .numbersAsPrinted])
     }
 
-    /// `JSONValue` as serde prints it: numbers by `serdeNumber`, the rest as `jsonText` writes it.
-    struct SerdeTree: JSONTree {
-        func content(of value: JSONValue, writingScalarTo output: inout String) -> JSONContent<JSONValue, JSONValue.Member>? {
-            if case .number(let number) = value {
-                output += FallbackFile.serdeNumber(number)
-                return nil
-            }
-            return JSONValue.ValueTree().content(of: value, writingScalarTo: &output)
-        }
-    }
-
-    /// Integers within 64 bits print as written (`-0` is a float); everything else prints as the
-    /// shortest round-tripping float in the style of Rust's `ryu` (`1.0`, `1e20`, `1.5e-7`).
-    static func serdeNumber(_ number: JSONNumber) -> String {
-        if number.reading?.isInteger == true { return number.text }
-        return ryuText(number.doubleValue)
-    }
-
+    /// A float as serde prints it, in the style of Rust's `ryu`: the shortest round-tripping
+    /// digits (`1.0`, `1e20`, `1.5e-7`).
     static func ryuText(_ value: Double) -> String {
         if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
         let (digits, decimalPoint) = shortestDigits(value)

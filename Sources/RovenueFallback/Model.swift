@@ -17,6 +17,26 @@ public protocol SourceBacked: Sendable {
     var source: SourceRef { get }
 }
 
+extension JSONDocument.Value {
+    /// The written value of `field` of a value of shape `T`, whether or not it decodes: the
+    /// member of that name (the last, as the decoder reads it) of an object, or, for the array
+    /// quirk, the element at the field's position in `T.fieldNames`.
+    // TODO: take the shape's `Field` enum (e.g. `Placement.Field.revision`) once the schema types
+    // land, instead of a field name.
+    public func field<T: SourceBacked>(_ field: String, of shape: T.Type) -> JSONDocument.Value? {
+        switch kind {
+        case .object:
+            return self[field]
+        case .array:
+            guard let position = T.fieldNames.firstIndex(of: field) else { return nil }
+            let elements = elements
+            return position < elements.count ? elements[position] : nil
+        default:
+            return nil
+        }
+    }
+}
+
 /// One placement entry: exactly the `data` envelope a live `GET /v1/placements/:identifier` returns.
 public struct FallbackEntry: SourceBacked {
     public static let fieldNames = ["placement", "paywall", "experiment", "funnel"]

@@ -409,15 +409,16 @@ struct EntryReading {
 
     init(_ record: EntryRecord, in file: FallbackFile) {
         let value = file.document.value(at: record.value.node)
-        let placement = Self.field(value, "placement", position: 0)
-        let revisionValue = placement.flatMap { Self.field($0, "revision", position: 1) }
-        let identifierValue = placement.flatMap { Self.field($0, "identifier", position: 0) }
+        let placement = value.field("placement", of: FallbackEntry.self)
+        let revisionValue = placement?.field("revision", of: Placement.self)
+        let identifierValue = placement?.field("identifier", of: Placement.self)
         revision = revisionValue.flatMap { $0.number?.int64Value }
         revisionText = revisionValue.map { Format.json($0.owned) }
         identifier = identifierValue.flatMap(\.string)
         switch value.kind {
         case .object: fingerprint = ContentFingerprint.digest(of: value, excludingKey: "placement")
-        case .array: fingerprint = ContentFingerprint.digest(of: value, excludingElement: 0)
+        case .array:
+            fingerprint = ContentFingerprint.digest(of: value, excludingElement: FallbackEntry.fieldNames.firstIndex(of: "placement"))
         default: fingerprint = ContentFingerprint.digest(of: value)
         }
         switch record.outcome {
@@ -435,17 +436,6 @@ struct EntryReading {
     static func readings(of file: FallbackFile) -> [EntryReading] {
         let entries = file.entries
         return ParallelChunks.forCores(count: entries.count).mapIndices { EntryReading(entries[$0], in: file) }
-    }
-
-    /// A field of an object, or of the array quirk at its position.
-    private static func field(_ value: JSONDocument.Value, _ name: String, position: Int) -> JSONDocument.Value? {
-        switch value.kind {
-        case .object: return value[name]
-        case .array:
-            let elements = value.elements
-            return position < elements.count ? elements[position] : nil
-        default: return nil
-        }
     }
 
     /// What an offline device is served (§5): a direct funnel, else a direct paywall, else the
