@@ -25,15 +25,8 @@ public struct Audit: Sendable {
     /// Entries are checked concurrently, in chunks, on the available cores; the result does not
     /// depend on how they are split.
     public func findings(in file: FallbackFile) -> [Finding] {
-        let chunks = min(
-            ProcessInfo.processInfo.activeProcessorCount * Self.chunksPerCore, file.entries.count / Self.minimumChunkEntries)
-        return findings(in: file, chunks: chunks)
+        findings(in: file, chunks: ParallelChunks.forCores(count: file.entries.count).ranges.count)
     }
-
-    /// Chunks per core: more than one, so a chunk of large entries does not leave a core idle.
-    static let chunksPerCore = 4
-    /// Below this many entries per chunk, starting threads costs more than it saves.
-    static let minimumChunkEntries = 32
 
     /// The findings, with entries checked in `chunks` contiguous runs (at most one per entry).
     func findings(in file: FallbackFile, chunks: Int) -> [Finding] {
@@ -42,21 +35,13 @@ public struct Audit: Sendable {
         fileRun.checkFile()
         var found = fileRun.locatedFindings()
         let entries = file.rejection == nil ? file.entries : []
-        let chunks = max(1, min(chunks, entries.count))
-        if chunks == 1 {
+        let (configuration, now) = (configuration, now)
+        for chunkFindings in ParallelChunks(count: entries.count, chunks: chunks).map({ range in
             var run = AuditRun(file: file, configuration: configuration, now: now, entryKeys: entryKeys)
-            for record in entries { run.checkEntry(record) }
-            found += run.locatedFindings()
-        } else {
-            let results = ChunkResults(count: chunks)
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                var run = AuditRun(file: file, configuration: configuration, now: now, entryKeys: entryKeys)
-                for index in chunk * entries.count / chunks..<(chunk + 1) * entries.count / chunks {
-                    run.checkEntry(entries[index])
-                }
-                results.set(run.locatedFindings(), at: chunk)
-            }
-            for chunk in 0..<chunks { found += results.findings(at: chunk) }
+            for index in range { run.checkEntry(entries[index]) }
+            return run.locatedFindings()
+        }) {
+            found += chunkFindings
         }
         return Self.sorted(found)
     }
@@ -86,29 +71,6 @@ public struct Audit: Sendable {
     /// Each rule id's position among all rule ids in ascending order.
     private static let ruleRank: [String: Int] = Dictionary(
         uniqueKeysWithValues: Rule.all.map(\.id).sorted().enumerated().map { ($1, $0) })
-}
-
-/// The findings of each chunk of entries, each written once by the worker that checked it.
-private final class ChunkResults: @unchecked Sendable {
-    private let slots: UnsafeMutableBufferPointer<[Finding]>
-
-    init(count: Int) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: [])
-    }
-
-    deinit {
-        _ = slots.deinitialize()
-        slots.deallocate()
-    }
-
-    func set(_ findings: [Finding], at chunk: Int) {
-        slots[chunk] = findings
-    }
-
-    func findings(at chunk: Int) -> [Finding] {
-        slots[chunk]
-    }
 }
 
 /// The set of placement keys, built the first time a check asks and shared by every chunk.

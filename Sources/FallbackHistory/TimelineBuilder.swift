@@ -410,15 +410,16 @@ struct EntryReading {
 
     init(_ record: EntryRecord, in file: FallbackFile) {
         let value = file.document.value(at: record.value.node)
-        let placement = Self.field(value, "placement", position: 0)
-        let revisionValue = placement.flatMap { Self.field($0, "revision", position: 1) }
-        let identifierValue = placement.flatMap { Self.field($0, "identifier", position: 0) }
+        let placement = value.field(FallbackEntry.Field.placement)
+        let revisionValue = placement?.field(Placement.Field.revision)
+        let identifierValue = placement?.field(Placement.Field.identifier)
         revision = revisionValue.flatMap { $0.number?.int64Value }
         revisionText = revisionValue.map { Format.json($0.owned) }
         identifier = identifierValue.flatMap(\.string)
         switch value.kind {
         case .object: fingerprint = ContentFingerprint.digest(of: value, excludingKey: "placement")
-        case .array: fingerprint = ContentFingerprint.digest(of: value, excludingElement: 0)
+        case .array:
+            fingerprint = ContentFingerprint.digest(of: value, excludingElement: FallbackEntry.fieldNames.firstIndex(of: "placement"))
         default: fingerprint = ContentFingerprint.digest(of: value)
         }
         switch record.outcome {
@@ -435,29 +436,7 @@ struct EntryReading {
     /// The reading of every entry of `file`, in order; entries are read concurrently in chunks.
     static func readings(of file: FallbackFile) -> [EntryReading] {
         let entries = file.entries
-        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, entries.count / 32)
-        guard chunks > 1 else { return entries.map { EntryReading($0, in: file) } }
-        var readings = [EntryReading?](repeating: nil, count: entries.count)
-        readings.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let buffer = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                for index in chunk * entries.count / chunks..<(chunk + 1) * entries.count / chunks {
-                    buffer[index] = EntryReading(entries[index], in: file)
-                }
-            }
-        }
-        return readings.map { $0! }
-    }
-
-    /// A field of an object, or of the array quirk at its position.
-    private static func field(_ value: JSONDocument.Value, _ name: String, position: Int) -> JSONDocument.Value? {
-        switch value.kind {
-        case .object: return value[name]
-        case .array:
-            let elements = value.elements
-            return position < elements.count ? elements[position] : nil
-        default: return nil
-        }
+        return ParallelChunks.forCores(count: entries.count).mapIndices { EntryReading(entries[$0], in: file) }
     }
 
     /// What an offline device is served (§5): a direct funnel, else a direct paywall, else the

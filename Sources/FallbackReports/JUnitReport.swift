@@ -1,4 +1,5 @@
 import FallbackAudit
+import RovenueFallback
 
 /// A report as JUnit XML: one `<testsuite>` per file, one `<testcase>` per rule per placement.
 ///
@@ -19,7 +20,7 @@ public enum JUnitReport {
             totals.add(tally)
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"\(XMLEscaping.attribute(report.title))\"\(totals.attributes)>\n"
+            + "<testsuites name=\"\(MarkupEscaping.xmlAttribute(report.title))\"\(totals.attributes)>\n"
             + suites.joined()
             + "</testsuites>\n"
     }
@@ -49,20 +50,20 @@ public enum JUnitReport {
     }
 
     static func suite(_ file: CheckReport.File, report: CheckReport) -> (String, Tally) {
-        let classname = XMLEscaping.attribute(file.path)
+        let classname = MarkupEscaping.xmlAttribute(file.path)
         var tally = Tally()
         var cases = ""
 
         func open(_ name: String) -> String {
-            "    <testcase classname=\"\(classname)\" name=\"\(XMLEscaping.attribute(name))\" time=\"0\""
+            "    <testcase classname=\"\(classname)\" name=\"\(MarkupEscaping.xmlAttribute(name))\" time=\"0\""
         }
 
         if case .unreadable(let reason) = file.status {
             tally.tests = 1
             tally.errors = 1
             cases = open(ReportRule.fileUnreadable.id) + ">\n"
-                + "      <error type=\"\(ReportRule.fileUnreadable.id)\" message=\"\(XMLEscaping.attribute(file.verdict))\">"
-                + "\(XMLEscaping.text(reason))</error>\n    </testcase>\n"
+                + "      <error type=\"\(ReportRule.fileUnreadable.id)\" message=\"\(MarkupEscaping.xmlAttribute(file.verdict))\">"
+                + "\(MarkupEscaping.xmlText(reason))</error>\n    </testcase>\n"
             return (suiteElement(file, tally: tally, cases: cases), tally)
         }
 
@@ -90,10 +91,10 @@ public enum JUnitReport {
             if let first = failing.first?.finding {
                 tally.failures += 1
                 cases += open(name) + ">\n"
-                    + "      <failure type=\"\(first.severity.rawValue)\" message=\"\(XMLEscaping.attribute(first.message))\">"
-                    + XMLEscaping.text(lines) + "</failure>\n    </testcase>\n"
+                    + "      <failure type=\"\(first.severity.rawValue)\" message=\"\(MarkupEscaping.xmlAttribute(first.message))\">"
+                    + MarkupEscaping.xmlText(lines) + "</failure>\n    </testcase>\n"
             } else if !findings.isEmpty {
-                cases += open(name) + ">\n      <system-out>" + XMLEscaping.text(lines) + "</system-out>\n    </testcase>\n"
+                cases += open(name) + ">\n      <system-out>" + MarkupEscaping.xmlText(lines) + "</system-out>\n    </testcase>\n"
             } else if file.isRejected, key.placement == nil {
                 tally.skipped += 1
                 cases += open(name) + ">\n      <skipped message=\"not checked: the SDK rejects this file\"/>\n    </testcase>\n"
@@ -105,8 +106,8 @@ public enum JUnitReport {
     }
 
     static func suiteElement(_ file: CheckReport.File, tally: Tally, cases: String) -> String {
-        "  <testsuite name=\"\(XMLEscaping.attribute(file.path))\"\(tally.attributes)>\n"
-            + "    <properties>\n      <property name=\"verdict\" value=\"\(XMLEscaping.attribute(file.verdict))\"/>\n    </properties>\n"
+        "  <testsuite name=\"\(MarkupEscaping.xmlAttribute(file.path))\"\(tally.attributes)>\n"
+            + "    <properties>\n      <property name=\"verdict\" value=\"\(MarkupEscaping.xmlAttribute(file.verdict))\"/>\n    </properties>\n"
             + cases
             + "  </testsuite>\n"
     }
@@ -115,41 +116,5 @@ public enum JUnitReport {
     /// the location when it has none.
     static func line(_ finding: Finding, at location: CheckReport.Location?) -> String {
         (location.map { "\($0.text): " } ?? "") + "\(finding.severity.rawValue): [\(finding.ruleId)] \(finding.message)"
-    }
-}
-
-/// Escaping for XML 1.0 text and double-quoted attribute values.
-///
-/// Characters XML 1.0 cannot carry at all (controls other than tab, line feed and carriage return;
-/// U+FFFE, U+FFFF) become U+FFFD.
-public enum XMLEscaping {
-    public static func text(_ value: String) -> String {
-        escape(value, inAttribute: false)
-    }
-
-    /// An attribute value; tab, line feed and carriage return are written as references so a parser
-    /// does not normalise them to spaces.
-    public static func attribute(_ value: String) -> String {
-        escape(value, inAttribute: true)
-    }
-
-    private static func escape(_ value: String, inAttribute: Bool) -> String {
-        var output = ""
-        output.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"" where inAttribute: output += "&quot;"
-            case "\r": output += "&#13;"
-            case "\n" where inAttribute: output += "&#10;"
-            case "\t" where inAttribute: output += "&#9;"
-            case "\n", "\t": output.unicodeScalars.append(scalar)
-            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": output.unicodeScalars.append("\u{FFFD}")
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
     }
 }

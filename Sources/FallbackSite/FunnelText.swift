@@ -34,7 +34,7 @@ enum AllocationBar {
             rects += "<rect class=\"alloc-segment v\(index % 8)\" x=\"\(start)\" y=\"0\" width=\"\(share)\" height=\"1\"/>"
             start += share
         }
-        let description = HTML.escape("Buckets " + label.joined(separator: ", "))
+        let description = MarkupEscaping.html("Buckets " + label.joined(separator: ", "))
         return "<svg class=\"alloc-bar\" viewBox=\"0 0 \(Bucketing.bucketCount) 1\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(description)\">"
             + rects + "</svg>"
     }

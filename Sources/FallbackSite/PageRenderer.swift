@@ -202,31 +202,6 @@ struct MarkupPosition {
     }
 }
 
-/// HTML escaping for text and attribute values.
-public enum HTML {
-    public static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            return text
-        }
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars { append(scalar, escapedTo: &escaped) }
-        return escaped
-    }
-
-    /// Appends `scalar` to `output`, escaped when it is one of `&`, `<`, `>`, `"` and `'`.
-    static func append(_ scalar: Unicode.Scalar, escapedTo output: inout String) {
-        switch scalar {
-        case "&": output += "&amp;"
-        case "<": output += "&lt;"
-        case ">": output += "&gt;"
-        case "\"": output += "&quot;"
-        case "'": output += "&#39;"
-        default: output.unicodeScalars.append(scalar)
-        }
-    }
-}
-
 /// An error in a theme template, with the template's name, line and column.
 public struct TemplateError: Error, CustomStringConvertible {
     public let description: String

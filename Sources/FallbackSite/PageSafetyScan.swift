@@ -1,3 +1,5 @@
+import RovenueFallback
+
 /// The checks every page of a built site passes, whatever the snapshot: the page carries the
 /// Content-Security-Policy and only the site's own script, has no inline style, and every tag,
 /// attribute and link in it is one the theme writes. Snapshot text only ever reaches a page
@@ -44,7 +46,7 @@ public struct PageSafetyScan: Sendable {
     public static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
 
     /// The `content` of the page's policy meta tag, as the layout writes it (HTML-escaped).
-    static var escapedPolicy: String { HTML.escape(SiteBuilder.contentSecurityPolicy) }
+    static var escapedPolicy: String { MarkupEscaping.html(SiteBuilder.contentSecurityPolicy) }
 
     /// Every reason `page` fails the scan; empty when it passes.
     public static func problems(in page: String) -> [String] {

@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import FallbackMustache
+import RovenueFallback
 
 /// Renders every page of a site and collects them with the theme's assets, ready for `SiteWriter`.
 public struct SiteBuilder: Sendable {
@@ -64,37 +64,16 @@ public struct SiteBuilder: Sendable {
     /// `progress` is called with (pages rendered, total) from any thread.
     public func files(progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [String: [UInt8]] {
         let pages = model.pages
-        let results = Results(count: pages.count)
-        DispatchQueue.concurrentPerform(iterations: pages.count) { index in
-            let outcome = Result { try render(pages[index]) }
-            let done = results.set(index, outcome)
-            progress?(done, pages.count)
+        let outcomes = ParallelChunks(count: pages.count, size: 1).map(progress: progress) { range in
+            Result { try render(pages[range.lowerBound]) }
         }
         var files: [String: [UInt8]] = [:]
-        for (page, outcome) in zip(pages, results.all) {
+        for (page, outcome) in zip(pages, outcomes) {
             files[page.path] = Array(try outcome.get().utf8)
         }
         for (path, bytes) in theme.assets {
             files["assets/" + path] = bytes
         }
         return files
-    }
-
-    private final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var outcomes: [Result<String, any Error>?]
-        private var done = 0
-
-        init(count: Int) { outcomes = Array(repeating: nil, count: count) }
-
-        func set(_ index: Int, _ outcome: Result<String, any Error>) -> Int {
-            lock.withLock {
-                outcomes[index] = outcome
-                done += 1
-                return done
-            }
-        }
-
-        var all: [Result<String, any Error>] { lock.withLock { outcomes.map { $0! } } }
     }
 }

@@ -102,14 +102,14 @@ enum SnapshotText {
             return html(shortened(text, limit: limit), limit: nil)
         }
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-        if isASCII, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return HTML.escape(text) }
+        if isASCII, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return MarkupEscaping.html(text) }
         var output = isASCII ? "" : "<bdi>"
         output.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
             if isHidden(scalar) {
-                output += "<span class=\"control-char\">" + HTML.escape(visibleName(of: scalar)) + "</span>"
+                output += "<span class=\"control-char\">" + MarkupEscaping.html(visibleName(of: scalar)) + "</span>"
             } else {
-                HTML.append(scalar, escapedTo: &output)
+                MarkupEscaping.html.append(scalar, to: &output)
             }
         }
         return isASCII ? output : output + "</bdi>"
@@ -118,14 +118,14 @@ enum SnapshotText {
     /// `text` for an attribute value: the exact value, escaped, with hidden characters as
     /// character references (`&#x202E;`), which the browser reads as the same value.
     static func attribute(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isHidden) else { return HTML.escape(text) }
+        guard text.unicodeScalars.contains(where: isHidden) else { return MarkupEscaping.html(text) }
         var output = ""
         output.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
             if isHidden(scalar) {
                 output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
             } else {
-                HTML.append(scalar, escapedTo: &output)
+                MarkupEscaping.html.append(scalar, to: &output)
             }
         }
         return output
@@ -134,7 +134,7 @@ enum SnapshotText {
     /// `text` where no markup can go (`<title>`, `<textarea>`): escaped, hidden characters spelled
     /// out as `&lt;U+202E&gt;`, cut after `limit` characters.
     static func plainText(_ text: String, limit: Int = textLength) -> String {
-        HTML.escape(spelledOut(shortened(text, limit: limit)))
+        MarkupEscaping.html(spelledOut(shortened(text, limit: limit)))
     }
 
     /// `text` with each hidden character replaced by its visible name, for text a script shows.

@@ -123,7 +123,7 @@ struct SourceListing {
         }
         let notes = rules.map { rule in
             let count = ruleCounts[rule]!
-            return " <mark>\(HTML.escape(rule))</mark>" + (count > 1 ? " ×\(SnapshotText.grouped(count))" : "")
+            return " <mark>\(MarkupEscaping.html(rule))</mark>" + (count > 1 ? " ×\(SnapshotText.grouped(count))" : "")
         }.joined()
         lines.append(
             "<span class=\"\(classes)\">\(anchorHTML)<span class=\"ln\">\(position.line):\(position.column)</span><span class=\"lc\">\(text)\(notes)</span></span>\n")

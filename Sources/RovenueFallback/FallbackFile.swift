@@ -1,5 +1,3 @@
-import Dispatch
-
 /// What the SDK's loader makes of a fallback file, with every decision traced to the text.
 ///
 /// This is the contract's §2 and §3 applied exactly: whether the whole load throws (and which rule
@@ -204,28 +202,22 @@ public struct FallbackFile: Sendable {
             }
         }
         // Only the last occurrence of a key reaches the decoder. Entries are independent, so they are
-        // decoded in parallel chunks; each result lands in its own record, so the order is unchanged.
-        let chunkSize = 64
-        let chunkCount = (records.count + chunkSize - 1) / chunkSize
-        records.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let buffer = buffer
-            let decodeChunk: @Sendable (Int) -> Void = { chunk in
-                for index in chunk * chunkSize..<min(buffer.count, (chunk + 1) * chunkSize) {
-                    var decoder = EntryDecoder(document: document)
-                    do throws(DecodeFailure) {
-                        buffer[index].outcome = .loaded(try decoder.entry(buffer[index].value.node))
-                    } catch {
-                        buffer[index].outcome = .skipped(error)
-                    }
-                    buffer[index].shapedArrayForms = decoder.arrayForms
-                    buffer[index].duplicateFields = decoder.duplicateFields
-                }
+        // decoded in parallel chunks; results come back in order.
+        let values = records.map(\.value.node)
+        let decoded = ParallelChunks(count: values.count, size: 64).mapIndices { index in
+            var decoder = EntryDecoder(document: document)
+            let outcome: EntryRecord.Outcome
+            do throws(DecodeFailure) {
+                outcome = .loaded(try decoder.entry(values[index]))
+            } catch {
+                outcome = .skipped(error)
             }
-            if chunkCount > 1 {
-                DispatchQueue.concurrentPerform(iterations: chunkCount, execute: decodeChunk)
-            } else if chunkCount == 1 {
-                decodeChunk(0)
-            }
+            return (outcome: outcome, arrayForms: decoder.arrayForms, duplicateFields: decoder.duplicateFields)
+        }
+        for (index, result) in decoded.enumerated() {
+            records[index].outcome = result.outcome
+            records[index].shapedArrayForms = result.arrayForms
+            records[index].duplicateFields = result.duplicateFields
         }
         return records
     }
@@ -497,37 +489,16 @@ struct TopLevelReading {
 extension FallbackFile {
     /// `value` as the SDK's JSON library prints it in the version error: compact, object keys sorted,
     /// duplicate keys collapsed to the last, integers as written, other numbers as shortest floats.
-    ///
-    /// `value` is `formatVersion`, which §2 rule 4 limits to 127 levels before this is reached, so
-    /// its owned copy is shallow (see `JSONDocument.Value.owned`).
     static func serdeText(_ value: JSONDocument.Value) -> String {
-        serdeText(value.owned)
+        value.jsonText([.sortedKeys, .numbersAsPrinted])
     }
 
     static func serdeText(_ value: JSONValue) -> String {
-        var writer = JSONWriter(tree: SerdeTree(), options: .sortedKeys)
-        writer.write(value)
-        return writer.output
+        value.jsonText([.sortedKeys, .numbersAsPrinted])
     }
 
-    /// `JSONValue` as serde prints it: numbers by `serdeNumber`, the rest as `jsonText` writes it.
-    struct SerdeTree: JSONTree {
-        func content(of value: JSONValue, writingScalarTo output: inout String) -> JSONContent<JSONValue, JSONValue.Member>? {
-            if case .number(let number) = value {
-                output += FallbackFile.serdeNumber(number)
-                return nil
-            }
-            return JSONValue.ValueTree().content(of: value, writingScalarTo: &output)
-        }
-    }
-
-    /// Integers within 64 bits print as written (`-0` is a float); everything else prints as the
-    /// shortest round-tripping float in the style of Rust's `ryu` (`1.0`, `1e20`, `1.5e-7`).
-    static func serdeNumber(_ number: JSONNumber) -> String {
-        if number.reading?.isInteger == true { return number.text }
-        return ryuText(number.doubleValue)
-    }
-
+    /// A float as serde prints it, in the style of Rust's `ryu`: the shortest round-tripping
+    /// digits (`1.0`, `1e20`, `1.5e-7`).
     static func ryuText(_ value: Double) -> String {
         if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
         let (digits, decimalPoint) = shortestDigits(value)

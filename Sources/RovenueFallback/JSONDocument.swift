@@ -348,11 +348,55 @@ extension JSONDocument {
         public var owned: JSONValue { document.ownedValue(at: index) }
 
         /// The text `owned.jsonText(options)` gives, written from the document without building
-        /// the owned value, so at any depth.
-        public func jsonText(_ options: JSONValue.WritingOptions = []) -> String {
-            var writer = JSONWriter(tree: DocumentTree(document: document), options: options)
+        /// the owned value, so at any depth. `omittingMember` leaves out this value's member of that
+        /// name (same UTF-8 bytes), `omittingElement` its element at that position.
+        public func jsonText(
+            _ options: JSONValue.WritingOptions = [], omittingMember omittedMember: String? = nil,
+            omittingElement omittedElement: Int? = nil
+        ) -> String {
+            let tree = DocumentTree(document: document, root: index, omittedMember: omittedMember, omittedElement: omittedElement)
+            var writer = JSONWriter(tree: tree, options: options)
             writer.write(index)
             return writer.output
+        }
+
+        /// True when this value is written exactly as `jsonText(.canonical)` writes it: no
+        /// whitespace, every object's keys unescaped and in strictly ascending byte order, every
+        /// string escaped as `JSONValue.writeQuoted` escapes, every number as the SDK reads it.
+        /// Read from the parsed nodes, in one pass over the value's subtree.
+        public var isWrittenCanonically: Bool {
+            let nodes = document.nodes
+            let end = Int(node.next)
+            var length = 0
+            for index in self.index..<end {
+                let node = nodes[index]
+                switch node.kind {
+                case .object, .array:
+                    let count = Int(node.count)
+                    // Brackets, commas, and a colon per member.
+                    length += 2 + max(count - 1, 0) + (node.kind == .object ? count : 0)
+                    if node.kind == .object, !document.keysAscend(ofObjectAt: index) { return false }
+                case .string:
+                    length += Int(node.end - node.start)
+                    if node.flags & JSONDocument.hasEscapes != 0 {
+                        if node.flags & JSONDocument.isKey != 0 || !document.escapesAreCanonical(at: index) { return false }
+                    }
+                case .number:
+                    let start = Int(node.start)
+                    let count = Int(node.end - node.start)
+                    length += count
+                    // An integer token of up to 18 characters other than `-0` is an integer as written.
+                    let isPlainInteger = node.flags & JSONDocument.integerToken != 0 && count <= 18
+                        && !(document.bytes[start] == UInt8(ascii: "-") && document.bytes[start + 1] == UInt8(ascii: "0"))
+                    if !isPlainInteger {
+                        let token = document.text(of: start..<Int(node.end))
+                        guard JSONValue.WritingOptions.canonical.numberText(token) == token else { return false }
+                    }
+                case .null, .true, .false:
+                    length += Int(node.end - node.start)
+                }
+            }
+            return length == byteRange.count
         }
 
         /// `jsonText(options)` cut to its first `limit` characters followed by `…`, when it is
@@ -511,22 +555,38 @@ extension JSONDocument {
     }
 
     /// A document's values as a tree for `JSONWriter`, as their owned copies would be written:
-    /// strings decoded and written again, numbers as written, duplicate keys collapsed.
+    /// strings decoded and written again (a string without escapes is already written so), numbers
+    /// as the options say, duplicate keys collapsed; at `root`, a member or element may be left out.
     struct DocumentTree: JSONTree {
         let document: JSONDocument
+        var root = 0
+        var omittedMember: String?
+        var omittedElement: Int?
 
-        func content(of node: Int, writingScalarTo output: inout String) -> JSONContent<Int, (key: String, value: Int)>? {
+        func content(
+            of node: Int, options: JSONValue.WritingOptions, writingScalarTo output: inout String
+        ) -> JSONContent<Int, (key: String, value: Int)>? {
             let value = document.value(at: node)
             switch value.kind {
             case .null: output += "null"
             case .true: output += "true"
             case .false: output += "false"
-            case .number: output += document.text(of: value.byteRange)
-            case .string: JSONValue.writeQuoted(document.decodeString(at: node), to: &output)
-            case .array: return .array(value.elements.map(\.index))
+            case .number: output += options.numberText(document.text(of: value.byteRange))
+            case .string:
+                if value.node.flags & JSONDocument.hasEscapes == 0 {
+                    output += document.text(of: value.byteRange)
+                } else {
+                    JSONValue.writeQuoted(document.decodeString(at: node), to: &output)
+                }
+            case .array:
+                var elements = value.elements.map(\.index)
+                if node == root, let omittedElement, omittedElement < elements.count { elements.remove(at: omittedElement) }
+                return .array(elements)
             case .object:
                 let members = value.uniqueMembers
-                return .object(zip(members.keys, members.values).map { (key: $0, value: $1.index) })
+                var pairs = zip(members.keys, members.values).map { (key: $0, value: $1.index) }
+                if node == root, let omittedMember { pairs.removeAll { ExactKey.same($0.key, omittedMember) } }
+                return .object(pairs)
             }
             return nil
         }
@@ -942,6 +1002,62 @@ extension JSONDocument {
                 overflowing.append(Int32(nodeIndex))
             }
             offset = index
+            return true
+        }
+    }
+}
+
+// MARK: - Canonical form
+
+extension JSONDocument {
+    /// True when the keys of the object at `index` have no escapes and strictly ascend by their bytes.
+    func keysAscend(ofObjectAt index: Int) -> Bool {
+        let nodes = self.nodes
+        var previous: Range<Int>?
+        var key = index + 1
+        for _ in 0..<Int(nodes[index].count) {
+            let keyNode = nodes[key]
+            let range = (Int(keyNode.start) + 1)..<(Int(keyNode.end) - 1)
+            if let previous {
+                let ascends = bytes.withUnsafeBufferPointer { buffer in
+                    buffer[previous].lexicographicallyPrecedes(buffer[range])
+                }
+                guard ascends else { return false }
+            }
+            previous = range
+            key = Int(nodes[key + 1].next)
+        }
+        return true
+    }
+
+    /// True when every escape in the string at `index` is one `JSONValue.writeQuoted` writes: `\"`,
+    /// `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, and `\u00xx` (lowercase) for the other control characters.
+    func escapesAreCanonical(at index: Int) -> Bool {
+        let node = nodes[index]
+        return bytes.withUnsafeBufferPointer { text in
+            var offset = Int(node.start) + 1
+            let end = Int(node.end) - 1
+            while offset < end {
+                guard text[offset] == UInt8(ascii: "\\") else {
+                    offset += 1
+                    continue
+                }
+                switch text[offset + 1] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"),
+                    UInt8(ascii: "b"), UInt8(ascii: "f"):
+                    offset += 2
+                case UInt8(ascii: "u"):
+                    let hex = Array("0123456789abcdef".utf8)
+                    guard text[offset + 2] == UInt8(ascii: "0"), text[offset + 3] == UInt8(ascii: "0"),
+                        let high = hex.firstIndex(of: text[offset + 4]), let low = hex.firstIndex(of: text[offset + 5])
+                    else { return false }
+                    let scalar = high << 4 | low
+                    guard scalar < 0x20, ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(scalar) else { return false }
+                    offset += 6
+                default:
+                    return false
+                }
+            }
             return true
         }
     }

@@ -97,6 +97,30 @@ extension JSONValue {
         public static let sortedKeys = WritingOptions(rawValue: 1)
         /// Two-space indentation and one member or element per line.
         public static let prettyPrinted = WritingOptions(rawValue: 2)
+        /// Each number as the SDK's parser reads it (§2.1): an integer as written, a float as the
+        /// shortest text that reads back as its value (`1.0`, `0.5`, `1e20`), both zeros as `0.0`
+        /// (serde's values compare them equal). Numbers the SDK reads alike are written alike,
+        /// and an integer never like a float: `1`, `1.0` and `1e0` are `1`, `1.0` and `1.0`.
+        public static let numbersAsRead = WritingOptions(rawValue: 4)
+        /// Each number as the SDK's JSON library prints it in its messages: integers as written,
+        /// other numbers as shortest floats, `-0` as `-0.0`.
+        static let numbersAsPrinted = WritingOptions(rawValue: 8)
+
+        /// The canonical text of a value: compact, keys in byte order, numbers as read. Two values
+        /// have the same canonical text exactly when the SDK reads them alike (member order, a
+        /// repeated key's earlier values, whitespace and a number's spelling aside).
+        public static let canonical: WritingOptions = [.sortedKeys, .numbersAsRead]
+
+        /// `token`, a number token as written, as these options write it.
+        func numberText(_ token: String) -> String {
+            guard !isDisjoint(with: [.numbersAsRead, .numbersAsPrinted]) else { return token }
+            let number = JSONNumber(text: token)
+            let reading = number.reading
+            if reading?.isInteger == true { return token }
+            if contains(.numbersAsPrinted) { return FallbackFile.ryuText(number.doubleValue) }
+            guard case .float(let value) = reading else { return token }
+            return FallbackFile.ryuText(value == 0 ? 0 : value)
+        }
     }
 
     /// This value as RFC 8259 JSON text. Compact unless `.prettyPrinted` is given. Nothing
@@ -110,11 +134,13 @@ extension JSONValue {
     /// `JSONValue` as a tree for `JSONWriter`: scalars written as they are, containers with their
     /// own arrays (nothing copied).
     struct ValueTree: JSONTree {
-        func content(of value: JSONValue, writingScalarTo output: inout String) -> JSONContent<JSONValue, Member>? {
+        func content(
+            of value: JSONValue, options: WritingOptions, writingScalarTo output: inout String
+        ) -> JSONContent<JSONValue, Member>? {
             switch value {
             case .null: output += "null"
             case .bool(let flag): output += flag ? "true" : "false"
-            case .number(let number): output += number.text
+            case .number(let number): output += options.numberText(number.text)
             case .string(let string): JSONValue.writeQuoted(string, to: &output)
             case .array(let elements): return .array(elements)
             case .object(let members): return .object(members)
@@ -234,8 +260,9 @@ enum JSONContent<Node, Member> {
 protocol JSONTree {
     associatedtype Node
     associatedtype Member
-    /// The elements or members of a container; for a scalar, nil, and the scalar's text is appended to `output`.
-    func content(of node: Node, writingScalarTo output: inout String) -> JSONContent<Node, Member>?
+    /// The elements or members of a container; for a scalar, nil, and the scalar's text, as
+    /// `options` write it, is appended to `output`.
+    func content(of node: Node, options: JSONValue.WritingOptions, writingScalarTo output: inout String) -> JSONContent<Node, Member>?
     func key(of member: Member) -> String
     func value(of member: Member) -> Node
 }
@@ -283,7 +310,7 @@ struct JSONWriter<Tree: JSONTree> {
         while true {
             if let node = next {
                 next = nil
-                switch tree.content(of: node, writingScalarTo: &output) {
+                switch tree.content(of: node, options: options, writingScalarTo: &output) {
                 case nil: break
                 case .array(let elements):
                     if elements.isEmpty {

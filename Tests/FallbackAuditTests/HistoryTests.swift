@@ -696,7 +696,8 @@ struct HistoryStreamingTests {
 
 @Suite("History: content fingerprints")
 struct HistoryFingerprintTests {
-    /// The digest the fingerprint stands for: the owned value written compactly with sorted keys.
+    /// The digest the fingerprint stands for: the owned value's canonical text (compact, sorted
+    /// keys, numbers as the SDK reads them).
     static func expected(_ value: JSONDocument.Value, excludingKey: String? = nil, excludingElement: Int? = nil) -> SHA256Digest {
         var owned = value.owned
         if let excludingKey, case .object(let members) = owned {
@@ -706,11 +707,11 @@ struct HistoryFingerprintTests {
             elements.remove(at: excludingElement)
             owned = .array(elements)
         }
-        return SHA256Digest(of: Array(owned.jsonText([.sortedKeys]).utf8))
+        return SHA256Digest(of: Array(owned.jsonText(.canonical).utf8))
     }
 
     static func isCanonical(_ value: JSONDocument.Value) -> Bool {
-        value.document.bytes.withUnsafeBufferPointer { ContentFingerprint.isCanonical(UnsafeBufferPointer(rebasing: $0[value.byteRange])) }
+        value.isWrittenCanonically
     }
 
     @Test("Every entry of the Examples", arguments: exampleNames)
@@ -739,7 +740,11 @@ struct HistoryFingerprintTests {
         (#"{"\u0061":1}"#, false),
         ("[1,\n2]", false),
         (#"[{"z":1,"y":[{"b":2,"a":1}]},"é",-0,1e5]"#, false),
-        (#"[{"y":[{"a":1,"b":2}],"z":1},"é",-0,1e5]"#, true),
+        (#"[{"y":[{"a":1,"b":2}],"z":1},"é",0.0,100000.0]"#, true),
+        // A number is canonical as the SDK reads it: `-0` and `1e5` are the floats 0.0 and 100000.0.
+        (#"[{"y":[{"a":1,"b":2}],"z":1},"é",-0,1e5]"#, false),
+        ("[0.5,1.0,1e20,-1.5,18446744073709551615,-9223372036854775808,12345678901234567]", true),
+        ("[-0.0]", false), ("[0.50]", false), ("[1E20]", false), ("[18446744073709551616]", false),
     ])
     func canonicalForm(_ text: String, canonical: Bool) {
         let document = JSONDocument(text: text)

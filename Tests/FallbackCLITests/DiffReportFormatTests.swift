@@ -195,7 +195,7 @@ struct DiffReportFormatTests {
                 + "\(["breaking": "error", "notable": "warning", "info": "info"][change.changeClass]!): [\(change.kind)] "
         }
         for prefix in prefixes {
-            #expect(output.contains(XMLEscaping.text(prefix)), "\(prefix)")
+            #expect(output.contains(MarkupEscaping.xmlText(prefix)), "\(prefix)")
         }
         #expect(output.contains(#"<failure type="error" message="Placement &quot;onboarding_v2&quot; is removed"#))
     }

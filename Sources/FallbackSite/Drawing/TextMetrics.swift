@@ -1,3 +1,5 @@
+import RovenueFallback
+
 /// Snapshot text made safe for SVG: one line, XML 1.0 characters only, shortened to a width, escaped.
 enum DrawingText {
     static let ellipsis = "…"
@@ -61,7 +63,7 @@ enum DrawingText {
 
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for XML text and attribute values.
     static func escaped(_ text: String) -> String {
-        HTML.escape(text)
+        MarkupEscaping.html(text)
     }
 
     /// The estimated width of `text` in pixels at `fontSize`.

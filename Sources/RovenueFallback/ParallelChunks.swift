@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+
+/// Independent work split into contiguous chunks and run on the available cores: the one fan-out
+/// that decoding, the audit, the timeline and the site's pages share.
+///
+/// The results come back in chunk order, so whatever a caller builds from them does not depend on
+/// how many chunks there were or which finished first.
+///
+/// ```swift
+/// let lengths = ParallelChunks(count: texts.count, chunks: 8).map { range in range.map { texts[$0].count } }
+/// ```
+public struct ParallelChunks: Sendable {
+    /// The chunks' index ranges: contiguous, in order, together covering `0..<count`, none empty.
+    public let ranges: [Range<Int>]
+
+    /// `count` items in `chunks` runs of nearly equal length (chunk `i` starts at `i * count / chunks`);
+    /// at least one and at most `count` runs.
+    public init(count: Int, chunks: Int) {
+        let chunks = max(1, min(chunks, count))
+        ranges = count == 0 ? [] : (0..<chunks).map { chunk in (chunk * count / chunks)..<((chunk + 1) * count / chunks) }
+    }
+
+    /// `count` items in runs of `size` (the last may be shorter).
+    public init(count: Int, size: Int) {
+        let size = max(1, size)
+        ranges = stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
+    }
+
+    /// `count` items split for the cores of this machine: `perCore` chunks per core, so a chunk of
+    /// heavy items does not leave a core idle, but no chunk under `minimumSize` items, where
+    /// starting a thread costs more than it saves (then fewer chunks, down to one).
+    public static func forCores(count: Int, perCore: Int = 4, minimumSize: Int = 32) -> ParallelChunks {
+        ParallelChunks(count: count, chunks: min(ProcessInfo.processInfo.activeProcessorCount * perCore, count / max(1, minimumSize)))
+    }
+
+    /// `body` of each chunk's range, concurrently when there is more than one chunk, in chunk order.
+    /// `progress`, when given, is called after each chunk with the chunks done so far and the total,
+    /// from whichever thread finished it.
+    public func map<Result>(
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil, _ body: @Sendable (Range<Int>) -> Result
+    ) -> [Result] {
+        guard ranges.count > 1 else {
+            return ranges.map { range in
+                defer { progress?(1, 1) }
+                return body(range)
+            }
+        }
+        let slots = Slots<Result>(count: ranges.count)
+        let ranges = ranges
+        DispatchQueue.concurrentPerform(iterations: ranges.count) { chunk in
+            let done = slots.set(body(ranges[chunk]), at: chunk)
+            progress?(done, ranges.count)
+        }
+        return slots.results
+    }
+
+    /// `transform` of every index `0..<count`, in order, computed chunk by chunk.
+    public func mapIndices<Result>(_ transform: @Sendable (Int) -> Result) -> [Result] {
+        map { range in range.map(transform) }.flatMap { $0 }
+    }
+
+    /// One result per chunk, each written once by the thread that ran it.
+    private final class Slots<Result>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Result?]
+        private var done = 0
+
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+
+        /// Stores a chunk's result and returns how many chunks are done.
+        func set(_ value: Result, at chunk: Int) -> Int {
+            lock.withLock {
+                values[chunk] = value
+                done += 1
+                return done
+            }
+        }
+
+        var results: [Result] { lock.withLock { values.map { $0! } } }
+    }
+}

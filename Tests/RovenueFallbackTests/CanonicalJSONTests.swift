@@ -1,0 +1,47 @@
+import RovenueFallback
+import Testing
+
+/// The one JSON writer's canonical form: keys sorted, numbers as the SDK reads them (§2.1).
+@Suite("Canonical JSON text")
+struct CanonicalJSONTests {
+    @Test(arguments: [
+        ("1", "1"), ("-1", "-1"), ("0", "0"), ("-0", "0.0"), ("-0.0", "0.0"), ("0.0", "0.0"), ("1.0", "1.0"), ("1.00", "1.0"),
+        ("1e0", "1.0"), ("5e-1", "0.5"), ("1e20", "1e20"), ("1E20", "1e20"), ("100", "100"), ("1e2", "100.0"),
+        ("18446744073709551615", "18446744073709551615"), ("18446744073709551616", "1.8446744073709552e19"),
+    ])
+    func numbersAreWrittenAsRead(token: String, expected: String) {
+        #expect(JSONDocument(text: "[\(token)]").root.jsonText(.canonical) == "[\(expected)]")
+        #expect(JSONValue.number(JSONNumber(text: token)).jsonText(.canonical) == expected)
+    }
+
+    @Test func withoutTheOptionNumbersStayAsWritten() {
+        #expect(JSONDocument(text: "[-0,1.00,1e2]").root.jsonText([.sortedKeys]) == "[-0,1.00,1e2]")
+    }
+
+    @Test func theDocumentAndItsOwnedCopyWriteAlike() {
+        let text = #"{"b":[1.50,-0,{"d":"\u00e9\n","c":1e2}],"a":"x","b":2}"#
+        let root = JSONDocument(text: text).root
+        for options: JSONValue.WritingOptions in [[], .canonical, [.prettyPrinted, .sortedKeys]] {
+            #expect(root.jsonText(options) == root.owned.jsonText(options))
+        }
+        #expect(root.jsonText(.canonical) == #"{"a":"x","b":2}"#)
+    }
+
+    @Test func aMemberOrElementOfTheValueItselfCanBeLeftOut() {
+        let object = JSONDocument(text: #"{"placement":{"placement":1},"z":2,"a":1}"#).root
+        #expect(object.jsonText(.canonical, omittingMember: "placement") == #"{"a":1,"z":2}"#)
+        let array = JSONDocument(text: #"[{"a":1},[0],2]"#).root
+        #expect(array.jsonText(.canonical, omittingElement: 0) == "[[0],2]")
+        #expect(array.jsonText(.canonical, omittingElement: 5) == #"[{"a":1},[0],2]"#)
+    }
+
+    /// Text is canonical exactly when the writer would write the same bytes.
+    @Test(arguments: [
+        #"{"a":1,"b":[true,false,null],"c":{"d":"x"}}"#, #"{"b":1,"a":2}"#, #"{"a":1,"a":1}"#, "[1, 2]", "[-0]", "[0.0]",
+        "[1e2]", "[100.0]", #"["\/"]"#, #"["\n\u0001"]"#, #"["\u000A"]"#, #"{"\u0061":1}"#, "0", "-0", "12345678901234567890",
+    ])
+    func canonicalIsWhatTheWriterWrites(text: String) {
+        let root = JSONDocument(text: text).root
+        #expect(root.isWrittenCanonically == (root.jsonText(.canonical) == text))
+    }
+}
