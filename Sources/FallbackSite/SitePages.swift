@@ -403,10 +403,13 @@ extension SiteModel {
                 "buckets": .string(ranges[index].map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none"),
                 "share": .string(String(format: "%.2f%%", Double(shares[index]) / 100)),
             ]
-            if let funnel = variant.funnel {
+            switch variant.offlineTarget {
+            case .funnel(let funnel):
                 context["funnel"] = funnelLink(funnel.id, root: root)
-            } else if let paywall = variant.paywall {
+            case .paywall(let paywall):
                 context["paywall"] = .dictionary(["id": SiteModel.name(paywall.id), "identifier": SiteModel.name(paywall.identifier)])
+            case .experiment, .nothing:
+                break
             }
             return .dictionary(context)
         }
