@@ -81,7 +81,7 @@ enum ResolveCommand: Command {
         case .paywall(let value):
             served = "paywall"
             paywall = .object([.init("id", .string(value.id)), .init("identifier", .string(value.identifier))])
-        case .nothing:
+        case .experiment, .nothing:
             break
         }
         let experiment: JSONValue = resolution.draw.map { draw in
@@ -98,18 +98,10 @@ enum ResolveCommand: Command {
             members.append(.init("identifier", .string(placement.identifier)))
             members.append(.init("revision", .number(JSONNumber(text: String(placement.revision)))))
         }
-        if case .nothing(let reason) = resolution.served {
-            members.append(.init("reason", .string(describe(reason))))
+        if let reason = resolution.served.nothingReason {
+            members.append(.init("reason", .string(reason.description)))
         }
         return .object(members)
-    }
-
-    static func describe(_ reason: OfflineResolution.NothingReason) -> String {
-        switch reason {
-        case .placementMissing: "the entry has no placement, so the SDK serves nothing"
-        case .noTarget: "the entry targets no funnel, paywall or experiment"
-        case .noVariants: "the experiment has no variants"
-        }
     }
 
     static func text(_ resolution: OfflineResolution, entry: FallbackEntry, key: String, subscriber: String, given: Bool) -> String {
@@ -127,7 +119,10 @@ enum ResolveCommand: Command {
         case .paywall(let paywall):
             rows.append(("served", "paywall \(paywall.id) (\(paywall.identifier)), servedFromFallback = true"))
         case .nothing(let reason):
-            rows.append(("served", "nothing: \(describe(reason))"))
+            rows.append(("served", reason.summary))
+        case .experiment:
+            // A resolution always draws from an experiment target.
+            break
         }
         if let draw = resolution.draw, let experiment = entry.experiment {
             rows.append(("experiment", "\(draw.experimentId) (key \(draw.experimentKey)): bucket \(draw.bucket) draws variant \(draw.variantId)"))

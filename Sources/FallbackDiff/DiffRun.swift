@@ -1,67 +1,14 @@
 import FallbackAudit
 import RovenueFallback
 
-/// What a placement serves offline (the contract's §5), by kind and id.
-enum ServedOffline {
-    case nothing(OfflineResolution.NothingReason)
-    case funnel(String)
-    case paywall(String)
-    case experiment(id: String, key: String)
-
-    init(_ entry: FallbackEntry) {
-        if entry.placement == nil {
-            self = .nothing(.placementMissing)
-        } else if let funnel = entry.funnel {
-            self = .funnel(funnel.id)
-        } else if let paywall = entry.paywall {
-            self = .paywall(paywall.id)
-        } else if let experiment = entry.experiment {
-            self = experiment.variants.isEmpty ? .nothing(.noVariants) : .experiment(id: experiment.id, key: experiment.key)
-        } else {
-            self = .nothing(.noTarget)
-        }
-    }
-
-    /// What a decoded variant serves: its funnel, else its paywall.
-    init(_ variant: Variant) {
-        if let funnel = variant.funnel {
-            self = .funnel(funnel.id)
-        } else {
-            self = .paywall(variant.paywall?.id ?? "")
-        }
-    }
-
-    /// The same kind and id; serving nothing is the same whatever the reason.
-    func same(as other: ServedOffline) -> Bool {
-        switch (self, other) {
-        case (.nothing, .nothing): true
-        case (.funnel(let lhs), .funnel(let rhs)), (.paywall(let lhs), .paywall(let rhs)): ExactKey.same(lhs, rhs)
-        case (.experiment(let lhs, _), .experiment(let rhs, _)): ExactKey.same(lhs, rhs)
-        default: false
-        }
-    }
-
-    var isExperiment: Bool {
-        if case .experiment = self { return true }
-        return false
-    }
-
-    var text: String {
+extension OfflineTarget {
+    /// `funnel "f"`, `paywall "p"`, `experiment "e"`, or `nothing (an experiment with no variants)`.
+    var quotedText: String {
         switch self {
-        case .nothing(.placementMissing): "nothing (the entry has no placement)"
-        case .nothing(.noTarget): "nothing (no funnel, paywall or experiment)"
-        case .nothing(.noVariants): "nothing (an experiment with no variants)"
-        case .funnel(let id): "funnel \(Format.quoted(id))"
-        case .paywall(let id): "paywall \(Format.quoted(id))"
-        case .experiment(let id, _): "experiment \(Format.quoted(id))"
+        case .nothing(let reason): reason.summary
+        default: "\(kind.rawValue) \(Format.quoted(id ?? ""))"
         }
     }
-}
-
-/// A funnel or paywall that a placement serves, and the variant it is served through.
-struct ServedItem<Value> {
-    let variantId: String?
-    let value: Value
 }
 
 /// One comparison of two snapshots: collects changes in the order of the new snapshot.
@@ -215,8 +162,8 @@ struct DiffRun {
         if let placementsByExperimentKey = experimentKeyPlacements { return placementsByExperimentKey }
         var placements: [[UInt8]: [String]] = [:]
         for (key, entry) in new.loadedEntries {
-            if case .experiment(_, let experimentKey) = ServedOffline(entry) {
-                placements[Array(experimentKey.utf8), default: []].append(key)
+            if let experiment = entry.offlineTarget.experiment {
+                placements[Array(experiment.key.utf8), default: []].append(key)
             }
         }
         experimentKeyPlacements = placements
@@ -237,7 +184,7 @@ struct DiffRun {
                 report(
                     .placementRemoved,
                     "Placement \(quotedKey) is removed: app code that asks for it gets nothing offline (it served "
-                        + "\(ServedOffline(entry).text)).",
+                        + "\(entry.offlineTarget.quotedText)).",
                     old: oldPlace(oldRecord.value.node), new: nil)
             } else {
                 report(
@@ -246,7 +193,7 @@ struct DiffRun {
             }
         case (nil, let newRecord?):
             if let entry = newRecord.entry {
-                var message = "New placement \(quotedKey) serves \(ServedOffline(entry).text)"
+                var message = "New placement \(quotedKey) serves \(entry.offlineTarget.quotedText)"
                 if let placement = entry.placement {
                     message += " (revision \(placement.revision))"
                     if !ExactKey.same(placement.identifier, key) {
@@ -255,7 +202,7 @@ struct DiffRun {
                             + "presented contexts report \(Format.quoted(placement.identifier)), not \(quotedKey)"
                     }
                 }
-                if case .experiment(_, let experimentKey) = ServedOffline(entry) {
+                if let experimentKey = entry.offlineTarget.experiment?.key {
                     let sharing = placementsByExperimentKey()[Array(experimentKey.utf8), default: []].filter { !ExactKey.same($0, key) }
                     if !sharing.isEmpty {
                         message +=
@@ -280,13 +227,13 @@ struct DiffRun {
                     .entryNowSkipped,
                     "The SDK now skips \(quotedKey) (`fallback placement entry skipped: \(key)`): "
                         + "\(skipReason(failure, in: new)). Offline, getFunnel/getPaywall(\(quotedKey)) gets nothing where it "
-                        + "served \(ServedOffline(oldEntry).text).",
+                        + "served \(oldEntry.offlineTarget.quotedText).",
                     old: oldPlace(oldRecord.value.node), new: newPlace(failure.source.node))
             case (nil, let newEntry?):
                 let revision = newEntry.placement.map { " (revision \($0.revision))" } ?? ""
                 report(
                     .entryNowLoads,
-                    "Placement \(quotedKey) decodes again: it serves \(ServedOffline(newEntry).text)\(revision) where the SDK "
+                    "Placement \(quotedKey) decodes again: it serves \(newEntry.offlineTarget.quotedText)\(revision) where the SDK "
                         + "skipped it.",
                     old: oldPlace(oldRecord.value.node), new: newPlace(newRecord.value.node))
                 compareContent(old: nil, new: newEntry)
@@ -336,16 +283,16 @@ struct DiffRun {
             }
         }
 
-        let oldTarget = ServedOffline(oldEntry)
-        let newTarget = ServedOffline(newEntry)
-        if !oldTarget.same(as: newTarget) {
+        let oldTarget = oldEntry.offlineTarget
+        let newTarget = newEntry.offlineTarget
+        if !oldTarget.isSameTarget(as: newTarget) {
             report(
-                .targetChanged, "\(Format.quoted(key)) serves \(newTarget.text) instead of \(oldTarget.text).",
+                .targetChanged, "\(Format.quoted(key)) serves \(newTarget.quotedText) instead of \(oldTarget.quotedText).",
                 old: oldPlace(targetNode(oldEntry, in: old)), new: newPlace(targetNode(newEntry, in: new)))
         }
 
-        let oldExperiment = oldTarget.isExperiment ? oldEntry.experiment : nil
-        let newExperiment = newTarget.isExperiment ? newEntry.experiment : nil
+        let oldExperiment = oldTarget.experiment
+        let newExperiment = newTarget.experiment
         if let oldExperiment, let newExperiment, ExactKey.same(oldExperiment.id, newExperiment.id) {
             compareExperiments(oldExperiment, newExperiment)
         } else {
@@ -358,7 +305,7 @@ struct DiffRun {
     /// The node of the field that decides what an entry serves.
     private func targetNode(_ entry: FallbackEntry, in file: FallbackFile) -> Int {
         let field: String? =
-            switch ServedOffline(entry) {
+            switch entry.offlineTarget {
             case .funnel: "funnel"
             case .paywall: "paywall"
             case .experiment, .nothing(.noVariants): "experiment"
@@ -371,11 +318,11 @@ struct DiffRun {
 
     /// The buckets whose drawn variant serves something other than `target`, or nil when `target`
     /// is itself an experiment.
-    private func bucketsServingOther(than target: ServedOffline, in experiment: Experiment) -> Int? {
-        if target.isExperiment { return nil }
+    private func bucketsServingOther(than target: OfflineTarget, in experiment: Experiment) -> Int? {
+        if target.experiment != nil { return nil }
         let shares = Bucketing.shares(weights: experiment.variants.map(\.weight))
         return zip(experiment.variants, shares).reduce(0) { total, pair in
-            ServedOffline(pair.0).same(as: target) ? total : total + pair.1
+            pair.0.offlineTarget.isSameTarget(as: target) ? total : total + pair.1
         }
     }
 
@@ -386,22 +333,22 @@ struct DiffRun {
         }.joined(separator: ", ")
     }
 
-    private mutating func reportStarted(_ experiment: Experiment, before: ServedOffline, entry oldEntry: FallbackEntry) {
+    private mutating func reportStarted(_ experiment: Experiment, before: OfflineTarget, entry oldEntry: FallbackEntry) {
         var message =
             "\(Format.quoted(scope.placement ?? "")) starts experiment \(Format.quoted(experiment.id)) (key "
             + "\(Format.quoted(experiment.key))) over \(splitText(experiment))"
         if let buckets = bucketsServingOther(than: before, in: experiment) {
             message +=
                 ": \(Rebucketing.percent(buckets: buckets, minimumDecimals: 1))% of subscribers get other content "
-                + "than \(before.text)"
+                + "than \(before.quotedText)"
         }
         report(.experimentStarted, message + ".", old: oldPlace(targetNode(oldEntry, in: old)), new: newPlace(experiment.source.node))
     }
 
-    private mutating func reportEnded(_ experiment: Experiment, now: ServedOffline, entry newEntry: FallbackEntry) {
+    private mutating func reportEnded(_ experiment: Experiment, now: OfflineTarget, entry newEntry: FallbackEntry) {
         var message =
             "Experiment \(Format.quoted(experiment.id)) (key \(Format.quoted(experiment.key))) ended: "
-            + "\(Format.quoted(scope.placement ?? "")) now serves \(now.text)"
+            + "\(Format.quoted(scope.placement ?? "")) now serves \(now.quotedText)"
         if let buckets = bucketsServingOther(than: now, in: experiment) {
             message +=
                 " to every subscriber; \(Rebucketing.percent(buckets: buckets, minimumDecimals: 1))% of subscribers "
@@ -429,7 +376,7 @@ struct DiffRun {
             scope.variant = variant.variantId
             report(
                 .variantRemoved,
-                "Experiment \(name) lost variant \(Format.quoted(variant.variantId)) (\(ServedOffline(variant).text), "
+                "Experiment \(name) lost variant \(Format.quoted(variant.variantId)) (\(variant.offlineTarget.quotedText), "
                     + "\(Rebucketing.percent(buckets: oldShares[index], minimumDecimals: 1))% of subscribers): they draw "
                     + "again from the remaining variants.",
                 old: oldPlace(variant.source.node), new: newPlace(new.fieldRef("variants", in: newExperiment)?.node))
@@ -439,17 +386,17 @@ struct DiffRun {
             guard let oldVariant = oldExperiment.variants.first(where: { ExactKey.same($0.variantId, variant.variantId) }) else {
                 report(
                     .variantAdded,
-                    "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(ServedOffline(variant).text) "
+                    "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(variant.offlineTarget.quotedText) "
                         + "(weight \(variant.weightText)).",
                     old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node), new: newPlace(variant.source.node))
                 continue
             }
-            let oldTarget = ServedOffline(oldVariant)
-            let newTarget = ServedOffline(variant)
-            if !oldTarget.same(as: newTarget) {
+            let oldTarget = oldVariant.offlineTarget
+            let newTarget = variant.offlineTarget
+            if !oldTarget.isSameTarget(as: newTarget) {
                 report(
                     .targetChanged,
-                    "Variant \(Format.quoted(variant.variantId)) serves \(newTarget.text) instead of \(oldTarget.text).",
+                    "Variant \(Format.quoted(variant.variantId)) serves \(newTarget.quotedText) instead of \(oldTarget.quotedText).",
                     old: oldPlace(oldVariant.source.node), new: newPlace(variant.source.node))
             }
         }
@@ -498,28 +445,11 @@ struct DiffRun {
 
     // MARK: Served content
 
-    static func servedFunnels(_ entry: FallbackEntry?) -> [ServedItem<Funnel>] {
-        guard let entry, entry.placement != nil else { return [] }
-        if let funnel = entry.funnel { return [ServedItem(variantId: nil, value: funnel)] }
-        if entry.paywall != nil { return [] }
-        return entry.experiment?.variants.compactMap { variant in variant.funnel.map { ServedItem(variantId: variant.variantId, value: $0) }
-        }
-            ?? []
-    }
-
-    static func servedPaywalls(_ entry: FallbackEntry?) -> [ServedItem<Paywall>] {
-        guard let entry, entry.placement != nil, entry.funnel == nil else { return [] }
-        if let paywall = entry.paywall { return [ServedItem(variantId: nil, value: paywall)] }
-        return entry.experiment?.variants.compactMap { variant in
-            variant.funnel == nil ? variant.paywall.map { ServedItem(variantId: variant.variantId, value: $0) } : nil
-        } ?? []
-    }
-
     /// Pairs each new item with an old one of the same id: through the same variant if possible,
     /// else through any variant not yet paired.
-    static func match<Value>(_ old: [ServedItem<Value>], _ new: [ServedItem<Value>], id: (Value) -> String) -> [(
-        old: Value?, new: ServedItem<Value>
-    )] {
+    static func match<Value>(
+        _ old: [OfflineTarget.Served<Value>], _ new: [OfflineTarget.Served<Value>], id: (Value) -> String
+    ) -> [(old: Value?, new: OfflineTarget.Served<Value>)] {
         var taken = Set<Int>()
         func sameSlot(_ lhs: String?, _ rhs: String?) -> Bool {
             switch (lhs, rhs) {
@@ -528,7 +458,7 @@ struct DiffRun {
             default: false
             }
         }
-        var pairs: [(old: Value?, new: ServedItem<Value>)] = []
+        var pairs: [(old: Value?, new: OfflineTarget.Served<Value>)] = []
         for item in new {
             let sameId = old.indices.filter { !taken.contains($0) && ExactKey.same(id(old[$0].value), id(item.value)) }
             let chosen = sameId.first { sameSlot(old[$0].variantId, item.variantId) } ?? sameId.first
@@ -542,13 +472,13 @@ struct DiffRun {
     /// paywall pages only.
     mutating func compareContent(old oldEntry: FallbackEntry?, new newEntry: FallbackEntry) {
         let placement = scope.placement
-        for pair in Self.match(Self.servedFunnels(oldEntry), Self.servedFunnels(newEntry), id: \.id) {
+        for pair in Self.match(oldEntry?.offlineTarget.servedFunnels ?? [], newEntry.offlineTarget.servedFunnels, id: \.id) {
             scope = Scope(placement: placement, variant: pair.new.variantId, funnel: pair.new.value.id)
             if let oldFunnel = pair.old { compareFunnels(oldFunnel, pair.new.value) }
             checkPaywallPages(old: pair.old, new: pair.new.value)
         }
         if oldEntry != nil {
-            for pair in Self.match(Self.servedPaywalls(oldEntry), Self.servedPaywalls(newEntry), id: \.id) {
+            for pair in Self.match(oldEntry?.offlineTarget.servedPaywalls ?? [], newEntry.offlineTarget.servedPaywalls, id: \.id) {
                 guard let oldPaywall = pair.old else { continue }
                 scope = Scope(placement: placement, variant: pair.new.variantId, paywall: pair.new.value.id)
                 comparePaywalls(oldPaywall, pair.new.value)

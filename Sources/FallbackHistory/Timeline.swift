@@ -193,7 +193,7 @@ public struct PlacementRevision: Sendable, Hashable {
     /// `placement.identifier`, when it is a string.
     public let identifier: String?
     /// What an offline device is served; nil when the key is removed.
-    public let served: ServedTarget?
+    public let served: Served?
     /// SHA-256 of the entry's JSON without its `placement` member, written compactly with keys
     /// sorted (`JSONValue.jsonText([.sortedKeys])`); nil when removed.
     public let fingerprint: SHA256Digest?
@@ -206,99 +206,43 @@ public struct PlacementRevision: Sendable, Hashable {
     public let summary: String
 
     public var isRemoved: Bool { served == nil }
-}
 
-/// What an entry serves an offline device (§5): a funnel, a paywall, an experiment's draw, or nothing.
-///
-/// Equal when every id, key and weight has the same bytes, as the SDK compares them (not
-/// canonical equivalence).
-public struct ServedTarget: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable {
-        case funnel, paywall, experiment, nothing
-        /// The entry does not decode: the SDK skips it and serves nothing.
-        case skipped
-    }
+    /// What a present key serves: its entry's target, or nothing because the SDK skips the entry.
+    public enum Served: Sendable, Hashable, CustomStringConvertible {
+        /// The entry decodes and serves this target.
+        case target(OfflineTarget.Identity)
+        /// The entry does not decode (`reason`: where and what was expected), so the SDK skips it.
+        case skipped(reason: String)
 
-    /// One variant of an experiment and what it serves.
-    public struct Variant: Sendable, Hashable {
-        public let variantId: String
-        /// The weight as written.
-        public let weight: String
-        /// The variant's funnel id, or its paywall id when it has no funnel.
-        public let targetId: String?
-        public let targetIsFunnel: Bool
-        /// The funnel's `versionNo`.
-        public let targetVersion: Int64?
+        /// The target, when the entry decodes.
+        public var target: OfflineTarget.Identity? {
+            if case .target(let target) = self { return target }
+            return nil
+        }
 
-        /// `funnel fnl_calm_quiz v6`, `paywall pwl_a`, or `nothing`.
-        public var target: String {
-            guard let targetId else { return "nothing" }
-            guard targetIsFunnel else { return "paywall \(targetId)" }
-            return "funnel \(targetId)" + (targetVersion.map { " v\($0)" } ?? "")
+        public var isSkipped: Bool { target == nil }
+
+        /// The target's description (`funnel fnl_calm_quiz v6`), or `OfflineTarget.skippedSummary`.
+        public var description: String {
+            switch self {
+            case .target(let target): target.description
+            case .skipped: OfflineTarget.skippedSummary
+            }
         }
 
         public static func == (lhs: Self, rhs: Self) -> Bool {
-            ExactKey.same(lhs.variantId, rhs.variantId) && ExactKey.same(lhs.weight, rhs.weight)
-                && ExactKey.same(lhs.targetId, rhs.targetId) && lhs.targetIsFunnel == rhs.targetIsFunnel
-                && lhs.targetVersion == rhs.targetVersion
+            switch (lhs, rhs) {
+            case (.target(let lhs), .target(let rhs)): lhs == rhs
+            case (.skipped(let lhs), .skipped(let rhs)): ExactKey.same(lhs, rhs)
+            default: false
+            }
         }
 
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(ExactKey(variantId))
-            hasher.combine(ExactKey(weight))
-            hasher.combine(targetId.map(ExactKey.init))
-            hasher.combine(targetIsFunnel)
-            hasher.combine(targetVersion)
-        }
-    }
-
-    public let kind: Kind
-    /// The funnel, paywall or experiment id.
-    public let id: String?
-    /// A funnel's `versionNo`.
-    public let version: Int64?
-    /// An experiment's bucketing key.
-    public let experimentKey: String?
-    public let variants: [Variant]
-    /// Why the entry does not decode, for `.skipped`.
-    public let failure: String?
-
-    init(
-        kind: Kind, id: String? = nil, version: Int64? = nil, experimentKey: String? = nil, variants: [Variant] = [],
-        failure: String? = nil
-    ) {
-        self.kind = kind
-        self.id = id
-        self.version = version
-        self.experimentKey = experimentKey
-        self.variants = variants
-        self.failure = failure
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.kind == rhs.kind && ExactKey.same(lhs.id, rhs.id) && lhs.version == rhs.version
-            && ExactKey.same(lhs.experimentKey, rhs.experimentKey) && lhs.variants == rhs.variants
-            && ExactKey.same(lhs.failure, rhs.failure)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-        hasher.combine(id.map(ExactKey.init))
-        hasher.combine(version)
-        hasher.combine(experimentKey.map(ExactKey.init))
-        hasher.combine(variants)
-        hasher.combine(failure.map(ExactKey.init))
-    }
-
-    /// `funnel fnl_calm_quiz v6`, `paywall pwl_trial_end`, `experiment exp_onb (control 0.5, short_quiz 0.5)`.
-    public var description: String {
-        switch kind {
-        case .funnel: "funnel \(id ?? "")" + (version.map { " v\($0)" } ?? "")
-        case .paywall: "paywall \(id ?? "")"
-        case .experiment:
-            "experiment \(id ?? "") (" + variants.map { "\($0.variantId) \($0.weight)" }.joined(separator: ", ") + ")"
-        case .nothing: "nothing"
-        case .skipped: "nothing (the entry does not decode)"
+            switch self {
+            case .target(let target): hasher.combine(target)
+            case .skipped(let reason): hasher.combine(ExactKey(reason))
+            }
         }
     }
 }

@@ -50,7 +50,7 @@ public struct TimelineBuilder: Sendable {
         /// The last integer revision while the key has been present, and where it was seen.
         var lastReadable: (revision: Int64, stamp: SnapshotStamp)?
         var identifier: String?
-        var served: ServedTarget
+        var served: PlacementRevision.Served
         var fingerprint: SHA256Digest
         var stamp: SnapshotStamp
     }
@@ -180,8 +180,8 @@ public struct TimelineBuilder: Sendable {
             let quoted = { (identifier: String?) in identifier.map(Format.quoted) ?? "absent" }
             parts.append("identifier \(quoted(previous.identifier)) → \(quoted(state.identifier))")
         }
-        let wasSkipped = previous.served.kind == .skipped
-        let isSkipped = state.served.kind == .skipped
+        let wasSkipped = previous.served.isSkipped
+        let isSkipped = state.served.isSkipped
         let contentChanged = state.fingerprint != previous.fingerprint
         if contentChanged {
             kinds.insert(.contentChanged)
@@ -190,7 +190,9 @@ public struct TimelineBuilder: Sendable {
         if !wasSkipped, isSkipped {
             kinds.insert(.stoppedDecoding)
             changes.stoppedDecoding.append(key)
-            parts.append("no longer decodes (\(state.served.failure ?? "")); was \(previous.served)")
+            if case .skipped(let reason) = state.served {
+                parts.append("no longer decodes (\(reason)); was \(previous.served)")
+            }
         } else if wasSkipped, !isSkipped {
             kinds.insert(.decodesAgain)
             changes.decodesAgain.append(key)
@@ -243,8 +245,17 @@ public struct TimelineBuilder: Sendable {
     }
 
     /// What changed in what an entry serves, in a few words.
-    static func servedChange(from old: ServedTarget, to new: ServedTarget) -> String {
-        guard old.kind == new.kind, ExactKey.same(old.id, new.id) else { return "\(old) → \(new)" }
+    static func servedChange(from old: PlacementRevision.Served, to new: PlacementRevision.Served) -> String {
+        switch (old, new) {
+        case (.target(let old), .target(let new)): servedChange(from: old, to: new)
+        case (.skipped, .skipped): "content changed, still does not decode"
+        default: "\(old) → \(new)"
+        }
+    }
+
+    /// What changed between two targets an entry serves, in a few words.
+    static func servedChange(from old: OfflineTarget.Identity, to new: OfflineTarget.Identity) -> String {
+        guard old.isSameTarget(as: new) else { return "\(old) → \(new)" }
         switch new.kind {
         case .funnel:
             if let from = old.version, let to = new.version, from != to { return "funnel \(new.id ?? "") v\(from) → v\(to)" }
@@ -264,8 +275,10 @@ public struct TimelineBuilder: Sendable {
             for variant in old.variants where !newIds.contains(where: { ExactKey.same($0, variant.variantId) }) {
                 parts.append("variant \(variant.variantId) removed")
             }
-            if old.variants.map(\.weight) != new.variants.map(\.weight) || !oldIds.elementsEqual(newIds, by: ExactKey.same) {
-                let weights = { (target: ServedTarget) in target.variants.map(\.weight).joined(separator: "/") }
+            if !old.variants.map(\.weight).elementsEqual(new.variants.map(\.weight), by: ExactKey.same)
+                || !oldIds.elementsEqual(newIds, by: ExactKey.same)
+            {
+                let weights = { (target: OfflineTarget.Identity) in target.variants.map(\.weight).joined(separator: "/") }
                 parts.append("weights \(weights(old)) → \(weights(new))")
             }
             for variant in new.variants {
@@ -273,9 +286,9 @@ public struct TimelineBuilder: Sendable {
                 else {
                     continue
                 }
-                if ExactKey.same(before.targetId, variant.targetId), before.targetIsFunnel == variant.targetIsFunnel {
-                    if let from = before.targetVersion, let to = variant.targetVersion, from != to {
-                        parts.append("\(variant.variantId): \(variant.target.dropLast(" v\(to)".count)) v\(from) → v\(to)")
+                if before.target.isSameTarget(as: variant.target) {
+                    if before.target.kind == .funnel, let from = before.target.version, let to = variant.target.version, from != to {
+                        parts.append("\(variant.variantId): funnel \(variant.target.id ?? "") v\(from) → v\(to)")
                     }
                 } else {
                     parts.append("\(variant.variantId): \(before.target) → \(variant.target)")
@@ -285,8 +298,6 @@ public struct TimelineBuilder: Sendable {
             return parts.isEmpty ? "\(name) changed, same variants and targets" : "\(name): " + parts.joined(separator: ", ")
         case .nothing:
             return "content changed, still serves nothing"
-        case .skipped:
-            return "content changed, still does not decode"
         }
     }
 
@@ -403,7 +414,7 @@ struct EntryReading {
     let revision: Int64?
     let revisionText: String?
     let identifier: String?
-    let served: ServedTarget
+    let served: PlacementRevision.Served
     let fingerprint: SHA256Digest
     let entryLocation: FallbackFile.Location
     let revisionLocation: FallbackFile.Location?
@@ -424,10 +435,10 @@ struct EntryReading {
         }
         switch record.outcome {
         case .loaded(let entry):
-            served = Self.served(entry)
+            served = .target(entry.offlineTarget.identity)
         case .skipped(let failure):
             let pointer = file.location(of: failure.source).pointer
-            served = ServedTarget(kind: .skipped, failure: "at \(pointer.isEmpty ? "/" : pointer), \(failure.expectation)")
+            served = .skipped(reason: "at \(pointer.isEmpty ? "/" : pointer), \(failure.expectation)")
         }
         entryLocation = file.location(of: record.value)
         revisionLocation = revisionValue.map { file.location(of: SourceRef(node: $0.index)) }
@@ -437,26 +448,5 @@ struct EntryReading {
     static func readings(of file: FallbackFile) -> [EntryReading] {
         let entries = file.entries
         return ParallelChunks.forCores(count: entries.count).mapIndices { EntryReading(entries[$0], in: file) }
-    }
-
-    /// What an offline device is served (§5): a direct funnel, else a direct paywall, else the
-    /// experiment's draw.
-    static func served(_ entry: FallbackEntry) -> ServedTarget {
-        guard entry.placement != nil else { return ServedTarget(kind: .nothing) }
-        if let funnel = entry.funnel {
-            return ServedTarget(kind: .funnel, id: funnel.id, version: funnel.versionNo)
-        }
-        if let paywall = entry.paywall {
-            return ServedTarget(kind: .paywall, id: paywall.id)
-        }
-        if let experiment = entry.experiment {
-            let variants = experiment.variants.map { variant in
-                ServedTarget.Variant(
-                    variantId: variant.variantId, weight: variant.weightText, targetId: variant.funnel?.id ?? variant.paywall?.id,
-                    targetIsFunnel: variant.funnel != nil, targetVersion: variant.funnel?.versionNo)
-            }
-            return ServedTarget(kind: .experiment, id: experiment.id, experimentKey: experiment.key, variants: variants)
-        }
-        return ServedTarget(kind: .nothing)
     }
 }

@@ -40,6 +40,8 @@ public struct SiteModel: Sendable {
         public let experiment: Experiment
         public let placementKey: String
         public let fileName: String
+        /// What the placement serves, in the words of its row: `nothing (an experiment with no variants)`.
+        public let serves: String
     }
 
     public let snapshot: Snapshot
@@ -85,13 +87,13 @@ public struct SiteModel: Sendable {
                 funnels.append(FunnelInfo(funnel: funnel, fileName: "", uses: [use]))
             }
         }
+        // Only what an entry serves (§5): a direct funnel or paywall shadows the experiment beside it.
         for (key, entry) in file.loadedEntries {
-            if let funnel = entry.funnel { add(funnel, Use(placementKey: key, variantId: nil)) }
-            if let experiment = entry.experiment {
-                experiments.append(ExperimentInfo(experiment: experiment, placementKey: key, fileName: ""))
-                for variant in experiment.variants {
-                    if let funnel = variant.funnel { add(funnel, Use(placementKey: key, variantId: variant.variantId)) }
-                }
+            let target = entry.offlineTarget
+            for served in target.servedFunnels { add(served.value, Use(placementKey: key, variantId: served.variantId)) }
+            if let experiment = Self.decidingExperiment(entry, target: target) {
+                experiments.append(
+                    ExperimentInfo(experiment: experiment, placementKey: key, fileName: "", serves: Self.serving(entry).text))
             }
         }
         let funnelNames = PageNames(identifiers: funnels.map(\.funnel.id))
@@ -99,7 +101,9 @@ public struct SiteModel: Sendable {
         // An experiment's page is named after the placement that runs it: ids may repeat across placements.
         let experimentNames = PageNames(identifiers: experiments.map(\.placementKey))
         self.experiments = experiments.map {
-            ExperimentInfo(experiment: $0.experiment, placementKey: $0.placementKey, fileName: experimentNames.name(for: $0.placementKey))
+            ExperimentInfo(
+                experiment: $0.experiment, placementKey: $0.placementKey, fileName: experimentNames.name(for: $0.placementKey),
+                serves: $0.serves)
         }
         self.funnelIndex = funnelIndex
         experimentIndex = Dictionary(self.experiments.enumerated().map { (ExactKey($1.placementKey), $0) }) { first, _ in first }
@@ -188,24 +192,57 @@ extension SiteModel {
         ])
     }
 
-    /// What an entry serves offline, in words, with its kind for filtering.
-    static func serving(_ entry: FallbackEntry?) -> (kind: String, text: String) {
-        guard let entry else { return ("skipped", "nothing: the SDK skips this entry") }
-        guard entry.placement != nil else { return ("nothing", "nothing: the entry has no placement") }
-        if let funnel = entry.funnel { return ("funnel", "funnel \(SnapshotText.shortened(funnel.id))") }
-        if let paywall = entry.paywall { return ("paywall", "paywall \(SnapshotText.shortened(paywall.id))") }
-        if let experiment = entry.experiment {
-            guard !experiment.variants.isEmpty else {
-                return ("nothing", "nothing: experiment \(SnapshotText.shortened(experiment.id)) has no variants")
-            }
-            let funnels = experiment.variants.count { $0.funnel != nil }
+    /// What a placement's entry serves offline, as its row and page show it.
+    struct Serving {
+        /// The overview's filter value: an `OfflineTarget.Kind`, or `skipped`.
+        let kind: String
+        /// The theme's icon.
+        let icon: String
+        /// In words: `funnel fnl_a`, `experiment over 2 funnels`, `nothing (no funnel, paywall or experiment)`.
+        let text: String
+    }
+
+    /// What `entry` serves offline (`skipped` when there is no entry: the SDK skips it).
+    static func serving(_ entry: FallbackEntry?) -> Serving {
+        guard let entry else { return Serving(kind: "skipped", icon: "error", text: OfflineTarget.skippedSummary) }
+        let target = entry.offlineTarget
+        let text: String
+        switch target {
+        case .funnel(let funnel):
+            text = "funnel \(SnapshotText.shortened(funnel.id))"
+        case .paywall(let paywall):
+            text = "paywall \(SnapshotText.shortened(paywall.id))"
+        case .experiment(let experiment):
+            let funnels = experiment.variants.count { $0.offlineTarget.kind == .funnel }
             let paywalls = experiment.variants.count - funnels
             var parts: [String] = []
             if funnels > 0 { parts.append("\(funnels) funnel\(funnels == 1 ? "" : "s")") }
             if paywalls > 0 { parts.append("\(paywalls) paywall\(paywalls == 1 ? "" : "s")") }
-            return ("experiment", "experiment over " + parts.joined(separator: " and "))
+            text = "experiment over " + parts.joined(separator: " and ")
+        case .nothing(let reason):
+            text = reason.summary
         }
-        return ("nothing", "nothing")
+        return Serving(kind: target.kind.rawValue, icon: icon(for: target.kind), text: text)
+    }
+
+    /// The theme's icon for a target kind.
+    static func icon(for kind: OfflineTarget.Kind) -> String {
+        switch kind {
+        case .funnel: "funnel"
+        case .paywall: "paywall"
+        case .experiment: "experiment"
+        case .nothing: "nothing"
+        }
+    }
+
+    /// The experiment that decides what `entry` serves: its target's, or one with no variants.
+    /// An experiment shadowed by a direct target, or in an entry with no placement, decides nothing.
+    static func decidingExperiment(_ entry: FallbackEntry, target: OfflineTarget) -> Experiment? {
+        switch target {
+        case .experiment(let experiment): experiment
+        case .nothing(.noVariants): entry.experiment
+        case .funnel, .paywall, .nothing: nil
+        }
     }
 
     /// True for an absolute `http:` or `https:` URL of at most 2,000 bytes: the only snapshot URLs
@@ -213,15 +250,6 @@ extension SiteModel {
     static func isWebURL(_ text: String) -> Bool {
         guard text.utf8.count <= 2_000, let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else { return false }
         return (scheme == "https" || scheme == "http") && components.host?.isEmpty == false
-    }
-
-    /// The theme's icon for a target kind.
-    static func icon(forKind kind: String) -> String {
-        switch kind {
-        case "funnel", "experiment", "paywall": kind
-        case "skipped": "error"
-        default: "nothing"
-        }
     }
 
     static func worstSeverity(_ findings: [Finding]) -> String {

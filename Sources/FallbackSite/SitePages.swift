@@ -106,7 +106,7 @@ extension SiteModel {
                 let revision = record.entry?.placement.map { MustacheValue.string(String($0.revision)) } ?? .null
                 return .dictionary([
                     "key": SiteModel.name(record.key), "path": .string(root + placementPath(record.key)), "revision": revision,
-                    "kind": .string(serving.kind), "icon": .string(SiteModel.icon(forKind: serving.kind)),
+                    "kind": .string(serving.kind), "icon": .string(serving.icon),
                     "serves": .string(serving.text), "findingCount": .int(findings.count),
                     "findingNoun": .string(findings.count == 1 ? "finding" : "findings"),
                     "severity": .string(SiteModel.worstSeverity(findings)), "skipped": .bool(record.entry == nil),
@@ -243,7 +243,7 @@ extension SiteModel {
         let serving = SiteModel.serving(record.entry)
         var context: [String: MustacheValue] = [
             "key": SiteModel.name(key), "fullKey": SiteModel.fullName(key, values: values), "serves": .string(serving.text), "servesKind": .string(serving.kind),
-            "servesIcon": .string(SiteModel.icon(forKind: serving.kind)),
+            "servesIcon": .string(serving.icon),
             "occurrencesNote": record.keyRefs.count > 1 ? .string("(written \(record.keyRefs.count) times; the SDK keeps the last)") : .null,
             "findings": listedFindings(findings, root: root), "moreFindings": .int(moreFindings(findings)),
             "counts": SiteModel.severityCounts(findings), "occurrences": .int(record.keyRefs.count),
@@ -260,18 +260,18 @@ extension SiteModel {
                 context["revision"] = .string(String(placement.revision))
                 context["keyMismatch"] = .bool(!ExactKey.same(placement.identifier, key))
             }
-            let resolution = entry.resolve(subscriberId: "rov_000000000000000000000000")
-            switch resolution.served {
-            case .funnel(let funnel) where entry.experiment == nil || entry.funnel != nil:
+            let target = entry.offlineTarget
+            switch target {
+            case .funnel(let funnel):
                 context["funnel"] = funnelLink(funnel.id, root: root)
-            case .paywall(let paywall) where entry.experiment == nil || entry.paywall != nil:
+            case .paywall(let paywall):
                 context["paywall"] = .dictionary([
                     "id": SiteModel.name(paywall.id), "identifier": SiteModel.name(paywall.identifier), "name": .string(paywall.name),
                 ])
-            default:
+            case .experiment, .nothing:
                 break
             }
-            if entry.funnel == nil, entry.paywall == nil, let experiment = entry.experiment, let info = experimentInfo(placementKey: key) {
+            if let experiment = SiteModel.decidingExperiment(entry, target: target), let info = experimentInfo(placementKey: key) {
                 context["experiment"] = .dictionary([
                     "id": SiteModel.name(experiment.id), "key": SiteModel.name(experiment.key), "variantCount": .int(experiment.variants.count),
                     "path": .string(root + "experiments/\(info.fileName).html"),
@@ -404,10 +404,13 @@ extension SiteModel {
                 "buckets": .string(ranges[index].map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none"),
                 "share": .string(String(format: "%.2f%%", Double(shares[index]) / 100)),
             ]
-            if let funnel = variant.funnel {
+            switch variant.offlineTarget {
+            case .funnel(let funnel):
                 context["funnel"] = funnelLink(funnel.id, root: root)
-            } else if let paywall = variant.paywall {
+            case .paywall(let paywall):
                 context["paywall"] = .dictionary(["id": SiteModel.name(paywall.id), "identifier": SiteModel.name(paywall.identifier)])
+            case .experiment, .nothing:
+                break
             }
             return .dictionary(context)
         }
@@ -415,7 +418,7 @@ extension SiteModel {
             "id": SiteModel.name(experiment.id), "key": SiteModel.name(experiment.key), "lookupKey": .string(experiment.key),
             "placement": SiteModel.name(placementKey),
             "placementPath": .string(root + placementPath(placementKey)), "variants": .list(variants),
-            "hasVariants": .bool(!variants.isEmpty), "variantCount": .int(variants.count), "weightsSumToOne": .bool(abs(sum - 1) <= 1e-9),
+            "hasVariants": .bool(!variants.isEmpty), "serves": .string(info.serves), "variantCount": .int(variants.count), "weightsSumToOne": .bool(abs(sum - 1) <= 1e-9),
             "weightSum": .string(JSONNumber(sum).text),
             "allocation": values.html(
                 AllocationBar.svg(variantIds: experiment.variants.map { SnapshotText.spelledOut(SnapshotText.shortened($0.variantId)) }, shares: shares)),

@@ -1,21 +1,6 @@
-/// What an offline device is served for a placement from its fallback entry (the contract's §5).
+/// What an offline device with a given subscriber id is served for a placement from its fallback
+/// entry (the contract's §5): the entry's `OfflineTarget`, and for an experiment the variant drawn.
 public struct OfflineResolution: Sendable {
-    public enum Served: Sendable {
-        case funnel(Funnel)
-        case paywall(Paywall)
-        case nothing(NothingReason)
-    }
-
-    /// Why an entry serves nothing.
-    public enum NothingReason: Sendable, Hashable {
-        /// The entry has no `placement`.
-        case placementMissing
-        /// No funnel, no paywall and no experiment.
-        case noTarget
-        /// The experiment has no variants.
-        case noVariants
-    }
-
     /// The variant a subscriber draws from an experiment.
     public struct Draw: Sendable, Hashable {
         public let experimentId: String
@@ -27,50 +12,42 @@ public struct OfflineResolution: Sendable {
 
     /// The entry's own placement: what the SDK reports for exposure, whatever the map key.
     public let placement: Placement?
-    public let served: Served
-    /// The draw, when an experiment decided what is served.
+    /// What the entry serves whoever the subscriber is.
+    public let target: OfflineTarget
+    /// The draw, when the target is an experiment.
     public let draw: Draw?
+
+    /// What this subscriber is served: the target itself, or for an experiment the drawn variant's
+    /// funnel or paywall. Never `.experiment`.
+    public var served: OfflineTarget {
+        guard case .experiment(let experiment) = target, let draw else { return target }
+        return experiment.variants[draw.variantIndex].offlineTarget
+    }
 
     /// Always true: this resolution comes from the bundled file.
     public var servedFromFallback: Bool { true }
 
-    public var funnel: Funnel? {
-        if case .funnel(let funnel) = served { return funnel }
-        return nil
-    }
+    /// The funnel served, if any.
+    public var funnel: Funnel? { served.funnel }
 
-    public var paywall: Paywall? {
-        if case .paywall(let paywall) = served { return paywall }
-        return nil
-    }
+    /// The paywall served, if any.
+    public var paywall: Paywall? { served.paywall }
 }
 
 extension FallbackEntry {
     /// What a device with `subscriberId` is served offline from this entry: a direct funnel, else a
     /// direct paywall, else the funnel or paywall of the variant it draws.
     public func resolve(subscriberId: String) -> OfflineResolution {
-        guard let placement else {
-            return OfflineResolution(placement: nil, served: .nothing(.placementMissing), draw: nil)
-        }
-        if let funnel {
-            return OfflineResolution(placement: placement, served: .funnel(funnel), draw: nil)
-        }
-        if let paywall {
-            return OfflineResolution(placement: placement, served: .paywall(paywall), draw: nil)
-        }
-        guard let experiment else {
-            return OfflineResolution(placement: placement, served: .nothing(.noTarget), draw: nil)
+        let target = offlineTarget
+        guard case .experiment(let experiment) = target else {
+            return OfflineResolution(placement: placement, target: target, draw: nil)
         }
         let bucket = Bucketing.bucket(subscriberId: subscriberId, experimentKey: experiment.key)
-        guard let index = Bucketing.variantIndex(forBucket: bucket, weights: experiment.variants.map(\.weight)) else {
-            return OfflineResolution(placement: placement, served: .nothing(.noVariants), draw: nil)
-        }
-        let variant = experiment.variants[index]
+        // An experiment target has at least one variant, so a variant is always drawn.
+        let index = Bucketing.variantIndex(forBucket: bucket, weights: experiment.variants.map(\.weight)) ?? experiment.variants.count - 1
         let draw = OfflineResolution.Draw(
             experimentId: experiment.id, experimentKey: experiment.key, bucket: bucket, variantIndex: index,
-            variantId: variant.variantId)
-        // A decoded variant always has a funnel or a paywall; the funnel is checked first, as for the entry.
-        let served: OfflineResolution.Served = variant.funnel.map { .funnel($0) } ?? .paywall(variant.paywall!)
-        return OfflineResolution(placement: placement, served: served, draw: draw)
+            variantId: experiment.variants[index].variantId)
+        return OfflineResolution(placement: placement, target: target, draw: draw)
     }
 }

@@ -177,8 +177,8 @@ struct ExamplesHistoryTests {
             }
         }
         #expect(try states("home_banner") == [
-            "0-2 2 nothing | first seen at rev 2: nothing",
-            "3-4 3 nothing | rev 2 → 3; same content",
+            "0-2 2 nothing (no funnel, paywall or experiment) | first seen at rev 2: nothing (no funnel, paywall or experiment)",
+            "3-4 3 nothing (no funnel, paywall or experiment) | rev 2 → 3; same content",
         ])
         #expect(try states("onboarding") == [
             "0-0 4 experiment exp_onb_quiz_len (control 0.5, short_quiz 0.5) | first seen at rev 4: experiment exp_onb_quiz_len (control 0.5, short_quiz 0.5)",

@@ -44,7 +44,7 @@ struct NumberReadingAuditTests {
         let latest = placement.latest
         #expect(latest.revision == nil)
         #expect(latest.revisionText == "-0")
-        #expect(latest.served?.kind == .skipped)
+        #expect(latest.served?.isSkipped == true)
         #expect(latest.changes.contains(.stoppedDecoding))
         #expect(latest.changes.contains(.revisionRewritten))
     }

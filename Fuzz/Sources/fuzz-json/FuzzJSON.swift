@@ -118,6 +118,7 @@ struct ResolutionSummary: Equatable {
         switch resolution.served {
         case .funnel(let funnel): served = Array("funnel \(funnel.id) \(funnel.slug) \(funnel.pages.count)".utf8)
         case .paywall(let paywall): served = Array("paywall \(paywall.id) \(paywall.identifier)".utf8)
+        case .experiment(let experiment): served = Array("experiment \(experiment.id)".utf8)
         case .nothing(let reason): served = Array("nothing \(reason)".utf8)
         }
         draw = resolution.draw
