@@ -1,3 +1,5 @@
+import FallbackAudit
+
 /// A command's arguments, options and flags, declared once: the parser and the help text both come
 /// from it, in the style of swift-argument-parser.
 struct CommandSignature: Sendable {
@@ -17,17 +19,33 @@ struct CommandSignature: Sendable {
         }
     }
 
+    /// An option as the parser and the help see it; commands declare options as `TypedOption`s.
     struct Option: Sendable {
         let name: String
         let valueName: String
         let help: String
         /// The accepted values, when the option is a choice.
         var choices: [String] = []
-        var defaultValue: String?
+        /// What help says the default is; nil when the option has none.
+        var defaultDescription: String?
         var isRequired = false
         var isRepeatable = false
+        /// The typed value a text spells; nil when it spells none.
+        var read: @Sendable (String) -> (any Sendable)? = { $0 }
+        /// What an open-ended value must be, said when one is refused.
+        var expectation = ""
 
         var usage: String { "--\(name) <\(valueName)>" }
+
+        /// The usage error for a `value` this option does not accept: the accepted values, and the
+        /// closest of them when `value` looks like a typo of it.
+        func invalid(_ value: String) -> UsageError {
+            let start = "The value '\(value)' is invalid for '\(usage)'"
+            guard !choices.isEmpty else { return UsageError(message: "\(start): \(expectation)") }
+            let suggestion = Format.suggestion(for: value, among: choices).map { " Did you mean '\($0)'?" } ?? ""
+            return UsageError(
+                message: "\(start). Please provide one of \(CommandSignature.list(choices.map { "'\($0)'" })).\(suggestion)")
+        }
     }
 
     struct Flag: Sendable {
@@ -45,20 +63,22 @@ struct CommandSignature: Sendable {
     func option(named name: String) -> Option? { options.first { $0.name == name } }
 }
 
-/// What the parser read from the command line.
+/// What the parser read from the command line: each option's values already typed (the
+/// `TypedOption` that declares it reads them back), so no command parses a value twice.
 struct ParsedArguments: Sendable {
     var positionals: [String] = []
-    var options: [String: [String]] = [:]
+    var values: [String: [any Sendable]] = [:]
     var flags: Set<String> = []
 
-    /// The last value given for an option, else its default.
-    func value(_ name: String, in signature: CommandSignature) -> String? {
-        options[name]?.last ?? signature.option(named: name)?.defaultValue
+    /// The last value given for `option`, else its default.
+    func value<Value>(_ option: TypedOption<Value>) -> Value? {
+        values[option.name]?.last.flatMap { $0 as? Value } ?? option.defaultValue
     }
 
-    func values(_ name: String) -> [String] { options[name] ?? [] }
+    /// True when `option` was given on the command line (not defaulted).
+    func isGiven<Value>(_ option: TypedOption<Value>) -> Bool { values[option.name] != nil }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    func has(_ flag: CommandSignature.Flag) -> Bool { flags.contains(flag.name) }
 }
 
 /// A command-line mistake: printed with the usage line, exit status 2.
@@ -101,7 +121,7 @@ extension CommandSignature {
                 parsed.flags.insert(flag.name)
                 continue
             }
-            guard let option = option(named: name) else { throw UsageError(message: "Unknown option '--\(name)'") }
+            guard let option = option(named: name) else { throw unknownOption(name) }
             let value: String
             if let inlineValue {
                 value = inlineValue
@@ -112,21 +132,25 @@ extension CommandSignature {
                 value = arguments[index]
                 index += 1
             }
-            if !option.choices.isEmpty, !option.choices.contains(value) {
-                throw UsageError(
-                    message: "The value '\(value)' is invalid for '\(option.usage)'. Please provide one of \(Self.list(option.choices.map { "'\($0)'" })).")
-            }
-            if parsed.options[name] != nil, !option.isRepeatable {
-                parsed.options[name] = [value]
+            guard let typed = option.read(value) else { throw option.invalid(value) }
+            if parsed.values[name] != nil, !option.isRepeatable {
+                parsed.values[name] = [typed]
             } else {
-                parsed.options[name, default: []].append(value)
+                parsed.values[name, default: []].append(typed)
             }
         }
-        for option in options where option.isRequired && parsed.options[option.name] == nil {
+        for option in options where option.isRequired && parsed.values[option.name] == nil {
             throw UsageError(message: "Missing expected argument '\(option.usage)'")
         }
         try checkPositionals(parsed.positionals)
         return .run(parsed)
+    }
+
+    /// `Unknown option '--NAME'`, with the closest option or flag when NAME looks like a typo of it.
+    private func unknownOption(_ name: String) -> UsageError {
+        let names = options.map(\.name) + flags.map(\.name)
+        let suggestion = Format.suggestion(for: name, among: names).map { " (did you mean '--\($0)'?)" } ?? ""
+        return UsageError(message: "Unknown option '--\(name)'\(suggestion)")
     }
 
     private func checkPositionals(_ values: [String]) throws(UsageError) {
@@ -179,7 +203,7 @@ extension CommandSignature {
         for option in options {
             var text = option.help
             if !option.choices.isEmpty { text += " (values: \(option.choices.joined(separator: ", ")))" }
-            if let defaultValue = option.defaultValue { text += " (default: \(defaultValue))" }
+            if let defaultDescription = option.defaultDescription { text += " (default: \(defaultDescription))" }
             lines.append(Self.helpRow(option.usage, text))
         }
         for flag in flags { lines.append(Self.helpRow("--\(flag.name)", flag.help)) }

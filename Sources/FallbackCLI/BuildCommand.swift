@@ -1,10 +1,6 @@
-import FallbackAudit
 import FallbackHistory
 import FallbackReports
 import FallbackSite
-import Foundation
-import FallbackMustache
-import RovenueFallback
 
 /// `fallback-site build`: a snapshot rendered into a static dashboard that opens from disk.
 enum BuildCommand: Command {
@@ -31,175 +27,126 @@ enum BuildCommand: Command {
                 help: "Snapshots, or one folder of them: the site shows the newest (by generatedAt, then the order given), its changes since the one before, and their history.")
         ],
         options: [
-            .init(name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true),
-            .init(name: "baseline", valueName: "file", help: "The snapshot the Changes page compares against (default: the one before the newest)."),
-            .init(name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository, oldest first."),
-            .init(name: "config", valueName: "file", help: "Configuration file (default: \(Configuration.fileName) when present): rule severities and staleAfterDays."),
-            .init(name: "title", valueName: "title", help: "The site's title (default: from the project id)."),
-            .init(name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file."),
-            .init(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file."),
+            output.declaration, baseline.declaration, gitHistory.declaration,
+            ConfigurationFile.option(help: "Configuration file: rule severities and staleAfterDays.").declaration, title.declaration,
+            templates.declaration, assets.declaration,
         ],
-        flags: [
-            .init(name: "force", help: "Replace a folder fallback-site did not write, or a symbolic link (the link, not its target)."),
-            .init(name: "quiet", help: "Print nothing but errors."),
-        ])
+        flags: [force, quiet])
 
-    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
-        let output = arguments.value("out", in: signature)!
-        let paths = arguments.positionals
-        let gitHistory = arguments.value("git-history", in: signature)
-        guard !paths.isEmpty || gitHistory != nil else {
-            return CommandLineTool.usageError(
-                "Missing expected argument '<snapshot> ...' (or --git-history <path>)", usage: signature.usage(tool: CommandLineTool.name),
-                helpName: "\(CommandLineTool.name) build", environment)
-        }
-        let writer = SiteWriter(
-            outputPath: output, io: environment.fileIO, force: arguments.has("force"), inputs: inputs(of: arguments, in: environment))
-        do {
-            try writer.checkedOutput()
-        } catch {
-            environment.writeError("error: \(error)\n")
-            return ExitStatus.usage
-        }
-        guard let configuration = CheckCommand.loadConfiguration(arguments, in: environment) else { return ExitStatus.usage }
-        guard checkSourceDateEpoch(environment) else { return ExitStatus.usage }
-        let audit = Audit(now: referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }, configuration: configuration.audit)
-        let source = seriesSource(paths: paths, gitHistory: gitHistory)
+    static let output = TypedOption<String>(name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true)
+    static let baseline = TypedOption<String>(
+        name: "baseline", valueName: "file", help: "The snapshot the Changes page compares against.",
+        defaultDescription: "the one before the newest")
+    static let gitHistory = TypedOption<String>(
+        name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository, oldest first.")
+    static let title = TypedOption<String>(name: "title", valueName: "title", help: "The site's title.", defaultDescription: "from the project id")
+    static let templates = TypedOption<String>(name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file.")
+    static let assets = TypedOption<String>(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file.")
+    static let force = CommandSignature.Flag(
+        name: "force", help: "Replace a folder fallback-site did not write, or a symbolic link (the link, not its target).")
+    static let quiet = CommandSignature.Flag(name: "quiet", help: "Print nothing but errors.")
 
-        var path = paths.last ?? ""
-        var bytes: [UInt8]
-        var baseline: SiteModel.Snapshot?
-        var timeline: Timeline?
-        if let source {
-            // A series: fold it one snapshot at a time, then show its newest.
-            do {
-                let series = try SnapshotSeries(source)
-                let reference = referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) }
-                timeline = try series.timeline(HistoryOptions(now: reference, staleAfterDays: configuration.staleAfterDays ?? 90, audit: audit))
-                let newest = series.members[series.members.count - 1]
-                path = newest.reference.name
-                bytes = try source.bytes(of: newest.reference)
-                if arguments.value("baseline", in: signature) == nil, series.members.count > 1 {
-                    let previous = series.members[series.members.count - 2]
-                    baseline = snapshot(path: previous.reference.name, bytes: try source.bytes(of: previous.reference), audit: audit)
-                }
-            } catch {
-                environment.writeError("error: \(error)\n")
-                return ExitStatus.usage
-            }
-        } else {
-            guard let read = environment.read(path) else { return ExitStatus.usage }
-            bytes = read
+    struct Options: Sendable {
+        var output: String
+        var snapshots: [String]
+        var input: SiteBuild.Input
+        var gitHistory: String?
+        var baseline: String?
+        var configuration: ConfigurationFile
+        var title: String?
+        var templates: String?
+        var assets: String?
+        var force: Bool
+        var quiet: Bool
+
+        /// Every path the build reads, as given: the output may not be, contain or lie inside any of them.
+        var inputs: [String] { snapshots + [gitHistory, baseline, configuration.path, templates, assets].compactMap { $0 } }
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
+        let snapshots = arguments.positionals
+        let gitHistory = arguments.value(gitHistory)
+        guard let last = snapshots.last ?? gitHistory else {
+            throw UsageError(message: "Missing expected argument '<snapshot> ...' (or --git-history <path>)")
         }
-        if let baselinePath = arguments.value("baseline", in: signature) {
-            guard let baselineBytes = environment.read(baselinePath) else { return ExitStatus.usage }
-            baseline = snapshot(path: baselinePath, bytes: baselineBytes, audit: audit)
-        }
-        let builder: SiteBuilder
+        return Options(
+            output: arguments.value(output) ?? "", snapshots: snapshots,
+            input: SnapshotSeries.source(paths: snapshots, gitHistory: gitHistory).map { .series($0) } ?? .file(last),
+            gitHistory: gitHistory, baseline: arguments.value(baseline), configuration: ConfigurationFile(arguments),
+            title: arguments.value(title), templates: arguments.value(templates), assets: arguments.value(assets),
+            force: arguments.has(force), quiet: arguments.has(quiet))
+    }
+
+    static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        let writer = SiteWriter(outputPath: options.output, io: environment.fileIO, force: options.force, inputs: inputs(of: options, in: environment))
         do {
-            let theme = try Theme.builtIn(
-                overridingTemplatesWith: arguments.value("templates", in: signature), assetsWith: arguments.value("assets", in: signature))
-            builder = try SiteBuilder(
-                model: model(
-                    path: path, bytes: bytes, baseline: baseline, timeline: timeline, audit: audit, arguments: arguments, environment: environment),
-                theme: theme)
+            try SiteBuild.checkOutput(writer)
         } catch {
-            environment.writeError("error: \(error)\n")
-            return ExitStatus.usage
+            return report(error, of: options, in: environment)
         }
-        let quiet = arguments.has("quiet")
-        let showsProgress = !quiet && environment.isErrorTerminal
+        guard let configuration = options.configuration.load(in: environment) else { return ExitStatus.usage }
+        guard let epoch = sourceDateEpoch(environment) else { return ExitStatus.usage }
+        let build = SiteBuild(
+            input: options.input, baseline: options.baseline, title: options.title, templates: options.templates, assets: options.assets,
+            settings: SiteBuild.AuditSettings(
+                configuration: configuration.audit, staleAfterDays: configuration.staleAfterDays, referenceDate: epoch.map { Int($0.seconds) }),
+            writer: writer, readFile: environment.readFile)
         var progress: (@Sendable (Int, Int) -> Void)?
-        if showsProgress {
+        if !options.quiet, environment.isErrorTerminal {
             let report = environment.writeError
+            // Every page reports once, failed or not, so the last report ends the line.
             progress = { done, total in
-                if done == total || done % 25 == 0 { report("\rRendering pages: \(done)/\(total)") }
+                if done == total {
+                    report("\rRendering pages: \(done)/\(total)\n")
+                } else if done % 25 == 0 {
+                    report("\rRendering pages: \(done)/\(total)")
+                }
             }
         }
-        let files: [String: [UInt8]]
+        let site: SiteBuild.WrittenSite
         do {
-            files = try builder.files(progress: progress)
-            if showsProgress { environment.writeError("\n") }
+            site = try build.run(progress: progress)
         } catch {
-            if showsProgress { environment.writeError("\n") }
-            environment.writeError("error: \(error)\n")
-            // A template that cannot render (a budget it exceeds) is a problem with the input, as
-            // one that does not parse is.
-            return error is TemplateError || error is MustacheError ? ExitStatus.usage : ExitStatus.failure
+            return report(error, of: options, in: environment)
         }
-        do {
-            try writer.write(files)
-        } catch let error as SiteWriterError {
-            environment.writeError("error: \(error)\n")
-            return error.refusesTheOutput ? ExitStatus.usage : ExitStatus.failure
-        } catch {
-            environment.writeError("error: cannot write the site to \(output): \(CommandEnvironment.describe(error))\n")
-            return ExitStatus.failure
-        }
-        if !quiet {
-            let pages = files.keys.count { $0.hasSuffix(".html") }
-            environment.writeError("wrote \(pages) pages to \(output); open \(output)/index.html\n")
+        if !options.quiet {
+            environment.writeError("wrote \(site.pageCount) pages to \(site.output); open \(site.output)/index.html\n")
         }
         return ExitStatus.success
     }
 
-    /// Every path the build reads: the output may not be, contain or lie inside any of them.
-    static func inputs(of arguments: ParsedArguments, in environment: CommandEnvironment) -> [String] {
-        var inputs = arguments.positionals
-        for option in ["git-history", "baseline", "config", "templates", "assets"] {
-            if let path = arguments.value(option, in: signature) { inputs.append(path) }
-        }
-        if arguments.value("config", in: signature) == nil, environment.fileIO.itemKind(Configuration.fileName) != nil {
+    /// Says why the build stopped, in the words every command uses for unreadable paths.
+    static func report(_ error: SiteBuildError, of options: Options, in environment: CommandEnvironment) -> Int32 {
+        let message: String =
+            switch error {
+            case .unreadable(let path, let underlying): "cannot read \(path): \(CommandEnvironment.describe(underlying))"
+            case .write(let underlying) where !(underlying is SiteWriterError):
+                "cannot write the site to \(options.output): \(CommandEnvironment.describe(underlying))"
+            default: error.description
+            }
+        environment.writeError("error: \(message)\n")
+        return error.isUsageProblem ? ExitStatus.usage : ExitStatus.failure
+    }
+
+    /// Every path the build reads, with `.fallback-site.json` when it is read without `--config`.
+    static func inputs(of options: Options, in environment: CommandEnvironment) -> [String] {
+        var inputs = options.inputs
+        if options.configuration.path == nil, environment.fileIO.itemKind(Configuration.fileName) != nil {
             inputs.append(Configuration.fileName)
         }
         return inputs
     }
 
-    static func model(
-        path: String, bytes: [UInt8], baseline: SiteModel.Snapshot? = nil, timeline: Timeline? = nil, audit: Audit? = nil,
-        arguments: ParsedArguments, environment: CommandEnvironment
-    ) -> SiteModel {
-        let audit = audit ?? Audit(now: referenceDate(environment).map { Date(timeIntervalSince1970: Double($0)) })
-        return SiteModel(
-            snapshot: snapshot(path: path, bytes: bytes, audit: audit), baseline: baseline, timeline: timeline,
-            title: arguments.value("title", in: signature), referenceDate: referenceDate(environment))
-    }
-
-    /// `SOURCE_DATE_EPOCH`: the only clock a page may read; nil when unset (or invalid, which
-    /// `checkSourceDateEpoch` refuses first).
-    static func referenceDate(_ environment: CommandEnvironment) -> Int? {
-        (try? SourceDateEpoch(variables: environment.variables))?.map { Int($0.seconds) }
-    }
-
-    /// False, after saying why, when `SOURCE_DATE_EPOCH` is set to something other than whole
-    /// seconds the tool can compute with.
-    static func checkSourceDateEpoch(_ environment: CommandEnvironment) -> Bool {
+    /// `SOURCE_DATE_EPOCH`, the only clock a page may read: `.some(nil)` when unset; nil, after
+    /// saying why, when it is set to something other than whole seconds the tool can compute with.
+    static func sourceDateEpoch(_ environment: CommandEnvironment) -> SourceDateEpoch?? {
         do {
-            _ = try SourceDateEpoch(variables: environment.variables)
-            return true
+            return .some(try SourceDateEpoch(variables: environment.variables))
         } catch {
             environment.writeError("error: \(error)\n")
-            return false
+            return nil
         }
     }
-
-    /// A snapshot read and audited. The audit's clock is SOURCE_DATE_EPOCH or none, so nothing on a
-    /// page depends on when it was built (`generated-at-future` needs a clock and does not run without).
-    static func snapshot(path: String, bytes: [UInt8], audit: Audit) -> SiteModel.Snapshot {
-        let file = FallbackFile(bytes: bytes)
-        return SiteModel.Snapshot(name: path, bytes: bytes, file: file, findings: audit.findings(in: file))
-    }
-}
-
-/// The snapshots a command reads as a series: the committed versions of a file, a folder of
-/// exports, or several files; nil for a single file.
-func seriesSource(paths: [String], gitHistory: String?) -> (any SnapshotSource)? {
-    if let gitHistory { return GitFileHistory(file: gitHistory) }
-    var isFolder: ObjCBool = false
-    if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder), isFolder.boolValue {
-        return SnapshotFolder(path: paths[0])
-    }
-    return paths.count > 1 ? SnapshotFiles(paths: paths) : nil
 }
 
 /// `fallback-site theme export DIR`: the built-in templates and assets, to customise.
@@ -217,17 +164,26 @@ enum ThemeCommand: Command {
             .init(name: "action", arity: .one, help: "export"),
             .init(name: "dir", arity: .one, help: "The folder to write to."),
         ],
-        flags: [.init(name: "force", help: "Export into a folder that is not empty, overwriting files of the same name.")])
+        flags: [force])
 
-    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
+    static let force = CommandSignature.Flag(name: "force", help: "Export into a folder that is not empty, overwriting files of the same name.")
+
+    struct Options: Sendable {
+        var folder: String
+        var force: Bool
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
         guard arguments.positionals[0] == "export" else {
-            return CommandLineTool.usageError(
-                "Unknown theme action '\(arguments.positionals[0])'; the action is 'export'",
-                usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) theme", environment)
+            throw UsageError(message: "Unknown theme action '\(arguments.positionals[0])'; the action is 'export'")
         }
-        let folder = arguments.positionals[1]
+        return Options(folder: arguments.positionals[1], force: arguments.has(force))
+    }
+
+    static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        let folder = options.folder
         do {
-            try Theme.builtIn.export(to: folder, io: environment.fileIO, force: arguments.has("force"))
+            try Theme.builtIn.export(to: folder, io: environment.fileIO, force: options.force)
         } catch let error as ThemeError {
             environment.writeError("error: \(error)\n")
             return ExitStatus.usage

@@ -67,10 +67,22 @@ public struct CommandEnvironment: Sendable {
         appendFile: { try RegularFile.append($1, to: $0) })
 }
 
-/// A subcommand of `fallback-site`.
+/// A subcommand of `fallback-site`: its options are parsed once, into `Options`, before it runs.
 protocol Command: Sendable {
+    /// The command's options and arguments as typed values.
+    associatedtype Options: Sendable
     static var signature: CommandSignature { get }
-    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32
+    /// The typed options from what the parser read. Every value has its type already; what the
+    /// parser cannot judge alone (a combination of options, an action's name) is a usage error here.
+    static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options
+    static func run(_ options: Options, in environment: CommandEnvironment) -> Int32
+}
+
+extension Command {
+    /// Reads the typed options from `arguments`, then runs.
+    static func run(parsing arguments: ParsedArguments, in environment: CommandEnvironment) throws(UsageError) -> Int32 {
+        run(try options(arguments), in: environment)
+    }
 }
 
 /// Exit statuses shared by every command.
@@ -135,7 +147,7 @@ public enum CommandLineTool {
                 return ExitStatus.success
             }
             guard let command = command(named: arguments[1]) else {
-                return usageError("Unknown subcommand '\(arguments[1])'", usage: "\(name) <subcommand>", helpName: name, environment)
+                return usageError(unknownSubcommand(arguments[1]), usage: "\(name) <subcommand>", helpName: name, environment)
             }
             environment.writeOutput(command.signature.help(tool: name))
             return ExitStatus.success
@@ -143,7 +155,7 @@ public enum CommandLineTool {
             break
         }
         guard let command = command(named: first) else {
-            let message = first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
+            let message = first.hasPrefix("-") ? "Unknown option '\(first)'" : unknownSubcommand(first)
             return usageError(message, usage: "\(name) <subcommand>", helpName: name, environment)
         }
         let signature = command.signature
@@ -153,7 +165,7 @@ public enum CommandLineTool {
                 environment.writeOutput(signature.help(tool: name))
                 return ExitStatus.success
             case .run(let parsed):
-                return command.run(parsed, in: environment)
+                return try command.run(parsing: parsed, in: environment)
             }
         } catch {
             return usageError(error.message, usage: signature.usage(tool: name), helpName: "\(name) \(signature.name)", environment)
@@ -162,6 +174,12 @@ public enum CommandLineTool {
 
     static func command(named name: String) -> (any Command.Type)? {
         commands.first { $0.signature.name == name }
+    }
+
+    /// `Unknown subcommand 'NAME'`, with the closest subcommand when NAME looks like a typo of it.
+    static func unknownSubcommand(_ name: String) -> String {
+        let suggestion = Format.suggestion(for: name, among: commands.map { $0.signature.name }).map { " (did you mean '\($0)'?)" } ?? ""
+        return "Unknown subcommand '\(name)'\(suggestion)"
     }
 
     static func usageError(_ message: String, usage: String, helpName: String, _ environment: CommandEnvironment) -> Int32 {

@@ -18,18 +18,37 @@ enum ResolveCommand: Command {
             .init(name: "file", arity: .one, help: "A rovenue-fallback.json snapshot."),
             .init(name: "placement", arity: .one, help: "The placement key, as the app passes it to getFunnel/getPaywall."),
         ],
-        options: [
-            .init(
-                name: "subscriber", valueName: "id", help: "The subscriber id that seeds A/B bucketing.",
-                defaultValue: defaultSubscriber),
-            .init(name: "format", valueName: "format", help: "Output format.", choices: ["text", "json"], defaultValue: "text"),
-        ])
+        options: [subscriber.declaration, format.declaration])
 
-    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
-        let path = arguments.positionals[0]
-        let key = arguments.positionals[1]
-        let subscriber = arguments.value("subscriber", in: signature) ?? defaultSubscriber
-        let json = arguments.value("format", in: signature) == "json"
+    static let subscriber = TypedOption<String>(
+        name: "subscriber", valueName: "id", help: "The subscriber id that seeds A/B bucketing.", defaultValue: defaultSubscriber)
+    static let format = TypedOption<OutputFormat>(name: "format", valueName: "format", help: "Output format.", defaultValue: .text)
+
+    /// What `resolve` prints: lines for a person, or one JSON object.
+    enum OutputFormat: String, CaseIterable, ArgumentValue {
+        case text, json
+    }
+
+    struct Options: Sendable {
+        var file: String
+        var placement: String
+        var subscriber: String
+        /// True when `--subscriber` was given, not defaulted.
+        var isSubscriberGiven: Bool
+        var format: OutputFormat
+    }
+
+    static func options(_ arguments: ParsedArguments) -> Options {
+        Options(
+            file: arguments.positionals[0], placement: arguments.positionals[1], subscriber: arguments.value(subscriber) ?? defaultSubscriber,
+            isSubscriberGiven: arguments.isGiven(subscriber), format: arguments.value(format) ?? .text)
+    }
+
+    static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        let path = options.file
+        let key = options.placement
+        let subscriber = options.subscriber
+        let json = options.format == .json
         guard let bytes = environment.read(path) else { return ExitStatus.usage }
         let file = FallbackFile(bytes: bytes)
 
@@ -65,7 +84,7 @@ enum ResolveCommand: Command {
         if json {
             environment.writeOutput(report(resolution, key: key, subscriber: subscriber).jsonText([.prettyPrinted]) + "\n")
         } else {
-            environment.writeOutput(text(resolution, entry: entry, key: key, subscriber: subscriber, given: arguments.options["subscriber"] != nil))
+            environment.writeOutput(text(resolution, entry: entry, key: key, subscriber: subscriber, given: options.isSubscriberGiven))
         }
         return ExitStatus.success
     }

@@ -13,25 +13,27 @@ enum SampleCommand: Command {
             --out FILE is written beside and renamed over a regular file, or created; a symbolic link, a \
             folder, a FIFO or a device there is refused (exit 2) and left as it is.
             """,
-        options: [
-            .init(name: "placements", valueName: "n", help: "The number of placements.", isRequired: true),
-            .init(name: "seed", valueName: "s", help: "The generator's seed.", defaultValue: "1"),
-            .init(name: "out", valueName: "file", help: "Where to write the file ('-' for standard output).", isRequired: true),
-        ])
+        options: [placements.declaration, seed.declaration, output.declaration])
 
-    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
-        let tool = "\(CommandLineTool.name) \(signature.name)"
-        guard let count = Int(arguments.value("placements", in: signature) ?? ""), count >= 0, count <= 1_000_000 else {
-            return CommandLineTool.usageError(
-                "The value '\(arguments.value("placements", in: signature) ?? "")' is invalid for '--placements <n>': expected a whole number from 0 to 1000000",
-                usage: signature.usage(tool: CommandLineTool.name), helpName: tool, environment)
-        }
-        guard let seed = UInt64(arguments.value("seed", in: signature) ?? "") else {
-            return CommandLineTool.usageError(
-                "The value '\(arguments.value("seed", in: signature) ?? "")' is invalid for '--seed <s>': expected a whole number from 0 to \(UInt64.max)",
-                usage: signature.usage(tool: CommandLineTool.name), helpName: tool, environment)
-        }
-        let path = arguments.value("out", in: signature)!
+    static let placements = TypedOption<PlacementCount>(name: "placements", valueName: "n", help: "The number of placements.", isRequired: true)
+    static let seed = TypedOption<UInt64>(name: "seed", valueName: "s", help: "The generator's seed.", defaultValue: 1)
+    static let output = TypedOption<String>(
+        name: "out", valueName: "file", help: "Where to write the file ('-' for standard output).", isRequired: true)
+
+    struct Options: Sendable {
+        var placements: PlacementCount
+        var seed: UInt64
+        var output: String
+    }
+
+    static func options(_ arguments: ParsedArguments) -> Options {
+        Options(placements: arguments.value(placements)!, seed: arguments.value(seed) ?? 1, output: arguments.value(output)!)
+    }
+
+    static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        let count = options.placements.count
+        let seed = options.seed
+        let path = options.output
         let text = SampleExport(placementCount: count, seed: seed).jsonText()
         do {
             try environment.writeFile(path, Array(text.utf8))
@@ -44,4 +46,24 @@ enum SampleCommand: Command {
         }
         return ExitStatus.success
     }
+}
+
+/// How many placements a sample has: a whole number from 0 to `maximum`.
+struct PlacementCount: ArgumentValue {
+    static let maximum = 1_000_000
+
+    let count: Int
+
+    init?(argument: String) {
+        guard let count = Int(argument), (0...Self.maximum).contains(count) else { return nil }
+        self.count = count
+    }
+
+    static var expectation: String { "expected a whole number from 0 to \(maximum)" }
+    var argumentText: String { String(count) }
+}
+
+extension UInt64: ArgumentValue {
+    init?(argument: String) { self.init(argument) }
+    static var expectation: String { "expected a whole number from 0 to \(UInt64.max)" }
 }

@@ -14,20 +14,35 @@ enum ContextCommand: Command {
             (e.g. --page placement:onboarding). Trusted HTML the site builds (drawings, listings) appears as HTML.
             """,
         positionals: [.init(name: "snapshot", arity: .one, help: "A rovenue-fallback.json snapshot.")],
-        options: [.init(name: "page", valueName: "kind[:id]", help: "The page.", isRequired: true)])
+        options: [page.declaration])
 
-    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
-        let path = arguments.positionals[0]
-        let pageArgument = arguments.value("page", in: signature)!
-        let parts = pageArgument.split(separator: ":", maxSplits: 1).map(String.init)
-        guard let kind = SitePage.Kind(rawValue: parts.first ?? "") else {
-            return CommandLineTool.usageError(
-                "The value '\(pageArgument)' is invalid for '--page <kind[:id]>': the kind is one of \(SitePage.Kind.allCases.map(\.rawValue).joined(separator: ", "))",
-                usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) context", environment)
+    static let page = TypedOption<PageArgument>(name: "page", valueName: "kind[:id]", help: "The page.", isRequired: true)
+
+    struct Options: Sendable {
+        var snapshot: String
+        var page: PageArgument
+    }
+
+    static func options(_ arguments: ParsedArguments) -> Options {
+        Options(snapshot: arguments.positionals[0], page: arguments.value(page)!)
+    }
+
+    static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        let path = options.snapshot
+        guard let epoch = BuildCommand.sourceDateEpoch(environment), let bytes = environment.read(path) else { return ExitStatus.usage }
+        // The page as a default build shows it: no configuration, the clock SOURCE_DATE_EPOCH or none.
+        let settings = SiteBuild.AuditSettings(referenceDate: epoch.map { Int($0.seconds) })
+        let model: SiteModel
+        do {
+            let audited = try SiteBuild.audit(SiteBuild.LoadedSnapshots(newest: .init(name: path, bytes: bytes)), settings: settings)
+            model = SiteBuild.model(SiteBuild.diff(audited), title: nil, referenceDate: settings.referenceDate)
+        } catch {
+            // Only a series can fail to fold; one snapshot cannot.
+            environment.writeError("error: \(error)\n")
+            return ExitStatus.usage
         }
-        guard BuildCommand.checkSourceDateEpoch(environment), let bytes = environment.read(path) else { return ExitStatus.usage }
-        let model = BuildCommand.model(path: path, bytes: bytes, arguments: ParsedArguments(), environment: environment)
-        let id = parts.count > 1 ? parts[1] : nil
+        let kind = options.page.kind
+        let id = options.page.id
         guard let page = model.page(kind, id: id) else {
             environment.writeError("error: the site of \(path) has no \(kind.rawValue) page\(id.map { " for '\($0)'" } ?? "")\n")
             return ExitStatus.failure
@@ -37,6 +52,22 @@ enum ContextCommand: Command {
         environment.writeOutput(context.json.jsonText([.prettyPrinted, .sortedKeys]) + "\n")
         return ExitStatus.success
     }
+}
+
+/// `--page kind[:id]`: a page of the site, by kind and the id of what it shows.
+struct PageArgument: ArgumentValue {
+    let kind: SitePage.Kind
+    let id: String?
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let kind = SitePage.Kind(rawValue: parts.first ?? "") else { return nil }
+        self.kind = kind
+        id = parts.count > 1 ? parts[1] : nil
+    }
+
+    static var expectation: String { "the kind is one of \(SitePage.Kind.allCases.map(\.rawValue).joined(separator: ", "))" }
+    var argumentText: String { kind.rawValue + (id.map { ":" + $0 } ?? "") }
 }
 
 /// `fallback-site template render`: one template rendered with a JSON context, for template authors.
@@ -52,20 +83,44 @@ enum TemplateCommand: Command {
             .init(name: "action", arity: .one, help: "render"),
             .init(name: "template-file", arity: .one, help: "The template."),
         ],
-        options: [
-            .init(name: "context", valueName: "json-file", help: "The context, as JSON.", isRequired: true),
-            .init(name: "partials", valueName: "dir", help: "Where partials are read from."),
-            .init(name: "escape", valueName: "mode", help: "How {{value}} is escaped.", choices: ["html", "markdown", "none"], defaultValue: "html"),
-        ])
+        options: [context.declaration, partials.declaration, escape.declaration])
 
-    static func run(_ arguments: ParsedArguments, in environment: CommandEnvironment) -> Int32 {
-        guard arguments.positionals[0] == "render" else {
-            return CommandLineTool.usageError(
-                "Unknown template action '\(arguments.positionals[0])'; the action is 'render'",
-                usage: signature.usage(tool: CommandLineTool.name), helpName: "\(CommandLineTool.name) template", environment)
+    static let context = TypedOption<String>(name: "context", valueName: "json-file", help: "The context, as JSON.", isRequired: true)
+    static let partials = TypedOption<String>(name: "partials", valueName: "dir", help: "Where partials are read from.")
+    static let escape = TypedOption<EscapeMode>(name: "escape", valueName: "mode", help: "How {{value}} is escaped.", defaultValue: .html)
+
+    /// How `{{value}}` is escaped.
+    enum EscapeMode: String, CaseIterable, ArgumentValue {
+        case html, markdown, none
+
+        var escaping: MustacheEscaping {
+            switch self {
+            case .html: .html
+            case .markdown: .markdown
+            case .none: .none
+            }
         }
-        let templatePath = arguments.positionals[1]
-        let contextPath = arguments.value("context", in: signature)!
+    }
+
+    struct Options: Sendable {
+        var template: String
+        var context: String
+        var partials: String?
+        var escape: EscapeMode
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
+        guard arguments.positionals[0] == "render" else {
+            throw UsageError(message: "Unknown template action '\(arguments.positionals[0])'; the action is 'render'")
+        }
+        return Options(
+            template: arguments.positionals[1], context: arguments.value(context)!, partials: arguments.value(partials),
+            escape: arguments.value(escape) ?? .html)
+    }
+
+    static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        let templatePath = options.template
+        let contextPath = options.context
         guard let templateBytes = environment.read(templatePath), let contextBytes = environment.read(contextPath) else {
             return ExitStatus.usage
         }
@@ -85,13 +140,8 @@ enum TemplateCommand: Command {
                     + "\(MustacheValue.maximumJSONDepth) arrays and objects\n")
             return ExitStatus.failure
         }
-        let partials = FolderPartials(folder: arguments.value("partials", in: signature), environment: environment)
-        let escaping: MustacheEscaping =
-            switch arguments.value("escape", in: signature) {
-            case "markdown": .markdown
-            case "none": .none
-            default: .html
-            }
+        let partials = FolderPartials(folder: options.partials, environment: environment)
+        let escaping = options.escape.escaping
         do {
             let template = try MustacheTemplate(parsing: String(decoding: templateBytes, as: UTF8.self), name: templatePath)
             let output = try template.render(context, partials: partials, escaping: escaping)

@@ -67,10 +67,17 @@ public struct SiteModel: Sendable {
     let changeAnchorsByPlacement: [ExactKey: [String]]
 
     public init(snapshot: Snapshot, baseline: Snapshot? = nil, timeline: Timeline? = nil, title: String?, referenceDate: Int?) {
+        self.init(
+            snapshot: snapshot, baseline: baseline, changes: baseline.map { SnapshotDiff(old: $0.file, new: snapshot.file) },
+            timeline: timeline, title: title, referenceDate: referenceDate)
+    }
+
+    /// A model whose `changes` (`baseline` to `snapshot`) are already computed (`SiteBuild.diff`).
+    public init(snapshot: Snapshot, baseline: Snapshot?, changes: SnapshotDiff?, timeline: Timeline?, title: String?, referenceDate: Int?) {
         self.snapshot = snapshot
         self.baseline = baseline
         self.timeline = timeline
-        changes = baseline.map { SnapshotDiff(old: $0.file, new: snapshot.file) }
+        self.changes = changes
         self.referenceDate = referenceDate
         let file = snapshot.file
         self.title = title ?? file.projectId?.string.map { "Fallback file of \(SnapshotText.shortened($0))" } ?? "Fallback file"

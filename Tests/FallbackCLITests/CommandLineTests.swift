@@ -14,7 +14,7 @@ struct ArgumentTests {
 
     @Test func commandHelpListsEveryOption() {
         let help = run(["check", "--help"]).output
-        for expected in ["<file> ...", "--format <format>", "--fail-on <severity>", "(default: error)", "values: text, json, markdown, github, junit, sarif", "-h, --help"] {
+        for expected in ["<file> ...", "--format <format>", "--fail-on <severity>", "(default: the configuration's `failOn`, else error)", "values: text, json, markdown, github, junit, sarif", "-h, --help"] {
             #expect(help.contains(expected), "missing \(expected)")
         }
     }

@@ -99,7 +99,7 @@ struct DiffCommandTests {
         #expect(help.status == 0)
         for expected in [
             "USAGE: fallback-site diff <old> <new> [--format <format>] [--fail-on <class>]", "values: text, json, markdown",
-            "values: breaking, notable, never", "(default: breaking)", "(default: text)",
+            "values: breaking, notable, never", "(default: the configuration's `diffFailOn`, else breaking)", "(default: text)",
         ] {
             #expect(help.output.contains(expected), "missing \(expected)")
         }

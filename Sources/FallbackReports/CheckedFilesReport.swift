@@ -1,0 +1,183 @@
+import FallbackAudit
+import RovenueFallback
+
+/// What `check` found in the files it was given: each file as the SDK's loader reads it, with the
+/// audit's findings, or why it could not be read; written in every `ReportFormat`.
+public struct CheckedFilesReport: FormattedReport {
+    /// One file's outcome: read, with its findings, or unreadable.
+    public struct Input: Sendable {
+        public let path: String
+        /// The file as the loader reads it; nil when it could not be read.
+        public let file: FallbackFile?
+        /// Why the file could not be read (`no such file`, …); nil when it was read.
+        public let readError: String?
+        /// The findings, ordered by position; a rejected file's include its `file-rejected` error.
+        public let findings: [Finding]
+
+        /// A file that was read; `checked` gives its findings as reports show them.
+        public init(path: String, file: FallbackFile, checked: CheckReport.File) {
+            self.path = path
+            self.file = file
+            self.readError = nil
+            self.findings = checked.findings
+        }
+
+        /// A file that could not be read, and why.
+        public init(path: String, unreadable reason: String) {
+            self.path = path
+            self.file = nil
+            self.readError = reason
+            self.findings = []
+        }
+    }
+
+    public let inputs: [Input]
+    public let ciReport: CheckReport
+
+    /// Checks each file of `files` (read, or the reason it could not be) with `audit`.
+    ///
+    /// `title` and `tool` name the program in the CI formats, which list the rules `audit`'s
+    /// configuration leaves on.
+    public init(
+        files: [(path: String, outcome: Result<FallbackFile, UnreadableFile>)], audit: Audit, failOn: FailureThreshold, title: String,
+        tool: ReportTool
+    ) {
+        var inputs: [Input] = []
+        var checked: [CheckReport.File] = []
+        for (path, outcome) in files {
+            switch outcome {
+            case .success(let file):
+                let report = CheckReport.File(path: path, file: file, findings: audit.findings(in: file))
+                checked.append(report)
+                inputs.append(Input(path: path, file: file, checked: report))
+            case .failure(let unreadable):
+                checked.append(CheckReport.File(path: path, unreadable: unreadable.reason))
+                inputs.append(Input(path: path, unreadable: unreadable.reason))
+            }
+        }
+        self.inputs = inputs
+        ciReport = CheckReport(
+            title: title, tool: tool, files: checked, rules: CheckReport.rules(enabledBy: audit.configuration), failOn: failOn)
+    }
+
+    // MARK: Text
+
+    /// `line:column: severity: [rule] message`, the message on one line as a terminal shows it.
+    public static func findingLine(_ finding: Finding) -> String {
+        "\(finding.line):\(finding.column): \(finding.severity.rawValue): [\(finding.ruleId)] \(VisibleText.forTerminal(finding.message))"
+    }
+
+    /// Lines for a terminal or a CI log: every path and message is one line with its hidden
+    /// characters spelled out (`VisibleText`), so no key or file name can colour, move or start a line.
+    /// An unreadable file has no line here: the command says so on standard error.
+    public func text() -> String {
+        var output = ""
+        for report in inputs {
+            guard let file = report.file else { continue }
+            let path = VisibleText.forTerminal(report.path)
+            for finding in report.findings {
+                output += "\(path):\(Self.findingLine(finding))\n"
+            }
+            output += "\(path): \(VisibleText.forTerminal(Self.verdict(file)))\(Self.tally(report.findings))\n"
+        }
+        if inputs.count > 1 {
+            let all = inputs.flatMap(\.findings)
+            output += "\(inputs.count) files\(Self.tally(all))\n"
+        }
+        return output
+    }
+
+    /// The loader's outcome in one line, with the SDK's message when it throws.
+    public static func verdict(_ file: FallbackFile) -> String {
+        file.rejection.map { "\(file.verdict): \($0.message)" } ?? file.verdict
+    }
+
+    /// ` (2 errors, 1 warning)`: how many findings of each severity, most severe first; empty for none.
+    public static func tally(_ findings: [Finding]) -> String {
+        let counts = Severity.allCases.sorted(by: >).compactMap { severity -> String? in
+            let count = findings.count { $0.severity == severity }
+            guard count > 0 else { return nil }
+            let noun = switch severity {
+            case .error: count == 1 ? "error" : "errors"
+            case .warning: count == 1 ? "warning" : "warnings"
+            case .info: count == 1 ? "info" : "infos"
+            }
+            return "\(count) \(noun)"
+        }
+        return counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))"
+    }
+
+    // MARK: JSON
+
+    public func json() -> String {
+        jsonValue.jsonText([.prettyPrinted]) + "\n"
+    }
+
+    /// Per file: whether it was read, the loader's fatal error, loaded and skipped entries, and the
+    /// findings; then a count of findings by severity.
+    public var jsonValue: JSONValue {
+        var files: [JSONValue] = []
+        for report in inputs {
+            guard let file = report.file else {
+                files.append(.object([
+                    .init("path", .string(report.path)),
+                    .init("fatal", .object([
+                        .init("message", .string("cannot read \(report.path): \(report.readError ?? "")")), .init("line", nil),
+                        .init("column", nil),
+                    ])),
+                    .init("readable", false), .init("loaded", []), .init("skipped", []), .init("findings", []),
+                ]))
+                continue
+            }
+            let fatal: JSONValue = file.rejection.map { rejection in
+                .object([
+                    .init("message", .string(rejection.message)), .init("line", Self.integer(rejection.position.line)),
+                    .init("column", Self.integer(rejection.position.column)), .init("rule", .string(rejection.rule.section)),
+                    .init("summary", .string(rejection.rule.summary)),
+                ])
+            } ?? nil
+            let skipped: [JSONValue] = file.entries.compactMap { record in
+                guard let failure = record.failure else { return nil }
+                let location = file.location(of: failure.source)
+                return .object([
+                    .init("key", .string(record.key)), .init("reason", .string("\(location.pointer): \(failure.expectation)")),
+                    .init("pointer", .string(location.pointer)), .init("line", Self.integer(location.line)),
+                    .init("column", Self.integer(location.column)),
+                ])
+            }
+            files.append(.object([
+                .init("path", .string(report.path)), .init("fatal", fatal), .init("readable", true),
+                .init("loaded", .array(file.loadedEntries.map { .string($0.key) })), .init("skipped", .array(skipped)),
+                .init("findings", .array(report.findings.map(Self.json))), .init("verdict", .string(Self.verdict(file))),
+            ]))
+        }
+        let all = inputs.flatMap(\.findings)
+        return .object([
+            .init("files", .array(files)),
+            .init("summary", .object([
+                .init("errors", Self.integer(all.count { $0.severity == .error })),
+                .init("warnings", Self.integer(all.count { $0.severity == .warning })),
+                .init("infos", Self.integer(all.count { $0.severity == .info })),
+            ])),
+        ])
+    }
+
+    static func json(_ finding: Finding) -> JSONValue {
+        .object([
+            .init("rule", .string(finding.ruleId)), .init("severity", .string(finding.severity.rawValue)),
+            .init("message", .string(finding.message)), .init("placement", finding.placementKey.map { .string($0) } ?? nil),
+            .init("pointer", .string(finding.pointer)), .init("line", integer(finding.line)), .init("column", integer(finding.column)),
+        ])
+    }
+
+    static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+}
+
+/// A file a report names that could not be read, and why (`no such file`, `permission denied`, …).
+public struct UnreadableFile: Error, Sendable, Hashable {
+    public let reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
+}

@@ -1,0 +1,263 @@
+import FallbackAudit
+import FallbackDiff
+import RovenueFallback
+
+/// What changes for an offline device between two snapshots, written in every `ReportFormat`
+/// (`docs/diff.md` documents each).
+public struct DiffReport: FormattedReport {
+    /// The rows a Markdown section shows before it says how many it left out.
+    public static let markdownRowLimit = 250
+
+    public let diff: SnapshotDiff
+    /// The snapshots as the command line named them.
+    public let oldPath: String
+    public let newPath: String
+    public let failOn: ChangeThreshold
+    public let ciReport: CheckReport
+
+    /// `title` and `tool` name the program in the CI formats.
+    public init(diff: SnapshotDiff, oldPath: String, newPath: String, failOn: ChangeThreshold, title: String, tool: ReportTool) {
+        self.diff = diff
+        self.oldPath = oldPath
+        self.newPath = newPath
+        self.failOn = failOn
+        ciReport = CheckReport(diff: diff, oldPath: oldPath, newPath: newPath, failOn: failOn, title: title, tool: tool)
+    }
+
+    /// True when either snapshot is rejected or a change reaches `failOn`.
+    public var fails: Bool {
+        diff.hasRejectedSnapshot || failOn.changeClass.map(diff.reaches) == true
+    }
+
+    private var sides: [(label: String, path: String, snapshot: SnapshotDiff.Snapshot)] {
+        [("old", oldPath, diff.old), ("new", newPath, diff.new)]
+    }
+
+    /// `Breaking`, `Notable` or `Info`: a class as headings name it.
+    public static func title(_ changeClass: ChangeClass) -> String {
+        switch changeClass {
+        case .breaking: "Breaking"
+        case .notable: "Notable"
+        case .info: "Info"
+        }
+    }
+
+    /// `1 breaking, 5 notable, 3 info`.
+    public static func summary(_ diff: SnapshotDiff) -> String {
+        ChangeClass.allCases.map { "\(diff.count($0)) \($0.rawValue)" }.joined(separator: ", ")
+    }
+
+    /// `"a" → "b": 120 buckets (0–119)`: the buckets that draw another variant.
+    public static func moveText(_ move: Rebucketing.Move) -> String {
+        let ranges = move.ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+        let ids = "\(JSONValue.quoted(move.from)) → \(JSONValue.quoted(move.to))"
+        return "\(ids): \(move.buckets) buckets (\(ranges.joined(separator: ", ")))"
+    }
+
+    static func rebucketingText(_ item: Rebucketing) -> String {
+        "experiment \(JSONValue.quoted(item.experimentId)): \(item) (\(item.movedBuckets) of \(Bucketing.bucketCount) buckets)"
+    }
+
+    // MARK: Text
+
+    /// A key as typed, or as a JSON string when it has characters a terminal would act on.
+    static func display(_ key: String?) -> String {
+        guard let key else { return "(file)" }
+        let plain = !key.isEmpty && !key.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F || $0 == "\"" || $0 == "\\" }
+        return plain ? key : JSONValue.quoted(key)
+    }
+
+    /// A changelog grouped by class, breaking first, then re-bucketing and the counts.
+    public func text() -> String {
+        var output = ""
+        for (label, path, snapshot) in sides {
+            var line = "\(label): \(path): \(snapshot.verdict)"
+            if let rejection = snapshot.rejection { line += ": \(rejection)" }
+            if let date = snapshot.generatedAtDate { line += " (generated \(date))" }
+            output += VisibleText.forTerminal(line) + "\n"
+        }
+        if diff.changes.isEmpty {
+            output += "\nNo changes.\n"
+        }
+        for changeClass in ChangeClass.allCases {
+            let changes = diff.changes(changeClass)
+            guard !changes.isEmpty else { continue }
+            output += "\n\(Self.title(changeClass)) (\(changes.count))\n"
+            for change in changes {
+                output += VisibleText.forTerminal("  - \(Self.display(change.placementKey)) [\(change.kind.rawValue)] \(change.message)") + "\n"
+                if change.oldValue != nil || change.newValue != nil {
+                    output += VisibleText.forTerminal("      \(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")") + "\n"
+                }
+            }
+        }
+        if !diff.rebucketing.isEmpty {
+            output += "\nRe-bucketing\n"
+            for item in diff.rebucketing {
+                output += VisibleText.forTerminal("  - \(Self.display(item.placementKey)): \(Self.rebucketingText(item))") + "\n"
+                for move in item.moves { output += VisibleText.forTerminal("      \(Self.moveText(move))") + "\n" }
+            }
+        }
+        output += "\n\(Self.summary(diff))\n"
+        return output
+    }
+
+    // MARK: JSON
+
+    public func json() -> String {
+        jsonValue.jsonText([.prettyPrinted]) + "\n"
+    }
+
+    /// Both snapshots, every change with its places, the re-bucketing, and the counts with the verdict.
+    public var jsonValue: JSONValue {
+        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
+        func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+        func location(_ location: FallbackFile.Location?) -> JSONValue {
+            guard let location else { return nil }
+            return .object([
+                .init("pointer", .string(location.pointer)), .init("line", integer(location.line)),
+                .init("column", integer(location.column)),
+            ])
+        }
+        func snapshot(_ path: String, _ snapshot: SnapshotDiff.Snapshot) -> JSONValue {
+            .object([
+                .init("path", .string(path)), .init("verdict", .string(snapshot.verdict)), .init("rejected", .bool(snapshot.isRejected)),
+                .init("rejection", text(snapshot.rejection)),
+                .init("generatedAt", snapshot.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
+                .init("generatedAtDate", text(snapshot.generatedAtDate)), .init("projectId", text(snapshot.projectId)),
+                .init("entries", integer(snapshot.entryCount)), .init("loaded", integer(snapshot.loadedCount)),
+            ])
+        }
+        let changes: [JSONValue] = diff.changes.map { change in
+            .object([
+                .init("class", .string(change.changeClass.rawValue)), .init("kind", .string(change.kind.rawValue)),
+                .init("placement", text(change.placementKey)), .init("variant", text(change.variantId)),
+                .init("funnel", text(change.funnelId)), .init("page", text(change.pageId)), .init("paywall", text(change.paywallId)),
+                .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
+                .init("new", text(change.newValue)), .init("pointer", text(change.pointer)),
+                .init("oldLocation", location(change.oldLocation)), .init("newLocation", location(change.newLocation)),
+            ])
+        }
+        let shares = { (shares: [Rebucketing.Share]) -> JSONValue in
+            .array(
+                shares.map { share in
+                    .object([
+                        .init("variant", .string(share.variantId)), .init("weight", .number(JSONNumber(share.weight))),
+                        .init("buckets", integer(share.buckets)),
+                    ])
+                })
+        }
+        let rebucketing: [JSONValue] = diff.rebucketing.map { item in
+            .object([
+                .init("placement", .string(item.placementKey)), .init("experiment", .string(item.experimentId)),
+                .init("experimentKey", .string(item.experimentKey)), .init("movedBuckets", integer(item.movedBuckets)),
+                .init("movedShare", .number(JSONNumber(item.movedShare))), .init("movedPercent", .string(item.movedPercent)),
+                .init("split", .string(item.splitText)), .init("oldVariants", shares(item.old)), .init("newVariants", shares(item.new)),
+                .init(
+                    "moves",
+                    .array(
+                        item.moves.map { move in
+                            .object([
+                                .init("from", .string(move.from)), .init("to", .string(move.to)), .init("buckets", integer(move.buckets)),
+                                .init("ranges", .array(move.ranges.map { [integer($0.lowerBound), integer($0.upperBound)] })),
+                            ])
+                        })),
+            ])
+        }
+        return .object([
+            .init("old", snapshot(oldPath, diff.old)), .init("new", snapshot(newPath, diff.new)),
+            .init("changes", .array(changes)), .init("rebucketing", .array(rebucketing)),
+            .init(
+                "summary",
+                .object([
+                    .init("breaking", integer(diff.count(.breaking))), .init("notable", integer(diff.count(.notable))),
+                    .init("info", integer(diff.count(.info))), .init("failOn", .string(failOn.rawValue)), .init("failed", .bool(fails)),
+                ])),
+        ])
+    }
+
+    // MARK: Markdown
+
+    /// Counts, both snapshots, a table per class (info folded away), then the re-bucketing.
+    public func markdown() -> String {
+        let escape = MarkdownEscaping.inline
+        var lines = ["## Fallback snapshot diff", ""]
+        lines.append(
+            ChangeClass.allCases.map { changeClass in
+                let text = "\(Self.title(changeClass)): \(diff.count(changeClass))"
+                return changeClass == .breaking && diff.count(.breaking) > 0 ? "**\(text)**" : text
+            }.joined(separator: " · "))
+        lines += ["", "| | snapshot | loader | generated |", "| --- | --- | --- | --- |"]
+        for (label, path, snapshot) in sides {
+            let verdict = snapshot.rejection.map { "\(snapshot.verdict): \($0)" } ?? snapshot.verdict
+            lines.append("| \(label) | \(escape(path)) | \(escape(verdict)) | \(escape(snapshot.generatedAtDate ?? "")) |")
+        }
+        if diff.changes.isEmpty {
+            lines += ["", "No changes."]
+        }
+        for changeClass in ChangeClass.allCases {
+            let changes = diff.changes(changeClass)
+            guard !changes.isEmpty else { continue }
+            let heading = "\(Self.title(changeClass)) (\(changes.count))"
+            lines.append("")
+            if changeClass == .info {
+                lines += ["<details>", "<summary>\(heading)</summary>", ""]
+            } else {
+                lines += ["### \(heading)", ""]
+            }
+            lines += ["| placement | kind | change | old | new |", "| --- | --- | --- | --- | --- |"]
+            for change in changes.prefix(Self.markdownRowLimit) {
+                let cells = [
+                    change.placementKey.map(escape) ?? "*file*", change.kind.rawValue, escape(change.message),
+                    escape(change.oldValue ?? ""),
+                    escape(change.newValue ?? ""),
+                ]
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+            }
+            if changes.count > Self.markdownRowLimit {
+                lines += [
+                    "",
+                    "\(changes.count - Self.markdownRowLimit) more \(changeClass.rawValue) changes not shown; `--format json` lists them all.",
+                ]
+            }
+            if changeClass == .info {
+                lines += ["", "</details>"]
+            }
+        }
+        if !diff.rebucketing.isEmpty {
+            lines += ["", "### Re-bucketing", "", "| placement | experiment | split | moved | moves |", "| --- | --- | --- | --- | --- |"]
+            for item in diff.rebucketing {
+                let moved = "\(item.movedBuckets) of \(Bucketing.bucketCount) buckets (\(item.movedPercent) of subscribers)"
+                let moves = item.moves.map(Self.moveText).joined(separator: "; ")
+                let cells = [item.placementKey, item.experimentId, item.splitText, moved, moves].map(escape)
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A diff that could not run because a snapshot could not be read: nothing in text or JSON (the
+/// command says why on standard error), and each unreadable path as a `file-unreadable` error in
+/// Markdown and the CI formats, so a failed comparison never reads as clean.
+public struct UnreadableDiffReport: FormattedReport {
+    /// Each path that could not be read, with why.
+    public let unreadable: [(path: String, reason: String)]
+    public let ciReport: CheckReport
+
+    public init(unreadable: [(path: String, reason: String)], failOn: ChangeThreshold, title: String, tool: ReportTool) {
+        self.unreadable = unreadable
+        ciReport = CheckReport(unreadable: unreadable, failOn: failOn, title: title, tool: tool)
+    }
+
+    public var fails: Bool { true }
+
+    public func text() -> String { "" }
+
+    public func json() -> String { "" }
+
+    public func markdown() -> String {
+        var lines = ["## Fallback snapshot diff", "", "**❌ Nothing was compared:**", ""]
+        lines += unreadable.map { "- cannot read \(MarkdownEscaping.inline($0.path)): \(MarkdownEscaping.inline($0.reason))" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

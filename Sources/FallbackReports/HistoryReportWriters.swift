@@ -1,0 +1,90 @@
+import FallbackAudit
+import FallbackHistory
+import RovenueFallback
+
+/// A series of snapshots folded into a timeline, with the history findings, written in every
+/// `ReportFormat`.
+public struct HistoryReport: FormattedReport {
+    public let timeline: Timeline
+    public let failOn: FailureThreshold
+    public let ciReport: CheckReport
+
+    /// `path` names the file each snapshot is in the repository, for annotations: a folder's
+    /// snapshots by their path, every committed version by the file it was committed as.
+    public init(timeline: Timeline, failOn: FailureThreshold, tool: ReportTool, path: (SnapshotStamp) -> String = { $0.name }) {
+        self.timeline = timeline
+        self.failOn = failOn
+        ciReport = CheckReport(history: timeline, failOn: failOn, tool: tool, path: path)
+    }
+
+    /// When a snapshot was generated, as the text report shows it.
+    static func date(_ stamp: SnapshotStamp) -> String {
+        stamp.generatedAt.map(EpochMilliseconds.isoDate) ?? "no generatedAt"
+    }
+
+    /// Each snapshot with what changed, then the history findings and their count.
+    public func text() -> String {
+        var output = ""
+        for record in timeline.snapshots {
+            let commit = record.stamp.commit.map { " \($0.shortHash) \(VisibleText.forTerminal($0.subject))" } ?? ""
+            output += "\(VisibleText.forTerminal(record.stamp.name)) (\(Self.date(record.stamp))\(commit)): \(record.countsSummary)\n"
+            output += "    \(VisibleText.forTerminal(record.changes.summary))\n"
+        }
+        for item in timeline.findings {
+            output += "\(VisibleText.forTerminal(item.snapshot.name)):\(CheckedFilesReport.findingLine(item.finding))\n"
+        }
+        output += "\(timeline.snapshots.count) snapshots; \(SeverityCounts(timeline.findings.map(\.finding)))\n"
+        return output
+    }
+
+    public func json() -> String {
+        jsonValue.jsonText([.prettyPrinted]) + "\n"
+    }
+
+    /// The snapshots, each placement's revisions, the findings, their counts and the verdict.
+    public var jsonValue: JSONValue {
+        func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+        func counts(_ counts: SeverityCounts) -> JSONValue {
+            .object([.init("errors", integer(counts.errors)), .init("warnings", integer(counts.warnings)), .init("infos", integer(counts.infos))])
+        }
+        func stamp(_ stamp: SnapshotStamp) -> JSONValue {
+            .object([
+                .init("name", .string(stamp.name)),
+                .init("generatedAt", stamp.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
+                .init("commit", stamp.commit.map { .object([.init("hash", .string($0.hash)), .init("date", .string($0.authorDate)), .init("subject", .string($0.subject))]) } ?? nil),
+            ])
+        }
+        let snapshots: [JSONValue] = timeline.snapshots.map { record in
+            .object([
+                .init("snapshot", stamp(record.stamp)), .init("projectId", record.projectId.map { .string($0) } ?? nil),
+                .init("rejected", .bool(record.rejection != nil)), .init("entries", integer(record.entryCount)),
+                .init("loaded", integer(record.loadedCount)), .init("skipped", integer(record.skippedCount)),
+                .init("findings", counts(record.findingCounts)), .init("changes", .string(record.changes.summary)),
+            ])
+        }
+        let placements: [JSONValue] = timeline.placements.map { history in
+            .object([
+                .init("key", .string(history.key)),
+                .init("revisions", .array(history.revisions.map { revision in
+                    .object([
+                        .init("revision", revision.revisionText.map { .string($0) } ?? nil), .init("firstSeen", stamp(revision.firstSeen)),
+                        .init("removed", .bool(revision.isRemoved)), .init("summary", .string(revision.summary)),
+                    ])
+                })),
+            ])
+        }
+        let findings: [JSONValue] = timeline.findings.map { item in
+            .object([
+                .init("rule", .string(item.finding.ruleId)), .init("severity", .string(item.finding.severity.rawValue)),
+                .init("message", .string(item.finding.message)), .init("placement", item.finding.placementKey.map { .string($0) } ?? nil),
+                .init("snapshot", .string(item.snapshot.name)), .init("pointer", .string(item.finding.pointer)),
+                .init("line", integer(item.finding.line)), .init("column", integer(item.finding.column)),
+            ])
+        }
+        return .object([
+            .init("snapshots", .array(snapshots)), .init("placements", .array(placements)), .init("findings", .array(findings)),
+            .init("summary", counts(SeverityCounts(timeline.findings.map(\.finding)))), .init("failOn", .string(failOn.rawValue)),
+            .init("fails", .bool(fails)),
+        ])
+    }
+}

@@ -1,0 +1,306 @@
+import FallbackAudit
+import FallbackDiff
+import FallbackHistory
+import FallbackMustache
+import Foundation
+import RovenueFallback
+
+/// A site build as named steps, each a function from the previous step's output to its own, so
+/// any step runs (and is tested) alone; Publish's pipeline of steps is the model:
+///
+/// `checkOutput` → `loadSeries` → `audit` → `diff` → `loadTheme` → `model` → `render` → `write`
+///
+/// ```swift
+/// let writer = SiteWriter(outputPath: "site")
+/// try SiteBuild.checkOutput(writer)  // before any work
+/// let build = SiteBuild(input: .file("rovenue-fallback.json"), writer: writer, readFile: RegularFile.read)
+/// let site = try build.run()
+/// ```
+///
+/// Every step's failure is a `SiteBuildError` that says whether the input is at fault.
+public struct SiteBuild: Sendable {
+    /// What the site is built from.
+    public enum Input: Sendable {
+        /// One snapshot, read with `readFile`.
+        case file(String)
+        /// A series (several files, a folder, a file's git history): the site shows its newest,
+        /// its changes since the one before and the series' history.
+        case series(any SnapshotSource)
+    }
+
+    /// How snapshots are audited: the rules' severities, when the newest counts as stale, and the
+    /// build's only clock.
+    public struct AuditSettings: Sendable {
+        public var configuration: AuditConfiguration
+        public var staleAfterDays: Int
+        /// Seconds since 1970 (`SOURCE_DATE_EPOCH`); nil leaves ages to the browser, and the rules
+        /// that need a clock (`generated-at-future`) do not run, so no page depends on when it was built.
+        public var referenceDate: Int?
+
+        public init(configuration: AuditConfiguration = AuditConfiguration(), staleAfterDays: Int? = nil, referenceDate: Int? = nil) {
+            self.configuration = configuration
+            self.staleAfterDays = staleAfterDays ?? HistoryOptions().staleAfterDays
+            self.referenceDate = referenceDate
+        }
+
+        /// The audit these settings run.
+        public var audit: Audit {
+            Audit(now: referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, configuration: configuration)
+        }
+    }
+
+    /// A snapshot as read: its name on pages (the path given) and its bytes.
+    public struct LoadedSnapshot: Sendable {
+        public let name: String
+        public let bytes: [UInt8]
+
+        public init(name: String, bytes: [UInt8]) {
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+
+    /// `loadSeries`' output: the snapshot the site shows, the one its Changes page compares
+    /// against, and the series they come from.
+    public struct LoadedSnapshots: Sendable {
+        public let newest: LoadedSnapshot
+        public let baseline: LoadedSnapshot?
+        /// The series, when the site is built from several snapshots.
+        public let series: SnapshotSeries?
+
+        public init(newest: LoadedSnapshot, baseline: LoadedSnapshot? = nil, series: SnapshotSeries? = nil) {
+            self.newest = newest
+            self.baseline = baseline
+            self.series = series
+        }
+    }
+
+    /// `audit`'s output: both snapshots with their findings, and the series folded into a timeline.
+    public struct AuditedSnapshots: Sendable {
+        public let snapshot: SiteModel.Snapshot
+        public let baseline: SiteModel.Snapshot?
+        public let timeline: Timeline?
+    }
+
+    /// `diff`'s output: the audited snapshots and what changed from the baseline to the newest.
+    public struct ComparedSnapshots: Sendable {
+        public let audited: AuditedSnapshots
+        public let changes: SnapshotDiff?
+    }
+
+    /// `loadTheme`'s output: the theme with its templates parsed, ready to render many pages.
+    public struct PreparedTheme: Sendable {
+        public let theme: Theme
+        public let templates: TemplateSet
+    }
+
+    /// `write`'s output: where the site went and how many pages it has.
+    public struct WrittenSite: Sendable, Hashable {
+        public let output: String
+        public let pageCount: Int
+    }
+
+    public var input: Input
+    /// The snapshot the Changes page compares against; nil: the one before the newest of a series.
+    public var baseline: String?
+    /// The site's title; nil names it after the project id.
+    public var title: String?
+    /// Folders whose templates and assets override the built-in ones, file by file.
+    public var templates: String?
+    public var assets: String?
+    public var settings: AuditSettings
+    public var writer: SiteWriter
+    /// Reads a file the build names itself (a single snapshot, the baseline); a series reads
+    /// through its source.
+    public var readFile: @Sendable (String) throws -> [UInt8]
+
+    public init(
+        input: Input, baseline: String? = nil, title: String? = nil, templates: String? = nil, assets: String? = nil,
+        settings: AuditSettings = AuditSettings(), writer: SiteWriter, readFile: @escaping @Sendable (String) throws -> [UInt8]
+    ) {
+        self.input = input
+        self.baseline = baseline
+        self.title = title
+        self.templates = templates
+        self.assets = assets
+        self.settings = settings
+        self.writer = writer
+        self.readFile = readFile
+    }
+
+    /// Every step after `checkOutput`, in order. `progress` is called with (pages rendered, total)
+    /// from any thread, once per page.
+    public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SiteBuildError) -> WrittenSite {
+        let loaded = try Self.loadSeries(input, baseline: baseline, readFile: readFile)
+        let compared = Self.diff(try Self.audit(loaded, settings: settings))
+        let theme = try Self.loadTheme(templates: templates, assets: assets)
+        let model = Self.model(compared, title: title, referenceDate: settings.referenceDate)
+        let files = try Self.render(model, theme: theme, progress: progress)
+        return try Self.write(files, with: writer)
+    }
+
+    // MARK: Steps
+
+    /// Checks the output folder against every rule of `OutputFolder`, touching nothing: run it
+    /// before any other work, so a refused `--out` costs nothing.
+    public static func checkOutput(_ writer: SiteWriter) throws(SiteBuildError) {
+        do {
+            try writer.checkedOutput()
+        } catch {
+            throw .output(error)
+        }
+    }
+
+    /// Reads the snapshot the site shows and its baseline: a single file and an explicit
+    /// `baseline` with `readFile`; a series' newest and, without `baseline`, the one before it,
+    /// from the series in timeline order.
+    public static func loadSeries(
+        _ input: Input, baseline: String?, readFile: (String) throws -> [UInt8]
+    ) throws(SiteBuildError) -> LoadedSnapshots {
+        func read(_ path: String) throws(SiteBuildError) -> LoadedSnapshot {
+            do {
+                return LoadedSnapshot(name: path, bytes: try readFile(path))
+            } catch {
+                throw .unreadable(path: path, underlying: error)
+            }
+        }
+        var newest: LoadedSnapshot
+        var previous: LoadedSnapshot?
+        var series: SnapshotSeries?
+        switch input {
+        case .file(let path):
+            newest = try read(path)
+        case .series(let source):
+            do {
+                let members = try SnapshotSeries(source)
+                series = members
+                guard let last = members.members.last else { throw SiteBuildError.emptySeries }
+                newest = LoadedSnapshot(name: last.reference.name, bytes: try source.bytes(of: last.reference))
+                if baseline == nil, members.members.count > 1 {
+                    let before = members.members[members.members.count - 2]
+                    previous = LoadedSnapshot(name: before.reference.name, bytes: try source.bytes(of: before.reference))
+                }
+            } catch let error as SiteBuildError {
+                throw error
+            } catch {
+                throw .series(error)
+            }
+        }
+        if let baseline { previous = try read(baseline) }
+        return LoadedSnapshots(newest: newest, baseline: previous, series: series)
+    }
+
+    /// Audits the newest snapshot and the baseline, and folds the series one snapshot at a time.
+    public static func audit(_ loaded: LoadedSnapshots, settings: AuditSettings) throws(SiteBuildError) -> AuditedSnapshots {
+        let audit = settings.audit
+        var timeline: Timeline?
+        if let series = loaded.series {
+            do {
+                timeline = try series.timeline(
+                    HistoryOptions(
+                        now: settings.referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, staleAfterDays: settings.staleAfterDays,
+                        audit: audit))
+            } catch {
+                throw .series(error)
+            }
+        }
+        return AuditedSnapshots(
+            snapshot: snapshot(loaded.newest, audit: audit), baseline: loaded.baseline.map { snapshot($0, audit: audit) }, timeline: timeline)
+    }
+
+    /// A snapshot read and audited.
+    static func snapshot(_ loaded: LoadedSnapshot, audit: Audit) -> SiteModel.Snapshot {
+        let file = FallbackFile(bytes: loaded.bytes)
+        return SiteModel.Snapshot(name: loaded.name, bytes: loaded.bytes, file: file, findings: audit.findings(in: file))
+    }
+
+    /// What changes from the baseline to the newest snapshot, for the Changes page.
+    public static func diff(_ audited: AuditedSnapshots) -> ComparedSnapshots {
+        ComparedSnapshots(audited: audited, changes: audited.baseline.map { SnapshotDiff(old: $0.file, new: audited.snapshot.file) })
+    }
+
+    /// The built-in theme with the files of `templates` and `assets` put over it, its templates parsed.
+    public static func loadTheme(templates: String?, assets: String?) throws(SiteBuildError) -> PreparedTheme {
+        do {
+            let theme = try Theme.builtIn(overridingTemplatesWith: templates, assetsWith: assets)
+            return PreparedTheme(theme: theme, templates: try TemplateSet(theme: theme))
+        } catch {
+            throw .theme(error)
+        }
+    }
+
+    /// Everything the pages show, gathered once.
+    public static func model(_ compared: ComparedSnapshots, title: String?, referenceDate: Int?) -> SiteModel {
+        SiteModel(
+            snapshot: compared.audited.snapshot, baseline: compared.audited.baseline, changes: compared.changes,
+            timeline: compared.audited.timeline, title: title, referenceDate: referenceDate)
+    }
+
+    /// Every page rendered, with the theme's assets: each file by its path below the output folder.
+    public static func render(
+        _ model: SiteModel, theme: PreparedTheme, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(SiteBuildError) -> [String: [UInt8]] {
+        do {
+            return try SiteBuilder(model: model, theme: theme).files(progress: progress)
+        } catch {
+            throw .render(error)
+        }
+    }
+
+    /// Writes the site atomically (`SiteWriter`): the previous site stays unless the new one is whole.
+    public static func write(_ files: [String: [UInt8]], with writer: SiteWriter) throws(SiteBuildError) -> WrittenSite {
+        do {
+            try writer.write(files)
+        } catch {
+            throw .write(error)
+        }
+        return WrittenSite(output: writer.outputPath, pageCount: files.keys.count { $0.hasSuffix(".html") })
+    }
+}
+
+extension SiteBuilder {
+    /// A builder over templates already parsed (`SiteBuild.loadTheme`).
+    init(model: SiteModel, theme: SiteBuild.PreparedTheme) {
+        self.model = model
+        self.theme = theme.theme
+        self.templates = theme.templates
+    }
+}
+
+/// Why a site build stopped, by step.
+public enum SiteBuildError: Error, CustomStringConvertible {
+    /// The output folder is refused (`OutputFolder`'s rules).
+    case output(SiteWriterError)
+    /// A file the build names (a snapshot, the baseline) cannot be read.
+    case unreadable(path: String, underlying: any Error)
+    /// A series cannot be listed or read (`HistoryError`, a git failure, …).
+    case series(any Error)
+    /// A series lists no snapshot.
+    case emptySeries
+    /// The templates or assets cannot be read or parsed.
+    case theme(any Error)
+    /// A page cannot be rendered.
+    case render(any Error)
+    /// The site cannot be written.
+    case write(any Error)
+
+    /// True when the input or the output folder is at fault (a usage problem: exit 2), false when
+    /// the build itself failed (exit 1). A template that cannot render within its budget is a
+    /// problem with the input, as one that does not parse is.
+    public var isUsageProblem: Bool {
+        switch self {
+        case .output, .unreadable, .series, .emptySeries, .theme: true
+        case .render(let error): error is TemplateError || error is MustacheError
+        case .write(let error): (error as? SiteWriterError)?.refusesTheOutput ?? false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .output(let error): "\(error)"
+        case .unreadable(let path, let error): "cannot read \(path): \(error)"
+        case .emptySeries: "the series holds no snapshot"
+        case .series(let error), .theme(let error), .render(let error), .write(let error): "\(error)"
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import FallbackAudit
+import FallbackHistory
+import Foundation
+import RovenueFallback
+import Testing
+@testable import FallbackSite
+
+/// A snapshot with one placement `a` (plus `extra` when given), generated at `generatedAt` ms.
+private func snapshot(generatedAt: Int64, revision: Int = 1, extra: String? = nil) -> [UInt8] {
+    func entry(_ key: String) -> String {
+        #""\#(key)":{"placement":{"identifier":"\#(key)","revision":\#(revision)},"paywall":{"id":"pw_\#(key)","identifier":"pw_\#(key)","name":"P","configFormatVersion":1,"remoteConfig":null,"offering":null}}"#
+    }
+    let entries = ([entry("a")] + (extra.map { [entry($0)] } ?? [])).joined(separator: ",")
+    return Array(#"{"formatVersion":1,"generatedAt":\#(generatedAt),"projectId":"proj_1","placements":{\#(entries)}}"#.utf8)
+}
+
+/// A fresh folder below the system's temporary folder, removed by `defer` in each test.
+private func temporaryFolder() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("build-pipeline-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Files served from memory, by path.
+private func reader(_ files: [String: [UInt8]]) -> @Sendable (String) throws -> [UInt8] {
+    { path in
+        guard let bytes = files[path] else { throw CocoaError(.fileReadNoSuchFile) }
+        return bytes
+    }
+}
+
+/// A series source over snapshots in memory, in the order given.
+private struct MemorySeries: SnapshotSource {
+    let snapshots: [(name: String, bytes: [UInt8])]
+
+    func references() throws -> [SnapshotReference] {
+        snapshots.map { SnapshotReference(name: $0.name, location: $0.name) }
+    }
+
+    func bytes(of reference: SnapshotReference) throws -> [UInt8] {
+        snapshots.first { $0.name == reference.name }!.bytes
+    }
+}
+
+private let july2026: Int64 = 1_784_000_000_000
+
+@Suite("The build pipeline, step by step")
+struct BuildPipelineTests {
+    // MARK: checkOutput
+
+    @Test func checkOutputRefusesAFileAndTouchesNothing() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = root + "/not-a-folder"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: file))
+        #expect {
+            try SiteBuild.checkOutput(SiteWriter(outputPath: file))
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .output = error else { return false }
+            return error.isUsageProblem
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["not-a-folder"])
+        try SiteBuild.checkOutput(SiteWriter(outputPath: root + "/site"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/site"))
+    }
+
+    // MARK: loadSeries
+
+    @Test func loadSeriesReadsOneFileAndAnExplicitBaseline() throws {
+        let read = reader(["new.json": snapshot(generatedAt: july2026), "old.json": snapshot(generatedAt: july2026 - 1)])
+        let loaded = try SiteBuild.loadSeries(.file("new.json"), baseline: "old.json", readFile: read)
+        #expect(loaded.newest.name == "new.json")
+        #expect(loaded.newest.bytes == snapshot(generatedAt: july2026))
+        #expect(loaded.baseline?.name == "old.json")
+        #expect(loaded.series == nil)
+        #expect(try SiteBuild.loadSeries(.file("new.json"), baseline: nil, readFile: read).baseline == nil)
+    }
+
+    @Test(arguments: [(file: "missing.json", baseline: nil as String?), (file: "new.json", baseline: "missing.json")])
+    func loadSeriesNamesAnUnreadablePath(file: String, baseline: String?) {
+        let read = reader(["new.json": snapshot(generatedAt: july2026)])
+        #expect {
+            _ = try SiteBuild.loadSeries(.file(file), baseline: baseline, readFile: read)
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .unreadable(let path, _) = error else { return false }
+            return path == "missing.json" && error.isUsageProblem && error.description.hasPrefix("cannot read missing.json: ")
+        }
+    }
+
+    @Test func loadSeriesShowsTheNewestByGeneratedAtAndComparesWithTheOneBefore() throws {
+        // Given out of order: the series orders by generatedAt.
+        let source = MemorySeries(snapshots: [
+            ("b.json", snapshot(generatedAt: july2026 + 2)), ("c.json", snapshot(generatedAt: july2026 + 3)),
+            ("a.json", snapshot(generatedAt: july2026 + 1)),
+        ])
+        let loaded = try SiteBuild.loadSeries(.series(source), baseline: nil, readFile: reader([:]))
+        #expect(loaded.newest.name == "c.json")
+        #expect(loaded.baseline?.name == "b.json")
+        #expect(loaded.series?.members.map(\.reference.name) == ["a.json", "b.json", "c.json"])
+
+        let explicit = try SiteBuild.loadSeries(
+            .series(source), baseline: "x.json", readFile: reader(["x.json": snapshot(generatedAt: 1)]))
+        #expect(explicit.newest.name == "c.json")
+        #expect(explicit.baseline?.name == "x.json")
+    }
+
+    @Test func anEmptySeriesIsAnErrorNotACrash() {
+        #expect {
+            _ = try SiteBuild.loadSeries(.series(MemorySeries(snapshots: [])), baseline: nil, readFile: reader([:]))
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .emptySeries = error else { return false }
+            return error.isUsageProblem
+        }
+    }
+
+    // MARK: audit
+
+    @Test func auditReadsTheClockOnlyFromTheReferenceDate() throws {
+        // Generated in 2100: only a clock can call that the future.
+        let future = SiteBuild.LoadedSnapshots(newest: .init(name: "s.json", bytes: snapshot(generatedAt: 4_102_444_800_000)))
+        let clockless = try SiteBuild.audit(future, settings: SiteBuild.AuditSettings())
+        #expect(!clockless.snapshot.findings.contains { $0.ruleId == "generated-at-future" })
+        #expect(clockless.timeline == nil)
+        #expect(clockless.baseline == nil)
+        let dated = try SiteBuild.audit(future, settings: SiteBuild.AuditSettings(referenceDate: 1_790_000_000))
+        #expect(dated.snapshot.findings.contains { $0.ruleId == "generated-at-future" })
+    }
+
+    @Test func auditAppliesTheConfigurationAndFoldsTheSeries() throws {
+        let source = MemorySeries(snapshots: [
+            ("1.json", snapshot(generatedAt: july2026, revision: 5)), ("2.json", snapshot(generatedAt: july2026 + 1, revision: 3)),
+        ])
+        let loaded = try SiteBuild.loadSeries(.series(source), baseline: nil, readFile: reader([:]))
+        let audited = try SiteBuild.audit(loaded, settings: SiteBuild.AuditSettings())
+        let timeline = try #require(audited.timeline)
+        #expect(timeline.snapshots.map(\.stamp.name) == ["1.json", "2.json"])
+        #expect(timeline.findings.contains { $0.finding.ruleId == "revision-regressed" })
+        #expect(audited.baseline?.name == "1.json")
+
+        let off = AuditConfiguration(overrides: ["revision-regressed": .off])
+        let quiet = try SiteBuild.audit(loaded, settings: SiteBuild.AuditSettings(configuration: off))
+        #expect(!(quiet.timeline?.findings.contains { $0.finding.ruleId == "revision-regressed" } ?? true))
+    }
+
+    // MARK: diff and model
+
+    @Test func diffComparesTheBaselineWithTheNewestOnce() throws {
+        let loaded = SiteBuild.LoadedSnapshots(
+            newest: .init(name: "new.json", bytes: snapshot(generatedAt: july2026 + 1, extra: "added")),
+            baseline: .init(name: "old.json", bytes: snapshot(generatedAt: july2026)))
+        let compared = SiteBuild.diff(try SiteBuild.audit(loaded, settings: SiteBuild.AuditSettings()))
+        let changes = try #require(compared.changes)
+        #expect(changes.changes.contains { $0.placementKey == "added" })
+
+        let model = SiteBuild.model(compared, title: nil, referenceDate: nil)
+        #expect(model.changes?.changes.count == changes.changes.count)
+        #expect(model.title == "Fallback file of proj_1")
+        #expect(SiteBuild.model(compared, title: "Mine", referenceDate: 7).title == "Mine")
+
+        let alone = SiteBuild.diff(try SiteBuild.audit(SiteBuild.LoadedSnapshots(newest: loaded.newest), settings: SiteBuild.AuditSettings()))
+        #expect(alone.changes == nil)
+        #expect(SiteBuild.model(alone, title: nil, referenceDate: nil).changes == nil)
+    }
+
+    // MARK: loadTheme, render, write
+
+    @Test func loadThemeRefusesATemplateThatDoesNotParse() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("{{#open}} never closed".utf8).write(to: URL(fileURLWithPath: root + "/overview.md"))
+        #expect {
+            _ = try SiteBuild.loadTheme(templates: root, assets: nil)
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .theme = error else { return false }
+            return error.isUsageProblem
+        }
+        #expect(try SiteBuild.loadTheme(templates: nil, assets: nil).theme.templates == Theme.builtIn.templates)
+    }
+
+    @Test func renderReportsEveryPageOnceAndAddsTheAssets() throws {
+        let loaded = SiteBuild.LoadedSnapshots(newest: .init(name: "s.json", bytes: snapshot(generatedAt: july2026, extra: "b")))
+        let model = SiteBuild.model(SiteBuild.diff(try SiteBuild.audit(loaded, settings: .init())), title: nil, referenceDate: nil)
+        let reports = Reports()
+        let files = try SiteBuild.render(model, theme: try SiteBuild.loadTheme(templates: nil, assets: nil)) { done, total in
+            reports.add(done, total)
+        }
+        let pages = files.keys.filter { $0.hasSuffix(".html") }
+        #expect(pages.contains("index.html"))
+        #expect(files.keys.contains { $0.hasPrefix("assets/") })
+        #expect(reports.all.map(\.done).sorted() == Array(1...pages.count))
+        #expect(reports.all.allSatisfy { $0.total == pages.count })
+    }
+
+    @Test func writeSwapsTheSiteInAndCountsItsPages() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let writer = SiteWriter(outputPath: root + "/site")
+        let written = try SiteBuild.write(
+            ["index.html": Array("home".utf8), "funnels/f.html": Array("f".utf8), "assets/site.css": []], with: writer)
+        #expect(written == SiteBuild.WrittenSite(output: root + "/site", pageCount: 2))
+        #expect(FileManager.default.fileExists(atPath: root + "/site/" + SiteWriter.markerName))
+        #expect {
+            _ = try SiteBuild.write(["../escape.html": []], with: writer)
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .write = error else { return false }
+            return !error.isUsageProblem
+        }
+        #expect(try String(contentsOfFile: root + "/site/index.html", encoding: .utf8) == "home")
+    }
+
+    @Test func runIsTheStepsInOrder() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let read = reader(["new.json": snapshot(generatedAt: july2026 + 1, extra: "b"), "old.json": snapshot(generatedAt: july2026)])
+        let settings = SiteBuild.AuditSettings(referenceDate: 1_790_000_000)
+        let build = SiteBuild(
+            input: .file("new.json"), baseline: "old.json", title: "T", settings: settings, writer: SiteWriter(outputPath: root + "/site"),
+            readFile: read)
+        let written = try build.run()
+
+        let stepByStep = try SiteBuild.render(
+            SiteBuild.model(
+                SiteBuild.diff(try SiteBuild.audit(try SiteBuild.loadSeries(.file("new.json"), baseline: "old.json", readFile: read), settings: settings)),
+                title: "T", referenceDate: settings.referenceDate),
+            theme: try SiteBuild.loadTheme(templates: nil, assets: nil))
+        #expect(written.pageCount == stepByStep.keys.count { $0.hasSuffix(".html") })
+        for (path, bytes) in stepByStep {
+            #expect(FileManager.default.contents(atPath: root + "/site/" + path).map { [UInt8]($0) } == bytes, "\(path)")
+        }
+        #expect(FileManager.default.contents(atPath: root + "/site/changes.html") != nil)
+    }
+}
+
+/// Progress reports, collected from any thread.
+private final class Reports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [(done: Int, total: Int)] = []
+
+    func add(_ done: Int, _ total: Int) { lock.withLock { reports.append((done, total)) } }
+    var all: [(done: Int, total: Int)] { lock.withLock { reports } }
+}
