@@ -163,7 +163,7 @@ extension SiteModel {
 
     static func finding(_ finding: Finding, root: String, model: SiteModel) -> MustacheValue {
         var context: [String: MustacheValue] = [
-            "rule": .string(finding.ruleId), "severity": .string(finding.severity.rawValue),
+            "rule": .string(finding.ruleId.rawValue), "severity": .string(finding.severity.rawValue),
             "message": .string(finding.message), "pointer": .string(SnapshotText.shortenedPointer(finding.pointer)),
             "line": .int(finding.line), "column": .int(finding.column),
             "isError": .bool(finding.severity == .error), "isWarning": .bool(finding.severity == .warning),

@@ -192,7 +192,7 @@ extension SiteModel {
         }
         let findings = timeline.findings.map { item -> MustacheValue in
             .dictionary([
-                "rule": .string(item.finding.ruleId), "severity": .string(item.finding.severity.rawValue),
+                "rule": .string(item.finding.ruleId.rawValue), "severity": .string(item.finding.severity.rawValue),
                 "message": .string(item.finding.message), "snapshot": .string(item.snapshot.name),
                 "placement": item.finding.placementKey.map { SiteModel.name($0) } ?? .null,
                 "line": .int(item.finding.line), "column": .int(item.finding.column),
@@ -215,7 +215,7 @@ extension SiteModel {
             let byRule = Dictionary(grouping: findings, by: \.ruleId)
             let rules = byRule.keys.sorted().map { id -> MustacheValue in
                 .dictionary([
-                    "rule": .string(id), "summary": .string(Rule(id: id)?.summary ?? ""), "count": .int(byRule[id]!.count),
+                    "rule": .string(id.rawValue), "summary": .string(Rule(id: id)?.summary ?? ""), "count": .int(byRule[id]!.count),
                     "findings": listedFindings(byRule[id]!, root: root), "moreFindings": .int(moreFindings(byRule[id]!)),
                 ])
             }

@@ -12,7 +12,7 @@ import Testing
 struct FunnelCheckDrawingAgreementTests {
     /// Where each written step leads, as the checks resolve it: a page index, `end`, or nothing.
     static func checkedTargets(_ funnel: Funnel) -> [String] {
-        let context = FunnelContext(funnel: funnel)
+        let context = FunnelContext(funnel: funnel, served: .init(placementKey: ExactKey("p"), route: .direct, id: ExactKey(funnel.id)))
         var targets: [String] = []
         for page in funnel.pages {
             for name in (page.nextRules ?? []).map(\.goto) + [page.defaultNext].compactMap({ $0 }) {
