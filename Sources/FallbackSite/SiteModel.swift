@@ -29,7 +29,10 @@ public struct SiteModel: Sendable {
     }
 
     public struct FunnelInfo: Sendable {
+        /// The funnel as its first use serves it: the copy the page shows.
         public let funnel: Funnel
+        /// That first use, as findings name it.
+        public let shown: FindingSubject.ServedFunnel
         public let fileName: String
         public internal(set) var uses: [Use]
     }
@@ -58,7 +61,13 @@ public struct SiteModel: Sendable {
     /// Ids and keys compare by their bytes, as the SDK compares them: `é` and `e` + U+0301 are two.
     let funnelIndex: [ExactKey: Int]
     let experimentIndex: [ExactKey: Int]
+    /// Findings by the placement they are about (`Finding.subject`), in report order.
     let findingsByPlacement: [ExactKey: [Finding]]
+    /// Findings about a funnel, one of its pages or a paywall it carries, by the funnel's id.
+    let findingsByFunnel: [ExactKey: [Finding]]
+    /// Findings about an experiment, one of its variants or a paywall a variant serves, by the key
+    /// of the placement that runs the experiment.
+    let findingsByExperiment: [ExactKey: [Finding]]
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
     let changeAnchorsByPlacement: [ExactKey: [String]]
 
@@ -75,25 +84,30 @@ public struct SiteModel: Sendable {
         var funnels: [FunnelInfo] = []
         var funnelIndex: [ExactKey: Int] = [:]
         var experiments: [ExperimentInfo] = []
-        func add(_ funnel: Funnel, _ use: Use) {
+        func add(_ funnel: Funnel, _ use: Use, route: FindingSubject.Route) {
             if let index = funnelIndex[ExactKey(funnel.id)] {
                 funnels[index].uses.append(use)
             } else {
                 funnelIndex[ExactKey(funnel.id)] = funnels.count
-                funnels.append(FunnelInfo(funnel: funnel, fileName: "", uses: [use]))
+                let shown = FindingSubject.ServedFunnel(placementKey: ExactKey(use.placementKey), route: route, id: ExactKey(funnel.id))
+                funnels.append(FunnelInfo(funnel: funnel, shown: shown, fileName: "", uses: [use]))
             }
         }
         for (key, entry) in file.loadedEntries {
-            if let funnel = entry.funnel { add(funnel, Use(placementKey: key, variantId: nil)) }
+            if let funnel = entry.funnel { add(funnel, Use(placementKey: key, variantId: nil), route: .direct) }
             if let experiment = entry.experiment {
                 experiments.append(ExperimentInfo(experiment: experiment, placementKey: key, fileName: ""))
-                for variant in experiment.variants {
-                    if let funnel = variant.funnel { add(funnel, Use(placementKey: key, variantId: variant.variantId)) }
+                for (index, variant) in experiment.variants.enumerated() {
+                    if let funnel = variant.funnel {
+                        add(funnel, Use(placementKey: key, variantId: variant.variantId), route: .variant(index: index, id: ExactKey(variant.variantId)))
+                    }
                 }
             }
         }
         let funnelNames = PageNames(identifiers: funnels.map(\.funnel.id))
-        self.funnels = funnels.map { FunnelInfo(funnel: $0.funnel, fileName: funnelNames.name(for: $0.funnel.id), uses: $0.uses) }
+        self.funnels = funnels.map {
+            FunnelInfo(funnel: $0.funnel, shown: $0.shown, fileName: funnelNames.name(for: $0.funnel.id), uses: $0.uses)
+        }
         // An experiment's page is named after the placement that runs it: ids may repeat across placements.
         let experimentNames = PageNames(identifiers: experiments.map(\.placementKey))
         self.experiments = experiments.map {
@@ -101,7 +115,17 @@ public struct SiteModel: Sendable {
         }
         self.funnelIndex = funnelIndex
         experimentIndex = Dictionary(self.experiments.enumerated().map { (ExactKey($1.placementKey), $0) }) { first, _ in first }
-        findingsByPlacement = Dictionary(grouping: snapshot.findings.filter { $0.placementKey != nil }, by: { ExactKey($0.placementKey!) })
+        var byPlacement: [ExactKey: [Finding]] = [:]
+        var byFunnel: [ExactKey: [Finding]] = [:]
+        var byExperiment: [ExactKey: [Finding]] = [:]
+        for finding in snapshot.findings {
+            if let key = finding.subject.placementKey { byPlacement[key, default: []].append(finding) }
+            if let funnel = finding.subject.funnel { byFunnel[funnel.id, default: []].append(finding) }
+            if let key = finding.subject.experimentPlacementKey { byExperiment[key, default: []].append(finding) }
+        }
+        findingsByPlacement = byPlacement
+        findingsByFunnel = byFunnel
+        findingsByExperiment = byExperiment
         var changeAnchors: [ExactKey: [String]] = [:]
         for change in changes?.changes ?? [] {
             if let key = change.placementKey, let location = change.newLocation {
@@ -113,6 +137,16 @@ public struct SiteModel: Sendable {
 
     func findings(forPlacement key: String) -> [Finding] {
         findingsByPlacement[ExactKey(key)] ?? []
+    }
+
+    /// The findings about the funnel `id`, its pages and the paywalls it carries, wherever a placement serves it.
+    func findings(forFunnel id: String) -> [Finding] {
+        findingsByFunnel[ExactKey(id)] ?? []
+    }
+
+    /// The findings about the experiment of placement `key`, its variants and the paywalls they serve.
+    func findings(forExperimentOf key: String) -> [Finding] {
+        findingsByExperiment[ExactKey(key)] ?? []
     }
 
     func funnelInfo(id: String) -> FunnelInfo? {

@@ -311,17 +311,13 @@ extension SiteModel {
         guard let info = funnelInfo(id: id) else { return [:] }
         let funnel = info.funnel
         let locale = funnel.defaultLocale ?? funnel.locales?.first
-        // The funnel findings of each placement that serves it, once per placement.
-        var seenPlacements: Set<ExactKey> = []
-        let funnelFindings = info.uses.filter { seenPlacements.insert(ExactKey($0.placementKey)).inserted }.flatMap { use in
-            findings(forPlacement: use.placementKey).filter { $0.rule?.category == .funnel }
-        }
-        var pageIdOfPointer: [ExactKey: String] = [:]
-        for page in funnel.pages {
-            pageIdOfPointer[ExactKey(snapshot.file.location(of: page.source).pointer)] = page.id
-        }
+        let funnelFindings = findings(forFunnel: id)
+        // The pages of the copy shown that the audit found unreachable.
         let unreachable = Set(
-            funnelFindings.filter { $0.ruleId == "page-unreachable" }.compactMap { pageIdOfPointer[ExactKey($0.pointer)].map(ExactKey.init) })
+            funnelFindings.compactMap { finding -> ExactKey? in
+                guard finding.ruleId == Rule.pageUnreachable.id, case .page(info.shown, _, let pageId) = finding.subject else { return nil }
+                return pageId
+            })
         // Rows are anchored by a safe, bounded name of their page id.
         let anchors = PageNames(identifiers: funnel.pages.map(\.id))
         func anchor(_ pageId: String) -> String { "page-" + anchors.name(for: pageId) }
@@ -386,6 +382,7 @@ extension SiteModel {
     func experimentContext(placementKey: String, root: String, values: PageValues) -> [String: MustacheValue] {
         guard let info = experimentInfo(placementKey: placementKey) else { return [:] }
         let experiment = info.experiment
+        let experimentFindings = findings(forExperimentOf: placementKey)
         let weights = experiment.variants.map(\.weight)
         let ranges = Bucketing.bucketRanges(weights: weights)
         let shares = Bucketing.shares(weights: weights)
@@ -414,6 +411,8 @@ extension SiteModel {
             "placement": SiteModel.name(placementKey),
             "placementPath": .string(root + placementPath(placementKey)), "variants": .list(variants),
             "hasVariants": .bool(!variants.isEmpty), "variantCount": .int(variants.count), "weightsSumToOne": .bool(abs(sum - 1) <= 1e-9),
+            "findings": listedFindings(experimentFindings, root: root), "moreFindings": .int(moreFindings(experimentFindings)),
+            "hasFindings": .bool(!experimentFindings.isEmpty),
             "weightSum": .string(JSONNumber(sum).text),
             "allocation": values.html(
                 AllocationBar.svg(variantIds: experiment.variants.map { SnapshotText.spelledOut(SnapshotText.shortened($0.variantId)) }, shares: shares)),
