@@ -24,8 +24,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         self.severity = severity
         self.message = message
         self.subject = subject
-        // The key's bytes came from a `String`, so they decode to exactly that string.
-        placementKey = subject.placementKey.map { String(decoding: $0.utf8, as: UTF8.self) }
+        placementKey = subject.placementKey?.string
         self.pointer = pointer
         self.line = line
         self.column = column
