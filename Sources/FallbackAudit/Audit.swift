@@ -69,7 +69,7 @@ public struct Audit: Sendable {
     }
 
     /// Each rule id's position among all rule ids in ascending order.
-    private static let ruleRank: [String: Int] = Dictionary(
+    private static let ruleRank: [Rule.ID: Int] = Dictionary(
         uniqueKeysWithValues: Rule.all.map(\.id).sorted().enumerated().map { ($1, $0) })
 }
 
@@ -115,7 +115,7 @@ package struct AuditRun {
         let rule: Rule
         let severity: Severity
         let message: String
-        let placementKey: String?
+        let subject: FindingSubject
         let anchor: Anchor
     }
 
@@ -141,13 +141,14 @@ package struct AuditRun {
         configuration.overrides.isEmpty || configuration.severity(of: rule) != nil
     }
 
-    mutating func report(_ rule: Rule, _ message: String, key: String?, at anchor: Anchor) {
+    /// Records a finding of `rule` about `subject`, unless the configuration turns the rule off.
+    mutating func report(_ rule: Rule, _ message: String, about subject: FindingSubject, at anchor: Anchor) {
         guard let severity = configuration.overrides.isEmpty ? rule.severity : configuration.severity(of: rule) else { return }
-        pending.append(Pending(rule: rule, severity: severity, message: message, placementKey: key, anchor: anchor))
+        pending.append(Pending(rule: rule, severity: severity, message: message, subject: subject, anchor: anchor))
     }
 
-    mutating func report(_ rule: Rule, _ message: String, key: String?, at node: Int) {
-        report(rule, message, key: key, at: .value(node))
+    mutating func report(_ rule: Rule, _ message: String, about subject: FindingSubject, at node: Int) {
+        report(rule, message, about: subject, at: .value(node))
     }
 
     /// The node of `field` in a decoded value when it is written, else the value's own node.
@@ -182,7 +183,7 @@ package struct AuditRun {
                 position = fixedPosition
             }
             return Finding(
-                ruleId: item.rule.id, severity: item.severity, message: item.message, placementKey: item.placementKey,
+                ruleId: item.rule.id, severity: item.severity, message: item.message, subject: item.subject,
                 pointer: pointer, line: position.line, column: position.column)
         }
     }

@@ -5,22 +5,22 @@ extension AuditRun {
 
     /// For a funnel that declares `locales`: every localized text, text list and option label must
     /// have non-blank copy for each declared locale. Plain strings and lists serve every locale.
-    mutating func checkTranslations(_ context: FunnelContext, key: String) {
+    mutating func checkTranslations(_ context: FunnelContext) {
         let funnel = context.funnel
         guard let locales = funnel.locales, !locales.isEmpty else { return }
         let pages = context.pages
         for index in pages.indices {
-            checkText(pages[index].title, "title", pages, index, locales: locales, funnel: funnel, key: key)
-            checkText(pages[index].subtitle, "subtitle", pages, index, locales: locales, funnel: funnel, key: key)
-            checkText(pages[index].body, "body", pages, index, locales: locales, funnel: funnel, key: key)
-            checkText(pages[index].cta, "cta", pages, index, locales: locales, funnel: funnel, key: key)
-            checkText(pages[index].headline, "headline", pages, index, locales: locales, funnel: funnel, key: key)
-            checkText(pages[index].placeholder, "placeholder", pages, index, locales: locales, funnel: funnel, key: key)
-            checkText(pages[index].suffix, "suffix", pages, index, locales: locales, funnel: funnel, key: key)
-            checkText(pages[index].agreementLabel, "agreementLabel", pages, index, locales: locales, funnel: funnel, key: key)
-            checkList(pages[index].benefits, "benefits", pages, index, locales: locales, funnel: funnel, key: key)
-            checkList(pages[index].features, "features", pages, index, locales: locales, funnel: funnel, key: key)
-            checkList(pages[index].steps, "steps", pages, index, locales: locales, funnel: funnel, key: key)
+            checkText(pages[index].title, "title", context, index, locales: locales)
+            checkText(pages[index].subtitle, "subtitle", context, index, locales: locales)
+            checkText(pages[index].body, "body", context, index, locales: locales)
+            checkText(pages[index].cta, "cta", context, index, locales: locales)
+            checkText(pages[index].headline, "headline", context, index, locales: locales)
+            checkText(pages[index].placeholder, "placeholder", context, index, locales: locales)
+            checkText(pages[index].suffix, "suffix", context, index, locales: locales)
+            checkText(pages[index].agreementLabel, "agreementLabel", context, index, locales: locales)
+            checkList(pages[index].benefits, "benefits", context, index, locales: locales)
+            checkList(pages[index].features, "features", context, index, locales: locales)
+            checkList(pages[index].steps, "steps", context, index, locales: locales)
             guard let options = pages[index].options else { continue }
             for option in options.indices {
                 guard case .localized(let map) = options[option].label,
@@ -28,30 +28,27 @@ extension AuditRun {
                 else { continue }
                 reportTranslationGaps(
                     gaps, what: "Page \(Format.quoted(pages[index].id)) option \(Format.quoted(options[option].value)) label",
-                    funnel: funnel, fieldNode: node(of: "label", in: options[option]), key: key)
+                    funnel: funnel, fieldNode: node(of: "label", in: options[option]), about: context.page(index))
             }
         }
     }
 
     /// Reports the declared locales a localized text of page `index` lacks copy for.
-    private mutating func checkText(
-        _ text: LocalizedText?, _ field: String, _ pages: [Page], _ index: Int, locales: [String], funnel: Funnel, key: String
-    ) {
+    private mutating func checkText(_ text: LocalizedText?, _ field: String, _ context: FunnelContext, _ index: Int, locales: [String]) {
         guard case .localized(let map)? = text, let gaps = Self.gaps(in: map, locales: locales, Self.textGap) else { return }
         reportTranslationGaps(
-            gaps, what: "Page \(Format.quoted(pages[index].id)) \(field)", funnel: funnel,
-            fieldNode: node(of: field, in: pages[index]), key: key)
+            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field)", funnel: context.funnel,
+            fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
     }
 
     /// Reports the declared locales a localized text list of page `index` lacks copy for.
     private mutating func checkList(
-        _ list: LocalizedTextList?, _ field: String, _ pages: [Page], _ index: Int, locales: [String], funnel: Funnel,
-        key: String
+        _ list: LocalizedTextList?, _ field: String, _ context: FunnelContext, _ index: Int, locales: [String]
     ) {
         guard case .localized(let map)? = list, let gaps = Self.gaps(in: map, locales: locales, Self.listGap) else { return }
         reportTranslationGaps(
-            gaps, what: "Page \(Format.quoted(pages[index].id)) \(field)", funnel: funnel,
-            fieldNode: node(of: field, in: pages[index]), key: key)
+            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field)", funnel: context.funnel,
+            fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
     }
 
     /// Each declared locale whose copy in `map` has a gap, with the gap; nil when none has.
@@ -86,7 +83,7 @@ extension AuditRun {
     }
 
     private mutating func reportTranslationGaps(
-        _ gaps: [(locale: String, gap: String)], what: String, funnel: Funnel, fieldNode: Int, key: String
+        _ gaps: [(locale: String, gap: String)], what: String, funnel: Funnel, fieldNode: Int, about subject: FindingSubject
     ) {
         guard !gaps.isEmpty else { return }
         let listed = gaps.map { "\(Format.quoted($0.locale)) (\($0.gap))" }.joined(separator: ", ")
@@ -101,7 +98,7 @@ extension AuditRun {
                 + "\(Format.quotedList(funnel.locales ?? [])): a first launch in "
                 + "\(gaps.count == 1 ? "that locale" : "those locales") shows it blank or in another language. Add the "
                 + "translation or use a plain string.",
-            key: key, at: anchor)
+            about: subject, at: anchor)
     }
 
     // MARK: Remote media
@@ -121,28 +118,29 @@ extension AuditRun {
         "label", "next_rules", "default_next", "question_id", "paywallId",
     ])
 
-    mutating func checkPageMedia(_ pages: [Page], _ index: Int, funnel: Funnel, key: String) {
+    mutating func checkPageMedia(_ context: FunnelContext, _ index: Int) {
+        let pages = context.pages
         let node = pages[index].source.node
         guard let found = media.urls(under: node, skippingCopy: true) else { return }
         report(
             .remoteMedia,
-            "Page \(Format.quoted(pages[index].id)) of funnel \(Format.quoted(funnel.id)) loads \(found.countText) that an "
+            "Page \(Format.quoted(pages[index].id)) of funnel \(Format.quoted(context.funnel.id)) loads \(found.countText) that an "
                 + "offline first launch cannot fetch: \(found.listText). Bundle the asset or make the page work "
                 + "without it.",
-            key: key, at: node)
+            about: context.page(index), at: node)
     }
 
-    mutating func checkThemeMedia(_ funnel: Funnel, key: String) {
+    mutating func checkThemeMedia(_ funnel: Funnel, about served: FindingSubject.ServedFunnel) {
         guard let theme = funnel.theme, let found = media.rememberedURLs(under: theme.index) else { return }
         report(
             .remoteMedia,
             "The theme of funnel \(Format.quoted(funnel.id)) loads \(found.countText) that an offline first launch "
                 + "cannot fetch: \(found.listText). Every page shows it; bundle the asset or leave it empty.",
-            key: key, at: theme.index)
+            about: .funnel(served), at: theme.index)
     }
 
     /// A paywall's `builderConfig` images. `remoteConfig.data` is the app's own data and is not read.
-    mutating func checkPaywallMedia(_ paywall: Paywall, key: String, checked: inout CheckedContent) {
+    mutating func checkPaywallMedia(_ paywall: Paywall, of owner: FindingSubject.PaywallOwner, checked: inout CheckedContent) {
         guard isEnabled(.remoteMedia) else { return }
         if checked.paywalls.contains(where: { ExactKey.same($0.id, paywall.id) && sameJSON($0.node, paywall.source.node) }) { return }
         checked.paywalls.append((paywall.id, paywall.source.node))
@@ -154,7 +152,7 @@ extension AuditRun {
             "Paywall \(Format.quoted(paywall.id)) loads \(found.countText) in its builderConfig that an offline first "
                 + "launch cannot fetch: \(found.listText). The paywall renders without them; bundle the assets or "
                 + "design for their absence.",
-            key: key, at: config.index)
+            about: .paywall(of: owner, id: ExactKey(paywall.id)), at: config.index)
     }
 }
 

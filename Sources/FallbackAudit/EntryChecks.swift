@@ -21,26 +21,28 @@ extension AuditRun {
                 "The SDK skips placement \(Format.quoted(key)) and logs `fallback placement entry skipped: \(key)`: at "
                     + "\(pointer.isEmpty ? "/" : pointer), \(failure.expectation). The entry does not count toward the "
                     + "loaded total, and getFunnel/getPaywall(\(Format.quoted(key))) gets nothing from the fallback.",
-                key: key, at: failure.source.node)
+                about: .placement(key: ExactKey(key)), at: failure.source.node)
         case .loaded(let entry):
             checkPlacement(entry, key: key)
             checkTargets(entry, key: key)
             if let experiment = entry.experiment {
                 checkExperiment(experiment, key: key)
             }
+            let placementKey = ExactKey(key)
             var checked = CheckedContent()
             if let funnel = entry.funnel {
-                checkFunnel(funnel, key: key, checked: &checked)
+                checkFunnel(funnel, as: .init(placementKey: placementKey, route: .direct, id: ExactKey(funnel.id)), checked: &checked)
             }
             if let paywall = entry.paywall {
-                checkPaywallMedia(paywall, key: key, checked: &checked)
+                checkPaywallMedia(paywall, of: .placement(key: placementKey, route: .direct), checked: &checked)
             }
-            for variant in entry.experiment?.variants ?? [] {
+            for (index, variant) in (entry.experiment?.variants ?? []).enumerated() {
+                let route = FindingSubject.Route.variant(index: index, id: ExactKey(variant.variantId))
                 if let funnel = variant.funnel {
-                    checkFunnel(funnel, key: key, checked: &checked)
+                    checkFunnel(funnel, as: .init(placementKey: placementKey, route: route, id: ExactKey(funnel.id)), checked: &checked)
                 }
                 if let paywall = variant.paywall {
-                    checkPaywallMedia(paywall, key: key, checked: &checked)
+                    checkPaywallMedia(paywall, of: .placement(key: placementKey, route: route), checked: &checked)
                 }
             }
         }
@@ -54,7 +56,7 @@ extension AuditRun {
                 .duplicateKey,
                 "Placement key \(Format.quoted(record.key)) appears \(record.keyRefs.count) times in placements: the SDK "
                     + "silently keeps the last occurrence (line \(kept.line), column \(kept.column)) and ignores this one.",
-                key: record.key, at: .key(ref.node))
+                about: .placement(key: ExactKey(record.key)), at: .key(ref.node))
         }
     }
 
@@ -66,7 +68,7 @@ extension AuditRun {
                 .duplicateKey,
                 "Field \(Format.quoted(duplicate.field)) is written \(duplicate.values.count) times in the same object: the "
                     + "SDK keeps the last one (line \(kept.line), column \(kept.column)) and ignores the others.",
-                key: record.key, at: first.node)
+                about: .placement(key: ExactKey(record.key)), at: first.node)
         }
     }
 
@@ -78,7 +80,7 @@ extension AuditRun {
                 "This \(Self.structName(form.shape)) is written as an array of its fields [\(listed)] instead of an "
                     + "object: a quirk the SDK accepts but no dashboard export produces, and other tools misread. "
                     + "Write it as an object.",
-                key: record.key, at: form.source.node)
+                about: .placement(key: ExactKey(record.key)), at: form.source.node)
         }
     }
 
@@ -97,14 +99,14 @@ extension AuditRun {
                     + "getFunnel/getPaywall(\(Format.quoted(key))) finds this entry but exposure and the presented context "
                     + "report \(Format.quoted(placement.identifier)), and getFunnel/getPaywall(\(Format.quoted(placement.identifier))) "
                     + "finds \(other) offline.",
-                key: key, at: node(of: "identifier", in: placement))
+                about: .placement(key: ExactKey(key)), at: node(of: "identifier", in: placement))
         }
         if placement.revision < 1 {
             report(
                 .revisionInvalid,
                 "placement.revision is \(placement.revision): dashboard revisions start at 1, so this entry was edited by "
                     + "hand or does not come from an export.",
-                key: key, at: node(of: "revision", in: placement))
+                about: .placement(key: ExactKey(key)), at: node(of: "revision", in: placement))
         }
     }
 
@@ -128,7 +130,7 @@ extension AuditRun {
             "\(what) \(Format.quoted(identifier)) \(problems): the app's "
                 + "getFunnel/getPaywall call must spell it exactly (lookups are exact and case-sensitive), and the "
                 + "dashboard never exports such an identifier.",
-            key: key, at: anchor)
+            about: .placement(key: ExactKey(key)), at: anchor)
     }
 
     private mutating func checkTargets(_ entry: FallbackEntry, key: String) {
@@ -137,7 +139,7 @@ extension AuditRun {
                 .servesNothing,
                 "Entry \(Format.quoted(key)) has no placement: it loads and counts toward the total, but an offline "
                     + "device is served nothing for it.",
-                key: key, at: entry.source.node)
+                about: .placement(key: ExactKey(key)), at: entry.source.node)
             checkShadowing(entry, key: key)
             return
         }
@@ -149,14 +151,15 @@ extension AuditRun {
                         .servesNothing,
                         "Experiment \(Format.quoted(experiment.id)) of placement \(Format.quoted(key)) has no variants: the "
                             + "entry loads, but an offline device draws nothing and is served nothing.",
-                        key: key, at: node(of: "variants", in: experiment))
+                        about: .experiment(placementKey: ExactKey(key), id: ExactKey(experiment.id)),
+                        at: node(of: "variants", in: experiment))
                 }
             } else {
                 report(
                     .servesNothing,
                     "Placement \(Format.quoted(key)) has no funnel, paywall or experiment: the entry loads and counts, "
                         + "but an offline device is served nothing.",
-                    key: key, at: entry.source.node)
+                    about: .placement(key: ExactKey(key)), at: entry.source.node)
             }
         }
     }
@@ -179,7 +182,7 @@ extension AuditRun {
                     "Placement \(Format.quoted(key)) has funnel \(Format.quoted(funnel.id)) and "
                         + "\(shadowed.joined(separator: " and ")): the SDK serves the funnel (§5: a funnel wins over a "
                         + "paywall, a direct target over an experiment), so the \(shadowed.count == 1 ? "other is" : "others are") never served.",
-                    key: key, at: anchor)
+                    about: .placement(key: ExactKey(key)), at: anchor)
             }
         } else if let paywall = entry.paywall, let experiment = entry.experiment {
             report(
@@ -187,15 +190,16 @@ extension AuditRun {
                 "Placement \(Format.quoted(key)) has paywall \(Format.quoted(paywall.id)) and experiment "
                     + "\(Format.quoted(experiment.id)): the SDK serves the paywall (§5: a direct target wins over an "
                     + "experiment) and never draws a variant.",
-                key: key, at: node(of: "experiment", in: entry))
+                about: .placement(key: ExactKey(key)), at: node(of: "experiment", in: entry))
         }
-        for variant in entry.experiment?.variants ?? [] {
+        for (index, variant) in (entry.experiment?.variants ?? []).enumerated() {
             if let funnel = variant.funnel, let paywall = variant.paywall {
                 report(
                     .shadowedTarget,
                     "Variant \(Format.quoted(variant.variantId)) has funnel \(Format.quoted(funnel.id)) and paywall "
                         + "\(Format.quoted(paywall.id)): a subscriber who draws it is served the funnel, never the paywall.",
-                    key: key, at: node(of: "paywall", in: variant))
+                    about: .variant(placementKey: ExactKey(key), index: index, id: ExactKey(variant.variantId)),
+                    at: node(of: "paywall", in: variant))
             }
         }
     }

@@ -8,6 +8,7 @@ extension AuditRun {
         let variants = experiment.variants
         guard !variants.isEmpty else { return }
         var name: String { "Experiment \(Format.quoted(experiment.id))" }
+        var subject: FindingSubject { .experiment(placementKey: ExactKey(key), id: ExactKey(experiment.id)) }
         let variantsNode = node(of: "variants", in: experiment)
         let weights = variants.map(\.weight)
         let shares = Bucketing.shares(weights: weights)
@@ -18,7 +19,7 @@ extension AuditRun {
                 .singleVariant,
                 "\(name) has a single variant \(Format.quoted(variants[0].variantId)): every subscriber draws it, so "
                     + "there is nothing to compare. Add a variant or target the \(variants[0].funnel != nil ? "funnel" : "paywall") directly.",
-                key: key, at: variantsNode)
+                about: subject, at: variantsNode)
         }
 
         let looksLikePercent = weights.contains { $0 > 1 } || abs(sum - 100) <= 1
@@ -28,7 +29,7 @@ extension AuditRun {
                 .weightsPercent,
                 "\(name)'s weights look like percentages\(written), but weights are fractions of 1 (0.5, not 50): "
                     + "\(Self.winnerText(variants, shares)). Effective split: \(Self.split(variants, shares)).",
-                key: key, at: variantsNode)
+                about: subject, at: variantsNode)
         } else if abs(sum - 1) > Self.weightSumTolerance {
             let consequence = sum < 1
                 ? "the last variant \(Format.quoted(variants[variants.count - 1].variantId)) absorbs the missing "
@@ -38,11 +39,12 @@ extension AuditRun {
                 .weightsSum,
                 "\(name)'s weights sum to \(Format.decimal(sum)), not 1: \(consequence). Effective split: "
                     + "\(Self.split(variants, shares)).",
-                key: key, at: variantsNode)
+                about: subject, at: variantsNode)
         }
 
         var firstIndexOfId: [ExactKey: Int] = [:]
         for (index, variant) in variants.enumerated() {
+            var variantSubject: FindingSubject { .variant(placementKey: ExactKey(key), index: index, id: ExactKey(variant.variantId)) }
             if variant.weight <= 0 {
                 let received = "it receives \(shares[index]) of 10000 buckets (\(Format.percent(buckets: shares[index])))"
                 let effect: String
@@ -57,7 +59,7 @@ extension AuditRun {
                     .weightNotPositive,
                     "Variant \(Format.quoted(variant.variantId)) of \(name.lowercasedFirst) has weight \(variant.weightText): "
                         + "\(effect).",
-                    key: key, at: node(of: "weight", in: variant))
+                    about: variantSubject, at: node(of: "weight", in: variant))
             }
             if let first = firstIndexOfId[ExactKey(variant.variantId)] {
                 report(
@@ -65,7 +67,7 @@ extension AuditRun {
                     "Variants #\(first + 1) and #\(index + 1) of \(name.lowercasedFirst) share variantId "
                         + "\(Format.quoted(variant.variantId)): exposures of both report the same id, so their results "
                         + "cannot be told apart.",
-                    key: key, at: node(of: "variantId", in: variant))
+                    about: variantSubject, at: node(of: "variantId", in: variant))
             } else {
                 firstIndexOfId[ExactKey(variant.variantId)] = index
             }

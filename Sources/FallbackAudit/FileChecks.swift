@@ -15,7 +15,7 @@ extension AuditRun {
                 .arrayTopLevel,
                 "The top level is an array [formatVersion, placements], a quirk the SDK accepts but no dashboard export "
                     + "produces; it cannot carry generatedAt or projectId. Write {\"formatVersion\": 1, \"placements\": {…}}.",
-                key: nil, at: document.root.index)
+                about: .file, at: document.root.index)
         }
         if let rejection = file.rejection {
             checkRejection(rejection)
@@ -35,7 +35,7 @@ extension AuditRun {
                 + "React Native, Flutter, Swift's json:) throw: save the file as UTF-8 without a BOM."
         }
         report(
-            .fileRejected, message, key: nil,
+            .fileRejected, message, about: .file,
             at: .fixed(pointer: rejection.pointer ?? "", position: rejection.position))
     }
 
@@ -45,7 +45,7 @@ extension AuditRun {
                 .generatedAtInvalid,
                 "generatedAt is missing: nothing says when this snapshot was exported. The dashboard writes the export "
                     + "time as integer epoch milliseconds.",
-                key: nil, at: document.root.index)
+                about: .file, at: document.root.index)
             return
         }
         guard let milliseconds = file.generatedAtMilliseconds else {
@@ -53,7 +53,7 @@ extension AuditRun {
                 .generatedAtInvalid,
                 "generatedAt is \(Self.describe(value)), not integer epoch milliseconds (e.g. 1758300000000). The loader "
                     + "ignores it, but nothing can tell how old this snapshot is.",
-                key: nil, at: value.index)
+                about: .file, at: value.index)
             return
         }
         if milliseconds <= 0 {
@@ -61,7 +61,7 @@ extension AuditRun {
                 .generatedAtInvalid,
                 "generatedAt \(milliseconds) is not a plausible export time: it is not after 1970-01-01. Write integer "
                     + "epoch milliseconds.",
-                key: nil, at: value.index)
+                about: .file, at: value.index)
             return
         }
         if milliseconds < Self.smallestPlausibleMilliseconds {
@@ -70,7 +70,7 @@ extension AuditRun {
                 "generatedAt \(milliseconds) read as epoch milliseconds is \(EpochMilliseconds.isoDate(milliseconds)), "
                     + "before 1973: it looks like seconds (as seconds: \(EpochMilliseconds.isoDate(milliseconds * 1000))). "
                     + "Write integer epoch milliseconds.",
-                key: nil, at: value.index)
+                about: .file, at: value.index)
             return
         }
         if milliseconds >= Self.largestPlausibleMilliseconds {
@@ -79,7 +79,7 @@ extension AuditRun {
                 "generatedAt \(milliseconds) is after the year 5000 read as epoch milliseconds: it looks like micro- or "
                     + "nanoseconds (as microseconds it would be \(EpochMilliseconds.isoDate(milliseconds / 1000))); "
                     + "write milliseconds.",
-                key: nil, at: value.index)
+                about: .file, at: value.index)
             return
         }
         guard let now, let nowMilliseconds = Format.milliseconds(of: now) else { return }
@@ -90,7 +90,7 @@ extension AuditRun {
                 "generatedAt \(EpochMilliseconds.isoDate(milliseconds)) is \(Format.duration(milliseconds: ahead.partialValue)) "
                     + "after now (\(EpochMilliseconds.isoDate(nowMilliseconds))), beyond 5 min of clock skew: the exporting "
                     + "clock was wrong or the value was edited, so it says nothing reliable about the snapshot's age.",
-                key: nil, at: value.index)
+                about: .file, at: value.index)
         }
     }
 
@@ -100,15 +100,15 @@ extension AuditRun {
                 .projectIdMissing,
                 "projectId is missing: nothing ties this snapshot to a project, so a file bundled from the wrong project "
                     + "goes unnoticed.",
-                key: nil, at: document.root.index)
+                about: .file, at: document.root.index)
             return
         }
         if value.kind != .string {
             report(
-                .projectIdMissing, "projectId is \(Self.describe(value)), not a string naming the project.", key: nil,
+                .projectIdMissing, "projectId is \(Self.describe(value)), not a string naming the project.", about: .file,
                 at: value.index)
         } else if let text = value.string, text.allSatisfy(\.isWhitespace) {
-            report(.projectIdMissing, "projectId is blank: nothing ties this snapshot to a project.", key: nil, at: value.index)
+            report(.projectIdMissing, "projectId is blank: nothing ties this snapshot to a project.", about: .file, at: value.index)
         }
     }
 

@@ -1,12 +1,14 @@
-/// One problem the audit found, at one place in the snapshot.
+/// One problem the audit found, at one place in the snapshot, about one subject.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
-    /// The id of the rule that found it (see `Rule`).
-    public let ruleId: String
+    /// The id of the rule that found it (see `Rule`), or of a diff's change kind.
+    public let ruleId: Rule.ID
     /// The rule's severity, or the configuration's override of it.
     public let severity: Severity
     /// What is wrong, naming the ids and values involved, and what it does on a device.
     public let message: String
-    /// The placement key the finding is about; nil for the file as a whole.
+    /// What the finding is about: a placement, funnel, page, paywall, experiment or variant, or the file.
+    public let subject: FindingSubject
+    /// The key of the placement the finding is about (its subject's); nil for the file as a whole.
     public let placementKey: String?
     /// The RFC 6901 JSON Pointer of the value at fault (`""` for the top level).
     public let pointer: String
@@ -16,15 +18,26 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public let column: Int
 
     public init(
-        ruleId: String, severity: Severity, message: String, placementKey: String?, pointer: String, line: Int, column: Int
+        ruleId: Rule.ID, severity: Severity, message: String, subject: FindingSubject, pointer: String, line: Int, column: Int
     ) {
         self.ruleId = ruleId
         self.severity = severity
         self.message = message
-        self.placementKey = placementKey
+        self.subject = subject
+        placementKey = subject.placementKey?.string
         self.pointer = pointer
         self.line = line
         self.column = column
+    }
+
+    /// A finding about the placement under `placementKey`, or about the file when it is nil: what
+    /// history and diff findings are about.
+    public init(
+        ruleId: Rule.ID, severity: Severity, message: String, placementKey: String?, pointer: String, line: Int, column: Int
+    ) {
+        self.init(
+            ruleId: ruleId, severity: severity, message: message, subject: FindingSubject(placementKey: placementKey),
+            pointer: pointer, line: line, column: column)
     }
 
     /// The rule that found it.
@@ -60,9 +73,9 @@ public struct AuditConfiguration: Sendable, Hashable {
     }
 
     /// Rule id → override; rules not listed keep their default severity.
-    public var overrides: [String: Override]
+    public var overrides: [Rule.ID: Override]
 
-    public init(overrides: [String: Override] = [:]) {
+    public init(overrides: [Rule.ID: Override] = [:]) {
         self.overrides = overrides
     }
 
@@ -76,7 +89,7 @@ public struct AuditConfiguration: Sendable, Hashable {
     }
 
     /// Overridden ids that name no rule, sorted.
-    public var unknownRuleIds: [String] {
+    public var unknownRuleIds: [Rule.ID] {
         overrides.keys.filter { Rule(id: $0) == nil }.sorted()
     }
 }

@@ -31,42 +31,43 @@ extension AuditRun {
     /// Page types that ask the user to pick among `options`.
     static let choicePageTypes: Set<String> = ["single_choice", "multi_choice", "picture_choice"]
 
-    mutating func checkFunnel(_ funnel: Funnel, key: String, checked: inout CheckedContent) {
+    /// Checks `funnel`, which a placement serves as `served`: its findings are about it, its pages and its paywalls.
+    mutating func checkFunnel(_ funnel: Funnel, as served: FindingSubject.ServedFunnel, checked: inout CheckedContent) {
         if checked.funnels.contains(where: { ExactKey.same($0.id, funnel.id) && sameJSON($0.node, funnel.source.node) }) { return }
         checked.funnels.append((funnel.id, funnel.source.node))
 
         if isEnabled(.remoteMedia) {
-            checkThemeMedia(funnel, key: key)
+            checkThemeMedia(funnel, about: served)
         }
         if let paywalls = funnel.paywalls {
             for index in paywalls.values.indices {
-                checkPaywallMedia(paywalls.values[index], key: key, checked: &checked)
+                checkPaywallMedia(paywalls.values[index], of: .funnel(served), checked: &checked)
             }
         }
         guard !funnel.pages.isEmpty else {
             report(
                 .funnelEmpty,
                 "Funnel \(Format.quoted(funnel.id)) has no pages: a device served it offline has nothing to show.",
-                key: key, at: node(of: "pages", in: funnel))
+                about: .funnel(served), at: node(of: "pages", in: funnel))
             return
         }
-        let context = FunnelContext(funnel: funnel)
-        checkPages(context, key: key)
-        checkGraph(context, key: key)
-        checkClauses(context, key: key)
+        let context = FunnelContext(funnel: funnel, served: served)
+        checkPages(context)
+        checkGraph(context)
+        checkClauses(context)
         if isEnabled(.translationMissing) {
-            checkTranslations(context, key: key)
+            checkTranslations(context)
         }
         if isEnabled(.remoteMedia) {
             for index in context.pages.indices {
-                checkPageMedia(context.pages, index, funnel: funnel, key: key)
+                checkPageMedia(context, index)
             }
         }
     }
 
     // MARK: Pages
 
-    private mutating func checkPages(_ context: FunnelContext, key: String) {
+    private mutating func checkPages(_ context: FunnelContext) {
         let funnel = context.funnel
         let pages = context.pages
         for index in pages.indices {
@@ -76,7 +77,7 @@ extension AuditRun {
                     "Pages #\(first + 1) and #\(index + 1) of funnel \(Format.quoted(funnel.id)) share id "
                         + "\(Format.quoted(pages[index].id)): a goto or default_next naming it is ambiguous (this audit "
                         + "follows the first), and the dashboard blocks publishing it.",
-                    key: key, at: node(of: "id", in: pages[index]))
+                    about: context.page(index), at: node(of: "id", in: pages[index]))
             }
             if let question = pages[index].questionId, let first = context.questionPage(of: question), first != index {
                 report(
@@ -84,7 +85,7 @@ extension AuditRun {
                     "Pages \(Format.quoted(pages[first].id)) and \(Format.quoted(pages[index].id)) both ask question_id "
                         + "\(Format.quoted(question)): clauses read the latest answer, so the later page overwrites the "
                         + "earlier one's answer. The dashboard blocks publishing it.",
-                    key: key, at: node(of: "question_id", in: pages[index]))
+                    about: context.page(index), at: node(of: "question_id", in: pages[index]))
             }
             let type = pages[index].type
             if !Page.knownTypes.contains(type) {
@@ -93,7 +94,7 @@ extension AuditRun {
                     "Page \(Format.quoted(pages[index].id)) has type \(Format.quoted(type)), not one of the 26 funnel page "
                         + "types\(Format.didYouMean(type, among: Self.knownPageTypes)): an SDK that does not know "
                         + "the type cannot render the page.",
-                    key: key, at: node(of: "type", in: pages[index]))
+                    about: context.page(index), at: node(of: "type", in: pages[index]))
             }
             if pages[index].options?.isEmpty ?? true, Self.choicePageTypes.contains(type) {
                 report(
@@ -101,16 +102,16 @@ extension AuditRun {
                     "Page \(Format.quoted(pages[index].id)) is a \(type) page with no options: a first launch shows a "
                         + "question with nothing to pick"
                         + "\(pages[index].questionId.map { ", and question \(Format.quoted($0)) is never answered" } ?? "").",
-                    key: key, at: node(of: "options", in: pages[index]))
+                    about: context.page(index), at: node(of: "options", in: pages[index]))
             }
             if context.graph.cannotShowPaywall(onPage: index) {
-                reportPaywallPage(pages[index], funnel: funnel, key: key)
+                reportPaywallPage(pages[index], about: context.page(index), funnel: funnel)
             }
         }
     }
 
     /// Reports a paywall page whose paywall the funnel does not carry.
-    private mutating func reportPaywallPage(_ page: Page, funnel: Funnel, key: String) {
+    private mutating func reportPaywallPage(_ page: Page, about subject: FindingSubject, funnel: Funnel) {
         let carried = funnel.paywalls?.keys ?? []
         var carriedText: String { carried.isEmpty ? "it carries none" : "it carries \(Format.quotedList(carried))" }
         guard let paywallId = page.paywallId, !paywallId.isEmpty else {
@@ -118,7 +119,7 @@ extension AuditRun {
                 .paywallUnavailableOffline,
                 "Paywall page \(Format.quoted(page.id)) has no paywallId: an offline first launch reaches the page with "
                     + "no paywall to show (funnel \(Format.quoted(funnel.id))'s paywalls map: \(carriedText)).",
-                key: key, at: node(of: "paywallId", in: page))
+                about: subject, at: node(of: "paywallId", in: page))
             return
         }
         report(
@@ -127,12 +128,12 @@ extension AuditRun {
                 + "\(Format.quoted(funnel.id))'s paywalls map does not carry (\(carriedText)"
                 + "\(Format.suggestion(for: paywallId, among: carried).map { "; did you mean \(Format.quoted($0))?" } ?? "")): "
                 + "an offline first launch reaches the page and cannot show its paywall.",
-            key: key, at: node(of: "paywallId", in: page))
+            about: subject, at: node(of: "paywallId", in: page))
     }
 
     // MARK: Graph
 
-    private mutating func checkGraph(_ context: FunnelContext, key: String) {
+    private mutating func checkGraph(_ context: FunnelContext) {
         let pages = context.pages
         let graph = context.graph
         var backSteps: [BackStep] = []
@@ -157,7 +158,7 @@ extension AuditRun {
                             "Rule \(Format.quoted(rules[rule].id)) on page \(Format.quoted(pages[index].id)) goes to "
                                 + "\(context.unknownTargetText(goto)): the dashboard blocks publishing this, and a device "
                                 + "taking the branch has nowhere to go.",
-                            key: key, at: node(of: "goto", in: rules[rule]))
+                            about: context.page(index), at: node(of: "goto", in: rules[rule]))
                     }
                 case .defaultNext:
                     let defaultNext = pages[index].defaultNext ?? ""
@@ -175,7 +176,7 @@ extension AuditRun {
                             "default_next of page \(Format.quoted(pages[index].id)) is \(context.unknownTargetText(defaultNext)): "
                                 + "the dashboard blocks publishing this, and a device leaving the page without a matching rule "
                                 + "has nowhere to go.",
-                            key: key, at: node(of: "default_next", in: pages[index]))
+                            about: context.page(index), at: node(of: "default_next", in: pages[index]))
                     }
                 case .nextInOrder:
                     break
@@ -184,17 +185,17 @@ extension AuditRun {
         }
 
         if !backSteps.isEmpty, isEnabled(.cycle) {
-            reportCycles(backSteps, graph: graph, context: context, key: key)
+            reportCycles(backSteps, graph: graph, context: context)
         }
         if isEnabled(.pageUnreachable) {
-            reportUnreachable(graph: graph, context: context, key: key)
+            reportUnreachable(graph: graph, context: context)
         }
     }
 
     /// One finding per set of pages that all reach one another through a step back (a strongly
     /// connected component, or one page that goes to itself), and one per step back that closes no
     /// loop. Linear in the funnel's size, and each message is bounded.
-    private mutating func reportCycles(_ backSteps: [BackStep], graph: FunnelGraph, context: FunnelContext, key: String) {
+    private mutating func reportCycles(_ backSteps: [BackStep], graph: FunnelGraph, context: FunnelContext) {
         let pages = context.pages
         let component = graph.stronglyConnectedComponents()
         let componentCount = (component.max() ?? -1) + 1
@@ -238,7 +239,7 @@ extension AuditRun {
                     "\(subject) \(movement) (\(Format.shortened(from)) → \(Format.shortened(to))). No path leads from "
                         + "\(Format.shortened(to)) back to \(Format.shortened(from)), so it never loops, but the dashboard "
                         + "blocks any edge back to an earlier page, even in a branch never taken.",
-                    key: key, at: step.node)
+                    about: context.page(step.from), at: step.node)
                 continue
             }
             guard reportedStep[group] == index else { continue }
@@ -256,7 +257,7 @@ extension AuditRun {
                     + "\(loopSteps[group]) \(loopSteps[group] == 1 ? "step" : "steps") back to an earlier page or the same "
                     + "one; this finding stands for them all."
             }
-            report(.cycle, message, key: key, at: step.node)
+            report(.cycle, message, about: context.page(step.from), at: step.node)
         }
     }
 
@@ -275,7 +276,7 @@ extension AuditRun {
         return ids.joined(separator: " → ")
     }
 
-    private mutating func reportUnreachable(graph: FunnelGraph, context: FunnelContext, key: String) {
+    private mutating func reportUnreachable(graph: FunnelGraph, context: FunnelContext) {
         let pages = context.pages
         let reached = graph.pagesReachedFromFirstPage()
         let reachedCount = reached.count { $0 }
@@ -286,26 +287,26 @@ extension AuditRun {
                 "Page \(Format.quoted(pages[index].id)) (#\(index + 1)) of funnel \(Format.quoted(context.funnel.id)) "
                     + "cannot be reached from the first page \(Format.quoted(pages[0].id)): no rule, default_next or "
                     + "next-in-order step leads to it, so a device never shows it.",
-                key: key, at: pages[index].source.node)
+                about: context.page(index), at: pages[index].source.node)
         }
     }
 
     // MARK: Clauses
 
-    private mutating func checkClauses(_ context: FunnelContext, key: String) {
+    private mutating func checkClauses(_ context: FunnelContext) {
         let pages = context.pages
         for index in pages.indices {
             guard let rules = pages[index].nextRules else { continue }
             for rule in rules.indices {
                 let clauses = rules[rule].condition.clauses
                 for clause in clauses.indices {
-                    checkClause(clauses[clause], rule: rules[rule], pageIndex: index, context: context, key: key)
+                    checkClause(clauses[clause], rule: rules[rule], pageIndex: index, context: context)
                 }
             }
         }
     }
 
-    private mutating func checkClause(_ clause: Clause, rule: NextRule, pageIndex: Int, context: FunnelContext, key: String) {
+    private mutating func checkClause(_ clause: Clause, rule: NextRule, pageIndex: Int, context: FunnelContext) {
         let pages = context.pages
         var subject: String { "Rule \(Format.quoted(rule.id)) on page \(Format.quoted(pages[pageIndex].id))" }
         let question = clause.questionId
@@ -318,7 +319,7 @@ extension AuditRun {
                     "\(subject) (#\(pageIndex + 1)) reads question \(Format.quoted(question)), first asked on page "
                         + "\(Format.quoted(pages[asked].id)) (#\(asked + 1)), after it: when the rule runs the answer is "
                         + "missing, so `\(op)` is always \(Self.matchesMissingAnswer(clause.op)).",
-                    key: key, at: node(of: "question_id", in: clause))
+                    about: context.page(pageIndex), at: node(of: "question_id", in: clause))
             }
         } else {
             report(
@@ -327,19 +328,20 @@ extension AuditRun {
                     + "\(Format.quoted(context.funnel.id)) asks\(Format.didYouMean(question, among: context.questionIds)): "
                     + "the answer is always missing, so `\(op)` is always \(Self.matchesMissingAnswer(clause.op)). The "
                     + "dashboard blocks publishing it.",
-                key: key, at: node(of: "question_id", in: clause))
+                about: context.page(pageIndex), at: node(of: "question_id", in: clause))
         }
         if let problem = Self.valueProblem(clause) {
             report(
-                .clauseValueInvalid, "\(subject): the clause on \(Format.quoted(question)) \(problem).", key: key,
-                at: node(of: "value", in: clause))
+                .clauseValueInvalid, "\(subject): the clause on \(Format.quoted(question)) \(problem).",
+                about: context.page(pageIndex), at: node(of: "value", in: clause))
             return
         }
         guard let asked, let options = pages[asked].options, !options.isEmpty, let value = clause.value else { return }
         switch clause.op {
         case .eq, .neq, .contains:
             guard !Self.isOptionValue(value, among: options) else { return }
-            reportUnknownOption([value], clause: clause, subject: subject, options: options, page: pages[asked], key: key)
+            reportUnknownOption([value], clause: clause, subject: subject, options: options, page: pages[asked],
+                about: context.page(pageIndex))
         case .in, .notIn:
             guard value.kind == .array else { return }
             let elements = value.elements
@@ -349,7 +351,8 @@ extension AuditRun {
                 return element.string.map { !known.contains(ExactKey($0)) } ?? true
             }
             guard !unknown.isEmpty else { return }
-            reportUnknownOption(unknown, clause: clause, subject: subject, options: options, page: pages[asked], key: key)
+            reportUnknownOption(unknown, clause: clause, subject: subject, options: options, page: pages[asked],
+                about: context.page(pageIndex))
         default:
             return
         }
@@ -362,7 +365,8 @@ extension AuditRun {
     }
 
     private mutating func reportUnknownOption(
-        _ unknown: [JSONDocument.Value], clause: Clause, subject: String, options: [PageOption], page: Page, key: String
+        _ unknown: [JSONDocument.Value], clause: Clause, subject: String, options: [PageOption], page: Page,
+        about findingSubject: FindingSubject
     ) {
         let values = options.map(\.value)
         var hint = ""
@@ -376,7 +380,7 @@ extension AuditRun {
                 + "\(unknown.map { Format.json($0.owned) }.joined(separator: ", ")), which is not the value of any option "
                 + "of page \(Format.quoted(page.id)) (values: \(listed)\(hint)): an answer never equals it, so the branch "
                 + "does not behave as intended.",
-            key: key, at: node(of: "value", in: clause))
+            about: findingSubject, at: node(of: "value", in: clause))
     }
 
     /// What a clause evaluates to when its question has no answer.
@@ -479,6 +483,8 @@ struct FunnelContext {
     static let searchedPageLimit = FunnelGraph.searchedPageLimit
 
     let funnel: Funnel
+    /// The funnel as the placement serves it: what findings about it and its pages are about.
+    let served: FindingSubject.ServedFunnel
     let pages: [Page]
     /// Where each step leads; page ids are compared by their bytes, as the SDK compares them (and
     /// as the site's drawing does, from the same graph).
@@ -488,8 +494,9 @@ struct FunnelContext {
     /// Every question id, in page order.
     let questionIds: [String]
 
-    init(funnel: Funnel) {
+    init(funnel: Funnel, served: FindingSubject.ServedFunnel) {
         self.funnel = funnel
+        self.served = served
         pages = funnel.pages
         graph = FunnelGraph(funnel)
         if pages.count > Self.searchedPageLimit {
@@ -504,6 +511,11 @@ struct FunnelContext {
             questionPageMap = nil
         }
         questionIds = pages.compactMap(\.questionId)
+    }
+
+    /// The subject of a finding about the page at `index`.
+    func page(_ index: Int) -> FindingSubject {
+        .page(of: served, index: index, id: ExactKey(pages[index].id))
     }
 
     /// The index of the first page with `id`.

@@ -38,15 +38,40 @@ public struct Rule: Sendable, Hashable, Identifiable, CustomStringConvertible {
         case history
     }
 
+    /// A rule's stable id, e.g. `goto-unknown`: written as its text in every report, compared by it.
+    ///
+    /// A diff's change kinds (`field-changed`, …) use the same type when diffs are reported as findings.
+    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public init(_ rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public init(stringLiteral value: String) {
+            rawValue = value
+        }
+
+        public var description: String { rawValue }
+
+        public static func < (lhs: ID, rhs: ID) -> Bool {
+            lhs.rawValue < rhs.rawValue
+        }
+    }
+
     /// The stable id, e.g. `goto-unknown`.
-    public let id: String
+    public let id: ID
     /// The severity findings get unless a configuration overrides it.
     public let severity: Severity
     public let category: Category
     /// One line saying what the rule reports.
     public let summary: String
 
-    init(_ id: String, _ severity: Severity, _ category: Category, _ summary: String) {
+    init(_ id: ID, _ severity: Severity, _ category: Category, _ summary: String) {
         self.id = id
         self.severity = severity
         self.category = category
@@ -54,14 +79,14 @@ public struct Rule: Sendable, Hashable, Identifiable, CustomStringConvertible {
     }
 
     /// The rule with `id`, if there is one.
-    public init?(id: String) {
+    public init?(id: ID) {
         guard let rule = Rule.byId[id] else { return nil }
         self = rule
     }
 
-    public var description: String { id }
+    public var description: String { id.rawValue }
 
-    private static let byId: [String: Rule] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+    private static let byId: [ID: Rule] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 }
 
 extension Rule {

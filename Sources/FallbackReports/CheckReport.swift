@@ -22,7 +22,7 @@ public struct ReportRule: Sendable, Hashable, Identifiable {
         case placement
     }
 
-    public let id: String
+    public let id: Rule.ID
     /// The severity findings get unless a configuration overrides it.
     public let severity: Severity
     public let summary: String
@@ -32,7 +32,7 @@ public struct ReportRule: Sendable, Hashable, Identifiable {
     /// The rule's heading in the rules' documentation (`ReportTool.rulesURL`), if it has one.
     public let anchor: String?
 
-    public init(id: String, severity: Severity, summary: String, scope: Scope, category: String, anchor: String?) {
+    public init(id: Rule.ID, severity: Severity, summary: String, scope: Scope, category: String, anchor: String?) {
         self.id = id
         self.severity = severity
         self.summary = summary
@@ -44,7 +44,7 @@ public struct ReportRule: Sendable, Hashable, Identifiable {
     public init(_ rule: Rule) {
         self.init(
             id: rule.id, severity: rule.severity, summary: rule.summary, scope: rule.category == .file ? .file : .placement,
-            category: rule.category.rawValue, anchor: rule.id)
+            category: rule.category.rawValue, anchor: rule.id.rawValue)
     }
 
     /// A file that could not be read: nothing in it was checked.
@@ -220,7 +220,7 @@ public struct CheckReport: Sendable {
     public var counts: SeverityCounts { SeverityCounts(files.lazy.flatMap(\.findings)) }
 
     /// The rule `id` names, from `rules` or the rules reports add themselves.
-    public func rule(_ id: String) -> ReportRule? {
+    public func rule(_ id: Rule.ID) -> ReportRule? {
         rules.first { $0.id == id } ?? (id == ReportRule.fileUnreadable.id ? .fileUnreadable : Rule(id: id).map(ReportRule.init))
     }
 }

@@ -164,7 +164,7 @@ public struct CheckedFilesReport: FormattedReport {
 
     static func json(_ finding: Finding) -> JSONValue {
         .object([
-            .init("rule", .string(finding.ruleId)), .init("severity", .string(finding.severity.rawValue)),
+            .init("rule", .string(finding.ruleId.rawValue)), .init("severity", .string(finding.severity.rawValue)),
             .init("message", .string(finding.message)), .init("placement", finding.placementKey.map { .string($0) } ?? nil),
             .init("pointer", .string(finding.pointer)), .init("line", integer(finding.line)), .init("column", integer(finding.column)),
         ])

@@ -102,9 +102,9 @@ public struct Configuration: Sendable, Hashable {
         }
         var configuration = AuditConfiguration()
         for member in try uniqueMembers(of: value, error: error) {
-            guard let rule = Rule(id: member.key) else {
+            guard let rule = Rule(id: Rule.ID(member.key)) else {
                 throw error(
-                    "unknown rule id \(JSONValue.quoted(member.key))\(didYouMean(member.key, among: Rule.all.map(\.id))) "
+                    "unknown rule id \(JSONValue.quoted(member.key))\(didYouMean(member.key, among: Rule.all.map(\.id.rawValue))) "
                         + "(docs/rules.md lists every rule)",
                     member.keyValue.position)
             }

@@ -33,7 +33,7 @@ extension ReportRule {
     public init(_ kind: ChangeKind) {
         let fileKinds: Set<ChangeKind> = [.fileRejected, .projectChanged, .generatedEarlier]
         self.init(
-            id: kind.id, severity: kind.changeClass.severity, summary: kind.summary, scope: fileKinds.contains(kind) ? .file : .placement,
+            id: Rule.ID(kind.id), severity: kind.changeClass.severity, summary: kind.summary, scope: fileKinds.contains(kind) ? .file : .placement,
             category: kind.changeClass.rawValue, anchor: nil)
     }
 
@@ -59,7 +59,7 @@ extension CheckReport {
             }
             findings.append(
                 Finding(
-                    ruleId: change.kind.id, severity: change.changeClass.severity, message: message, placementKey: change.placementKey,
+                    ruleId: Rule.ID(change.kind.id), severity: change.changeClass.severity, message: message, placementKey: change.placementKey,
                     pointer: place?.location.pointer ?? "", line: place?.location.line ?? 0, column: place?.location.column ?? 0))
             locations.append(place.map { Location(path: $0.path, line: $0.location.line, column: $0.location.column) })
         }

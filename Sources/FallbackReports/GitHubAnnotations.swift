@@ -73,7 +73,7 @@ public enum GitHubAnnotations {
             if case .unreadable = file.status {
                 commands.append(
                     WorkflowCommand(
-                        "error", properties: [.init("file", file.path), .init("title", ReportRule.fileUnreadable.id)],
+                        "error", properties: [.init("file", file.path), .init("title", ReportRule.fileUnreadable.id.rawValue)],
                         message: file.verdict))
             }
         }
@@ -98,7 +98,7 @@ public enum GitHubAnnotations {
 
     /// The finding's annotation, on `location` when it has one.
     static func command(for finding: Finding, at location: CheckReport.Location?) -> WorkflowCommand {
-        var title = finding.ruleId
+        var title = finding.ruleId.rawValue
         if let key = finding.placementKey { title += " (\(MarkdownEscaping.truncated(key, to: titleKeyLimit)))" }
         var properties: [WorkflowCommand.Property] = []
         if let location {

@@ -75,7 +75,7 @@ public struct HistoryReport: FormattedReport {
         }
         let findings: [JSONValue] = timeline.findings.map { item in
             .object([
-                .init("rule", .string(item.finding.ruleId)), .init("severity", .string(item.finding.severity.rawValue)),
+                .init("rule", .string(item.finding.ruleId.rawValue)), .init("severity", .string(item.finding.severity.rawValue)),
                 .init("message", .string(item.finding.message)), .init("placement", item.finding.placementKey.map { .string($0) } ?? nil),
                 .init("snapshot", .string(item.snapshot.name)), .init("pointer", .string(item.finding.pointer)),
                 .init("line", integer(item.finding.line)), .init("column", integer(item.finding.column)),

@@ -46,7 +46,7 @@ public enum JUnitReport {
     /// A case's identity: the placement (nil for the file) and the rule.
     private struct CaseKey: Hashable {
         let placement: String?
-        let rule: String
+        let rule: Rule.ID
     }
 
     static func suite(_ file: CheckReport.File, report: CheckReport) -> (String, Tally) {
@@ -61,7 +61,7 @@ public enum JUnitReport {
         if case .unreadable(let reason) = file.status {
             tally.tests = 1
             tally.errors = 1
-            cases = open(ReportRule.fileUnreadable.id) + ">\n"
+            cases = open(ReportRule.fileUnreadable.id.rawValue) + ">\n"
                 + "      <error type=\"\(ReportRule.fileUnreadable.id)\" message=\"\(MarkupEscaping.xmlAttribute(file.verdict))\">"
                 + "\(MarkupEscaping.xmlText(reason))</error>\n    </testcase>\n"
             return (suiteElement(file, tally: tally, cases: cases), tally)
@@ -83,7 +83,7 @@ public enum JUnitReport {
         }
 
         for key in order {
-            let name = key.placement.map { "\($0)/\(key.rule)" } ?? key.rule
+            let name = key.placement.map { "\($0)/\(key.rule)" } ?? key.rule.rawValue
             let findings = findingsByCase[key] ?? []
             tally.tests += 1
             let failing = findings.filter { file.isFailure($0.finding, at: report.failOn) }

@@ -114,7 +114,7 @@ public enum MarkdownReport {
     static let tableHead = "| Rule | Placement | Location | Message |\n| --- | --- | --- | --- |\n"
 
     static func row(_ finding: Finding, at place: CheckReport.Location?, report: CheckReport) -> String {
-        let ruleCode = MarkdownEscaping.code(finding.ruleId)
+        let ruleCode = MarkdownEscaping.code(finding.ruleId.rawValue)
         let rule = report.tool.helpURL(for: report.rule(finding.ruleId)).map { "[\(ruleCode)](\(MarkdownEscaping.linkDestination($0)))" } ?? ruleCode
         let placement = finding.placementKey.map { MarkdownEscaping.code(MarkdownEscaping.truncated($0, to: keyLimit)) } ?? "—"
         let location = place.map { place in

@@ -78,13 +78,13 @@ public enum SARIFReport {
         }
     }
 
-    static func ruleIds(of file: CheckReport.File) -> [String] {
+    static func ruleIds(of file: CheckReport.File) -> [Rule.ID] {
         (file.isUnreadable ? [ReportRule.fileUnreadable.id] : []) + file.findings.map(\.ruleId)
     }
 
     static func descriptor(_ rule: ReportRule, tool: ReportTool) -> JSONValue {
         var members: [JSONValue.Member] = [
-            .init("id", .string(rule.id)),
+            .init("id", .string(rule.id.rawValue)),
             .init("shortDescription", .object([.init("text", .string(rule.summary))])),
             .init("defaultConfiguration", .object([.init("level", .string(level(rule.severity)))])),
         ]
@@ -95,10 +95,10 @@ public enum SARIFReport {
 
     /// One result; without `locations` when it has no location.
     static func result(
-        rule: String, index: Int?, level severity: Severity, message: String, location: JSONValue?, placement: String?,
+        rule: Rule.ID, index: Int?, level severity: Severity, message: String, location: JSONValue?, placement: String?,
         pointer: String? = nil
     ) -> JSONValue {
-        var members: [JSONValue.Member] = [.init("ruleId", .string(rule))]
+        var members: [JSONValue.Member] = [.init("ruleId", .string(rule.rawValue))]
         if let index { members.append(.init("ruleIndex", .number(JSONNumber(index)))) }
         members += [
             .init("level", .string(level(severity))),

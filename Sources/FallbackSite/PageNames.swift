@@ -33,7 +33,7 @@ public struct PageNames: Sendable {
             var names: [ExactKey: String] = [:]
             var taken: [String: Int] = [:]
             for identifier in unique {
-                let name = PageNames.name(for: identifier.utf8, hashLength: hashLength)
+                let name = PageNames.name(for: Array(identifier.utf8), hashLength: hashLength)
                 names[identifier] = name
                 taken[name, default: 0] += 1
             }

@@ -31,7 +31,10 @@ public struct SiteModel: Sendable {
     }
 
     public struct FunnelInfo: Sendable {
+        /// The funnel as its first use serves it: the copy the page shows.
         public let funnel: Funnel
+        /// That first use, as findings name it.
+        public let shown: FindingSubject.ServedFunnel
         public let fileName: String
         public internal(set) var uses: [Use]
     }
@@ -62,7 +65,13 @@ public struct SiteModel: Sendable {
     /// Ids and keys compare by their bytes, as the SDK compares them: `é` and `e` + U+0301 are two.
     let funnelIndex: [ExactKey: Int]
     let experimentIndex: [ExactKey: Int]
+    /// Findings by the placement they are about (`Finding.subject`), in report order.
     let findingsByPlacement: [ExactKey: [Finding]]
+    /// Findings about a funnel, one of its pages or a paywall it carries, by the funnel's id.
+    let findingsByFunnel: [ExactKey: [Finding]]
+    /// Findings about an experiment, one of its variants or a paywall a variant serves, by the key
+    /// of the placement that runs the experiment.
+    let findingsByExperiment: [ExactKey: [Finding]]
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
     let changeAnchorsByPlacement: [ExactKey: [String]]
 
@@ -86,25 +95,32 @@ public struct SiteModel: Sendable {
         var funnels: [FunnelInfo] = []
         var funnelIndex: [ExactKey: Int] = [:]
         var experiments: [ExperimentInfo] = []
-        func add(_ funnel: Funnel, _ use: Use) {
+        func add(_ funnel: Funnel, _ use: Use, route: FindingSubject.Route) {
             if let index = funnelIndex[ExactKey(funnel.id)] {
                 funnels[index].uses.append(use)
             } else {
                 funnelIndex[ExactKey(funnel.id)] = funnels.count
-                funnels.append(FunnelInfo(funnel: funnel, fileName: "", uses: [use]))
+                let shown = FindingSubject.ServedFunnel(placementKey: ExactKey(use.placementKey), route: route, id: ExactKey(funnel.id))
+                funnels.append(FunnelInfo(funnel: funnel, shown: shown, fileName: "", uses: [use]))
             }
         }
         // Only what an entry serves (§5): a direct funnel or paywall shadows the experiment beside it.
         for (key, entry) in file.loadedEntries {
             let target = entry.offlineTarget
-            for served in target.servedFunnels { add(served.value, Use(placementKey: key, variantId: served.variantId)) }
+            for served in target.servedFunnels {
+                var route = FindingSubject.Route.direct
+                if let variant = served.variant, let index = served.variantIndex { route = .variant(index: index, id: ExactKey(variant.variantId)) }
+                add(served.value, Use(placementKey: key, variantId: served.variantId), route: route)
+            }
             if let experiment = Self.decidingExperiment(entry, target: target) {
                 experiments.append(
                     ExperimentInfo(experiment: experiment, placementKey: key, fileName: "", serves: Self.serving(entry).text))
             }
         }
         let funnelNames = PageNames(identifiers: funnels.map(\.funnel.id))
-        self.funnels = funnels.map { FunnelInfo(funnel: $0.funnel, fileName: funnelNames.name(for: $0.funnel.id), uses: $0.uses) }
+        self.funnels = funnels.map {
+            FunnelInfo(funnel: $0.funnel, shown: $0.shown, fileName: funnelNames.name(for: $0.funnel.id), uses: $0.uses)
+        }
         // An experiment's page is named after the placement that runs it: ids may repeat across placements.
         let experimentNames = PageNames(identifiers: experiments.map(\.placementKey))
         self.experiments = experiments.map {
@@ -114,7 +130,17 @@ public struct SiteModel: Sendable {
         }
         self.funnelIndex = funnelIndex
         experimentIndex = Dictionary(self.experiments.enumerated().map { (ExactKey($1.placementKey), $0) }) { first, _ in first }
-        findingsByPlacement = Dictionary(grouping: snapshot.findings.filter { $0.placementKey != nil }, by: { ExactKey($0.placementKey!) })
+        var byPlacement: [ExactKey: [Finding]] = [:]
+        var byFunnel: [ExactKey: [Finding]] = [:]
+        var byExperiment: [ExactKey: [Finding]] = [:]
+        for finding in snapshot.findings {
+            if let key = finding.subject.placementKey { byPlacement[key, default: []].append(finding) }
+            if let funnel = finding.subject.funnel { byFunnel[funnel.id, default: []].append(finding) }
+            if let key = finding.subject.experimentPlacementKey { byExperiment[key, default: []].append(finding) }
+        }
+        findingsByPlacement = byPlacement
+        findingsByFunnel = byFunnel
+        findingsByExperiment = byExperiment
         var changeAnchors: [ExactKey: [String]] = [:]
         for change in changes?.changes ?? [] {
             if let key = change.placementKey, let location = change.newLocation {
@@ -126,6 +152,16 @@ public struct SiteModel: Sendable {
 
     func findings(forPlacement key: String) -> [Finding] {
         findingsByPlacement[ExactKey(key)] ?? []
+    }
+
+    /// The findings about the funnel `id`, its pages and the paywalls it carries, wherever a placement serves it.
+    func findings(forFunnel id: String) -> [Finding] {
+        findingsByFunnel[ExactKey(id)] ?? []
+    }
+
+    /// The findings about the experiment of placement `key`, its variants and the paywalls they serve.
+    func findings(forExperimentOf key: String) -> [Finding] {
+        findingsByExperiment[ExactKey(key)] ?? []
     }
 
     func funnelInfo(id: String) -> FunnelInfo? {
@@ -176,7 +212,7 @@ extension SiteModel {
 
     static func finding(_ finding: Finding, root: String, model: SiteModel) -> MustacheValue {
         var context: [String: MustacheValue] = [
-            "rule": .string(finding.ruleId), "severity": .string(finding.severity.rawValue),
+            "rule": .string(finding.ruleId.rawValue), "severity": .string(finding.severity.rawValue),
             "message": .string(finding.message), "pointer": .string(SnapshotText.shortenedPointer(finding.pointer)),
             "line": .int(finding.line), "column": .int(finding.column),
             "isError": .bool(finding.severity == .error), "isWarning": .bool(finding.severity == .warning),

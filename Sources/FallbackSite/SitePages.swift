@@ -193,7 +193,7 @@ extension SiteModel {
         }
         let findings = timeline.findings.map { item -> MustacheValue in
             .dictionary([
-                "rule": .string(item.finding.ruleId), "severity": .string(item.finding.severity.rawValue),
+                "rule": .string(item.finding.ruleId.rawValue), "severity": .string(item.finding.severity.rawValue),
                 "message": .string(item.finding.message), "snapshot": .string(item.snapshot.name),
                 "placement": item.finding.placementKey.map { SiteModel.name($0) } ?? .null,
                 "line": .int(item.finding.line), "column": .int(item.finding.column),
@@ -216,7 +216,7 @@ extension SiteModel {
             let byRule = Dictionary(grouping: findings, by: \.ruleId)
             let rules = byRule.keys.sorted().map { id -> MustacheValue in
                 .dictionary([
-                    "rule": .string(id), "summary": .string(Rule(id: id)?.summary ?? ""), "count": .int(byRule[id]!.count),
+                    "rule": .string(id.rawValue), "summary": .string(Rule(id: id)?.summary ?? ""), "count": .int(byRule[id]!.count),
                     "findings": listedFindings(byRule[id]!, root: root), "moreFindings": .int(moreFindings(byRule[id]!)),
                 ])
             }
@@ -312,18 +312,14 @@ extension SiteModel {
         guard let info = funnelInfo(id: id) else { return [:] }
         let funnel = info.funnel
         let locale = funnel.defaultLocale ?? funnel.locales?.first
-        // The funnel findings of each placement that serves it, once per placement.
-        var seenPlacements: Set<ExactKey> = []
-        let funnelFindings = info.uses.filter { seenPlacements.insert(ExactKey($0.placementKey)).inserted }.flatMap { use in
-            findings(forPlacement: use.placementKey).filter { $0.rule?.category == .funnel }
-        }
-        // Pages by position, not id: a reachable page may share its id with an unreachable one.
-        var pageIndexOfPointer: [ExactKey: Int] = [:]
-        for (index, page) in funnel.pages.enumerated() {
-            pageIndexOfPointer[ExactKey(snapshot.file.location(of: page.source).pointer)] = index
-        }
+        let funnelFindings = findings(forFunnel: id)
+        // The pages of the copy shown that the audit found unreachable, by position, not id: a
+        // reachable page may share its id with an unreachable one.
         let unreachable = Set(
-            funnelFindings.filter { $0.ruleId == "page-unreachable" }.compactMap { pageIndexOfPointer[ExactKey($0.pointer)] })
+            funnelFindings.compactMap { finding -> Int? in
+                guard finding.ruleId == Rule.pageUnreachable.id, case .page(info.shown, let index, _) = finding.subject else { return nil }
+                return index
+            })
         // Rows are anchored by a safe, bounded name of their page id.
         let anchors = PageNames(identifiers: funnel.pages.map(\.id))
         func anchor(_ pageId: String) -> String { "page-" + anchors.name(for: pageId) }
@@ -388,6 +384,7 @@ extension SiteModel {
     func experimentContext(placementKey: String, root: String, values: PageValues) -> [String: MustacheValue] {
         guard let info = experimentInfo(placementKey: placementKey) else { return [:] }
         let experiment = info.experiment
+        let experimentFindings = findings(forExperimentOf: placementKey)
         let weights = experiment.variants.map(\.weight)
         let ranges = Bucketing.bucketRanges(weights: weights)
         let shares = Bucketing.shares(weights: weights)
@@ -419,6 +416,8 @@ extension SiteModel {
             "placement": SiteModel.name(placementKey),
             "placementPath": .string(root + placementPath(placementKey)), "variants": .list(variants),
             "hasVariants": .bool(!variants.isEmpty), "serves": .string(info.serves), "variantCount": .int(variants.count), "weightsSumToOne": .bool(abs(sum - 1) <= 1e-9),
+            "findings": listedFindings(experimentFindings, root: root), "moreFindings": .int(moreFindings(experimentFindings)),
+            "hasFindings": .bool(!experimentFindings.isEmpty),
             "weightSum": .string(JSONNumber(sum).text),
             "allocation": values.html(
                 AllocationBar.svg(variantIds: experiment.variants.map { SnapshotText.spelledOut(SnapshotText.shortened($0.variantId)) }, shares: shares)),

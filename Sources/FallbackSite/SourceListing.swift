@@ -115,15 +115,15 @@ struct SourceListing {
             anchorHTML += "<span id=\"\(anchor)\"></span>"
         }
         // Each rule once, with how often it applies here.
-        var ruleCounts: [String: Int] = [:]
-        var rules: [String] = []
+        var ruleCounts: [Rule.ID: Int] = [:]
+        var rules: [Rule.ID] = []
         for mark in marks {
             if ruleCounts[mark.ruleId] == nil { rules.append(mark.ruleId) }
             ruleCounts[mark.ruleId, default: 0] += 1
         }
         let notes = rules.map { rule in
             let count = ruleCounts[rule]!
-            return " <mark>\(MarkupEscaping.html(rule))</mark>" + (count > 1 ? " ×\(SnapshotText.grouped(count))" : "")
+            return " <mark>\(MarkupEscaping.html(rule.rawValue))</mark>" + (count > 1 ? " ×\(SnapshotText.grouped(count))" : "")
         }.joined()
         lines.append(
             "<span class=\"\(classes)\">\(anchorHTML)<span class=\"ln\">\(position.line):\(position.column)</span><span class=\"lc\">\(text)\(notes)</span></span>\n")

@@ -470,15 +470,27 @@ public struct Clause: SourceBacked {
 /// Use it wherever placement keys, ids or JSON Pointers are compared, grouped or looked up
 /// (`[ExactKey: Value]`, `Set<ExactKey>`, `ExactKey(a) == ExactKey(b)`), never `String` equality.
 public struct ExactKey: Hashable, Sendable {
-    public let utf8: [UInt8]
+    /// The key as written, to show; compare keys as `ExactKey`s, never by this string's `==`.
+    ///
+    /// Holding the string (not a copy of its bytes) makes a key as cheap to make and copy as the
+    /// string: keys can be megabytes long and are named by many findings and lookups.
+    public let string: String
 
     public init(_ string: String) {
-        utf8 = Array(string.utf8)
+        self.string = string
+    }
+
+    /// The key's UTF-8 bytes.
+    public var utf8: String.UTF8View { string.utf8 }
+
+    public static func == (lhs: ExactKey, rhs: ExactKey) -> Bool {
+        same(lhs.string, rhs.string)
     }
 
     /// The bytes in one call, not one per byte: keys can be megabytes long.
     public func hash(into hasher: inout Hasher) {
-        utf8.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let hashed = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { Array(string.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 
     /// True when `lhs` and `rhs` are the same key: the same UTF-8 bytes, as the SDK compares them

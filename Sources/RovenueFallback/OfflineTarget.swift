@@ -129,7 +129,11 @@ public enum OfflineTarget: Sendable {
     /// A funnel or paywall a device can be served through a target, and the variant it is drawn
     /// through (nil when the entry serves it directly).
     public struct Served<Value: Sendable>: Sendable {
+        /// The variant it is drawn through; nil when the entry serves it directly.
         public let variant: Variant?
+        /// The variant's position in the experiment's `variants`; nil when served directly.
+        public let variantIndex: Int?
+        /// The funnel or paywall.
         public let value: Value
 
         /// The variant's id, nil when served directly.
@@ -139,9 +143,11 @@ public enum OfflineTarget: Sendable {
     /// Every funnel a device can be served: the direct funnel, or each variant's funnel in order.
     public var servedFunnels: [Served<Funnel>] {
         switch self {
-        case .funnel(let funnel): [Served(variant: nil, value: funnel)]
+        case .funnel(let funnel): [Served(variant: nil, variantIndex: nil, value: funnel)]
         case .experiment(let experiment):
-            experiment.variants.compactMap { variant in OfflineTarget(variant).funnel.map { Served(variant: variant, value: $0) } }
+            experiment.variants.enumerated().compactMap { index, variant in
+                OfflineTarget(variant).funnel.map { Served(variant: variant, variantIndex: index, value: $0) }
+            }
         case .paywall, .nothing: []
         }
     }
@@ -150,9 +156,11 @@ public enum OfflineTarget: Sendable {
     /// that has no funnel, in order.
     public var servedPaywalls: [Served<Paywall>] {
         switch self {
-        case .paywall(let paywall): [Served(variant: nil, value: paywall)]
+        case .paywall(let paywall): [Served(variant: nil, variantIndex: nil, value: paywall)]
         case .experiment(let experiment):
-            experiment.variants.compactMap { variant in OfflineTarget(variant).paywall.map { Served(variant: variant, value: $0) } }
+            experiment.variants.enumerated().compactMap { index, variant in
+                OfflineTarget(variant).paywall.map { Served(variant: variant, variantIndex: index, value: $0) }
+            }
         case .funnel, .nothing: []
         }
     }

@@ -281,7 +281,7 @@ func measureHistoryChild(mode: String, path: String) throws {
     } else {
         let timeline = try SnapshotSeries(SnapshotFolder(path: path)).timeline()
         let states = timeline.placements.reduce(0) { $0 + $1.revisions.count }
-        var byRule: [String: Int] = [:]
+        var byRule: [Rule.ID: Int] = [:]
         for finding in timeline.findings { byRule[finding.finding.ruleId, default: 0] += 1 }
         note = "\(timeline.placements.count) placements, \(states) placement states, \(timeline.findings.count) history findings ("
             + byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"

@@ -12,7 +12,7 @@ struct CatalogueTests {
         #expect(Set(ids).count == ids.count)
         for rule in Rule.all {
             #expect(Rule(id: rule.id) == rule)
-            #expect(rule.id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(rule.id)")
+            #expect(rule.id.rawValue.allSatisfy { $0.isLowercase || $0 == "-" }, "\(rule.id)")
             #expect(!rule.summary.isEmpty)
         }
         #expect(Rule(id: "no-such-rule") == nil)
@@ -50,7 +50,7 @@ struct CatalogueTests {
             },
             uniquingKeysWith: { first, _ in first })
         for rule in Rule.all {
-            let section = try #require(documented[rule.id], "no section for \(rule.id)")
+            let section = try #require(documented[rule.id.rawValue], "no section for \(rule.id)")
             #expect(section.contains("Default severity: **\(rule.severity.rawValue)**"), "\(rule.id)")
             #expect(section.contains("Category: \(rule.category.rawValue)"), "\(rule.id)")
             let example = try #require(
@@ -63,7 +63,7 @@ struct CatalogueTests {
             let snapshot = example.hasPrefix("{") || example.hasPrefix("[") ? example : Snap.file(example)
             #expect(findings(snapshot).contains { $0.ruleId == rule.id }, "the example of \(rule.id) does not trigger it")
         }
-        #expect(Set(documented.keys) == Set(Rule.all.map(\.id)))
+        #expect(Set(documented.keys) == Set(Rule.all.map(\.id.rawValue)))
     }
 }
 
@@ -109,7 +109,7 @@ struct AuditBehaviourTests {
         #expect(finding.rule == .servesNothing)
     }
 
-    static let rejected: [(text: String, rules: [String], section: String)] = [
+    static let rejected: [(text: String, rules: [Rule.ID], section: String)] = [
         (#"{"formatVersion":1,"placements":{"a":{}},}"#, ["file-rejected"], "§2 rule 1"),
         ("\u{FEFF}" + Snap.file(""), ["file-rejected"], "§2 rule 2"),
         (#"{"formatVersion":1,"placements":null}"#, ["file-rejected"], "§2 rule 9"),
@@ -118,7 +118,7 @@ struct AuditBehaviourTests {
     ]
 
     @Test("A rejected file gets file-rejected and nothing else but array-top-level", arguments: rejected)
-    func rejectedFile(_ item: (text: String, rules: [String], section: String)) throws {
+    func rejectedFile(_ item: (text: String, rules: [Rule.ID], section: String)) throws {
         let found = findings(item.text)
         #expect(found.map(\.ruleId) == item.rules)
         let finding = try #require(found.first { $0.ruleId == "file-rejected" })

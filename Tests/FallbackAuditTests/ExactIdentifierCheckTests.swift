@@ -12,7 +12,7 @@ struct ExactIdentifierCheckTests {
     static let composed = "caf\\u00e9"
     static let decomposed = "cafe\\u0301"
 
-    static func ruleIds(_ text: String) -> [String] {
+    static func ruleIds(_ text: String) -> [Rule.ID] {
         findings(text).map(\.ruleId)
     }
 

@@ -19,7 +19,7 @@ struct Located: Hashable, CustomStringConvertible {
     }
 
     init(_ finding: Finding) {
-        self.init(finding.ruleId, finding.placementKey, finding.pointer, finding.line, finding.column)
+        self.init(finding.ruleId.rawValue, finding.placementKey, finding.pointer, finding.line, finding.column)
     }
 
     var description: String { "\(line):\(column) \(rule) [\(key ?? "")] \(pointer)" }
@@ -53,7 +53,7 @@ struct FixtureAuditTests {
         #expect(severities["translation-missing"] == .warning)
         #expect(severities["remote-media"] == .info)
 
-        let message = { (rule: String) in found.first { $0.ruleId == rule }?.message ?? "" }
+        let message = { (rule: Rule.ID) in found.first { $0.ruleId == rule }?.message ?? "" }
         #expect(message("entry-skipped").contains("`fallback placement entry skipped: trial_reminder`"))
         #expect(message("entry-skipped").contains(#"expected an integer, found the string "5""#))
         #expect(message("goto-unknown").contains(#""pg_checkout""#))

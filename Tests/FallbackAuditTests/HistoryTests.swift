@@ -381,7 +381,7 @@ struct HistorySourceTests {
 
 /// A series (in source order) that triggers a history rule in one snapshot, and a close variant that does not.
 struct HistoryRuleCase: Sendable, CustomTestStringConvertible {
-    let rule: String
+    let rule: Rule.ID
     let label: String
     let series: [String]
     /// The snapshot (by position in `series`) the finding points into.
@@ -393,14 +393,14 @@ struct HistoryRuleCase: Sendable, CustomTestStringConvertible {
     let clean: [String]
 
     init(
-        _ rule: String, _ series: [String], in snapshot: Int, key: String? = nil, pointer: String, at marker: Marker,
+        _ rule: Rule.ID, _ series: [String], in snapshot: Int, key: String? = nil, pointer: String, at marker: Marker,
         mentions: [String] = [], clean: [String]
     ) {
         self.init(rule, "", series, in: snapshot, key: key, pointer: pointer, at: marker, mentions: mentions, clean: clean)
     }
 
     init(
-        _ rule: String, _ label: String, _ series: [String], in snapshot: Int, key: String? = nil, pointer: String,
+        _ rule: Rule.ID, _ label: String, _ series: [String], in snapshot: Int, key: String? = nil, pointer: String,
         at marker: Marker, mentions: [String] = [], clean: [String]
     ) {
         self.rule = rule
@@ -414,7 +414,7 @@ struct HistoryRuleCase: Sendable, CustomTestStringConvertible {
         self.clean = clean
     }
 
-    var testDescription: String { label.isEmpty ? rule : "\(rule) (\(label))" }
+    var testDescription: String { label.isEmpty ? rule.rawValue : "\(rule) (\(label))" }
 
     static let day = 86_400_000
     /// `generatedAt` texts a day apart, the last one day before `testNow`.

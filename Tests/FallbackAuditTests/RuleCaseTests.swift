@@ -4,7 +4,7 @@ import Testing
 
 /// A snapshot that triggers a rule, where, and a close variant that must not trigger it.
 struct RuleCase: Sendable, CustomTestStringConvertible {
-    let rule: String
+    let rule: Rule.ID
     let label: String
     let snapshot: String
     let key: String?
@@ -15,14 +15,14 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     let clean: String
 
     init(
-        _ rule: String, _ snapshot: String, key: String?, pointer: String, at marker: Marker, mentions: [String] = [],
+        _ rule: Rule.ID, _ snapshot: String, key: String?, pointer: String, at marker: Marker, mentions: [String] = [],
         clean: String
     ) {
         self.init(rule, "", snapshot, key: key, pointer: pointer, at: marker, mentions: mentions, clean: clean)
     }
 
     init(
-        _ rule: String, _ label: String, _ snapshot: String, key: String?, pointer: String, at marker: Marker,
+        _ rule: Rule.ID, _ label: String, _ snapshot: String, key: String?, pointer: String, at marker: Marker,
         mentions: [String] = [], clean: String
     ) {
         self.rule = rule
@@ -35,7 +35,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         self.clean = clean
     }
 
-    var testDescription: String { label.isEmpty ? rule : "\(rule) (\(label))" }
+    var testDescription: String { label.isEmpty ? rule.rawValue : "\(rule) (\(label))" }
 }
 
 extension RuleCase {

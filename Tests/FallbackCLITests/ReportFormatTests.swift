@@ -272,7 +272,7 @@ struct SARIFFormatTests {
         #expect(Set(ids).count == ids.count)
         #expect(ids.contains("file-unreadable"))
         let checkRules = Rule.all.filter { $0.category != .history }
-        #expect(Array(ids.prefix(checkRules.count)) == checkRules.map(\.id))
+        #expect(Array(ids.prefix(checkRules.count)) == checkRules.map(\.id.rawValue))
         // invocation: executionSuccessful; notification: message.
         let invocation = try object(try array(run["invocations"], "invocations").first, "invocation")
         #expect(invocation["executionSuccessful"] as? Bool == false)

@@ -14,7 +14,7 @@ import Testing
 struct FunnelCheckDrawingAgreementTests {
     /// Where each written step leads, as the checks resolve it: a page index, `end`, or nothing.
     static func checkedTargets(_ funnel: Funnel) -> [String] {
-        let graph = FunnelContext(funnel: funnel).graph
+        let graph = FunnelContext(funnel: funnel, served: .init(placementKey: ExactKey("p"), route: .direct, id: ExactKey(funnel.id))).graph
         return graph.steps.filter { $0.kind != .nextInOrder }.map { step in
             switch step.target {
             case .page(let index), .paywall(let index): "page \(index)"
