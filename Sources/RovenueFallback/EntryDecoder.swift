@@ -263,7 +263,9 @@ struct EntryDecoder {
 
 /// A known field written more than once in one object; the SDK keeps the last value.
 public struct DuplicateField: Sendable, Hashable {
+    /// The object the field is repeated in.
     public let object: SourceRef
+    /// The field's JSON name (its `Field` raw value).
     public let field: String
     /// Every value given for the field, in text order; the last one is kept.
     public var values: [SourceRef]

@@ -90,10 +90,14 @@ public struct FallbackFile: Sendable {
 
     /// A value's place in the snapshot: JSON Pointer, 1-based line and column.
     public struct Location: Sendable, Hashable, CustomStringConvertible {
+        /// The RFC 6901 JSON Pointer of the value (`""` for the top level).
         public let pointer: String
+        /// The 1-based line.
         public let line: Int
+        /// The 1-based column, counting Unicode scalars.
         public let column: Int
 
+        /// A location from its parts.
         public init(pointer: String, line: Int, column: Int) {
             self.pointer = pointer
             self.line = line
@@ -103,6 +107,7 @@ public struct FallbackFile: Sendable {
         public var description: String { "\(line):\(column) \(pointer)" }
     }
 
+    /// Where the value at `ref` sits: its JSON Pointer, line and column.
     public func location(of ref: SourceRef) -> Location {
         let value = document.value(at: ref.node)
         let position = value.position
@@ -230,8 +235,11 @@ public struct FallbackFile: Sendable {
 
 /// One distinct key of `placements` and what the loader did with it.
 public struct EntryRecord: Sendable {
+    /// What the loader did with an entry (§3).
     public enum Outcome: Sendable {
+        /// The entry decoded: the SDK loads it.
         case loaded(FallbackEntry)
+        /// The entry failed to decode: the SDK skips it and logs why.
         case skipped(DecodeFailure)
     }
 
@@ -241,6 +249,7 @@ public struct EntryRecord: Sendable {
     public internal(set) var keyRefs: [SourceRef]
     /// The value of the last occurrence: the only one the SDK decodes.
     public internal(set) var value: SourceRef
+    /// What the decoder made of `value`.
     public internal(set) var outcome: Outcome
     /// Objects in the entry written as arrays of their fields (the quirk), each with the struct the
     /// decoder read it as, in the order the decoder met them. A skipped entry lists those read before
@@ -251,11 +260,13 @@ public struct EntryRecord: Sendable {
     /// Known fields written more than once inside the entry.
     public internal(set) var duplicateFields: [DuplicateField]
 
+    /// The decoded entry; nil when the SDK skips it.
     public var entry: FallbackEntry? {
         if case .loaded(let entry) = outcome { return entry }
         return nil
     }
 
+    /// Why the SDK skips the entry; nil when it loads.
     public var failure: DecodeFailure? {
         if case .skipped(let failure) = outcome { return failure }
         return nil
@@ -266,16 +277,27 @@ public struct EntryRecord: Sendable {
 
 /// Why the SDK's loader throws on a file, by the rule of the contract's §2 that decides it.
 public struct FallbackRejection: Error, Sendable, Hashable {
+    /// The rules of §2, numbered as there (11 is the array quirk's length).
     public enum Rule: Int, Sendable, CaseIterable {
+        /// Rule 1: not strict RFC 8259 JSON (a lone surrogate escape included, where the SDK decodes it).
         case invalidJSON = 1
+        /// Rule 2: the text starts with a byte-order mark.
         case byteOrderMark = 2
+        /// Rule 3: the bytes are not valid UTF-8.
         case invalidUTF8 = 3
+        /// Rule 4: containers nested deeper than 127 levels inside `formatVersion` or `placements`.
         case nestingTooDeep = 4
+        /// Rule 5: a number inside `formatVersion` or `placements` overflows a 64-bit float.
         case numberOutOfRange = 5
+        /// Rule 6: the top level is `null`, a boolean, a number, a string or `[]`.
         case topLevelNotAnObject = 6
+        /// Rule 7: `formatVersion` or `placements` appears twice at the top level.
         case duplicateField = 7
+        /// Rule 8: `formatVersion` is missing.
         case formatVersionMissing = 8
+        /// Rule 9: `placements` is present but not an object (`null` included).
         case placementsNotAnObject = 9
+        /// Rule 10: `formatVersion` is not the integer 1.
         case unsupportedFormatVersion = 10
         /// The array quirk with three or more elements.
         case topLevelArrayTooLong = 11
@@ -303,15 +325,18 @@ public struct FallbackRejection: Error, Sendable, Hashable {
         }
     }
 
+    /// The rule of §2 that decided.
     public let rule: Rule
     /// What the parser saw, as in the SDK's message (`recursion limit exceeded`, the version as JSON, …).
     public let detail: String
     /// The byte offset in the (BOM-stripped) text where the problem was found.
     public let offset: Int
+    /// The 1-based line and column of `offset`.
     public let position: JSONDocument.Position
     /// The JSON Pointer of the value at fault, when there is one.
     public let pointer: String?
 
+    /// A rejection from its parts.
     public init(rule: Rule, detail: String, offset: Int, position: JSONDocument.Position, pointer: String?) {
         self.rule = rule
         self.detail = detail

@@ -8,6 +8,7 @@ public final class FallbackStore: @unchecked Sendable {
     /// Keyed exactly, by UTF-8 bytes, as the SDK's map is.
     private var entries: [ExactKey: FallbackEntry] = [:]
 
+    /// An empty set: nothing resolves until a load succeeds.
     public init() {}
 
     /// Loads a fallback file from JSON text, as the string-based loaders do (a byte-order mark throws).
@@ -61,6 +62,7 @@ public final class FallbackStore: @unchecked Sendable {
 
 /// An error the loader throws, with the SDK's kind and message.
 public struct FallbackError: Error, Sendable, CustomStringConvertible {
+    /// The SDK's error kinds the loader throws.
     public enum Kind: Sendable, Hashable {
         /// The text is not a fallback file the SDK accepts.
         case invalidArgument
@@ -68,11 +70,14 @@ public struct FallbackError: Error, Sendable, CustomStringConvertible {
         case io
     }
 
+    /// `invalidArgument` for a file the SDK rejects, `io` for one that cannot be read.
     public let kind: Kind
+    /// The SDK's message (`FallbackRejection.message` for a rejected file).
     public let message: String
     /// The rule of §2 that decided, for `invalidArgument`.
     public let rejection: FallbackRejection?
 
+    /// An error from its parts.
     public init(kind: Kind, message: String, rejection: FallbackRejection? = nil) {
         self.kind = kind
         self.message = message

@@ -52,6 +52,7 @@ public struct FunnelGraph: Sendable {
 
         /// The position of the page the step leaves.
         public let from: Int
+        /// What the step is written as: a rule, `default_next`, or neither.
         public let kind: Kind
         /// Where the step leads.
         public let target: Target

@@ -11,6 +11,7 @@
 public struct JSONDocument: Sendable {
     /// The kind of a JSON value.
     public enum Kind: UInt8, Sendable {
+        /// One per value form of RFC 8259; `true` and `false` are kinds of their own.
         case null, `true`, `false`, number, string, array, object
 
         /// How a message names a value of this kind ("an object", "a string").
@@ -29,14 +30,18 @@ public struct JSONDocument: Sendable {
 
     /// A syntax error: what is wrong, and the byte offset where it was found.
     public struct SyntaxError: Error, Sendable, Hashable {
+        /// What kind of syntax error it is.
         public enum Reason: Sendable, Hashable {
             /// The bytes are not valid UTF-8 (checked before anything else, as text decoding comes first).
             case invalidUTF8
             /// Anything else that RFC 8259 forbids.
             case syntax
         }
+        /// Whether the bytes are not UTF-8 or the text breaks the grammar.
         public let reason: Reason
+        /// What is wrong, in the words of the SDK's parser (`EOF while parsing a value`).
         public let message: String
+        /// The byte offset in `bytes` where the error was found.
         public let offset: Int
     }
 
@@ -148,6 +153,7 @@ public struct JSONDocument: Sendable {
         self.storage = Storage(bytes: bytes, parser: parser)
     }
 
+    /// Parses UTF-8 text; a lone surrogate escape is a syntax error.
     public init(text: String) {
         self.init(bytes: Array(text.utf8))
     }
@@ -165,9 +171,12 @@ public struct JSONDocument: Sendable {
 
     /// A 1-based line and column; columns count Unicode scalars.
     public struct Position: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// The 1-based line.
         public let line: Int
+        /// The 1-based column, counting Unicode scalars.
         public let column: Int
 
+        /// A position from its parts.
         public init(line: Int, column: Int) {
             self.line = line
             self.column = column
@@ -219,17 +228,20 @@ public struct JSONDocument: Sendable {
 extension JSONDocument {
     /// One value of the document: a cheap handle (document and node index).
     public struct Value: Sendable {
+        /// The document the value belongs to.
         public let document: JSONDocument
         /// The node index; stable for the life of the document.
         public let index: Int
 
         var node: Node { document.nodes[index] }
 
+        /// What kind of value this is.
         public var kind: Kind { node.kind }
 
         /// The byte range of the token or container in `document.bytes`.
         public var byteRange: Range<Int> { Int(node.start)..<Int(node.end) }
 
+        /// The line and column where the value starts.
         public var position: Position { document.position(ofOffset: Int(node.start)) }
 
         /// False for a container the text ended (or broke) inside of.
@@ -250,6 +262,7 @@ extension JSONDocument {
             kind == .number ? JSONNumber(text: document.text(of: byteRange)) : nil
         }
 
+        /// The boolean, when this is `true` or `false`.
         public var bool: Bool? {
             switch kind {
             case .true: true
@@ -273,8 +286,11 @@ extension JSONDocument {
 
         /// One member of an object, with its key's own position.
         public struct Member: Sendable {
+            /// The key, as a string value with its own position.
             public let keyValue: Value
+            /// The member's value.
             public let value: Value
+            /// The key, decoded.
             public var key: String { keyValue.string ?? "" }
         }
 

@@ -7,18 +7,27 @@
 /// frees nested arrays recursively, so a value nested tens of thousands deep overflows the stack
 /// when its last copy goes. Never build one from untrusted text (see `JSONDocument.Value.owned`).
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, its token kept as written.
     case number(JSONNumber)
+    /// A string, decoded.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object, its members in order.
     case object([Member])
 
     /// One `"key": value` pair of an object.
     public struct Member: Sendable, Hashable {
+        /// The member's key, decoded.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
 
+        /// The member `"key": value`.
         public init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value
@@ -31,11 +40,13 @@ public enum JSONValue: Sendable, Hashable {
         return members.last(where: { ExactKey.same($0.key, key) })?.value
     }
 
+    /// The string, when this is one.
     public var stringValue: String? {
         if case .string(let string) = self { return string }
         return nil
     }
 
+    /// True for `null`.
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -47,14 +58,17 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The number token exactly as written.
     public let text: String
 
+    /// The number token `text`, kept as written; `reading` is nil when it is not a JSON number.
     public init(text: String) {
         self.text = text
     }
 
+    /// `value`'s decimal token (`42`, `-7`).
     public init(_ value: Int) {
         self.text = String(value)
     }
 
+    /// A token for `value`: a whole value under 10^15 as an integer (`2`), any other as Swift prints it (`0.5`, `1e+20`).
     public init(_ value: Double) {
         self.text = JSONNumber.shortestText(for: value)
     }
@@ -220,6 +234,7 @@ extension JSONValue {
         return true
     }
 
+    /// Hashes what `==` compares, level by level from an explicit stack rather than by recursion.
     public func hash(into hasher: inout Hasher) {
         var pending = [self]
         while let value = pending.popLast() {

@@ -9,8 +9,11 @@
 ///   same reason. Characters XML 1.0 cannot carry at all (controls other than tab, line feed and
 ///   carriage return; U+FFFE, U+FFFF) become U+FFFD.
 public enum MarkupEscaping: Sendable {
+    /// HTML (and SVG) text and quoted attribute values.
     case html
+    /// XML 1.0 character data.
     case xmlText
+    /// A double-quoted XML 1.0 attribute value.
     case xmlAttribute
 
     /// `text` escaped for HTML text or a quoted attribute value.

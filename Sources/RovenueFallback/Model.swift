@@ -5,6 +5,7 @@ public struct SourceRef: Sendable, Hashable {
     /// The node index in the document.
     public let node: Int
 
+    /// A reference to the node at `node`.
     public init(node: Int) {
         self.node = node
     }
@@ -14,6 +15,7 @@ public struct SourceRef: Sendable, Hashable {
 public struct FallbackEntry: SourceBacked {
     /// `Entry`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case placement, paywall, experiment, funnel
 
         /// Every field of an entry is `(default)`: `{}` and `[]` decode.
@@ -22,10 +24,15 @@ public struct FallbackEntry: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.entry`.
     public static var shape: SchemaShape { .entry }
+    /// The entry's `placement`, nil when absent or `null`; without it the entry serves nothing (§5 step 1).
     public var placement: Placement?
+    /// The entry's direct `paywall`, nil when absent or `null`; served when there is no funnel (§5 step 2).
     public var paywall: Paywall?
+    /// The entry's `experiment`, nil when absent or `null`; drawn from only without a funnel or paywall (§5 step 3).
     public var experiment: Experiment?
+    /// The entry's direct `funnel`, nil when absent or `null`; it wins over the paywall and the experiment (§5 step 2).
     public var funnel: Funnel?
+    /// The entry's value in `placements` (an object, or an array form).
     public let source: SourceRef
 }
 
@@ -33,6 +40,7 @@ public struct FallbackEntry: SourceBacked {
 public struct Placement: SourceBacked {
     /// `Placement`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case identifier, revision
 
         /// Both are required.
@@ -41,8 +49,11 @@ public struct Placement: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.placement`.
     public static var shape: SchemaShape { .placement }
+    /// What the SDK reports for exposure (§3); never compared with the map key.
     public var identifier: String
+    /// The dashboard's revision: an `int` (§4), so `-0`, `3.0` or `1e2` skips the entry.
     public var revision: Int64
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -50,6 +61,7 @@ public struct Placement: SourceBacked {
 public struct Experiment: SourceBacked {
     /// `Experiment`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case id, key, variants
 
         /// All three are required (`variants` may be empty).
@@ -58,10 +70,13 @@ public struct Experiment: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.experiment`.
     public static var shape: SchemaShape { .experiment }
+    /// The experiment's `id`.
     public var id: String
     /// The key that seeds bucketing.
     public var key: String
+    /// The `variants`, in order; may be empty, and then the entry serves nothing (§5 step 3).
     public var variants: [Variant]
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -69,6 +84,7 @@ public struct Experiment: SourceBacked {
 public struct Variant: SourceBacked {
     /// `Variant`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case variantId, weight, paywall, funnel
 
         /// `variantId` and `weight` are required; the targets are `(default)` (but not both absent).
@@ -82,13 +98,17 @@ public struct Variant: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.variant`.
     public static var shape: SchemaShape { .variant }
+    /// The variant's `variantId`.
     public var variantId: String
     /// A fraction of subscribers (0.5, not 50).
     public var weight: Double
     /// The weight token as written.
     public var weightText: String
+    /// The variant's `paywall`, nil when absent or `null`; served when the variant has no funnel.
     public var paywall: Paywall?
+    /// The variant's `funnel`, nil when absent or `null`; a decoded variant has a funnel, a paywall or both.
     public var funnel: Funnel?
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -96,6 +116,7 @@ public struct Variant: SourceBacked {
 public struct Paywall: SourceBacked {
     /// `Paywall`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case id, identifier, name, configFormatVersion, remoteConfig, builderConfig, offering
 
         /// The four identity fields are required; `remoteConfig` and `offering` are optional without
@@ -111,14 +132,21 @@ public struct Paywall: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.paywall`.
     public static var shape: SchemaShape { .paywall }
+    /// The paywall's `id`.
     public var id: String
+    /// The paywall's `identifier`.
     public var identifier: String
+    /// The paywall's `name`.
     public var name: String
+    /// The paywall's `configFormatVersion`: an `int` (§4).
     public var configFormatVersion: Int64
+    /// The paywall's `remoteConfig`, nil when absent or `null`.
     public var remoteConfig: RemoteConfig?
     /// The builder's layout, as written (read it with `.owned`).
     public var builderConfig: JSONDocument.Value?
+    /// The paywall's `offering`, nil when absent or `null`.
     public var offering: Offering?
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -126,6 +154,7 @@ public struct Paywall: SourceBacked {
 public struct RemoteConfig: SourceBacked {
     /// `RemoteConfig`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case locale, data
 
         /// `locale` is required; `data` is required but may be `null`.
@@ -139,9 +168,11 @@ public struct RemoteConfig: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.remoteConfig`.
     public static var shape: SchemaShape { .remoteConfig }
+    /// The locale the config is for, as written.
     public var locale: String
     /// Required, and may be `null`; as written (read it with `.owned`).
     public var data: JSONDocument.Value
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -149,6 +180,7 @@ public struct RemoteConfig: SourceBacked {
 public struct Offering: SourceBacked {
     /// `Offering`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case identifier, isDefault, packages
 
         /// All three are required.
@@ -157,9 +189,13 @@ public struct Offering: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.offering`.
     public static var shape: SchemaShape { .offering }
+    /// The offering's `identifier`.
     public var identifier: String
+    /// The offering's `isDefault` flag.
     public var isDefault: Bool
+    /// The offering's `packages`, in order (may be empty).
     public var packages: [Package]
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -167,6 +203,7 @@ public struct Offering: SourceBacked {
 public struct Package: SourceBacked {
     /// `Package`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case packageIdentifier, identifier, type, displayName, storeIds, androidBasePlanId, androidOfferId
 
         /// The first five are required; the Android ids are `(default)`.
@@ -180,13 +217,21 @@ public struct Package: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.package`.
     public static var shape: SchemaShape { .package }
+    /// The package's `packageIdentifier`.
     public var packageIdentifier: String
+    /// The package's `identifier`.
     public var identifier: String
+    /// The package's `type`, as written.
     public var type: String
+    /// The package's `displayName`.
     public var displayName: String
+    /// The package's product id per store.
     public var storeIds: StoreIds
+    /// Google Play's base plan id, nil when absent or `null`.
     public var androidBasePlanId: String?
+    /// Google Play's offer id, nil when absent or `null`.
     public var androidOfferId: String?
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -194,6 +239,7 @@ public struct Package: SourceBacked {
 public struct StoreIds: SourceBacked {
     /// `StoreIds`' fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case apple, google
 
         /// Both are optional without a default: an array form needs both elements.
@@ -202,8 +248,11 @@ public struct StoreIds: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.storeIds`.
     public static var shape: SchemaShape { .storeIds }
+    /// The App Store product id, nil when absent or `null`.
     public var apple: String?
+    /// The Google Play product id, nil when absent or `null`.
     public var google: String?
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -211,6 +260,7 @@ public struct StoreIds: SourceBacked {
 public struct Funnel: SourceBacked {
     /// `Funnel`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case id, slug, name, versionId, versionNo, defaultLocale, locales, pages, theme, settings, paywalls
 
         /// `id`, `slug` and `pages` are required; everything else is `(default)`.
@@ -224,18 +274,29 @@ public struct Funnel: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.funnel`.
     public static var shape: SchemaShape { .funnel }
+    /// The funnel's `id`.
     public var id: String
+    /// The funnel's `slug`.
     public var slug: String
+    /// The funnel's `name`, nil when absent or `null`.
     public var name: String?
+    /// The `versionId`, nil when absent or `null`.
     public var versionId: String?
+    /// The `versionNo`, an `int` (§4); nil when absent or `null`.
     public var versionNo: Int64?
+    /// The `defaultLocale`, nil when absent or `null`.
     public var defaultLocale: String?
+    /// The `locales`, in order; nil when absent or `null`.
     public var locales: [String]?
+    /// The `pages`, in order: the funnel starts at the first (§6).
     public var pages: [Page]
+    /// The `theme` as written (read it with `.owned`); nil when absent or `null`.
     public var theme: JSONDocument.Value?
+    /// The `settings` as written (read them with `.owned`); nil when absent or `null`.
     public var settings: JSONDocument.Value?
     /// The paywalls a funnel carries for its paywall pages, keyed by `paywallId`.
     public var paywalls: OrderedMap<Paywall>?
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -244,12 +305,19 @@ public struct Funnel: SourceBacked {
 public struct Page: SourceBacked {
     /// `Page`'s fields (§4), in array-quirk order: the ones the decoder reads.
     public enum Field: String, SchemaField {
+        /// The page's identity and type.
         case id, type
+        /// The question a question page asks.
         case questionId = "question_id"
+        /// The fields that hold a `Text`.
         case title, subtitle, body, cta, headline, placeholder, suffix, agreementLabel
+        /// The fields that hold a `TextList`.
         case benefits, features, steps
+        /// A question page's choices; the paywall a paywall page shows.
         case options, paywallId
+        /// The branching rules.
         case nextRules = "next_rules"
+        /// Where to go when no rule matches.
         case defaultNext = "default_next"
 
         /// `id` and `type` are required; everything else is `(default)`.
@@ -281,24 +349,43 @@ public struct Page: SourceBacked {
     /// The names of the fields that hold a `TextList`, in declaration order (see `Field.textListFields`).
     public static let textListFieldNames = Field.textListFields.map(\.rawValue)
 
+    /// The page's `id`: what a rule's `goto` and a `default_next` name.
     public var id: String
+    /// The page's `type` as written: one of `knownTypes` or not (an unknown type still decodes).
     public var type: String
+    /// The `question_id` a question page asks, nil when absent or `null`.
     public var questionId: String?
+    /// The `title`, nil when absent or `null`.
     public var title: LocalizedText?
+    /// The `subtitle`, nil when absent or `null`.
     public var subtitle: LocalizedText?
+    /// The `body`, nil when absent or `null`.
     public var body: LocalizedText?
+    /// The `cta` (call to action), nil when absent or `null`.
     public var cta: LocalizedText?
+    /// The `headline`, nil when absent or `null`.
     public var headline: LocalizedText?
+    /// The `placeholder` of an input, nil when absent or `null`.
     public var placeholder: LocalizedText?
+    /// The `suffix` of an input, nil when absent or `null`.
     public var suffix: LocalizedText?
+    /// The `agreementLabel`, nil when absent or `null`.
     public var agreementLabel: LocalizedText?
+    /// The `benefits` list, nil when absent or `null`.
     public var benefits: LocalizedTextList?
+    /// The `features` list, nil when absent or `null`.
     public var features: LocalizedTextList?
+    /// The `steps` list, nil when absent or `null`.
     public var steps: LocalizedTextList?
+    /// A question page's `options`, in order; nil when absent or `null`.
     public var options: [PageOption]?
+    /// The paywall a paywall page shows, a key of the funnel's `paywalls`; nil when absent or `null`.
     public var paywallId: String?
+    /// The `next_rules`, tried in order (§6); nil when absent or `null`.
     public var nextRules: [NextRule]?
+    /// The `default_next` target, taken when no rule matches (§6); nil when absent or `null`.
     public var defaultNext: String?
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 
     /// The value of a text field (one of `Field.textFields`); nil for any other field.
@@ -339,7 +426,9 @@ public struct Page: SourceBacked {
 
 /// Copy that is either one string for every locale or a string per locale.
 public enum LocalizedText: Sendable, Hashable {
+    /// One string for every locale.
     case plain(String)
+    /// A string per locale.
     case localized(OrderedMap<String>)
 
     /// The text a device with `locale` shows, if the field has one for it.
@@ -353,9 +442,12 @@ public enum LocalizedText: Sendable, Hashable {
 
 /// A list of strings, the same for every locale or one list per locale.
 public enum LocalizedTextList: Sendable, Hashable {
+    /// One list for every locale.
     case plain([String])
+    /// A list per locale.
     case localized(OrderedMap<[String]>)
 
+    /// The list a device with `locale` shows, if the field has one for it.
     public func list(for locale: String) -> [String]? {
         switch self {
         case .plain(let list): list
@@ -368,6 +460,7 @@ public enum LocalizedTextList: Sendable, Hashable {
 public struct PageOption: SourceBacked {
     /// `Option`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case label, value, imageUrl
 
         /// `label` and `value` are required; `imageUrl` is `(default)`.
@@ -381,9 +474,13 @@ public struct PageOption: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.option`.
     public static var shape: SchemaShape { .option }
+    /// The option's `label`.
     public var label: LocalizedText
+    /// The option's `value`.
     public var value: String
+    /// The option's `imageUrl`, nil when absent or `null`.
     public var imageUrl: String?
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -391,6 +488,7 @@ public struct PageOption: SourceBacked {
 public struct NextRule: SourceBacked {
     /// `NextRule`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case id, condition, goto
 
         /// All three are required.
@@ -399,10 +497,13 @@ public struct NextRule: SourceBacked {
 
     /// Which struct of §4 this is: `SchemaShape.nextRule`.
     public static var shape: SchemaShape { .nextRule }
+    /// The rule's `id`.
     public var id: String
+    /// When the rule applies.
     public var condition: Condition
     /// A page id, `"end"`, or `"paywall"` (the first page of type `paywall`).
     public var goto: String
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -410,6 +511,7 @@ public struct NextRule: SourceBacked {
 public struct Condition: SourceBacked {
     /// `Condition`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The JSON names, in the order §4 lists them.
         case op, clauses
 
         /// Both are required.
@@ -419,12 +521,17 @@ public struct Condition: SourceBacked {
     /// Which struct of §4 this is: `SchemaShape.condition`.
     public static var shape: SchemaShape { .condition }
 
+    /// How a condition combines its clauses; the raw value is the JSON string.
     public enum Operator: String, Sendable, CaseIterable {
+        /// `all`: every clause matches; `any`: at least one does.
         case all, any
     }
 
+    /// `all` or `any` (any other string fails the decode).
     public var op: Operator
+    /// The `clauses`, in order; with none, `all` always holds and `any` never does.
     public var clauses: [Clause]
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -432,7 +539,9 @@ public struct Condition: SourceBacked {
 public struct Clause: SourceBacked {
     /// `Clause`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
+        /// The question whose answer the clause reads.
         case questionId = "question_id"
+        /// The comparison, and the value compared with.
         case op, value
 
         /// `question_id` and `op` are required; `value` is `(default)`.
@@ -447,19 +556,29 @@ public struct Clause: SourceBacked {
     /// Which struct of §4 this is: `SchemaShape.clause`.
     public static var shape: SchemaShape { .clause }
 
+    /// A clause's comparison (§4 `ClauseOp`, §6); the raw value is the JSON string.
     public enum Operator: String, Sendable, CaseIterable {
+        /// Equal, not equal (both strict), the four number comparisons, and a number in `[min, max]`.
         case eq, neq, gt, gte, lt, lte, between
+        /// The answer is in the value's array.
         case `in`
+        /// The answer is not in the value's array (a missing answer matches).
         case notIn = "not_in"
+        /// The answer, an array (multiple choice), contains the value.
         case contains
+        /// The answer is present and not `null`.
         case isAnswered = "is_answered"
+        /// The answer is missing or `null`.
         case isNotAnswered = "is_not_answered"
     }
 
+    /// The `question_id` whose latest answer the clause reads.
     public var questionId: String
+    /// The comparison (any other string fails the decode).
     public var op: Operator
     /// As written (read it with `.owned`).
     public var value: JSONDocument.Value?
+    /// The object (or array form) this was decoded from.
     public let source: SourceRef
 }
 
@@ -476,6 +595,7 @@ public struct ExactKey: Hashable, Sendable {
     /// string: keys can be megabytes long and are named by many findings and lookups.
     public let string: String
 
+    /// The key `string`, compared by its UTF-8 bytes.
     public init(_ string: String) {
         self.string = string
     }
@@ -515,12 +635,15 @@ public struct ExactKey: Hashable, Sendable {
 /// String-keyed values in the order of their keys' first appearance; a repeated key keeps its last value.
 /// Keys are compared exactly (by their UTF-8 bytes), as the SDK's maps compare them.
 public struct OrderedMap<Value: Sendable>: Sendable {
+    /// The distinct keys, in order of first appearance.
     public private(set) var keys: [String] = []
+    /// Each key's last value, in the order of `keys`.
     public private(set) var values: [Value] = []
     /// Built once the map outgrows a linear scan (locale maps rarely do).
     private var indexOfKey: [ExactKey: Int]?
     private static var linearLimit: Int { 8 }
 
+    /// An empty map.
     public init() {}
 
     /// The value for exactly `key` (same UTF-8 bytes, not canonical equivalence).
@@ -548,7 +671,9 @@ public struct OrderedMap<Value: Sendable>: Sendable {
         }
     }
 
+    /// The number of distinct keys.
     public var count: Int { keys.count }
+    /// True when the map has no keys.
     public var isEmpty: Bool { keys.isEmpty }
 
     /// Key and value pairs in order.

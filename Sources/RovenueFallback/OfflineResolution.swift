@@ -3,10 +3,15 @@
 public struct OfflineResolution: Sendable {
     /// The variant a subscriber draws from an experiment.
     public struct Draw: Sendable, Hashable {
+        /// The experiment's `id`.
         public let experimentId: String
+        /// The experiment's `key`, which seeds the bucket.
         public let experimentKey: String
+        /// The subscriber's bucket, in `0..<Bucketing.bucketCount` (§5 step 4).
         public let bucket: Int
+        /// The drawn variant's position in the experiment's `variants`.
         public let variantIndex: Int
+        /// The drawn variant's `variantId`.
         public let variantId: String
     }
 

@@ -72,6 +72,7 @@ public enum OfflineTarget: Sendable {
 
     /// What kind of target it is; the raw value is the word (`funnel`, `paywall`, `experiment`, `nothing`).
     public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// One per case of `OfflineTarget`.
         case funnel, paywall, experiment, nothing
     }
 
@@ -185,6 +186,7 @@ extension OfflineTarget {
     public struct Identity: Sendable, Hashable, CustomStringConvertible {
         /// One variant of an experiment: its id, its weight as written, and what it serves.
         public struct Variant: Sendable, Hashable {
+            /// The variant's `variantId`.
             public let variantId: String
             /// The weight as written (`0.5`, `5e-1`).
             public let weight: String
@@ -202,6 +204,7 @@ extension OfflineTarget {
             }
         }
 
+        /// What kind of target it is.
         public let kind: OfflineTarget.Kind
         /// The funnel, paywall or experiment id; nil for nothing.
         public let id: String?
@@ -214,6 +217,7 @@ extension OfflineTarget {
         /// Why nothing is served, for `.nothing`.
         public let reason: NothingReason?
 
+        /// The identity of `target`.
         public init(_ target: OfflineTarget) {
             kind = target.kind
             id = target.id

@@ -47,6 +47,7 @@ public struct SHA256Hasher: Sendable {
     private var pending: [UInt8] = []
     private var byteCount: UInt64 = 0
 
+    /// A hasher that has seen no bytes yet.
     public init() {}
 
     /// Appends `bytes` to the message.
