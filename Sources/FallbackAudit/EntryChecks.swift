@@ -133,35 +133,34 @@ extension AuditRun {
             about: .placement(key: ExactKey(key)), at: anchor)
     }
 
+    /// Reports an entry that loads but serves nothing offline, for the reason `OfflineTarget` gives,
+    /// then a direct target that shadows what is written beside it.
     private mutating func checkTargets(_ entry: FallbackEntry, key: String) {
-        guard entry.placement != nil else {
+        switch entry.offlineTarget {
+        case .nothing(.placementMissing):
             report(
                 .servesNothing,
                 "Entry \(Format.quoted(key)) has no placement: it loads and counts toward the total, but an offline "
                     + "device is served nothing for it.",
                 about: .placement(key: ExactKey(key)), at: entry.source.node)
-            checkShadowing(entry, key: key)
-            return
+        case .nothing(.noVariants):
+            guard let experiment = entry.experiment else { break }
+            report(
+                .servesNothing,
+                "Experiment \(Format.quoted(experiment.id)) of placement \(Format.quoted(key)) has no variants: the "
+                    + "entry loads, but an offline device draws nothing and is served nothing.",
+                about: .experiment(placementKey: ExactKey(key), id: ExactKey(experiment.id)),
+                at: node(of: "variants", in: experiment))
+        case .nothing(.noTarget):
+            report(
+                .servesNothing,
+                "Placement \(Format.quoted(key)) has no funnel, paywall or experiment: the entry loads and counts, "
+                    + "but an offline device is served nothing.",
+                about: .placement(key: ExactKey(key)), at: entry.source.node)
+        case .funnel, .paywall, .experiment:
+            break
         }
         checkShadowing(entry, key: key)
-        if entry.funnel == nil, entry.paywall == nil {
-            if let experiment = entry.experiment {
-                if experiment.variants.isEmpty {
-                    report(
-                        .servesNothing,
-                        "Experiment \(Format.quoted(experiment.id)) of placement \(Format.quoted(key)) has no variants: the "
-                            + "entry loads, but an offline device draws nothing and is served nothing.",
-                        about: .experiment(placementKey: ExactKey(key), id: ExactKey(experiment.id)),
-                        at: node(of: "variants", in: experiment))
-                }
-            } else {
-                report(
-                    .servesNothing,
-                    "Placement \(Format.quoted(key)) has no funnel, paywall or experiment: the entry loads and counts, "
-                        + "but an offline device is served nothing.",
-                    about: .placement(key: ExactKey(key)), at: entry.source.node)
-            }
-        }
     }
 
     private mutating func checkShadowing(_ entry: FallbackEntry, key: String) {

@@ -444,32 +444,20 @@ extension AuditRun {
         let left = document.value(at: lhs).byteRange
         let right = document.value(at: rhs).byteRange
         return document.bytes.withUnsafeBufferPointer { bytes in
-            func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
             var i = left.lowerBound
             var j = right.lowerBound
-            var inString = false
-            var escaped = false
+            var scan = JSONTextScan()
             while true {
-                if !inString {
-                    while i < left.upperBound, isWhitespace(bytes[i]) { i += 1 }
-                    while j < right.upperBound, isWhitespace(bytes[j]) { j += 1 }
+                if !scan.isInString {
+                    while i < left.upperBound, JSONTextScan.isWhitespace(bytes[i]) { i += 1 }
+                    while j < right.upperBound, JSONTextScan.isWhitespace(bytes[j]) { j += 1 }
                 }
                 let leftEnded = i >= left.upperBound
                 let rightEnded = j >= right.upperBound
                 if leftEnded || rightEnded { return leftEnded && rightEnded }
                 let byte = bytes[i]
                 guard byte == bytes[j] else { return false }
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = true
-                }
+                scan.read(byte)
                 i += 1
                 j += 1
             }

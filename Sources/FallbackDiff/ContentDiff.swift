@@ -42,19 +42,21 @@ extension DiffRun {
 
     /// Reports a whole field as one change.
     mutating func reportField(
-        _ kind: ChangeKind, _ path: [PathStep], _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, oldAnchor: Int, newAnchor: Int,
-        message: String? = nil
+        _ kind: ChangeKind, in scope: ChangeScope, _ path: [PathStep], _ old: JSONDocument.Value?, _ new: JSONDocument.Value?,
+        oldAnchor: Int, newAnchor: Int, message: String? = nil
     ) {
         let field = PathStep.text(path)
         report(
-            kind, message ?? "\(whereText): \(field) \(Self.verb(old, new)).", field: field, old: oldPlace(old?.index ?? oldAnchor),
+            kind, in: scope, message ?? "\(scope.whereText): \(field) \(Self.verb(old, new)).", field: field,
+            old: oldPlace(old?.index ?? oldAnchor),
             new: newPlace(new?.index ?? newAnchor), written: (old, new))
     }
 
     /// Reports each value that differs under a field, as `base` (or `media-changed` under a media
     /// key); past `differenceLimit` values, the field as a whole.
     mutating func compareValues(
-        _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, path: [PathStep], base: ChangeKind, oldAnchor: Int, newAnchor: Int
+        _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, path: [PathStep], base: ChangeKind, oldAnchor: Int, newAnchor: Int,
+        in scope: ChangeScope
     ) {
         guard Self.differ(old, new) else { return }
         var search = DifferenceSearch()
@@ -66,13 +68,13 @@ extension DiffRun {
             }, oldAnchor: oldAnchor, newAnchor: newAnchor)
         if search.differences.count > Self.differenceLimit {
             reportField(
-                Self.isMedia(path) ? .mediaChanged : base, path, old, new, oldAnchor: oldAnchor, newAnchor: newAnchor,
-                message: "\(whereText): \(PathStep.text(path)): \(search.differences.count) values changed.")
+                Self.isMedia(path) ? .mediaChanged : base, in: scope, path, old, new, oldAnchor: oldAnchor, newAnchor: newAnchor,
+                message: "\(scope.whereText): \(PathStep.text(path)): \(search.differences.count) values changed.")
             return
         }
         for leaf in search.differences {
             reportField(
-                Self.isMedia(leaf.path) ? .mediaChanged : base, leaf.path, leaf.old, leaf.new, oldAnchor: leaf.oldAnchor,
+                Self.isMedia(leaf.path) ? .mediaChanged : base, in: scope, leaf.path, leaf.old, leaf.new, oldAnchor: leaf.oldAnchor,
                 newAnchor: leaf.newAnchor)
         }
     }
@@ -86,7 +88,7 @@ extension DiffRun {
 
     // MARK: Funnels
 
-    mutating func compareFunnels(_ old: Funnel, _ new: Funnel) {
+    mutating func compareFunnels(_ old: Funnel, _ new: Funnel, in scope: ChangeScope) {
         if old.versionNo != new.versionNo || !Self.sameOptional(old.versionId, new.versionId) {
             let version = { (funnel: Funnel) -> JSONValue in
                 .object([
@@ -95,7 +97,8 @@ extension DiffRun {
                 ])
             }
             report(
-                .funnelVersionChanged, "\(whereText): version \(Self.versionText(old)) → \(Self.versionText(new)).", field: "versionNo",
+                .funnelVersionChanged, in: scope, "\(scope.whereText): version \(Self.versionText(old)) → \(Self.versionText(new)).",
+                field: "versionNo",
                 old: oldPlace(self.old.fieldRef("versionNo", in: old)?.node ?? old.source.node),
                 new: newPlace(self.new.fieldRef("versionNo", in: new)?.node ?? new.source.node), values: (version(old), version(new)))
         }
@@ -104,10 +107,10 @@ extension DiffRun {
         where !skipped.contains(field.name) {
             compareValues(
                 field.old, field.new, path: [.member(field.name)], base: .fieldChanged, oldAnchor: old.source.node,
-                newAnchor: new.source.node)
+                newAnchor: new.source.node, in: scope)
         }
-        comparePages(old, new)
-        compareFunnelPaywalls(old, new)
+        comparePages(old, new, in: scope)
+        compareFunnelPaywalls(old, new, in: scope)
     }
 
     static func sameOptional(_ lhs: String?, _ rhs: String?) -> Bool {
@@ -145,7 +148,7 @@ extension DiffRun {
         }
     }
 
-    private mutating func comparePages(_ old: Funnel, _ new: Funnel) {
+    private mutating func comparePages(_ old: Funnel, _ new: Funnel, in scope: ChangeScope) {
         let oldIndices = Self.firstIndices(old.pages, id: \.id)
         let newIndices = Self.firstIndices(new.pages, id: \.id)
         let oldPagesNode = self.old.fieldRef("pages", in: old)?.node ?? old.source.node
@@ -153,41 +156,40 @@ extension DiffRun {
 
         for (index, page) in old.pages.enumerated() where newIndices[Array(page.id.utf8)] == nil && oldIndices[Array(page.id.utf8)] == index
         {
-            scope.page = page.id
+            let scope = scope.page(page.id)
             report(
-                .pageRemoved, "\(whereText) (\(page.type)) removed.", old: oldPlace(page.source.node), new: newPlace(newPagesNode),
+                .pageRemoved, in: scope, "\(scope.whereText) (\(page.type)) removed.", old: oldPlace(page.source.node),
+                new: newPlace(newPagesNode),
                 values: (.string(page.id), nil))
         }
         for (index, page) in new.pages.enumerated() where oldIndices[Array(page.id.utf8)] == nil && newIndices[Array(page.id.utf8)] == index
         {
-            scope.page = page.id
+            let scope = scope.page(page.id)
             let position = index == 0 ? "as the first page" : "after \(Format.quoted(new.pages[index - 1].id))"
             report(
-                .pageAdded, "\(whereText) (\(page.type)) added \(position).", old: oldPlace(oldPagesNode), new: newPlace(page.source.node),
+                .pageAdded, in: scope, "\(scope.whereText) (\(page.type)) added \(position).", old: oldPlace(oldPagesNode),
+                new: newPlace(page.source.node),
                 values: (nil, .string(page.id)))
         }
-        scope.page = nil
         let oldOrder = Self.commonOrder(old.pages, newIndices, id: \.id)
         let newOrder = Self.commonOrder(new.pages, oldIndices, id: \.id)
         if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
             report(
-                .pagesReordered,
-                "\(whereText): pages are in another order, which changes where a page without a matching rule "
+                .pagesReordered, in: scope,
+                "\(scope.whereText): pages are in another order, which changes where a page without a matching rule "
                     + "or default_next goes next.",
                 field: "pages", old: oldPlace(oldPagesNode), new: newPlace(newPagesNode),
                 values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
         for (index, page) in new.pages.enumerated() where newIndices[Array(page.id.utf8)] == index {
             guard let oldIndex = oldIndices[Array(page.id.utf8)] else { continue }
-            scope.page = page.id
-            comparePage(old.pages[oldIndex], page)
+            comparePage(old.pages[oldIndex], page, in: scope.page(page.id))
         }
-        scope.page = nil
     }
 
     private static let copyFields = Set(Page.textFieldNames + Page.textListFieldNames)
 
-    private mutating func comparePage(_ old: Page, _ new: Page) {
+    private mutating func comparePage(_ old: Page, _ new: Page, in scope: ChangeScope) {
         let oldNode = old.source.node
         let newNode = new.source.node
         for field in Self.pairs(RawComparison.fields(of: old, in: self.old.document), RawComparison.fields(of: new, in: self.new.document))
@@ -196,25 +198,26 @@ extension DiffRun {
             case "id":
                 continue
             case "options":
-                compareOptions(old, new)
+                compareOptions(old, new, in: scope)
             case "next_rules":
-                compareRules(old, new)
+                compareRules(old, new, in: scope)
             case "default_next":
                 guard Self.differ(field.old, field.new) else { continue }
                 reportField(
-                    .ruleChanged, [.member("default_next")], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
-                    message: "\(whereText): default_next \(Self.targetText(field.old)) → \(Self.targetText(field.new)).")
+                    .ruleChanged, in: scope, [.member("default_next")], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
+                    message: "\(scope.whereText): default_next \(Self.targetText(field.old)) → \(Self.targetText(field.new)).")
             case "paywallId":
                 guard Self.differ(field.old, field.new) else { continue }
                 reportField(
-                    .pagePaywallChanged, [.member("paywallId")], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
-                    message: "\(whereText): shows paywall \(Self.targetText(field.new)) instead of \(Self.targetText(field.old)).")
+                    .pagePaywallChanged, in: scope, [.member("paywallId")], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
+                    message: "\(scope.whereText): shows paywall \(Self.targetText(field.new)) instead of \(Self.targetText(field.old)).")
             case let name where Self.copyFields.contains(name):
                 guard Self.differ(field.old, field.new) else { continue }
-                reportField(.copyChanged, [.member(name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode)
+                reportField(.copyChanged, in: scope, [.member(name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode)
             default:
                 compareValues(
-                    field.old, field.new, path: [.member(field.name)], base: .fieldChanged, oldAnchor: oldNode, newAnchor: newNode)
+                    field.old, field.new, path: [.member(field.name)], base: .fieldChanged, oldAnchor: oldNode, newAnchor: newNode,
+                    in: scope)
             }
         }
     }
@@ -224,7 +227,7 @@ extension DiffRun {
         return value.string.map(Format.quoted) ?? Format.json(value.owned)
     }
 
-    private mutating func compareOptions(_ old: Page, _ new: Page) {
+    private mutating func compareOptions(_ old: Page, _ new: Page, in scope: ChangeScope) {
         let oldOptions = old.options ?? []
         let newOptions = new.options ?? []
         let oldIndices = Self.firstIndices(oldOptions, id: \.value)
@@ -236,20 +239,20 @@ extension DiffRun {
         for (index, option) in oldOptions.enumerated()
         where newIndices[Array(option.value.utf8)] == nil && oldIndices[Array(option.value.utf8)] == index {
             reportField(
-                .optionsChanged, path(option.value), self.old.document.value(at: option.source.node), nil, oldAnchor: oldAnchor,
-                newAnchor: newAnchor, message: "\(whereText): option \(Format.quoted(option.value)) removed.")
+                .optionsChanged, in: scope, path(option.value), self.old.document.value(at: option.source.node), nil, oldAnchor: oldAnchor,
+                newAnchor: newAnchor, message: "\(scope.whereText): option \(Format.quoted(option.value)) removed.")
         }
         for (index, option) in newOptions.enumerated()
         where oldIndices[Array(option.value.utf8)] == nil && newIndices[Array(option.value.utf8)] == index {
             reportField(
-                .optionsChanged, path(option.value), nil, self.new.document.value(at: option.source.node), oldAnchor: oldAnchor,
-                newAnchor: newAnchor, message: "\(whereText): option \(Format.quoted(option.value)) added.")
+                .optionsChanged, in: scope, path(option.value), nil, self.new.document.value(at: option.source.node), oldAnchor: oldAnchor,
+                newAnchor: newAnchor, message: "\(scope.whereText): option \(Format.quoted(option.value)) added.")
         }
         let oldOrder = Self.commonOrder(oldOptions, newIndices, id: \.value)
         let newOrder = Self.commonOrder(newOptions, oldIndices, id: \.value)
         if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
             report(
-                .optionsChanged, "\(whereText): options are in another order.", field: "options", old: oldPlace(oldAnchor),
+                .optionsChanged, in: scope, "\(scope.whereText): options are in another order.", field: "options", old: oldPlace(oldAnchor),
                 new: newPlace(newAnchor), values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
         for (index, option) in newOptions.enumerated() where newIndices[Array(option.value.utf8)] == index {
@@ -262,17 +265,18 @@ extension DiffRun {
                 if field.name == "label" {
                     guard Self.differ(field.old, field.new) else { continue }
                     reportField(
-                        .copyChanged, fieldPath, field.old, field.new, oldAnchor: oldOption.source.node, newAnchor: option.source.node)
+                        .copyChanged, in: scope, fieldPath, field.old, field.new, oldAnchor: oldOption.source.node,
+                        newAnchor: option.source.node)
                 } else {
                     compareValues(
                         field.old, field.new, path: fieldPath, base: .fieldChanged, oldAnchor: oldOption.source.node,
-                        newAnchor: option.source.node)
+                        newAnchor: option.source.node, in: scope)
                 }
             }
         }
     }
 
-    private mutating func compareRules(_ old: Page, _ new: Page) {
+    private mutating func compareRules(_ old: Page, _ new: Page, in scope: ChangeScope) {
         let oldRules = old.nextRules ?? []
         let newRules = new.nextRules ?? []
         let oldIndices = Self.firstIndices(oldRules, id: \.id)
@@ -284,20 +288,23 @@ extension DiffRun {
         for (index, rule) in oldRules.enumerated() where newIndices[Array(rule.id.utf8)] == nil && oldIndices[Array(rule.id.utf8)] == index
         {
             reportField(
-                .ruleChanged, path(rule.id), self.old.document.value(at: rule.source.node), nil, oldAnchor: oldAnchor, newAnchor: newAnchor,
-                message: "\(whereText): rule \(Format.quoted(rule.id)) (goto \(Format.quoted(rule.goto))) removed.")
+                .ruleChanged, in: scope, path(rule.id), self.old.document.value(at: rule.source.node), nil, oldAnchor: oldAnchor,
+                newAnchor: newAnchor,
+                message: "\(scope.whereText): rule \(Format.quoted(rule.id)) (goto \(Format.quoted(rule.goto))) removed.")
         }
         for (index, rule) in newRules.enumerated() where oldIndices[Array(rule.id.utf8)] == nil && newIndices[Array(rule.id.utf8)] == index
         {
             reportField(
-                .ruleChanged, path(rule.id), nil, self.new.document.value(at: rule.source.node), oldAnchor: oldAnchor, newAnchor: newAnchor,
-                message: "\(whereText): rule \(Format.quoted(rule.id)) (goto \(Format.quoted(rule.goto))) added.")
+                .ruleChanged, in: scope, path(rule.id), nil, self.new.document.value(at: rule.source.node), oldAnchor: oldAnchor,
+                newAnchor: newAnchor,
+                message: "\(scope.whereText): rule \(Format.quoted(rule.id)) (goto \(Format.quoted(rule.goto))) added.")
         }
         let oldOrder = Self.commonOrder(oldRules, newIndices, id: \.id)
         let newOrder = Self.commonOrder(newRules, oldIndices, id: \.id)
         if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
             report(
-                .ruleChanged, "\(whereText): rules are in another order, and the first rule that matches wins.", field: "next_rules",
+                .ruleChanged, in: scope, "\(scope.whereText): rules are in another order, and the first rule that matches wins.",
+                field: "next_rules",
                 old: oldPlace(oldAnchor), new: newPlace(newAnchor),
                 values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
@@ -311,40 +318,41 @@ extension DiffRun {
             if search.differences.count == 1, let leaf = search.differences.first {
                 let field = PathStep.text(Array(leaf.path.dropFirst(2)))
                 reportField(
-                    .ruleChanged, leaf.path, leaf.old, leaf.new, oldAnchor: leaf.oldAnchor, newAnchor: leaf.newAnchor,
-                    message: "\(whereText): rule \(Format.quoted(rule.id)) changed (\(field) \(Self.verb(leaf.old, leaf.new))).")
+                    .ruleChanged, in: scope, leaf.path, leaf.old, leaf.new, oldAnchor: leaf.oldAnchor, newAnchor: leaf.newAnchor,
+                    message: "\(scope.whereText): rule \(Format.quoted(rule.id)) changed (\(field) \(Self.verb(leaf.old, leaf.new))).")
             } else {
                 reportField(
-                    .ruleChanged, path(rule.id), oldValue, newValue, oldAnchor: oldAnchor, newAnchor: newAnchor,
-                    message: "\(whereText): rule \(Format.quoted(rule.id)) changed (\(search.differences.count) values).")
+                    .ruleChanged, in: scope, path(rule.id), oldValue, newValue, oldAnchor: oldAnchor, newAnchor: newAnchor,
+                    message: "\(scope.whereText): rule \(Format.quoted(rule.id)) changed (\(search.differences.count) values).")
             }
         }
     }
 
     // MARK: Paywalls
 
-    private mutating func compareFunnelPaywalls(_ old: Funnel, _ new: Funnel) {
+    private mutating func compareFunnelPaywalls(_ old: Funnel, _ new: Funnel, in scope: ChangeScope) {
         let oldPaywalls = old.paywalls ?? OrderedMap()
         let newPaywalls = new.paywalls ?? OrderedMap()
         let oldAnchor = self.old.fieldRef("paywalls", in: old)?.node ?? old.source.node
         let newAnchor = self.new.fieldRef("paywalls", in: new)?.node ?? new.source.node
         for (key, paywall) in newPaywalls.pairs {
-            scope.paywall = key
+            let scope = scope.paywall(key)
             if let oldPaywall = oldPaywalls[key] {
-                comparePaywalls(oldPaywall, paywall)
+                comparePaywalls(oldPaywall, paywall, in: scope)
             } else {
                 report(
-                    .funnelPaywallAdded, "\(whereText): the funnel's paywalls map gains it (\(Self.paywallText(paywall))).",
+                    .funnelPaywallAdded, in: scope,
+                    "\(scope.whereText): the funnel's paywalls map gains it (\(Self.paywallText(paywall))).",
                     field: PathStep.text([.member("paywalls"), .member(key)]), old: oldPlace(oldAnchor), new: newPlace(paywall.source.node))
             }
         }
         for (key, paywall) in oldPaywalls.pairs where newPaywalls[key] == nil {
-            scope.paywall = key
+            let scope = scope.paywall(key)
             report(
-                .funnelPaywallRemoved, "\(whereText): the funnel's paywalls map no longer carries it (\(Self.paywallText(paywall))).",
+                .funnelPaywallRemoved, in: scope,
+                "\(scope.whereText): the funnel's paywalls map no longer carries it (\(Self.paywallText(paywall))).",
                 field: PathStep.text([.member("paywalls"), .member(key)]), old: oldPlace(paywall.source.node), new: newPlace(newAnchor))
         }
-        scope.paywall = nil
     }
 
     private static func paywallText(_ paywall: Paywall) -> String {
@@ -357,12 +365,12 @@ extension DiffRun {
         return text
     }
 
-    mutating func comparePaywalls(_ old: Paywall, _ new: Paywall) {
+    mutating func comparePaywalls(_ old: Paywall, _ new: Paywall, in scope: ChangeScope) {
         for field in Self.pairs(RawComparison.fields(of: old, in: self.old.document), RawComparison.fields(of: new, in: self.new.document))
         where field.name != "id" {
             compareValues(
                 field.old, field.new, path: [.member(field.name)], base: field.name == "offering" ? .offeringChanged : .fieldChanged,
-                oldAnchor: old.source.node, newAnchor: new.source.node)
+                oldAnchor: old.source.node, newAnchor: new.source.node, in: scope)
         }
     }
 
@@ -373,7 +381,7 @@ extension DiffRun {
     }
 
     /// Reports paywall pages that can no longer show their paywall offline, and those that can again.
-    mutating func checkPaywallPages(old: Funnel?, new: Funnel) {
+    mutating func checkPaywallPages(old: Funnel?, new: Funnel, in scope: ChangeScope) {
         let carried = { (funnel: Funnel) -> String in
             let keys = funnel.paywalls?.keys ?? []
             return keys.isEmpty ? "it carries none" : "it carries " + Format.quotedList(keys)
@@ -381,13 +389,13 @@ extension DiffRun {
         for page in new.pages where FunnelGraph.cannotShowPaywall(page, in: new) {
             let oldPage = old?.pages.first { ExactKey.same($0.id, page.id) }
             if let old, let oldPage, FunnelGraph.cannotShowPaywall(oldPage, in: old) { continue }
-            scope.page = page.id
+            let scope = scope.page(page.id)
             let shows = page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall"
             let oldAnchor = oldPage.map { self.old.fieldRef("paywallId", in: $0)?.node ?? $0.source.node }
             let newAnchor = self.new.fieldRef("paywallId", in: page)?.node ?? page.source.node
             report(
-                .paywallUnreachableOffline,
-                "\(whereText): the paywall page \(shows), which the funnel's paywalls map does not carry (\(carried(new))): "
+                .paywallUnreachableOffline, in: scope,
+                "\(scope.whereText): the paywall page \(shows), which the funnel's paywalls map does not carry (\(carried(new))): "
                     + "offline, the funnel \(oldPage == nil ? "cannot" : "can no longer") show its paywall.",
                 field: "paywallId", old: oldPlace(oldAnchor), new: newPlace(newAnchor),
                 values: (oldPage?.paywallId.map { .string($0) }, page.paywallId.map { .string($0) }))
@@ -397,16 +405,15 @@ extension DiffRun {
                 guard let page = new.pages.first(where: { ExactKey.same($0.id, oldPage.id) }), FunnelGraph.isPaywallPage(page),
                     !FunnelGraph.cannotShowPaywall(page, in: new)
                 else { continue }
-                scope.page = page.id
+                let scope = scope.page(page.id)
                 report(
-                    .paywallReachableOffline,
-                    "\(whereText): the paywall page can show paywall \(Format.quoted(page.paywallId ?? "")) offline again: the "
+                    .paywallReachableOffline, in: scope,
+                    "\(scope.whereText): the paywall page can show paywall \(Format.quoted(page.paywallId ?? "")) offline again: the "
                         + "funnel's paywalls map now carries it.",
                     field: "paywalls", old: oldPlace(self.old.fieldRef("paywalls", in: old)?.node ?? old.source.node),
                     new: newPlace(self.new.fieldRef("paywalls", in: new)?.node ?? new.source.node),
                     values: (Self.paywallKeys(old), Self.paywallKeys(new)))
             }
         }
-        scope.page = nil
     }
 }

@@ -13,20 +13,10 @@ extension OfflineTarget {
 
 /// One comparison of two snapshots: collects changes in the order of the new snapshot.
 struct DiffRun {
-    /// The ids a change is reported under.
-    struct Scope {
-        var placement: String?
-        var variant: String?
-        var funnel: String?
-        var paywall: String?
-        var page: String?
-    }
-
     let old: FallbackFile
     let new: FallbackFile
     var changes: [Change] = []
     var rebucketing: [Rebucketing] = []
-    var scope = Scope()
     private var experimentKeyPlacements: [[UInt8]: [String]]?
 
     init(old: FallbackFile, new: FallbackFile) {
@@ -36,8 +26,9 @@ struct DiffRun {
 
     // MARK: Reporting
 
+    /// Records a change under `scope`.
     mutating func report(
-        _ kind: ChangeKind, _ message: String, field: String? = nil, old oldLocation: FallbackFile.Location?,
+        _ kind: ChangeKind, in scope: ChangeScope, _ message: String, field: String? = nil, old oldLocation: FallbackFile.Location?,
         new newLocation: FallbackFile.Location?, values: (old: JSONValue?, new: JSONValue?)? = nil,
         written: (old: JSONDocument.Value?, new: JSONDocument.Value?)? = nil
     ) {
@@ -60,37 +51,20 @@ struct DiffRun {
         node.map { new.location(of: SourceRef(node: $0)) }
     }
 
-    /// `Funnel "f" (variant "v"), page "p"`: where in the placement a change is.
-    var whereText: String {
-        var parts: [String] = []
-        if let funnel = scope.funnel {
-            parts.append("funnel \(Format.quoted(funnel))" + (scope.variant.map { " (variant \(Format.quoted($0)))" } ?? ""))
-        } else if let variant = scope.variant, scope.paywall == nil {
-            parts.append("variant \(Format.quoted(variant))")
-        }
-        if let paywall = scope.paywall {
-            parts.append(
-                "paywall \(Format.quoted(paywall))"
-                    + (scope.funnel == nil ? scope.variant.map { " (variant \(Format.quoted($0)))" } ?? "" : ""))
-        }
-        if let page = scope.page { parts.append("page \(Format.quoted(page))") }
-        let text = parts.isEmpty ? "the placement" : parts.joined(separator: ", ")
-        return text.prefix(1).uppercased() + text.dropFirst()
-    }
-
     // MARK: Files
 
     mutating func compareFiles() {
+        let scope = ChangeScope.file
         if let rejection = old.rejection {
             report(
-                .fileRejected,
+                .fileRejected, in: scope,
                 "The old snapshot is rejected by the SDK (\(rejection.rule.section): \(rejection.rule.summary)): "
                     + "\(rejection.message). Nothing in it loads, so no placement can be compared with it.",
                 old: Self.location(of: rejection), new: nil)
         }
         if let rejection = new.rejection {
             report(
-                .fileRejected,
+                .fileRejected, in: scope,
                 "The new snapshot is rejected by the SDK (\(rejection.rule.section): \(rejection.rule.summary)): "
                     + "\(rejection.message). Nothing in it loads: a device keeps the set it loaded before, which on a "
                     + "first launch is nothing, so every placement serves nothing offline.",
@@ -100,7 +74,7 @@ struct DiffRun {
         compareProjects()
         if let oldDate = old.generatedAtMilliseconds, let newDate = new.generatedAtMilliseconds, newDate < oldDate {
             report(
-                .generatedEarlier,
+                .generatedEarlier, in: scope,
                 "The new snapshot was generated at \(EpochMilliseconds.isoDate(newDate)), before the old one "
                     + "(\(EpochMilliseconds.isoDate(oldDate))): it goes back in time.",
                 field: "generatedAt", old: oldPlace(old.generatedAt?.index), new: newPlace(new.generatedAt?.index),
@@ -114,12 +88,13 @@ struct DiffRun {
     }
 
     private mutating func compareProjects() {
+        let scope = ChangeScope.file
         let oldValue = old.projectId
         let newValue = new.projectId
         if let oldProject = oldValue?.string, let newProject = newValue?.string {
             if !ExactKey.same(oldProject, newProject) {
                 report(
-                    .projectChanged,
+                    .projectChanged, in: scope,
                     "projectId \(Format.quoted(oldProject)) → \(Format.quoted(newProject)): the new snapshot is another "
                         + "project's export (a staging file bundled into a production app?).",
                     field: "projectId", old: oldPlace(oldValue?.index), new: newPlace(newValue?.index),
@@ -135,7 +110,8 @@ struct DiffRun {
         }
         if differs {
             report(
-                .fieldChanged, "projectId \(oldValue == nil ? "added" : newValue == nil ? "removed" : "changed").", field: "projectId",
+                .fieldChanged, in: scope, "projectId \(oldValue == nil ? "added" : newValue == nil ? "removed" : "changed").",
+                field: "projectId",
                 old: oldPlace(oldValue?.index), new: newPlace(newValue?.index), written: (oldValue, newValue))
         }
     }
@@ -154,7 +130,6 @@ struct DiffRun {
         for record in old.entries where !newKeys.contains(Array(record.key.utf8)) {
             compareRecords(key: record.key, old: record, new: nil)
         }
-        scope = Scope()
     }
 
     /// The new snapshot's placement keys by the key of the experiment they draw from, built once.
@@ -176,19 +151,20 @@ struct DiffRun {
     }
 
     private mutating func compareRecords(key: String, old oldRecord: EntryRecord?, new newRecord: EntryRecord?) {
-        scope = Scope(placement: key)
+        let scope = ChangeScope(placement: key)
         let quotedKey = Format.quoted(key)
         switch (oldRecord, newRecord) {
         case (let oldRecord?, nil):
             if let entry = oldRecord.entry {
                 report(
-                    .placementRemoved,
+                    .placementRemoved, in: scope,
                     "Placement \(quotedKey) is removed: app code that asks for it gets nothing offline (it served "
                         + "\(entry.offlineTarget.quotedText)).",
                     old: oldPlace(oldRecord.value.node), new: nil)
             } else {
                 report(
-                    .skippedEntryRemoved, "Placement \(quotedKey), which the SDK skipped, is removed.", old: oldPlace(oldRecord.value.node),
+                    .skippedEntryRemoved, in: scope, "Placement \(quotedKey), which the SDK skipped, is removed.",
+                    old: oldPlace(oldRecord.value.node),
                     new: nil)
             }
         case (nil, let newRecord?):
@@ -210,11 +186,11 @@ struct DiffRun {
                             + "\(Format.quotedList(sharing)), so a subscriber draws the same variant through either"
                     }
                 }
-                report(.placementAdded, message + ".", old: nil, new: newPlace(newRecord.value.node))
-                compareContent(old: nil, new: entry)
+                report(.placementAdded, in: scope, message + ".", old: nil, new: newPlace(newRecord.value.node))
+                compareContent(old: nil, new: entry, in: scope)
             } else if let failure = newRecord.failure {
                 report(
-                    .entryNowSkipped,
+                    .entryNowSkipped, in: scope,
                     "New placement \(quotedKey) fails to decode, so the SDK skips it (`fallback placement entry skipped: "
                         + "\(key)`): \(skipReason(failure, in: new)). getFunnel/getPaywall(\(quotedKey)) gets nothing offline.",
                     old: nil, new: newPlace(failure.source.node))
@@ -224,7 +200,7 @@ struct DiffRun {
             case (let oldEntry?, nil):
                 let failure = newRecord.failure!
                 report(
-                    .entryNowSkipped,
+                    .entryNowSkipped, in: scope,
                     "The SDK now skips \(quotedKey) (`fallback placement entry skipped: \(key)`): "
                         + "\(skipReason(failure, in: new)). Offline, getFunnel/getPaywall(\(quotedKey)) gets nothing where it "
                         + "served \(oldEntry.offlineTarget.quotedText).",
@@ -232,17 +208,17 @@ struct DiffRun {
             case (nil, let newEntry?):
                 let revision = newEntry.placement.map { " (revision \($0.revision))" } ?? ""
                 report(
-                    .entryNowLoads,
+                    .entryNowLoads, in: scope,
                     "Placement \(quotedKey) decodes again: it serves \(newEntry.offlineTarget.quotedText)\(revision) where the SDK "
                         + "skipped it.",
                     old: oldPlace(oldRecord.value.node), new: newPlace(newRecord.value.node))
-                compareContent(old: nil, new: newEntry)
+                compareContent(old: nil, new: newEntry, in: scope)
             case (nil, nil):
                 let oldValue = old.document.value(at: oldRecord.value.node)
                 let newValue = new.document.value(at: newRecord.value.node)
                 if !RawComparison.same(oldValue, newValue), let failure = newRecord.failure {
                     report(
-                        .entryStillSkipped,
+                        .entryStillSkipped, in: scope,
                         "Placement \(quotedKey) changed and the SDK still skips it: \(skipReason(failure, in: new)).",
                         old: oldPlace(oldRecord.value.node), new: newPlace(failure.source.node))
                 }
@@ -250,7 +226,7 @@ struct DiffRun {
                 let oldValue = old.document.value(at: oldRecord.value.node)
                 let newValue = new.document.value(at: newRecord.value.node)
                 if !RawComparison.sameText(oldValue, newValue) {
-                    compareEntries(oldEntry, newEntry)
+                    compareEntries(oldEntry, newEntry, in: scope)
                 }
             }
         case (nil, nil):
@@ -258,12 +234,12 @@ struct DiffRun {
         }
     }
 
-    private mutating func compareEntries(_ oldEntry: FallbackEntry, _ newEntry: FallbackEntry) {
+    private mutating func compareEntries(_ oldEntry: FallbackEntry, _ newEntry: FallbackEntry, in scope: ChangeScope) {
         let key = scope.placement ?? ""
         if let oldPlacement = oldEntry.placement, let newPlacement = newEntry.placement {
             if !ExactKey.same(oldPlacement.identifier, newPlacement.identifier) {
                 report(
-                    .identifierChanged,
+                    .identifierChanged, in: scope,
                     "placement.identifier \(Format.quoted(oldPlacement.identifier)) → \(Format.quoted(newPlacement.identifier)): "
                         + "exposures and presented contexts for key \(Format.quoted(key)) now report "
                         + "\(Format.quoted(newPlacement.identifier)).",
@@ -274,7 +250,8 @@ struct DiffRun {
             if oldPlacement.revision != newPlacement.revision {
                 let down = newPlacement.revision < oldPlacement.revision ? ": it went down, which the dashboard never does" : ""
                 report(
-                    .revisionChanged, "Revision \(oldPlacement.revision) → \(newPlacement.revision)\(down).", field: "placement.revision",
+                    .revisionChanged, in: scope, "Revision \(oldPlacement.revision) → \(newPlacement.revision)\(down).",
+                    field: "placement.revision",
                     old: oldPlace(old.fieldRef("revision", in: oldPlacement)?.node),
                     new: newPlace(new.fieldRef("revision", in: newPlacement)?.node),
                     values: (
@@ -287,19 +264,19 @@ struct DiffRun {
         let newTarget = newEntry.offlineTarget
         if !oldTarget.isSameTarget(as: newTarget) {
             report(
-                .targetChanged, "\(Format.quoted(key)) serves \(newTarget.quotedText) instead of \(oldTarget.quotedText).",
+                .targetChanged, in: scope, "\(Format.quoted(key)) serves \(newTarget.quotedText) instead of \(oldTarget.quotedText).",
                 old: oldPlace(targetNode(oldEntry, in: old)), new: newPlace(targetNode(newEntry, in: new)))
         }
 
         let oldExperiment = oldTarget.experiment
         let newExperiment = newTarget.experiment
         if let oldExperiment, let newExperiment, ExactKey.same(oldExperiment.id, newExperiment.id) {
-            compareExperiments(oldExperiment, newExperiment)
+            compareExperiments(oldExperiment, newExperiment, in: scope)
         } else {
-            if let oldExperiment { reportEnded(oldExperiment, now: newTarget, entry: newEntry) }
-            if let newExperiment { reportStarted(newExperiment, before: oldTarget, entry: oldEntry) }
+            if let oldExperiment { reportEnded(oldExperiment, now: newTarget, entry: newEntry, in: scope) }
+            if let newExperiment { reportStarted(newExperiment, before: oldTarget, entry: oldEntry, in: scope) }
         }
-        compareContent(old: oldEntry, new: newEntry)
+        compareContent(old: oldEntry, new: newEntry, in: scope)
     }
 
     /// The node of the field that decides what an entry serves.
@@ -333,7 +310,9 @@ struct DiffRun {
         }.joined(separator: ", ")
     }
 
-    private mutating func reportStarted(_ experiment: Experiment, before: OfflineTarget, entry oldEntry: FallbackEntry) {
+    private mutating func reportStarted(
+        _ experiment: Experiment, before: OfflineTarget, entry oldEntry: FallbackEntry, in scope: ChangeScope
+    ) {
         var message =
             "\(Format.quoted(scope.placement ?? "")) starts experiment \(Format.quoted(experiment.id)) (key "
             + "\(Format.quoted(experiment.key))) over \(splitText(experiment))"
@@ -342,10 +321,12 @@ struct DiffRun {
                 ": \(Rebucketing.percent(buckets: buckets, minimumDecimals: 1))% of subscribers get other content "
                 + "than \(before.quotedText)"
         }
-        report(.experimentStarted, message + ".", old: oldPlace(targetNode(oldEntry, in: old)), new: newPlace(experiment.source.node))
+        report(
+            .experimentStarted, in: scope, message + ".", old: oldPlace(targetNode(oldEntry, in: old)),
+            new: newPlace(experiment.source.node))
     }
 
-    private mutating func reportEnded(_ experiment: Experiment, now: OfflineTarget, entry newEntry: FallbackEntry) {
+    private mutating func reportEnded(_ experiment: Experiment, now: OfflineTarget, entry newEntry: FallbackEntry, in scope: ChangeScope) {
         var message =
             "Experiment \(Format.quoted(experiment.id)) (key \(Format.quoted(experiment.key))) ended: "
             + "\(Format.quoted(scope.placement ?? "")) now serves \(now.quotedText)"
@@ -354,15 +335,16 @@ struct DiffRun {
                 " to every subscriber; \(Rebucketing.percent(buckets: buckets, minimumDecimals: 1))% of subscribers "
                 + "drew other content (\(splitText(experiment)))"
         }
-        report(.experimentEnded, message + ".", old: oldPlace(experiment.source.node), new: newPlace(targetNode(newEntry, in: new)))
+        report(
+            .experimentEnded, in: scope, message + ".", old: oldPlace(experiment.source.node), new: newPlace(targetNode(newEntry, in: new)))
     }
 
-    private mutating func compareExperiments(_ oldExperiment: Experiment, _ newExperiment: Experiment) {
+    private mutating func compareExperiments(_ oldExperiment: Experiment, _ newExperiment: Experiment, in scope: ChangeScope) {
         let name = Format.quoted(newExperiment.id)
         let keyChanged = !ExactKey.same(oldExperiment.key, newExperiment.key)
         if keyChanged {
             report(
-                .experimentKeyChanged,
+                .experimentKeyChanged, in: scope,
                 "Experiment \(name) key \(Format.quoted(oldExperiment.key)) → \(Format.quoted(newExperiment.key)): every "
                     + "subscriber's bucket is drawn again from the new key, independently of the old draw.",
                 field: "experiment.key", old: oldPlace(old.fieldRef("key", in: oldExperiment)?.node),
@@ -373,19 +355,18 @@ struct DiffRun {
         let oldShares = Bucketing.shares(weights: oldExperiment.variants.map(\.weight))
         for (index, variant) in oldExperiment.variants.enumerated()
         where !newExperiment.variants.contains(where: { ExactKey.same($0.variantId, variant.variantId) }) {
-            scope.variant = variant.variantId
             report(
-                .variantRemoved,
+                .variantRemoved, in: scope.variant(variant.variantId),
                 "Experiment \(name) lost variant \(Format.quoted(variant.variantId)) (\(variant.offlineTarget.quotedText), "
                     + "\(Rebucketing.percent(buckets: oldShares[index], minimumDecimals: 1))% of subscribers): they draw "
                     + "again from the remaining variants.",
                 old: oldPlace(variant.source.node), new: newPlace(new.fieldRef("variants", in: newExperiment)?.node))
         }
         for variant in newExperiment.variants {
-            scope.variant = variant.variantId
+            let variantScope = scope.variant(variant.variantId)
             guard let oldVariant = oldExperiment.variants.first(where: { ExactKey.same($0.variantId, variant.variantId) }) else {
                 report(
-                    .variantAdded,
+                    .variantAdded, in: variantScope,
                     "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(variant.offlineTarget.quotedText) "
                         + "(weight \(variant.weightText)).",
                     old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node), new: newPlace(variant.source.node))
@@ -395,12 +376,11 @@ struct DiffRun {
             let newTarget = variant.offlineTarget
             if !oldTarget.isSameTarget(as: newTarget) {
                 report(
-                    .targetChanged,
+                    .targetChanged, in: variantScope,
                     "Variant \(Format.quoted(variant.variantId)) serves \(newTarget.quotedText) instead of \(oldTarget.quotedText).",
                     old: oldPlace(oldVariant.source.node), new: newPlace(variant.source.node))
             }
         }
-        scope.variant = nil
 
         let oldSplit = oldExperiment.variants.map { (variantId: $0.variantId, weight: $0.weight) }
         let newSplit = newExperiment.variants.map { (variantId: $0.variantId, weight: $0.weight) }
@@ -439,7 +419,8 @@ struct DiffRun {
             .object(experiment.variants.map { JSONValue.Member($0.variantId, .number(JSONNumber(text: $0.weightText))) })
         }
         report(
-            .weightsChanged, message, field: "experiment.variants", old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node),
+            .weightsChanged, in: scope, message, field: "experiment.variants",
+            old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node),
             new: newPlace(new.fieldRef("variants", in: newExperiment)?.node), values: (weights(oldExperiment), weights(newExperiment)))
     }
 
@@ -470,20 +451,18 @@ struct DiffRun {
 
     /// Compares the funnels and paywalls two entries serve; with no old entry, checks the new one's
     /// paywall pages only.
-    mutating func compareContent(old oldEntry: FallbackEntry?, new newEntry: FallbackEntry) {
-        let placement = scope.placement
+    mutating func compareContent(old oldEntry: FallbackEntry?, new newEntry: FallbackEntry, in scope: ChangeScope) {
         for pair in Self.match(oldEntry?.offlineTarget.servedFunnels ?? [], newEntry.offlineTarget.servedFunnels, id: \.id) {
-            scope = Scope(placement: placement, variant: pair.new.variantId, funnel: pair.new.value.id)
-            if let oldFunnel = pair.old { compareFunnels(oldFunnel, pair.new.value) }
-            checkPaywallPages(old: pair.old, new: pair.new.value)
+            let funnelScope = ChangeScope(placement: scope.placement, variant: pair.new.variantId, funnel: pair.new.value.id)
+            if let oldFunnel = pair.old { compareFunnels(oldFunnel, pair.new.value, in: funnelScope) }
+            checkPaywallPages(old: pair.old, new: pair.new.value, in: funnelScope)
         }
         if oldEntry != nil {
             for pair in Self.match(oldEntry?.offlineTarget.servedPaywalls ?? [], newEntry.offlineTarget.servedPaywalls, id: \.id) {
                 guard let oldPaywall = pair.old else { continue }
-                scope = Scope(placement: placement, variant: pair.new.variantId, paywall: pair.new.value.id)
-                comparePaywalls(oldPaywall, pair.new.value)
+                let paywallScope = ChangeScope(placement: scope.placement, variant: pair.new.variantId, paywall: pair.new.value.id)
+                comparePaywalls(oldPaywall, pair.new.value, in: paywallScope)
             }
         }
-        scope = Scope(placement: placement)
     }
 }

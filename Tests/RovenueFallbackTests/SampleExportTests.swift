@@ -190,22 +190,10 @@ struct SampleExportTests {
 
     private func whitespaceOutsideStrings(in text: String) -> Int {
         var count = 0
-        var inString = false
-        var escaped = false
+        var scan = JSONTextScan()
         for byte in text.utf8 {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if [0x20, 0x09, 0x0A, 0x0D].contains(byte) {
-                count += 1
-            }
+            if !scan.isInString, JSONTextScan.isWhitespace(byte) { count += 1 }
+            scan.read(byte)
         }
         return count
     }

@@ -1,0 +1,35 @@
+/// A scan of valid JSON text, one byte at a time, that knows whether it is inside a string: it
+/// follows the quotes and backslash escapes, so a caller can tell whitespace between tokens from
+/// whitespace that belongs to a string's value.
+///
+/// For tools that read JSON text as bytes without parsing it (comparing two values' texts with
+/// whitespace between tokens aside, checking a writer's output is compact). `JSONDocument` is the
+/// parser; this only follows the string boundaries of text that parsed.
+package struct JSONTextScan: Sendable {
+    /// True when the next byte is inside a string: its opening quote has been read, its closing
+    /// quote not yet.
+    package private(set) var isInString = false
+    private var isEscaped = false
+
+    package init() {}
+
+    /// Reads the next byte of the text.
+    package mutating func read(_ byte: UInt8) {
+        if isInString {
+            if isEscaped {
+                isEscaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                isEscaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                isInString = false
+            }
+        } else if byte == UInt8(ascii: "\"") {
+            isInString = true
+        }
+    }
+
+    /// True for the four bytes RFC 8259 allows between tokens: space, tab, line feed, carriage return.
+    package static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
