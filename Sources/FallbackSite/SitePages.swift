@@ -62,7 +62,7 @@ extension SiteModel {
     /// (`kind.contextType`). Trusted HTML (drawings, listings) is registered in `values`.
     public func context(for page: SitePage, values: PageValues) -> MustacheValue {
         let common = CommonPageFields(root: page.root, siteTitle: title, snapshot: snapshot.name, kind: page.kind.rawValue)
-        guard case .dictionary(var context) = common.mustacheValue else { return common.mustacheValue }
+        var context = common.fieldValues
         let specific: (any TemplateContext)?
         switch page.kind {
         case .overview: specific = overviewPage(root: page.root)
@@ -73,7 +73,7 @@ extension SiteModel {
         case .changes: specific = changesPage(root: page.root)
         case .history: specific = historyPage(root: page.root, values: values)
         }
-        if case .dictionary(let fields)? = specific?.mustacheValue { context.merge(fields) { _, new in new } }
+        if let specific { context.merge(specific.fieldValues) { _, new in new } }
         return .dictionary(context)
     }
 

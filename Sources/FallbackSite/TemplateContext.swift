@@ -12,14 +12,17 @@ protocol TemplateContext: TemplateValue {
 }
 
 extension TemplateContext {
-    var mustacheValue: MustacheValue {
+    /// The value at each key, without the keys left out.
+    var fieldValues: [String: MustacheValue] {
         var dictionary: [String: MustacheValue] = [:]
         dictionary.reserveCapacity(Self.fields.count)
         for field in Self.fields {
             if let value = field.value(self) { dictionary[field.key] = value }
         }
-        return .dictionary(dictionary)
+        return dictionary
     }
+
+    var mustacheValue: MustacheValue { .dictionary(fieldValues) }
 
     static var shape: TemplateShape { .context(Self.self) }
 

@@ -1,3 +1,4 @@
+import FallbackHistory
 import Foundation
 import Testing
 @testable import FallbackMustache
@@ -69,6 +70,31 @@ import Testing
             "pointer": "/p", "line": 1, "column": 2])
         let use = FunnelPage.Use(placement: "home", path: "placements/home.html", variant: nil)
         #expect(use.mustacheValue == ["placement": "home", "path": "placements/home.html", "variant": nil])
+    }
+
+    @Test func everyPageOfASeriesHasTheKeysOfItsKindsType() throws {
+        let loaded = try SiteBuild.loadSeries(
+            .series(
+                SnapshotFiles(
+                    paths: ["paywall-era-fallback.json", "funnel-era-fallback.json"].map {
+                        repositoryRoot.appendingPathComponent("Tests/RovenueFallbackTests/Fixtures/" + $0).path
+                    })), baseline: nil,
+            readFile: { _ in [] })
+        let model = SiteBuild.model(
+            SiteBuild.diff(try SiteBuild.audit(loaded, settings: SiteBuild.AuditSettings(referenceDate: nil))), title: nil, referenceDate: nil)
+        #expect(Set(model.pages.map(\.kind)) == Set(SitePage.Kind.allCases))
+        let common = ContextType(type: CommonPageFields.self).keys
+        for page in model.pages {
+            guard case .dictionary(let context) = model.context(for: page, values: PageValues()) else {
+                Issue.record("\(page.path): not a dictionary")
+                continue
+            }
+            let own = ContextType(type: page.kind.contextType).keys
+            #expect(Set(context.keys).subtracting(common.union(own)).isEmpty, "\(page.path): \(context.keys.sorted())")
+            #expect(!Set(context.keys).subtracting(common).isEmpty, "\(page.path) has none of its own fields")
+            #expect(common.isSubset(of: context.keys), "\(page.path)")
+            #expect(context["kind"] == .string(page.kind.rawValue))
+        }
     }
 
     // MARK: docs/templates.md
