@@ -28,8 +28,8 @@ public final class PageValues: @unchecked Sendable {
     }
 
     /// A token that the page replaces with `trustedHTML`, unescaped.
-    public func html(_ trustedHTML: String) -> MustacheValue {
-        .string(register(trustedHTML, isTrustedHTML: true))
+    public func html(_ trustedHTML: String) -> TrustedHTML {
+        TrustedHTML(token: register(trustedHTML, isTrustedHTML: true))
     }
 
     func register(_ text: String, isTrustedHTML: Bool) -> String {
@@ -200,6 +200,12 @@ struct MarkupPosition {
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
+}
+
+/// HTML the site built itself (a drawing, a source listing), as the token `PageValues` replaces
+/// with it unescaped. Only `PageValues.html(_:)` makes one: snapshot text never becomes one.
+public struct TrustedHTML: Sendable, Hashable {
+    let token: String
 }
 
 /// An error in a theme template, with the template's name, line and column.

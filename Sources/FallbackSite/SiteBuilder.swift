@@ -31,10 +31,10 @@ public struct SiteBuilder: Sendable {
         let budget = renderBudget
         let body = try templates.renderPage(page.template, context: model.context(for: page, values: values), values: values, budget: budget)
         return try templates.renderLayout(
-            "layout.html", context: layoutContext(for: page, content: values.html(body)), values: values, budget: budget)
+            "layout.html", context: layoutContext(for: page, content: values.html(body)).mustacheValue, values: values, budget: budget)
     }
 
-    func layoutContext(for page: SitePage, content: MustacheValue) -> MustacheValue {
+    func layoutContext(for page: SitePage, content: TrustedHTML) -> LayoutContext {
         let heading: String =
             switch page.kind {
             case .overview: "Overview"
@@ -48,16 +48,12 @@ public struct SiteBuilder: Sendable {
         var links: [(String, String, SitePage.Kind)] = [("Overview", "index.html", .overview), ("Checks", "checks.html", .checks)]
         if model.changes != nil { links.append(("Changes", "changes.html", .changes)) }
         if model.timeline != nil { links.append(("History", "history.html", .history)) }
-        let navigation: [MustacheValue] = links.map {
-            .dictionary(["label": .string($0.0), "path": .string(page.root + $0.1), "current": .bool(page.kind == $0.2)])
-        }
-        return .dictionary([
-            "root": .string(page.root), "title": .string(heading), "siteTitle": .string(model.title),
-            "content": content, "csp": .string(SiteBuilder.contentSecurityPolicy), "navigation": .list(navigation),
-            "kind": .string(page.kind.rawValue), "snapshot": .string(model.snapshot.name),
-            "snapshotFile": .string((model.snapshot.name as NSString).lastPathComponent),
-            "generator": .string("fallback-site"),
-        ])
+        return LayoutContext(
+            root: page.root, title: heading, siteTitle: model.title, snapshot: model.snapshot.name,
+            snapshotFile: (model.snapshot.name as NSString).lastPathComponent, kind: page.kind.rawValue,
+            csp: SiteBuilder.contentSecurityPolicy, generator: "fallback-site",
+            navigation: links.map { LayoutContext.NavigationLink(label: $0.0, path: page.root + $0.1, current: page.kind == $0.2) },
+            content: content)
     }
 
     /// Every file of the site by its path below the output folder. Pages render concurrently;

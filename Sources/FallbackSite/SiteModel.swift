@@ -2,7 +2,6 @@ import FallbackAudit
 import FallbackDiff
 import FallbackHistory
 import Foundation
-import FallbackMustache
 import RovenueFallback
 
 /// Everything the pages show about one snapshot, gathered once: the loader's outcome, the findings,
@@ -178,14 +177,12 @@ public struct SiteModel: Sendable {
 // MARK: - Shared pieces of context
 
 extension SiteModel {
-    static func integer(_ value: Int) -> MustacheValue { .int(value) }
-
     /// A key or id as pages name it: shortened when long (`SnapshotText.shortened(_:limit:)`).
-    static func name(_ identifier: String) -> MustacheValue { .string(SnapshotText.shortened(identifier)) }
+    static func name(_ identifier: String) -> String { SnapshotText.shortened(identifier) }
 
     /// The whole of `identifier` as HTML, when pages show it shortened: for a `<details>` on its own page.
-    static func fullName(_ identifier: String, values: PageValues) -> MustacheValue {
-        SnapshotText.cut(identifier, limit: SnapshotText.shortLength).note == nil ? .null : values.html(SnapshotText.html(identifier, limit: nil))
+    static func fullName(_ identifier: String, values: PageValues) -> TrustedHTML? {
+        SnapshotText.cut(identifier, limit: SnapshotText.shortLength).note == nil ? nil : values.html(SnapshotText.html(identifier, limit: nil))
     }
 
     /// `1.2 MB`, `830 KB`, `512 bytes`.
@@ -210,29 +207,20 @@ extension SiteModel {
         return seconds >= 0 ? "\(text) old" : "\(text) in the future"
     }
 
-    static func finding(_ finding: Finding, root: String, model: SiteModel) -> MustacheValue {
-        var context: [String: MustacheValue] = [
-            "rule": .string(finding.ruleId.rawValue), "severity": .string(finding.severity.rawValue),
-            "message": .string(finding.message), "pointer": .string(SnapshotText.shortenedPointer(finding.pointer)),
-            "line": .int(finding.line), "column": .int(finding.column),
-            "isError": .bool(finding.severity == .error), "isWarning": .bool(finding.severity == .warning),
-            "isInfo": .bool(finding.severity == .info),
-        ]
-        if let key = finding.placementKey {
-            context["placement"] = .string(SnapshotText.shortened(key))
-            context["placementPath"] = .string(root + model.placementPath(key))
-            context["anchor"] = .string(SourceListing.anchor(line: finding.line, column: finding.column))
-        }
-        return .dictionary(context)
+    static func finding(_ finding: Finding, root: String, model: SiteModel) -> FindingRow {
+        let key = finding.placementKey
+        return FindingRow(
+            rule: finding.ruleId.rawValue, severity: finding.severity.rawValue, isError: finding.severity == .error,
+            isWarning: finding.severity == .warning, isInfo: finding.severity == .info, message: finding.message,
+            pointer: SnapshotText.shortenedPointer(finding.pointer), line: finding.line, column: finding.column,
+            placement: key.map { SnapshotText.shortened($0) }, placementPath: key.map { root + model.placementPath($0) },
+            anchor: key.map { _ in SourceListing.anchor(line: finding.line, column: finding.column) })
     }
 
-    static func severityCounts(_ findings: [Finding]) -> MustacheValue {
-        .dictionary([
-            "errors": .int(findings.count { $0.severity == .error }),
-            "warnings": .int(findings.count { $0.severity == .warning }),
-            "infos": .int(findings.count { $0.severity == .info }),
-            "total": .int(findings.count),
-        ])
+    static func severityCounts(_ findings: [Finding]) -> SeverityCounts {
+        SeverityCounts(
+            errors: findings.count { $0.severity == .error }, warnings: findings.count { $0.severity == .warning },
+            infos: findings.count { $0.severity == .info }, total: findings.count)
     }
 
     /// What a placement's entry serves offline, as its row and page show it.

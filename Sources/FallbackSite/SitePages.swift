@@ -17,10 +17,28 @@ public struct SitePage: Sendable {
     public let path: String
 
     /// The template that renders the page's body.
-    public var template: String { "\(kind.rawValue).md" }
+    public var template: String { kind.template }
 
     /// `""` for top-level pages, `"../"` for pages one folder down.
     public var root: String { path.contains("/") ? "../" : "" }
+}
+
+extension SitePage.Kind {
+    /// The template that renders the body of a page of this kind.
+    public var template: String { "\(rawValue).md" }
+
+    /// The type of the page's own context, beside `CommonPageFields` (`SiteModel.context(for:values:)`).
+    var contextType: any TemplateContext.Type {
+        switch self {
+        case .overview: OverviewPage.self
+        case .placement: PlacementPage.self
+        case .funnel: FunnelPage.self
+        case .experiment: ExperimentPage.self
+        case .checks: ChecksPage.self
+        case .changes: ChangesPage.self
+        case .history: HistoryPage.self
+        }
+    }
 }
 
 extension SiteModel {
@@ -40,32 +58,31 @@ extension SiteModel {
         pages.first { $0.kind == kind && $0.id.map(ExactKey.init) == id.map(ExactKey.init) }
     }
 
-    /// The context `page`'s template receives. Trusted HTML (drawings, listings) is registered in `values`.
+    /// The context `page`'s template receives: the fields every page has and the page's own
+    /// (`kind.contextType`). Trusted HTML (drawings, listings) is registered in `values`.
     public func context(for page: SitePage, values: PageValues) -> MustacheValue {
-        var context: [String: MustacheValue] = [
-            "root": .string(page.root), "siteTitle": .string(title), "snapshot": .string(snapshot.name),
-            "kind": .string(page.kind.rawValue),
-        ]
-        let specific: [String: MustacheValue]
+        let common = CommonPageFields(root: page.root, siteTitle: title, snapshot: snapshot.name, kind: page.kind.rawValue)
+        var context = common.fieldValues
+        let specific: (any TemplateContext)?
         switch page.kind {
-        case .overview: specific = overviewContext(root: page.root)
-        case .checks: specific = checksContext(root: page.root)
-        case .placement: specific = placementContext(key: page.id ?? "", root: page.root, values: values)
-        case .funnel: specific = funnelContext(id: page.id ?? "", root: page.root, values: values)
-        case .experiment: specific = experimentContext(placementKey: page.id ?? "", root: page.root, values: values)
-        case .changes: specific = changesContext(root: page.root)
-        case .history: specific = historyContext(root: page.root, values: values)
+        case .overview: specific = overviewPage(root: page.root)
+        case .checks: specific = checksPage(root: page.root)
+        case .placement: specific = placementPage(key: page.id ?? "", root: page.root, values: values)
+        case .funnel: specific = funnelPage(id: page.id ?? "", root: page.root, values: values)
+        case .experiment: specific = experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
+        case .changes: specific = changesPage(root: page.root)
+        case .history: specific = historyPage(root: page.root, values: values)
         }
-        context.merge(specific) { _, new in new }
+        if let specific { context.merge(specific.fieldValues) { _, new in new } }
         return .dictionary(context)
     }
 
     /// The most findings one list on a page shows; `check` reports them all.
     static let listedFindingLimit = 500
 
-    /// The first `listedFindingLimit` of `findings`, as a list's context.
-    func listedFindings(_ findings: [Finding], root: String) -> MustacheValue {
-        .list(findings.prefix(SiteModel.listedFindingLimit).map { SiteModel.finding($0, root: root, model: self) })
+    /// The first `listedFindingLimit` of `findings`, as a list's rows.
+    func listedFindings(_ findings: [Finding], root: String) -> [FindingRow] {
+        findings.prefix(SiteModel.listedFindingLimit).map { SiteModel.finding($0, root: root, model: self) }
     }
 
     /// How many of `findings` a list leaves out.
@@ -75,77 +92,61 @@ extension SiteModel {
 
     // MARK: Overview
 
-    func overviewContext(root: String) -> [String: MustacheValue] {
+    func overviewPage(root: String) -> OverviewPage {
         let file = snapshot.file
-        var context: [String: MustacheValue] = [
-            "projectId": file.projectId?.string.map { SiteModel.name($0) } ?? .null,
-            "formatVersion": .string(file.formatVersion.map { $0.number?.text ?? FallbackFile.describeKind($0) } ?? "missing"),
-            "size": .string(SiteModel.size(snapshot.bytes.count)), "bytes": .int(snapshot.bytes.count),
-            "sha256": .string(SHA256Digest(of: snapshot.bytes).hexString),
-            "verdict": .string(file.verdict), "rejected": .bool(file.rejection != nil),
-            "counts": SiteModel.severityCounts(snapshot.findings),
-            "loaded": .int(file.loadedCount), "entryCount": .int(file.entries.count), "skipped": .int(file.skippedCount),
-        ]
+        var generatedAt: OverviewPage.GeneratedAt?
         if let milliseconds = file.generatedAtMilliseconds {
-            var generated: [String: MustacheValue] = ["iso": .string(EpochMilliseconds.isoDate(milliseconds)), "milliseconds": .string(String(milliseconds))]
-            if let referenceDate, case let (age, overflow) = referenceDate.subtractingReportingOverflow(Int(milliseconds / 1000)), !overflow {
-                generated["age"] = .string(SiteModel.age(seconds: age))
+            var age: String?
+            if let referenceDate, case let (seconds, overflow) = referenceDate.subtractingReportingOverflow(Int(milliseconds / 1000)), !overflow {
+                age = SiteModel.age(seconds: seconds)
             }
-            context["generatedAt"] = .dictionary(generated)
+            generatedAt = OverviewPage.GeneratedAt(iso: EpochMilliseconds.isoDate(milliseconds), milliseconds: String(milliseconds), age: age)
         }
-        if let rejection = file.rejection {
-            context["rejection"] = .dictionary([
-                "message": .string(rejection.message), "rule": .string(rejection.rule.section),
-                "summary": .string(rejection.rule.summary), "line": .int(rejection.position.line), "column": .int(rejection.position.column),
-            ])
+        let rejection = file.rejection.map { rejection in
+            OverviewPage.Rejection(
+                message: rejection.message, rule: rejection.rule.section, summary: rejection.rule.summary,
+                line: rejection.position.line, column: rejection.position.column)
         }
-        context["placements"] = .list(
-            file.entries.map { record in
-                let findings = findings(forPlacement: record.key)
-                let serving = SiteModel.serving(record.entry)
-                let revision = record.entry?.placement.map { MustacheValue.string(String($0.revision)) } ?? .null
-                return .dictionary([
-                    "key": SiteModel.name(record.key), "path": .string(root + placementPath(record.key)), "revision": revision,
-                    "kind": .string(serving.kind), "icon": .string(serving.icon),
-                    "serves": .string(serving.text), "findingCount": .int(findings.count),
-                    "findingNoun": .string(findings.count == 1 ? "finding" : "findings"),
-                    "severity": .string(SiteModel.worstSeverity(findings)), "skipped": .bool(record.entry == nil),
-                    "search": .string(
-                        [record.key, record.entry?.placement?.identifier ?? "", serving.text].map { SnapshotText.spelledOut(SnapshotText.shortened($0)) }
-                            .joined(separator: " ").lowercased()),
-                ])
-            })
-        context["hasPlacements"] = .bool(!file.entries.isEmpty)
-        return context
+        let placements = file.entries.map { record in
+            let findings = findings(forPlacement: record.key)
+            let serving = SiteModel.serving(record.entry)
+            return OverviewPage.PlacementRow(
+                key: SiteModel.name(record.key), path: root + placementPath(record.key),
+                revision: record.entry?.placement.map { String($0.revision) }, kind: serving.kind, icon: serving.icon,
+                serves: serving.text, findingCount: findings.count, findingNoun: findings.count == 1 ? "finding" : "findings",
+                severity: SiteModel.worstSeverity(findings), skipped: record.entry == nil,
+                search: [record.key, record.entry?.placement?.identifier ?? "", serving.text].map { SnapshotText.spelledOut(SnapshotText.shortened($0)) }
+                    .joined(separator: " ").lowercased())
+        }
+        return OverviewPage(
+            projectId: file.projectId?.string.map { SiteModel.name($0) }, generatedAt: generatedAt,
+            formatVersion: file.formatVersion.map { $0.number?.text ?? FallbackFile.describeKind($0) } ?? "missing",
+            size: SiteModel.size(snapshot.bytes.count), bytes: snapshot.bytes.count, sha256: SHA256Digest(of: snapshot.bytes).hexString,
+            verdict: file.verdict, rejected: file.rejection != nil, rejection: rejection, counts: SiteModel.severityCounts(snapshot.findings),
+            loaded: file.loadedCount, entryCount: file.entries.count, skipped: file.skippedCount, hasPlacements: !file.entries.isEmpty,
+            placements: placements)
     }
 
     // MARK: Changes
 
-    func changesContext(root: String) -> [String: MustacheValue] {
-        guard let diff = changes, let baseline else { return [:] }
-        let loaded = Set(snapshot.file.entries.map { Array($0.key.utf8) })
-        func link(_ key: String?) -> MustacheValue {
-            guard let key, loaded.contains(Array(key.utf8)) else { return .null }
-            return .string(root + placementPath(key))
+    func changesPage(root: String) -> ChangesPage? {
+        guard let diff = changes, let baseline else { return nil }
+        let loaded = Set(snapshot.file.entries.map { ExactKey($0.key) })
+        func link(_ key: String?) -> String? {
+            guard let key, loaded.contains(ExactKey(key)) else { return nil }
+            return root + placementPath(key)
         }
-        let groups = ChangeClass.allCases.compactMap { changeClass -> MustacheValue? in
+        let groups = ChangeClass.allCases.compactMap { changeClass -> ChangesPage.ChangeGroup? in
             let changes = diff.changes(changeClass)
             guard !changes.isEmpty else { return nil }
-            let items = changes.map { change -> MustacheValue in
-                var item: [String: MustacheValue] = [
-                    "kind": .string(change.kind.id), "message": .string(change.message),
-                    "placement": change.placementKey.map { SiteModel.name($0) } ?? .null, "placementPath": link(change.placementKey),
-                ]
-                if let old = change.oldValue { item["from"] = .string(old) }
-                if let new = change.newValue { item["to"] = .string(new) }
-                if let location = change.newLocation ?? change.oldLocation {
-                    item["line"] = .int(location.line)
-                    item["column"] = .int(location.column)
-                    item["pointer"] = .string(SnapshotText.shortenedPointer(location.pointer))
+            let rows = changes.map { change in
+                let location = change.newLocation ?? change.oldLocation
+                return ChangesPage.ChangeRow(
+                    kind: change.kind.id, message: change.message, placement: change.placementKey.map { SiteModel.name($0) },
+                    placementPath: link(change.placementKey), from: change.oldValue, to: change.newValue, line: location?.line,
+                    column: location?.column, pointer: location.map { SnapshotText.shortenedPointer($0.pointer) },
                     // The placement's page anchors every change location it lists (see `changeAnchorsByPlacement`).
-                    if change.newLocation != nil { item["anchor"] = .string(SourceListing.anchor(line: location.line, column: location.column)) }
-                }
-                return .dictionary(item)
+                    anchor: change.newLocation.map { SourceListing.anchor(line: $0.line, column: $0.column) })
             }
             let title: String =
                 switch changeClass {
@@ -153,72 +154,53 @@ extension SiteModel {
                 case .notable: "Notable"
                 case .info: "Info"
                 }
-            return .dictionary([
-                "class": .string(changeClass.rawValue), "title": .string(title), "count": .int(changes.count), "changes": .list(items),
-            ])
+            return ChangesPage.ChangeGroup(changeClass: changeClass.rawValue, title: title, count: changes.count, changes: rows)
         }
-        let rebucketing = diff.rebucketing.map { item -> MustacheValue in
-            .dictionary([
-                "placement": SiteModel.name(item.placementKey), "placementPath": link(item.placementKey),
-                "experiment": SiteModel.name(item.experimentId), "split": .string(item.splitText),
-                "moved": .string(item.movedPercent), "movedBuckets": .int(item.movedBuckets),
-            ])
+        let rebucketing = diff.rebucketing.map { item in
+            ChangesPage.RebucketingRow(
+                placement: SiteModel.name(item.placementKey), placementPath: link(item.placementKey), experiment: SiteModel.name(item.experimentId),
+                split: item.splitText, moved: item.movedPercent, movedBuckets: item.movedBuckets)
         }
-        return [
-            "baseline": .string(baseline.name), "baselineVerdict": .string(baseline.file.verdict),
-            "groups": .list(groups), "hasChanges": .bool(!diff.changes.isEmpty),
-            "rebucketing": .list(rebucketing), "hasRebucketing": .bool(!rebucketing.isEmpty),
-            "breaking": .int(diff.count(.breaking)), "notable": .int(diff.count(.notable)), "infos": .int(diff.count(.info)),
-        ]
+        return ChangesPage(
+            baseline: baseline.name, baselineVerdict: baseline.file.verdict, breaking: diff.count(.breaking), notable: diff.count(.notable),
+            infos: diff.count(.info), hasChanges: !diff.changes.isEmpty, groups: groups, rebucketing: rebucketing,
+            hasRebucketing: !rebucketing.isEmpty)
     }
 
     // MARK: History
 
-    func historyContext(root: String, values: PageValues) -> [String: MustacheValue] {
-        guard let timeline else { return [:] }
-        let snapshots = timeline.snapshots.reversed().map { record -> MustacheValue in
-            var item: [String: MustacheValue] = [
-                "name": .string(record.stamp.name), "counts": .string(record.countsSummary),
-                "summary": .string(record.changes.summary), "rejected": .bool(record.rejection != nil),
-                "entries": .int(record.entryCount), "loaded": .int(record.loadedCount), "skipped": .int(record.skippedCount),
-                "errors": .int(record.findingCounts.errors), "warnings": .int(record.findingCounts.warnings),
-                "infos": .int(record.findingCounts.infos),
-                "current": .bool(record.stamp.index == timeline.currentIndex),
-            ]
-            if let generatedAt = record.stamp.generatedAt { item["date"] = .string(EpochMilliseconds.isoDate(generatedAt)) }
-            if let commit = record.stamp.commit {
-                item["commit"] = .dictionary(["hash": .string(commit.shortHash), "date": .string(commit.authorDate), "subject": .string(commit.subject)])
-            }
-            return .dictionary(item)
+    func historyPage(root: String, values: PageValues) -> HistoryPage? {
+        guard let timeline else { return nil }
+        let snapshots = timeline.snapshots.reversed().map { record in
+            HistoryPage.SnapshotRow(
+                name: record.stamp.name, date: record.stamp.generatedAt.map { EpochMilliseconds.isoDate($0) },
+                commit: record.stamp.commit.map { HistoryPage.SnapshotRow.Commit(hash: $0.shortHash, date: $0.authorDate, subject: $0.subject) },
+                entries: record.entryCount, loaded: record.loadedCount, skipped: record.skippedCount, errors: record.findingCounts.errors,
+                warnings: record.findingCounts.warnings, infos: record.findingCounts.infos, counts: record.countsSummary,
+                summary: record.changes.summary, rejected: record.rejection != nil, current: record.stamp.index == timeline.currentIndex)
         }
-        let findings = timeline.findings.map { item -> MustacheValue in
-            .dictionary([
-                "rule": .string(item.finding.ruleId.rawValue), "severity": .string(item.finding.severity.rawValue),
-                "message": .string(item.finding.message), "snapshot": .string(item.snapshot.name),
-                "placement": item.finding.placementKey.map { SiteModel.name($0) } ?? .null,
-                "line": .int(item.finding.line), "column": .int(item.finding.column),
-                "pointer": .string(SnapshotText.shortenedPointer(item.finding.pointer)),
-            ])
+        let findings = timeline.findings.map { item in
+            HistoryPage.HistoryFindingRow(
+                rule: item.finding.ruleId.rawValue, severity: item.finding.severity.rawValue, message: item.finding.message,
+                snapshot: item.snapshot.name, placement: item.finding.placementKey.map { SiteModel.name($0) }, line: item.finding.line,
+                column: item.finding.column, pointer: SnapshotText.shortenedPointer(item.finding.pointer))
         }
-        return [
-            "snapshots": .list(snapshots), "snapshotCount": .int(timeline.snapshots.count),
-            "findings": .list(findings), "hasFindings": .bool(!findings.isEmpty),
-            "chart": values.html(HistoryChart.svg(for: timeline.snapshots)),
-        ]
+        return HistoryPage(
+            snapshotCount: timeline.snapshots.count, snapshots: snapshots, findings: findings, hasFindings: !findings.isEmpty,
+            chart: values.html(HistoryChart.svg(for: timeline.snapshots)))
     }
 
     // MARK: Checks
 
-    func checksContext(root: String) -> [String: MustacheValue] {
-        let groups = Severity.allCases.sorted(by: >).compactMap { severity -> MustacheValue? in
+    func checksPage(root: String) -> ChecksPage {
+        let groups = Severity.allCases.sorted(by: >).compactMap { severity -> ChecksPage.SeverityGroup? in
             let findings = snapshot.findings.filter { $0.severity == severity }
             guard !findings.isEmpty else { return nil }
             let byRule = Dictionary(grouping: findings, by: \.ruleId)
-            let rules = byRule.keys.sorted().map { id -> MustacheValue in
-                .dictionary([
-                    "rule": .string(id.rawValue), "summary": .string(Rule(id: id)?.summary ?? ""), "count": .int(byRule[id]!.count),
-                    "findings": listedFindings(byRule[id]!, root: root), "moreFindings": .int(moreFindings(byRule[id]!)),
-                ])
+            let rules = byRule.keys.sorted().map { id in
+                ChecksPage.RuleGroup(
+                    rule: id.rawValue, summary: Rule(id: id)?.summary ?? "", count: byRule[id]!.count,
+                    findings: listedFindings(byRule[id]!, root: root), moreFindings: moreFindings(byRule[id]!))
             }
             let (anchor, heading): (String, String) =
                 switch severity {
@@ -226,90 +208,76 @@ extension SiteModel {
                 case .warning: ("warnings", "Warnings")
                 case .info: ("infos", "Info")
                 }
-            return .dictionary([
-                "severity": .string(severity.rawValue), "anchor": .string(anchor), "title": .string(heading),
-                "count": .int(findings.count), "rules": .list(rules),
-            ])
+            return ChecksPage.SeverityGroup(severity: severity.rawValue, anchor: anchor, title: heading, count: findings.count, rules: rules)
         }
-        return ["groups": .list(groups), "counts": SiteModel.severityCounts(snapshot.findings), "hasFindings": .bool(!snapshot.findings.isEmpty)]
+        return ChecksPage(counts: SiteModel.severityCounts(snapshot.findings), hasFindings: !snapshot.findings.isEmpty, groups: groups)
     }
 
     // MARK: Placement
 
-    func placementContext(key: String, root: String, values: PageValues) -> [String: MustacheValue] {
+    func placementPage(key: String, root: String, values: PageValues) -> PlacementPage? {
         let file = snapshot.file
-        guard let record = file.entries.first(where: { ExactKey.same($0.key, key) }) else { return [:] }
+        guard let record = file.entries.first(where: { ExactKey.same($0.key, key) }) else { return nil }
         let findings = findings(forPlacement: key)
         let serving = SiteModel.serving(record.entry)
-        var context: [String: MustacheValue] = [
-            "key": SiteModel.name(key), "fullKey": SiteModel.fullName(key, values: values), "serves": .string(serving.text), "servesKind": .string(serving.kind),
-            "servesIcon": .string(serving.icon),
-            "occurrencesNote": record.keyRefs.count > 1 ? .string("(written \(record.keyRefs.count) times; the SDK keeps the last)") : .null,
-            "findings": listedFindings(findings, root: root), "moreFindings": .int(moreFindings(findings)),
-            "counts": SiteModel.severityCounts(findings), "occurrences": .int(record.keyRefs.count),
-        ]
+        let entryValue = file.document.value(at: record.value.node)
+        var page = PlacementPage(
+            key: SiteModel.name(key), fullKey: SiteModel.fullName(key, values: values), occurrences: record.keyRefs.count,
+            occurrencesNote: record.keyRefs.count > 1 ? "(written \(record.keyRefs.count) times; the SDK keeps the last)" : nil,
+            serves: serving.text, servesKind: serving.kind, servesIcon: serving.icon,
+            findings: listedFindings(findings, root: root), moreFindings: moreFindings(findings), counts: SiteModel.severityCounts(findings),
+            source: values.html(
+                SourceListing.html(for: entryValue, key: key, findings: findings, linkedFrom: changeAnchorsByPlacement[ExactKey(key)] ?? [])))
         if let failure = record.failure {
             let location = file.location(of: failure.source)
-            context["skip"] = .dictionary([
-                "reason": .string("\(SnapshotText.shortenedPointer(location.pointer)): \(failure.expectation)"), "line": .int(location.line), "column": .int(location.column),
-            ])
+            page.skip = PlacementPage.Skip(
+                reason: "\(SnapshotText.shortenedPointer(location.pointer)): \(failure.expectation)", line: location.line, column: location.column)
         }
         if let entry = record.entry {
             if let placement = entry.placement {
-                context["identifier"] = SiteModel.name(placement.identifier)
-                context["revision"] = .string(String(placement.revision))
-                context["keyMismatch"] = .bool(!ExactKey.same(placement.identifier, key))
+                page.identifier = SiteModel.name(placement.identifier)
+                page.revision = String(placement.revision)
+                page.keyMismatch = !ExactKey.same(placement.identifier, key)
             }
             let target = entry.offlineTarget
             switch target {
             case .funnel(let funnel):
-                context["funnel"] = funnelLink(funnel.id, root: root)
+                page.funnel = funnelLink(funnel.id, root: root)
             case .paywall(let paywall):
-                context["paywall"] = .dictionary([
-                    "id": SiteModel.name(paywall.id), "identifier": SiteModel.name(paywall.identifier), "name": .string(paywall.name),
-                ])
+                page.paywall = PaywallSummary(id: SiteModel.name(paywall.id), identifier: SiteModel.name(paywall.identifier), name: paywall.name)
             case .experiment, .nothing:
                 break
             }
             if let experiment = SiteModel.decidingExperiment(entry, target: target), let info = experimentInfo(placementKey: key) {
-                context["experiment"] = .dictionary([
-                    "id": SiteModel.name(experiment.id), "key": SiteModel.name(experiment.key), "variantCount": .int(experiment.variants.count),
-                    "path": .string(root + "experiments/\(info.fileName).html"),
-                ])
+                page.experiment = PlacementPage.ExperimentLink(
+                    id: SiteModel.name(experiment.id), key: SiteModel.name(experiment.key), variantCount: experiment.variants.count,
+                    path: root + "experiments/\(info.fileName).html")
             }
         }
         if let history = timeline?.placement(key) {
-            context["revisions"] = .list(
-                history.revisions.reversed().map { revision in
-                    .dictionary([
-                        "revision": revision.revisionText.map { .string($0) } ?? .null,
-                        "snapshot": .string(revision.firstSeen.name),
-                        "date": revision.firstSeen.generatedAt.map { .string(EpochMilliseconds.isoDate($0)) } ?? .null,
-                        "commit": revision.firstSeen.commit.map { .string($0.shortHash) } ?? .null,
-                        "summary": .string(revision.summary), "removed": .bool(revision.isRemoved),
-                        "served": revision.served.map { .string($0.description) } ?? .null,
-                    ])
-                })
-            context["hasRevisions"] = .bool(true)
+            page.revisions = history.revisions.reversed().map { revision in
+                PlacementPage.RevisionRow(
+                    revision: revision.revisionText, snapshot: revision.firstSeen.name,
+                    date: revision.firstSeen.generatedAt.map { EpochMilliseconds.isoDate($0) }, commit: revision.firstSeen.commit?.shortHash,
+                    served: revision.served?.description, summary: revision.summary, removed: revision.isRemoved)
+            }
+            page.hasRevisions = true
         }
-        let entryValue = file.document.value(at: record.value.node)
-        context["source"] = values.html(
-            SourceListing.html(for: entryValue, key: key, findings: findings, linkedFrom: changeAnchorsByPlacement[ExactKey(key)] ?? []))
-        return context
+        return page
     }
 
-    func funnelLink(_ id: String, root: String) -> MustacheValue {
-        guard let info = funnelInfo(id: id) else { return .null }
-        return .dictionary([
-            "id": SiteModel.name(id), "slug": SiteModel.name(info.funnel.slug), "name": .string(info.funnel.name ?? info.funnel.slug),
-            "path": .string(root + "funnels/\(info.fileName).html"), "pageCount": .int(info.funnel.pages.count),
-        ])
+    /// The link to the page of the funnel `id`; nil when the site has no page for it.
+    func funnelLink(_ id: String, root: String) -> FunnelLink? {
+        guard let info = funnelInfo(id: id) else { return nil }
+        return FunnelLink(
+            id: SiteModel.name(id), slug: SiteModel.name(info.funnel.slug), name: info.funnel.name ?? info.funnel.slug,
+            path: root + "funnels/\(info.fileName).html", pageCount: info.funnel.pages.count)
     }
 
     // MARK: Funnel
 
-    func funnelContext(id: String, root: String, values: PageValues) -> [String: MustacheValue] {
-        guard let info = funnelInfo(id: id) else { return [:] }
+    func funnelPage(id: String, root: String, values: PageValues) -> FunnelPage? {
+        guard let info = funnelInfo(id: id) else { return nil }
         let funnel = info.funnel
         let locale = funnel.defaultLocale ?? funnel.locales?.first
         let funnelFindings = findings(forFunnel: id)
@@ -323,105 +291,90 @@ extension SiteModel {
         // Rows are anchored by a safe, bounded name of their page id.
         let anchors = PageNames(identifiers: funnel.pages.map(\.id))
         func anchor(_ pageId: String) -> String { "page-" + anchors.name(for: pageId) }
-        var pages: [MustacheValue] = []
-        var media: [MustacheValue] = []
+        var pages: [FunnelPage.PageRow] = []
+        var media: [FunnelPage.MediaRow] = []
         for (index, page) in funnel.pages.enumerated() {
-            let options = (page.options ?? []).map { option -> MustacheValue in
-                .dictionary(["label": .string(SiteModel.text(option.label, locale: locale) ?? ""), "value": SiteModel.name(option.value)])
+            let options = (page.options ?? []).map { option in
+                FunnelPage.OptionRow(label: SiteModel.text(option.label, locale: locale) ?? "", value: SiteModel.name(option.value))
             }
-            let rules = (page.nextRules ?? []).map { rule -> MustacheValue in
-                .dictionary(["id": SiteModel.name(rule.id), "goto": SiteModel.name(rule.goto), "condition": .string(FunnelGraph.text(of: rule.condition))])
+            let rules = (page.nextRules ?? []).map { rule in
+                FunnelPage.RuleRow(id: SiteModel.name(rule.id), goto: SiteModel.name(rule.goto), condition: FunnelGraph.text(of: rule.condition))
             }
-            pages.append(.dictionary([
-                "number": .int(index + 1), "id": SiteModel.name(page.id), "anchor": .string(anchor(page.id)), "type": SiteModel.name(page.type),
-                "title": SiteModel.text(page.title ?? page.headline, locale: locale).map { .string($0) } ?? .null,
-                "question": page.questionId.map { SiteModel.name($0) } ?? .null,
-                "options": .list(options), "hasOptions": .bool(!options.isEmpty),
-                "rules": .list(rules), "hasRules": .bool(!rules.isEmpty),
-                "defaultNext": page.defaultNext.map { SiteModel.name($0) } ?? .null,
-                "paywallId": page.paywallId.map { SiteModel.name($0) } ?? .null,
-                "unreachable": .bool(unreachable.contains(index)),
-            ]))
+            pages.append(
+                FunnelPage.PageRow(
+                    number: index + 1, id: SiteModel.name(page.id), anchor: anchor(page.id), type: SiteModel.name(page.type),
+                    title: SiteModel.text(page.title ?? page.headline, locale: locale), question: page.questionId.map { SiteModel.name($0) },
+                    options: options, hasOptions: !options.isEmpty, rules: rules, hasRules: !rules.isEmpty,
+                    defaultNext: page.defaultNext.map { SiteModel.name($0) }, paywallId: page.paywallId.map { SiteModel.name($0) },
+                    unreachable: unreachable.contains(index)))
             for (path, url) in RemoteMedia.urls(on: page, in: snapshot.file) {
-                var item: [String: MustacheValue] = [
-                    "page": SiteModel.name(page.id), "anchor": .string(anchor(page.id)), "field": .string(SnapshotText.shortenedPointer(path)),
-                    "url": .string(url),
-                ]
-                if SiteModel.isWebURL(url) { item["href"] = .string(url) }
-                media.append(.dictionary(item))
+                media.append(
+                    FunnelPage.MediaRow(
+                        page: SiteModel.name(page.id), anchor: anchor(page.id), field: SnapshotText.shortenedPointer(path), url: url,
+                        href: SiteModel.isWebURL(url) ? url : nil))
             }
         }
         let locales = funnel.locales ?? []
-        let coverage = locales.map { locale -> MustacheValue in
+        let coverage = locales.map { locale in
             let (present, total) = FunnelText.coverage(of: funnel, locale: locale)
-            return .dictionary([
-                "locale": SiteModel.name(locale), "present": .int(present), "total": .int(total),
-                "percent": .int(total == 0 ? 100 : present * 100 / total), "complete": .bool(present == total),
-            ])
+            return FunnelPage.LocaleCoverage(
+                locale: SiteModel.name(locale), present: present, total: total, percent: total == 0 ? 100 : present * 100 / total,
+                complete: present == total)
         }
-        let uses = info.uses.map { use -> MustacheValue in
-            .dictionary([
-                "placement": SiteModel.name(use.placementKey), "path": .string(root + placementPath(use.placementKey)),
-                "variant": use.variantId.map { SiteModel.name($0) } ?? .null,
-            ])
+        let uses = info.uses.map { use in
+            FunnelPage.Use(
+                placement: SiteModel.name(use.placementKey), path: root + placementPath(use.placementKey),
+                variant: use.variantId.map { SiteModel.name($0) })
         }
-        return [
-            "id": SiteModel.name(funnel.id), "fullId": SiteModel.fullName(funnel.id, values: values), "slug": SiteModel.name(funnel.slug),
-            "name": .string(funnel.name ?? funnel.slug),
-            "version": funnel.versionNo.map { .string(String($0)) } ?? .null, "versionId": funnel.versionId.map { SiteModel.name($0) } ?? .null,
-            "defaultLocale": locale.map { SiteModel.name($0) } ?? .null, "locales": .list(coverage), "hasLocales": .bool(!locales.isEmpty),
-            "pages": .list(pages), "pageCount": .int(funnel.pages.count), "media": .list(media), "hasMedia": .bool(!media.isEmpty),
-            "uses": .list(uses), "findings": listedFindings(funnelFindings, root: root), "moreFindings": .int(moreFindings(funnelFindings)),
-            "hasFindings": .bool(!funnelFindings.isEmpty),
-            "paywalls": .list((funnel.paywalls?.keys ?? []).map { SiteModel.name($0) }),
-            "drawing": values.html(
-                FunnelDrawing(funnel: funnel, unreachablePageIndices: unreachable, locale: locale).svg),
-        ]
+        return FunnelPage(
+            id: SiteModel.name(funnel.id), fullId: SiteModel.fullName(funnel.id, values: values), slug: SiteModel.name(funnel.slug),
+            name: funnel.name ?? funnel.slug, version: funnel.versionNo.map { String($0) }, versionId: funnel.versionId.map { SiteModel.name($0) },
+            defaultLocale: locale.map { SiteModel.name($0) }, hasLocales: !locales.isEmpty, locales: coverage, pageCount: funnel.pages.count,
+            pages: pages, media: media, hasMedia: !media.isEmpty, uses: uses,
+            paywalls: (funnel.paywalls?.keys ?? []).map { SiteModel.name($0) }, findings: listedFindings(funnelFindings, root: root),
+            moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
+            drawing: values.html(FunnelDrawing(funnel: funnel, unreachablePageIndices: unreachable, locale: locale).svg))
     }
 
     // MARK: Experiment
 
-    func experimentContext(placementKey: String, root: String, values: PageValues) -> [String: MustacheValue] {
-        guard let info = experimentInfo(placementKey: placementKey) else { return [:] }
+    func experimentPage(placementKey: String, root: String, values: PageValues) -> ExperimentPage? {
+        guard let info = experimentInfo(placementKey: placementKey) else { return nil }
         let experiment = info.experiment
         let experimentFindings = findings(forExperimentOf: placementKey)
         let weights = experiment.variants.map(\.weight)
         let ranges = Bucketing.bucketRanges(weights: weights)
         let shares = Bucketing.shares(weights: weights)
         let sum = weights.reduce(0, +)
-        let variants = experiment.variants.enumerated().map { index, variant -> MustacheValue in
-            var context: [String: MustacheValue] = [
-                "index": .int(index), "colour": .int(index % 8), "variantId": SiteModel.name(variant.variantId),
+        let variants = experiment.variants.enumerated().map { index, variant in
+            var row = ExperimentPage.VariantRow(
+                index: index, colour: index % 8, variantId: SiteModel.name(variant.variantId),
                 // What the lookup shows when it draws this variant (site.js writes it as text).
-                "variantLabel": .string(SnapshotText.spelledOut(SnapshotText.shortened(variant.variantId))),
-                "weight": .string(variant.weightText),
+                variantLabel: SnapshotText.spelledOut(SnapshotText.shortened(variant.variantId)), weight: variant.weightText,
                 // What the lookup draws with: the SDK's value (§2.1, not what JSON.parse makes of the
                 // text), as the shortest text that `parseFloat` reads back to exactly that double.
-                "weightValue": .string(variant.weight.description),
-                "buckets": .string(ranges[index].map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none"),
-                "share": .string(String(format: "%.2f%%", Double(shares[index]) / 100)),
-            ]
+                weightValue: variant.weight.description,
+                buckets: ranges[index].map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none",
+                share: String(format: "%.2f%%", Double(shares[index]) / 100))
             switch variant.offlineTarget {
             case .funnel(let funnel):
-                context["funnel"] = funnelLink(funnel.id, root: root)
+                row.funnel = funnelLink(funnel.id, root: root)
             case .paywall(let paywall):
-                context["paywall"] = .dictionary(["id": SiteModel.name(paywall.id), "identifier": SiteModel.name(paywall.identifier)])
+                row.paywall = PaywallSummary(id: SiteModel.name(paywall.id), identifier: SiteModel.name(paywall.identifier))
             case .experiment, .nothing:
                 break
             }
-            return .dictionary(context)
+            return row
         }
-        return [
-            "id": SiteModel.name(experiment.id), "key": SiteModel.name(experiment.key), "lookupKey": .string(experiment.key),
-            "placement": SiteModel.name(placementKey),
-            "placementPath": .string(root + placementPath(placementKey)), "variants": .list(variants),
-            "hasVariants": .bool(!variants.isEmpty), "serves": .string(info.serves), "variantCount": .int(variants.count), "weightsSumToOne": .bool(abs(sum - 1) <= 1e-9),
-            "findings": listedFindings(experimentFindings, root: root), "moreFindings": .int(moreFindings(experimentFindings)),
-            "hasFindings": .bool(!experimentFindings.isEmpty),
-            "weightSum": .string(JSONNumber(sum).text),
-            "allocation": values.html(
+        return ExperimentPage(
+            id: SiteModel.name(experiment.id), key: SiteModel.name(experiment.key), lookupKey: experiment.key,
+            placement: SiteModel.name(placementKey), placementPath: root + placementPath(placementKey), variants: variants,
+            variantCount: variants.count, hasVariants: !variants.isEmpty, serves: info.serves, weightsSumToOne: abs(sum - 1) <= 1e-9,
+            weightSum: JSONNumber(sum).text,
+            allocation: values.html(
                 AllocationBar.svg(variantIds: experiment.variants.map { SnapshotText.spelledOut(SnapshotText.shortened($0.variantId)) }, shares: shares)),
-        ]
+            findings: listedFindings(experimentFindings, root: root), moreFindings: moreFindings(experimentFindings),
+            hasFindings: !experimentFindings.isEmpty)
     }
 }
 

@@ -1,0 +1,579 @@
+/// The context of every page and of every row its sections iterate over, one type each (see
+/// `TemplateContext`). `docs/templates.md` documents exactly these keys; the site's
+/// `PageTypeDocumentationTests` check it, and check that every tag of `Templates/` names one.
+
+// MARK: - Every page
+
+/// What every page's context has, beside its own page's.
+struct CommonPageFields: TemplateContext {
+    var root: String
+    var siteTitle: String
+    var snapshot: String
+    var kind: String
+
+    static let fields: [TemplateField<Self>] = [
+        .init("root", \.root), .init("siteTitle", \.siteTitle), .init("snapshot", \.snapshot), .init("kind", \.kind),
+    ]
+}
+
+/// A finding, wherever a page lists `findings`.
+struct FindingRow: TemplateContext {
+    var rule: String
+    var severity: String
+    var isError: Bool
+    var isWarning: Bool
+    var isInfo: Bool
+    var message: String
+    var pointer: String
+    var line: Int
+    var column: Int
+    /// For findings about a placement: its key, the link to its page, and the marked source line there.
+    var placement: String?
+    var placementPath: String?
+    var anchor: String?
+
+    static let fields: [TemplateField<Self>] = [
+        .init("rule", \.rule), .init("severity", \.severity), .init("isError", \.isError), .init("isWarning", \.isWarning),
+        .init("isInfo", \.isInfo), .init("message", \.message), .init("pointer", \.pointer), .init("line", \.line),
+        .init("column", \.column), .init("placement", omittedWhenNil: \.placement),
+        .init("placementPath", omittedWhenNil: \.placementPath), .init("anchor", omittedWhenNil: \.anchor),
+    ]
+}
+
+/// Findings by severity.
+struct SeverityCounts: TemplateContext {
+    var errors: Int
+    var warnings: Int
+    var infos: Int
+    var total: Int
+
+    static let fields: [TemplateField<Self>] = [
+        .init("errors", \.errors), .init("warnings", \.warnings), .init("infos", \.infos), .init("total", \.total),
+    ]
+}
+
+/// A link to a funnel's page, from a placement or an experiment's variant.
+struct FunnelLink: TemplateContext {
+    var id: String
+    var slug: String
+    var name: String
+    var path: String
+    var pageCount: Int
+
+    static let fields: [TemplateField<Self>] = [
+        .init("id", \.id), .init("slug", \.slug), .init("name", \.name), .init("path", \.path), .init("pageCount", \.pageCount),
+    ]
+}
+
+/// A paywall a placement or a variant serves.
+struct PaywallSummary: TemplateContext {
+    var id: String
+    var identifier: String
+    /// On the placement page only.
+    var name: String?
+
+    static let fields: [TemplateField<Self>] = [
+        .init("id", \.id), .init("identifier", \.identifier), .init("name", omittedWhenNil: \.name),
+    ]
+}
+
+// MARK: - Overview
+
+struct OverviewPage: TemplateContext {
+    struct GeneratedAt: TemplateContext {
+        var iso: String
+        var milliseconds: String
+        /// Only with a reference date (`SOURCE_DATE_EPOCH`).
+        var age: String?
+
+        static let fields: [TemplateField<Self>] = [
+            .init("iso", \.iso), .init("milliseconds", \.milliseconds), .init("age", omittedWhenNil: \.age),
+        ]
+    }
+
+    struct Rejection: TemplateContext {
+        var message: String
+        var rule: String
+        var summary: String
+        var line: Int
+        var column: Int
+
+        static let fields: [TemplateField<Self>] = [
+            .init("message", \.message), .init("rule", \.rule), .init("summary", \.summary), .init("line", \.line), .init("column", \.column),
+        ]
+    }
+
+    /// One row of the placements table.
+    struct PlacementRow: TemplateContext {
+        var key: String
+        var path: String
+        var revision: String?
+        var kind: String
+        var icon: String
+        var serves: String
+        var findingCount: Int
+        var findingNoun: String
+        var severity: String
+        var skipped: Bool
+        var search: String
+
+        static let fields: [TemplateField<Self>] = [
+            .init("key", \.key), .init("path", \.path), .init("revision", \.revision), .init("kind", \.kind), .init("icon", \.icon),
+            .init("serves", \.serves), .init("findingCount", \.findingCount), .init("findingNoun", \.findingNoun),
+            .init("severity", \.severity), .init("skipped", \.skipped), .init("search", \.search),
+        ]
+    }
+
+    var projectId: String?
+    var generatedAt: GeneratedAt?
+    var formatVersion: String
+    var size: String
+    var bytes: Int
+    var sha256: String
+    var verdict: String
+    var rejected: Bool
+    var rejection: Rejection?
+    var counts: SeverityCounts
+    var loaded: Int
+    var entryCount: Int
+    var skipped: Int
+    var hasPlacements: Bool
+    var placements: [PlacementRow]
+
+    static let fields: [TemplateField<Self>] = [
+        .init("projectId", \.projectId), .init("generatedAt", omittedWhenNil: \.generatedAt), .init("formatVersion", \.formatVersion),
+        .init("size", \.size), .init("bytes", \.bytes), .init("sha256", \.sha256), .init("verdict", \.verdict),
+        .init("rejected", \.rejected), .init("rejection", omittedWhenNil: \.rejection), .init("counts", \.counts),
+        .init("loaded", \.loaded), .init("entryCount", \.entryCount), .init("skipped", \.skipped),
+        .init("hasPlacements", \.hasPlacements), .init("placements", \.placements),
+    ]
+}
+
+// MARK: - Checks
+
+struct ChecksPage: TemplateContext {
+    /// The findings of one severity.
+    struct SeverityGroup: TemplateContext {
+        var severity: String
+        var anchor: String
+        var title: String
+        var count: Int
+        var rules: [RuleGroup]
+
+        static let fields: [TemplateField<Self>] = [
+            .init("severity", \.severity), .init("anchor", \.anchor), .init("title", \.title), .init("count", \.count), .init("rules", \.rules),
+        ]
+    }
+
+    /// The findings of one rule, within a severity.
+    struct RuleGroup: TemplateContext {
+        var rule: String
+        var summary: String
+        var count: Int
+        var findings: [FindingRow]
+        var moreFindings: Int
+
+        static let fields: [TemplateField<Self>] = [
+            .init("rule", \.rule), .init("summary", \.summary), .init("count", \.count), .init("findings", \.findings),
+            .init("moreFindings", \.moreFindings),
+        ]
+    }
+
+    var counts: SeverityCounts
+    var hasFindings: Bool
+    var groups: [SeverityGroup]
+
+    static let fields: [TemplateField<Self>] = [.init("counts", \.counts), .init("hasFindings", \.hasFindings), .init("groups", \.groups)]
+}
+
+// MARK: - Placement
+
+struct PlacementPage: TemplateContext {
+    struct Skip: TemplateContext {
+        var reason: String
+        var line: Int
+        var column: Int
+
+        static let fields: [TemplateField<Self>] = [.init("reason", \.reason), .init("line", \.line), .init("column", \.column)]
+    }
+
+    struct ExperimentLink: TemplateContext {
+        var id: String
+        var key: String
+        var variantCount: Int
+        var path: String
+
+        static let fields: [TemplateField<Self>] = [
+            .init("id", \.id), .init("key", \.key), .init("variantCount", \.variantCount), .init("path", \.path),
+        ]
+    }
+
+    /// When one state of the entry first appeared in the series.
+    struct RevisionRow: TemplateContext {
+        var revision: String?
+        var snapshot: String
+        var date: String?
+        var commit: String?
+        var served: String?
+        var summary: String
+        var removed: Bool
+
+        static let fields: [TemplateField<Self>] = [
+            .init("revision", \.revision), .init("snapshot", \.snapshot), .init("date", \.date), .init("commit", \.commit),
+            .init("served", \.served), .init("summary", \.summary), .init("removed", \.removed),
+        ]
+    }
+
+    var key: String
+    var fullKey: TrustedHTML?
+    var occurrences: Int
+    var occurrencesNote: String?
+    /// From the entry's own `placement`, when it has one.
+    var identifier: String?
+    var revision: String?
+    var keyMismatch: Bool?
+    var serves: String
+    var servesKind: String
+    var servesIcon: String
+    var skip: Skip?
+    var funnel: FunnelLink?
+    var paywall: PaywallSummary?
+    var experiment: ExperimentLink?
+    var findings: [FindingRow]
+    var moreFindings: Int
+    var counts: SeverityCounts
+    /// With a series only.
+    var hasRevisions: Bool?
+    var revisions: [RevisionRow]?
+    var source: TrustedHTML
+
+    static let fields: [TemplateField<Self>] = [
+        .init("key", \.key), .init("fullKey", \.fullKey), .init("occurrences", \.occurrences), .init("occurrencesNote", \.occurrencesNote),
+        .init("identifier", omittedWhenNil: \.identifier), .init("revision", omittedWhenNil: \.revision),
+        .init("keyMismatch", omittedWhenNil: \.keyMismatch), .init("serves", \.serves), .init("servesKind", \.servesKind),
+        .init("servesIcon", \.servesIcon), .init("skip", omittedWhenNil: \.skip), .init("funnel", omittedWhenNil: \.funnel),
+        .init("paywall", omittedWhenNil: \.paywall), .init("experiment", omittedWhenNil: \.experiment), .init("findings", \.findings),
+        .init("moreFindings", \.moreFindings), .init("counts", \.counts), .init("hasRevisions", omittedWhenNil: \.hasRevisions),
+        .init("revisions", omittedWhenNil: \.revisions), .init("source", \.source),
+    ]
+}
+
+// MARK: - Funnel
+
+struct FunnelPage: TemplateContext {
+    struct LocaleCoverage: TemplateContext {
+        var locale: String
+        var present: Int
+        var total: Int
+        var percent: Int
+        var complete: Bool
+
+        static let fields: [TemplateField<Self>] = [
+            .init("locale", \.locale), .init("present", \.present), .init("total", \.total), .init("percent", \.percent),
+            .init("complete", \.complete),
+        ]
+    }
+
+    /// One row of the pages table.
+    struct PageRow: TemplateContext {
+        var number: Int
+        var id: String
+        var anchor: String
+        var type: String
+        var title: String?
+        var question: String?
+        var options: [OptionRow]
+        var hasOptions: Bool
+        var rules: [RuleRow]
+        var hasRules: Bool
+        var defaultNext: String?
+        var paywallId: String?
+        var unreachable: Bool
+
+        static let fields: [TemplateField<Self>] = [
+            .init("number", \.number), .init("id", \.id), .init("anchor", \.anchor), .init("type", \.type), .init("title", \.title),
+            .init("question", \.question), .init("options", \.options), .init("hasOptions", \.hasOptions), .init("rules", \.rules),
+            .init("hasRules", \.hasRules), .init("defaultNext", \.defaultNext), .init("paywallId", \.paywallId),
+            .init("unreachable", \.unreachable),
+        ]
+    }
+
+    struct OptionRow: TemplateContext {
+        var label: String
+        var value: String
+
+        static let fields: [TemplateField<Self>] = [.init("label", \.label), .init("value", \.value)]
+    }
+
+    /// One of a page's `next_rules`.
+    struct RuleRow: TemplateContext {
+        var id: String
+        var goto: String
+        var condition: String
+
+        static let fields: [TemplateField<Self>] = [.init("id", \.id), .init("goto", \.goto), .init("condition", \.condition)]
+    }
+
+    /// A remote URL an offline first launch cannot load.
+    struct MediaRow: TemplateContext {
+        var page: String
+        var anchor: String
+        var field: String
+        var url: String
+        /// Only for a web URL a page may link to.
+        var href: String?
+
+        static let fields: [TemplateField<Self>] = [
+            .init("page", \.page), .init("anchor", \.anchor), .init("field", \.field), .init("url", \.url), .init("href", omittedWhenNil: \.href),
+        ]
+    }
+
+    /// A placement, or one of its experiment's variants, that serves the funnel.
+    struct Use: TemplateContext {
+        var placement: String
+        var path: String
+        var variant: String?
+
+        static let fields: [TemplateField<Self>] = [.init("placement", \.placement), .init("path", \.path), .init("variant", \.variant)]
+    }
+
+    var id: String
+    var fullId: TrustedHTML?
+    var slug: String
+    var name: String
+    var version: String?
+    var versionId: String?
+    var defaultLocale: String?
+    var hasLocales: Bool
+    var locales: [LocaleCoverage]
+    var pageCount: Int
+    var pages: [PageRow]
+    var media: [MediaRow]
+    var hasMedia: Bool
+    var uses: [Use]
+    var paywalls: [String]
+    var findings: [FindingRow]
+    var moreFindings: Int
+    var hasFindings: Bool
+    var drawing: TrustedHTML
+
+    static let fields: [TemplateField<Self>] = [
+        .init("id", \.id), .init("fullId", \.fullId), .init("slug", \.slug), .init("name", \.name), .init("version", \.version),
+        .init("versionId", \.versionId), .init("defaultLocale", \.defaultLocale), .init("hasLocales", \.hasLocales),
+        .init("locales", \.locales), .init("pageCount", \.pageCount), .init("pages", \.pages), .init("media", \.media),
+        .init("hasMedia", \.hasMedia), .init("uses", \.uses), .init("paywalls", \.paywalls), .init("findings", \.findings),
+        .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("drawing", \.drawing),
+    ]
+}
+
+// MARK: - Experiment
+
+struct ExperimentPage: TemplateContext {
+    struct VariantRow: TemplateContext {
+        var index: Int
+        var colour: Int
+        var variantId: String
+        /// The id as the lookup shows it (site.js writes it as text).
+        var variantLabel: String
+        /// As written.
+        var weight: String
+        /// The SDK's value, as the shortest text `parseFloat` reads back to it: what the lookup draws with.
+        var weightValue: String
+        var buckets: String
+        var share: String
+        var funnel: FunnelLink?
+        var paywall: PaywallSummary?
+
+        static let fields: [TemplateField<Self>] = [
+            .init("index", \.index), .init("colour", \.colour), .init("variantId", \.variantId), .init("variantLabel", \.variantLabel),
+            .init("weight", \.weight), .init("weightValue", \.weightValue), .init("buckets", \.buckets), .init("share", \.share),
+            .init("funnel", omittedWhenNil: \.funnel), .init("paywall", omittedWhenNil: \.paywall),
+        ]
+    }
+
+    var id: String
+    var key: String
+    var lookupKey: String
+    var placement: String
+    var placementPath: String
+    var variants: [VariantRow]
+    var variantCount: Int
+    var hasVariants: Bool
+    var serves: String
+    var weightsSumToOne: Bool
+    var weightSum: String
+    var allocation: TrustedHTML
+    var findings: [FindingRow]
+    var moreFindings: Int
+    var hasFindings: Bool
+
+    static let fields: [TemplateField<Self>] = [
+        .init("id", \.id), .init("key", \.key), .init("lookupKey", \.lookupKey), .init("placement", \.placement),
+        .init("placementPath", \.placementPath), .init("variants", \.variants), .init("variantCount", \.variantCount),
+        .init("hasVariants", \.hasVariants), .init("serves", \.serves), .init("weightsSumToOne", \.weightsSumToOne),
+        .init("weightSum", \.weightSum), .init("allocation", \.allocation), .init("findings", \.findings),
+        .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings),
+    ]
+}
+
+// MARK: - Changes
+
+struct ChangesPage: TemplateContext {
+    /// The changes of one class.
+    struct ChangeGroup: TemplateContext {
+        var changeClass: String
+        var title: String
+        var count: Int
+        var changes: [ChangeRow]
+
+        static let fields: [TemplateField<Self>] = [
+            .init("class", \.changeClass), .init("title", \.title), .init("count", \.count), .init("changes", \.changes),
+        ]
+    }
+
+    struct ChangeRow: TemplateContext {
+        var kind: String
+        var message: String
+        var placement: String?
+        /// Null when the key is no longer loaded.
+        var placementPath: String?
+        var from: String?
+        var to: String?
+        /// Where the change is: in the new snapshot, else in the old one.
+        var line: Int?
+        var column: Int?
+        var pointer: String?
+        /// Only for a place in the new snapshot, which the placement's page marks.
+        var anchor: String?
+
+        static let fields: [TemplateField<Self>] = [
+            .init("kind", \.kind), .init("message", \.message), .init("placement", \.placement), .init("placementPath", \.placementPath),
+            .init("from", omittedWhenNil: \.from), .init("to", omittedWhenNil: \.to), .init("line", omittedWhenNil: \.line),
+            .init("column", omittedWhenNil: \.column), .init("pointer", omittedWhenNil: \.pointer), .init("anchor", omittedWhenNil: \.anchor),
+        ]
+    }
+
+    /// An experiment whose split changed.
+    struct RebucketingRow: TemplateContext {
+        var placement: String
+        var placementPath: String?
+        var experiment: String
+        var split: String
+        var moved: String
+        var movedBuckets: Int
+
+        static let fields: [TemplateField<Self>] = [
+            .init("placement", \.placement), .init("placementPath", \.placementPath), .init("experiment", \.experiment),
+            .init("split", \.split), .init("moved", \.moved), .init("movedBuckets", \.movedBuckets),
+        ]
+    }
+
+    var baseline: String
+    var baselineVerdict: String
+    var breaking: Int
+    var notable: Int
+    var infos: Int
+    var hasChanges: Bool
+    var groups: [ChangeGroup]
+    var rebucketing: [RebucketingRow]
+    var hasRebucketing: Bool
+
+    static let fields: [TemplateField<Self>] = [
+        .init("baseline", \.baseline), .init("baselineVerdict", \.baselineVerdict), .init("breaking", \.breaking),
+        .init("notable", \.notable), .init("infos", \.infos), .init("hasChanges", \.hasChanges), .init("groups", \.groups),
+        .init("rebucketing", \.rebucketing), .init("hasRebucketing", \.hasRebucketing),
+    ]
+}
+
+// MARK: - History
+
+struct HistoryPage: TemplateContext {
+    struct SnapshotRow: TemplateContext {
+        struct Commit: TemplateContext {
+            var hash: String
+            var date: String
+            var subject: String
+
+            static let fields: [TemplateField<Self>] = [.init("hash", \.hash), .init("date", \.date), .init("subject", \.subject)]
+        }
+
+        var name: String
+        var date: String?
+        var commit: Commit?
+        var entries: Int
+        var loaded: Int
+        var skipped: Int
+        var errors: Int
+        var warnings: Int
+        var infos: Int
+        var counts: String
+        var summary: String
+        var rejected: Bool
+        var current: Bool
+
+        static let fields: [TemplateField<Self>] = [
+            .init("name", \.name), .init("date", omittedWhenNil: \.date), .init("commit", omittedWhenNil: \.commit),
+            .init("entries", \.entries), .init("loaded", \.loaded), .init("skipped", \.skipped), .init("errors", \.errors),
+            .init("warnings", \.warnings), .init("infos", \.infos), .init("counts", \.counts), .init("summary", \.summary),
+            .init("rejected", \.rejected), .init("current", \.current),
+        ]
+    }
+
+    /// A finding of the history rules.
+    struct HistoryFindingRow: TemplateContext {
+        var rule: String
+        var severity: String
+        var message: String
+        var snapshot: String
+        var placement: String?
+        var line: Int
+        var column: Int
+        var pointer: String
+
+        static let fields: [TemplateField<Self>] = [
+            .init("rule", \.rule), .init("severity", \.severity), .init("message", \.message), .init("snapshot", \.snapshot),
+            .init("placement", \.placement), .init("line", \.line), .init("column", \.column), .init("pointer", \.pointer),
+        ]
+    }
+
+    var snapshotCount: Int
+    var snapshots: [SnapshotRow]
+    var findings: [HistoryFindingRow]
+    var hasFindings: Bool
+    var chart: TrustedHTML
+
+    static let fields: [TemplateField<Self>] = [
+        .init("snapshotCount", \.snapshotCount), .init("snapshots", \.snapshots), .init("findings", \.findings),
+        .init("hasFindings", \.hasFindings), .init("chart", \.chart),
+    ]
+}
+
+// MARK: - Layout
+
+/// The context of `layout.html`, around every page.
+struct LayoutContext: TemplateContext {
+    struct NavigationLink: TemplateContext {
+        var label: String
+        var path: String
+        var current: Bool
+
+        static let fields: [TemplateField<Self>] = [.init("label", \.label), .init("path", \.path), .init("current", \.current)]
+    }
+
+    var root: String
+    var title: String
+    var siteTitle: String
+    var snapshot: String
+    var snapshotFile: String
+    var kind: String
+    var csp: String
+    var generator: String
+    var navigation: [NavigationLink]
+    var content: TrustedHTML
+
+    static let fields: [TemplateField<Self>] = [
+        .init("root", \.root), .init("title", \.title), .init("siteTitle", \.siteTitle), .init("snapshot", \.snapshot),
+        .init("snapshotFile", \.snapshotFile), .init("kind", \.kind), .init("csp", \.csp), .init("generator", \.generator),
+        .init("navigation", \.navigation), .init("content", \.content),
+    ]
+}
