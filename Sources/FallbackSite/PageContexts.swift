@@ -1,3 +1,4 @@
+import FallbackAudit
 /// The context of every page and of every row its sections iterate over, one type each (see
 /// `TemplateContext`). `docs/templates.md` documents exactly these keys; the site's
 /// `PageTypeDocumentationTests` check it, and check that every tag of `Templates/` names one.
@@ -40,13 +41,8 @@ struct FindingRow: TemplateContext {
     ]
 }
 
-/// Findings by severity.
-struct SeverityCounts: TemplateContext {
-    var errors: Int
-    var warnings: Int
-    var infos: Int
-    var total: Int
-
+/// Findings by severity: the audit's own counts, as a page shows them.
+extension SeverityCounts: TemplateContext {
     static let fields: [TemplateField<Self>] = [
         .init("errors", \.errors), .init("warnings", \.warnings), .init("infos", \.infos), .init("total", \.total),
     ]

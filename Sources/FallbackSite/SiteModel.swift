@@ -218,9 +218,7 @@ extension SiteModel {
     }
 
     static func severityCounts(_ findings: [Finding]) -> SeverityCounts {
-        SeverityCounts(
-            errors: findings.count { $0.severity == .error }, warnings: findings.count { $0.severity == .warning },
-            infos: findings.count { $0.severity == .info }, total: findings.count)
+        SeverityCounts(findings)
     }
 
     /// What a placement's entry serves offline, as its row and page show it.
