@@ -11,7 +11,8 @@ enum ContextCommand: Command {
         discussion: """
             KIND is overview, checks, placement, funnel or experiment; placement pages take the placement key, \
             funnel pages the funnel id, experiment pages the key of the placement that runs the experiment \
-            (e.g. --page placement:onboarding). Trusted HTML the site builds (drawings, listings) appears as HTML.
+            (e.g. --page placement:onboarding). One snapshot has no changes or history page: those need a \
+            series, which `build` reads. Trusted HTML the site builds (drawings, listings) appears as HTML.
             """,
         positionals: [.init(name: "snapshot", arity: .one, help: "A rovenue-fallback.json snapshot.")],
         options: [page.declaration])
