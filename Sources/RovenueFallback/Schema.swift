@@ -20,6 +20,18 @@ public enum FieldPresence: Sendable, Hashable, CaseIterable {
     public var mayBeLeftOffInArray: Bool { self == .defaulted }
 }
 
+/// The members of the file's top level (the contract's §2), by their JSON names.
+///
+/// The loader reads `formatVersion` and `placements` (in that order in the array quirk
+/// `[formatVersion, placements]`); a dashboard export also writes `generatedAt` and `projectId`,
+/// which the loader ignores and the tools read.
+public enum TopLevelField: String, Sendable, Hashable, CaseIterable {
+    case formatVersion, placements, generatedAt, projectId
+
+    /// True for the members the SDK's loader reads: `formatVersion` and `placements`.
+    public var isReadByLoader: Bool { self == .formatVersion || self == .placements }
+}
+
 /// The fields of one struct of the contract's §4, as an enum.
 ///
 /// Conform a payload-free enum whose raw values are the JSON names (`rawValue` is the name) and whose cases are declared in
