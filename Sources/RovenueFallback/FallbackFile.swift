@@ -373,14 +373,14 @@ struct TopLevelReading {
                 // Every top-level key is decoded (to match it against the fields), so a lone surrogate
                 // in one throws; in the value of a key other than these two, it does not (§2 rule 1).
                 if let lone = loneSurrogate(in: member.keyValue) { return lone }
-                switch member.key {
-                case "formatVersion":
+                switch TopLevelField(rawValue: member.key) {
+                case .formatVersion?:
                     if formatVersion != nil {
                         return FallbackRejection(rule: .duplicateField, value: member.keyValue, detail: "duplicate field `formatVersion`")
                     }
                     formatVersion = member.value
                     if let violation = limitViolation(in: member.value) { return violation }
-                case "placements":
+                case .placements?:
                     if placements != nil {
                         return FallbackRejection(rule: .duplicateField, value: member.keyValue, detail: "duplicate field `placements`")
                     }
@@ -393,9 +393,9 @@ struct TopLevelReading {
                             detail: "invalid type: \(Self.typeName(member.value)), expected a map")
                     }
                     if let violation = limitViolation(in: member.value) { return violation }
-                case "generatedAt":
+                case .generatedAt?:
                     generatedAt = member.value
-                case "projectId":
+                case .projectId?:
                     projectId = member.value
                 default:
                     break

@@ -1,6 +1,7 @@
 // The contract's §4 as types: one `Field` enum per decoded struct says each field's JSON name, its
 // place in the array quirk, and whether it may be absent. The decoder, the array-quirk positions and
-// field lookups (`FallbackFile.fieldRef(_:in:)`) all read these enums; no other place spells a field.
+// field lookups (`FallbackFile.fieldRef(_:in:)`) all read these enums; no other place spells a field
+// (`Tests/FallbackCLITests/SchemaNameGuardTests.swift` checks the sources for names and positions).
 
 /// Whether a field of the contract's §4 may be absent, as its type there says.
 public enum FieldPresence: Sendable, Hashable, CaseIterable {
@@ -231,5 +232,18 @@ extension JSONDocument.Value {
         default:
             return nil
         }
+    }
+}
+
+extension JSONValue.Member {
+    /// A member named by a field of the schema: `.init(Placement.Field.revision, 3)` writes
+    /// `"revision": 3`.
+    public init<Field: SchemaField>(_ field: Field, _ value: JSONValue) {
+        self.init(field.rawValue, value)
+    }
+
+    /// A top-level member of a fallback file: `.init(TopLevelField.formatVersion, 1)`.
+    public init(_ field: TopLevelField, _ value: JSONValue) {
+        self.init(field.rawValue, value)
     }
 }
