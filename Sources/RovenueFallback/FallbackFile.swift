@@ -125,31 +125,6 @@ public struct FallbackFile: Sendable {
         document.value(at: value.source.node).field(field).map { SourceRef(node: $0.index) }
     }
 
-    /// The location of the field named `field` in a decoded value, else the value itself.
-    ///
-    /// Transitional: use `location(of: Value.Field, in:)`, which cannot name a field the struct lacks.
-    public func location<T: SourceBacked>(of field: String, in value: T) -> Location {
-        location(of: fieldRef(field, in: value) ?? value.source)
-    }
-
-    /// The node of the field named `field` in a decoded value, if the field is written; nil for a
-    /// name that is not one of the struct's fields.
-    ///
-    /// Transitional: use `fieldRef(_: Value.Field, in:)`, which cannot name a field the struct lacks.
-    public func fieldRef<T: SourceBacked>(_ field: String, in value: T) -> SourceRef? {
-        let container = document.value(at: value.source.node)
-        switch container.kind {
-        case .object:
-            return container[field].map { SourceRef(node: $0.index) }
-        case .array:
-            guard let position = T.shape.fieldNames.firstIndex(of: field) else { return nil }
-            let elements = container.elements
-            return position < elements.count ? SourceRef(node: elements[position].index) : nil
-        default:
-            return nil
-        }
-    }
-
     // MARK: Array forms
 
     /// The array form at `ref`, with the struct the decoder read it as; nil when the value at `ref`

@@ -276,10 +276,6 @@ public struct Page: SourceBacked {
         "checkbox", "opinion_scale", "rating", "long_text", "short_text", "date_input", "number_input", "slider",
         "text_input",
     ]
-    /// The names of the fields that hold a `Text`, in declaration order (see `Field.textFields`).
-    public static let textFieldNames = Field.textFields.map(\.rawValue)
-    /// The names of the fields that hold a `TextList`, in declaration order (see `Field.textListFields`).
-    public static let textListFieldNames = Field.textListFields.map(\.rawValue)
 
     public var id: String
     public var type: String

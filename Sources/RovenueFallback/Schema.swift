@@ -77,13 +77,6 @@ public protocol SourceBacked: Sendable {
     var source: SourceRef { get }
 }
 
-extension SourceBacked {
-    /// The field names in the order the array quirk uses.
-    ///
-    /// Transitional, for code that still names fields by string: prefer `Field.allCases`.
-    public static var fieldNames: [String] { shape.fieldNames }
-}
-
 /// The structs of the contract's §4, by the names the contract gives them.
 ///
 /// It names the struct an array-form object was decoded as (`ArrayForm.shape`), where the struct's
