@@ -152,7 +152,9 @@ package struct AuditRun {
     }
 
     /// The node of `field` in a decoded value when it is written, else the value's own node.
-    func node<T: SourceBacked>(of field: String, in value: T) -> Int {
+    ///
+    /// `node(of: .revision, in: placement)`: the field must be one of the value's own struct.
+    func node<Value: SourceBacked>(of field: Value.Field, in value: Value) -> Int {
         file.fieldRef(field, in: value)?.node ?? value.source.node
     }
 

@@ -10,17 +10,12 @@ extension AuditRun {
         guard let locales = funnel.locales, !locales.isEmpty else { return }
         let pages = context.pages
         for index in pages.indices {
-            checkText(pages[index].title, "title", context, index, locales: locales)
-            checkText(pages[index].subtitle, "subtitle", context, index, locales: locales)
-            checkText(pages[index].body, "body", context, index, locales: locales)
-            checkText(pages[index].cta, "cta", context, index, locales: locales)
-            checkText(pages[index].headline, "headline", context, index, locales: locales)
-            checkText(pages[index].placeholder, "placeholder", context, index, locales: locales)
-            checkText(pages[index].suffix, "suffix", context, index, locales: locales)
-            checkText(pages[index].agreementLabel, "agreementLabel", context, index, locales: locales)
-            checkList(pages[index].benefits, "benefits", context, index, locales: locales)
-            checkList(pages[index].features, "features", context, index, locales: locales)
-            checkList(pages[index].steps, "steps", context, index, locales: locales)
+            for field in Page.Field.textFields {
+                checkText(pages[index].text(field), field, context, index, locales: locales)
+            }
+            for field in Page.Field.textListFields {
+                checkList(pages[index].textList(field), field, context, index, locales: locales)
+            }
             guard let options = pages[index].options else { continue }
             for option in options.indices {
                 guard case .localized(let map) = options[option].label,
@@ -28,26 +23,26 @@ extension AuditRun {
                 else { continue }
                 reportTranslationGaps(
                     gaps, what: "Page \(Format.quoted(pages[index].id)) option \(Format.quoted(options[option].value)) label",
-                    funnel: funnel, fieldNode: node(of: "label", in: options[option]), about: context.page(index))
+                    funnel: funnel, fieldNode: node(of: .label, in: options[option]), about: context.page(index))
             }
         }
     }
 
     /// Reports the declared locales a localized text of page `index` lacks copy for.
-    private mutating func checkText(_ text: LocalizedText?, _ field: String, _ context: FunnelContext, _ index: Int, locales: [String]) {
+    private mutating func checkText(_ text: LocalizedText?, _ field: Page.Field, _ context: FunnelContext, _ index: Int, locales: [String]) {
         guard case .localized(let map)? = text, let gaps = Self.gaps(in: map, locales: locales, Self.textGap) else { return }
         reportTranslationGaps(
-            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field)", funnel: context.funnel,
+            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field.rawValue)", funnel: context.funnel,
             fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
     }
 
     /// Reports the declared locales a localized text list of page `index` lacks copy for.
     private mutating func checkList(
-        _ list: LocalizedTextList?, _ field: String, _ context: FunnelContext, _ index: Int, locales: [String]
+        _ list: LocalizedTextList?, _ field: Page.Field, _ context: FunnelContext, _ index: Int, locales: [String]
     ) {
         guard case .localized(let map)? = list, let gaps = Self.gaps(in: map, locales: locales, Self.listGap) else { return }
         reportTranslationGaps(
-            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field)", funnel: context.funnel,
+            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field.rawValue)", funnel: context.funnel,
             fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
     }
 
@@ -114,9 +109,9 @@ extension AuditRun {
         "backgroundUrl", "url", "src",
     ]
     /// Keys of a page that hold copy or branching, never media.
-    static let copyKeys: Set<String> = Set(Page.textFieldNames + Page.textListFieldNames).union([
-        "label", "next_rules", "default_next", "question_id", "paywallId",
-    ])
+    static let copyKeys: Set<String> = Set(
+        (Page.Field.textFields + Page.Field.textListFields + [.nextRules, .defaultNext, .questionId, .paywallId]).map(\.rawValue)
+            + [PageOption.Field.label.rawValue])
 
     mutating func checkPageMedia(_ context: FunnelContext, _ index: Int) {
         let pages = context.pages

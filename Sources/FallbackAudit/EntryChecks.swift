@@ -89,7 +89,7 @@ extension AuditRun {
         if let problems = Self.identifierProblems(placement.identifier) {
             reportIdentifier(
                 placement.identifier, problems, what: "placement.identifier", key: key,
-                at: .value(node(of: "identifier", in: placement)))
+                at: .value(node(of: .identifier, in: placement)))
         }
         if !ExactKey.same(placement.identifier, key) {
             let other = hasEntry(forKey: placement.identifier) ? "the entry under that key" : "nothing"
@@ -99,14 +99,14 @@ extension AuditRun {
                     + "getFunnel/getPaywall(\(Format.quoted(key))) finds this entry but exposure and the presented context "
                     + "report \(Format.quoted(placement.identifier)), and getFunnel/getPaywall(\(Format.quoted(placement.identifier))) "
                     + "finds \(other) offline.",
-                about: .placement(key: ExactKey(key)), at: node(of: "identifier", in: placement))
+                about: .placement(key: ExactKey(key)), at: node(of: .identifier, in: placement))
         }
         if placement.revision < 1 {
             report(
                 .revisionInvalid,
                 "placement.revision is \(placement.revision): dashboard revisions start at 1, so this entry was edited by "
                     + "hand or does not come from an export.",
-                about: .placement(key: ExactKey(key)), at: node(of: "revision", in: placement))
+                about: .placement(key: ExactKey(key)), at: node(of: .revision, in: placement))
         }
     }
 
@@ -150,7 +150,7 @@ extension AuditRun {
                 "Experiment \(Format.quoted(experiment.id)) of placement \(Format.quoted(key)) has no variants: the "
                     + "entry loads, but an offline device draws nothing and is served nothing.",
                 about: .experiment(placementKey: ExactKey(key), id: ExactKey(experiment.id)),
-                at: node(of: "variants", in: experiment))
+                at: node(of: .variants, in: experiment))
         case .nothing(.noTarget):
             report(
                 .servesNothing,
@@ -169,11 +169,11 @@ extension AuditRun {
             var anchor: Int?
             if let paywall = entry.paywall {
                 shadowed.append("paywall \(Format.quoted(paywall.id))")
-                anchor = node(of: "paywall", in: entry)
+                anchor = node(of: .paywall, in: entry)
             }
             if let experiment = entry.experiment {
                 shadowed.append("experiment \(Format.quoted(experiment.id))")
-                anchor = anchor ?? node(of: "experiment", in: entry)
+                anchor = anchor ?? node(of: .experiment, in: entry)
             }
             if let anchor {
                 report(
@@ -189,7 +189,7 @@ extension AuditRun {
                 "Placement \(Format.quoted(key)) has paywall \(Format.quoted(paywall.id)) and experiment "
                     + "\(Format.quoted(experiment.id)): the SDK serves the paywall (§5: a direct target wins over an "
                     + "experiment) and never draws a variant.",
-                about: .placement(key: ExactKey(key)), at: node(of: "experiment", in: entry))
+                about: .placement(key: ExactKey(key)), at: node(of: .experiment, in: entry))
         }
         for (index, variant) in (entry.experiment?.variants ?? []).enumerated() {
             if let funnel = variant.funnel, let paywall = variant.paywall {
@@ -198,7 +198,7 @@ extension AuditRun {
                     "Variant \(Format.quoted(variant.variantId)) has funnel \(Format.quoted(funnel.id)) and paywall "
                         + "\(Format.quoted(paywall.id)): a subscriber who draws it is served the funnel, never the paywall.",
                     about: .variant(placementKey: ExactKey(key), index: index, id: ExactKey(variant.variantId)),
-                    at: node(of: "paywall", in: variant))
+                    at: node(of: .paywall, in: variant))
             }
         }
     }

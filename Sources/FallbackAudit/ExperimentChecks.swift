@@ -9,7 +9,7 @@ extension AuditRun {
         guard !variants.isEmpty else { return }
         var name: String { "Experiment \(Format.quoted(experiment.id))" }
         var subject: FindingSubject { .experiment(placementKey: ExactKey(key), id: ExactKey(experiment.id)) }
-        let variantsNode = node(of: "variants", in: experiment)
+        let variantsNode = node(of: .variants, in: experiment)
         let weights = variants.map(\.weight)
         let shares = Bucketing.shares(weights: weights)
         let sum = weights.reduce(0, +)
@@ -59,7 +59,7 @@ extension AuditRun {
                     .weightNotPositive,
                     "Variant \(Format.quoted(variant.variantId)) of \(name.lowercasedFirst) has weight \(variant.weightText): "
                         + "\(effect).",
-                    about: variantSubject, at: node(of: "weight", in: variant))
+                    about: variantSubject, at: node(of: .weight, in: variant))
             }
             if let first = firstIndexOfId[ExactKey(variant.variantId)] {
                 report(
@@ -67,7 +67,7 @@ extension AuditRun {
                     "Variants #\(first + 1) and #\(index + 1) of \(name.lowercasedFirst) share variantId "
                         + "\(Format.quoted(variant.variantId)): exposures of both report the same id, so their results "
                         + "cannot be told apart.",
-                    about: variantSubject, at: node(of: "variantId", in: variant))
+                    about: variantSubject, at: node(of: .variantId, in: variant))
             } else {
                 firstIndexOfId[ExactKey(variant.variantId)] = index
             }

@@ -48,7 +48,7 @@ extension AuditRun {
             report(
                 .funnelEmpty,
                 "Funnel \(Format.quoted(funnel.id)) has no pages: a device served it offline has nothing to show.",
-                about: .funnel(served), at: node(of: "pages", in: funnel))
+                about: .funnel(served), at: node(of: .pages, in: funnel))
             return
         }
         let context = FunnelContext(funnel: funnel, served: served)
@@ -77,7 +77,7 @@ extension AuditRun {
                     "Pages #\(first + 1) and #\(index + 1) of funnel \(Format.quoted(funnel.id)) share id "
                         + "\(Format.quoted(pages[index].id)): a goto or default_next naming it is ambiguous (this audit "
                         + "follows the first), and the dashboard blocks publishing it.",
-                    about: context.page(index), at: node(of: "id", in: pages[index]))
+                    about: context.page(index), at: node(of: .id, in: pages[index]))
             }
             if let question = pages[index].questionId, let first = context.questionPage(of: question), first != index {
                 report(
@@ -85,7 +85,7 @@ extension AuditRun {
                     "Pages \(Format.quoted(pages[first].id)) and \(Format.quoted(pages[index].id)) both ask question_id "
                         + "\(Format.quoted(question)): clauses read the latest answer, so the later page overwrites the "
                         + "earlier one's answer. The dashboard blocks publishing it.",
-                    about: context.page(index), at: node(of: "question_id", in: pages[index]))
+                    about: context.page(index), at: node(of: .questionId, in: pages[index]))
             }
             let type = pages[index].type
             if !Page.knownTypes.contains(type) {
@@ -94,7 +94,7 @@ extension AuditRun {
                     "Page \(Format.quoted(pages[index].id)) has type \(Format.quoted(type)), not one of the 26 funnel page "
                         + "types\(Format.didYouMean(type, among: Self.knownPageTypes)): an SDK that does not know "
                         + "the type cannot render the page.",
-                    about: context.page(index), at: node(of: "type", in: pages[index]))
+                    about: context.page(index), at: node(of: .type, in: pages[index]))
             }
             if pages[index].options?.isEmpty ?? true, Self.choicePageTypes.contains(type) {
                 report(
@@ -102,7 +102,7 @@ extension AuditRun {
                     "Page \(Format.quoted(pages[index].id)) is a \(type) page with no options: a first launch shows a "
                         + "question with nothing to pick"
                         + "\(pages[index].questionId.map { ", and question \(Format.quoted($0)) is never answered" } ?? "").",
-                    about: context.page(index), at: node(of: "options", in: pages[index]))
+                    about: context.page(index), at: node(of: .options, in: pages[index]))
             }
             if context.graph.cannotShowPaywall(onPage: index) {
                 reportPaywallPage(pages[index], about: context.page(index), funnel: funnel)
@@ -119,7 +119,7 @@ extension AuditRun {
                 .paywallUnavailableOffline,
                 "Paywall page \(Format.quoted(page.id)) has no paywallId: an offline first launch reaches the page with "
                     + "no paywall to show (funnel \(Format.quoted(funnel.id))'s paywalls map: \(carriedText)).",
-                about: subject, at: node(of: "paywallId", in: page))
+                about: subject, at: node(of: .paywallId, in: page))
             return
         }
         report(
@@ -128,7 +128,7 @@ extension AuditRun {
                 + "\(Format.quoted(funnel.id))'s paywalls map does not carry (\(carriedText)"
                 + "\(Format.suggestion(for: paywallId, among: carried).map { "; did you mean \(Format.quoted($0))?" } ?? "")): "
                 + "an offline first launch reaches the page and cannot show its paywall.",
-            about: subject, at: node(of: "paywallId", in: page))
+            about: subject, at: node(of: .paywallId, in: page))
     }
 
     // MARK: Graph
@@ -148,7 +148,7 @@ extension AuditRun {
                     case .page(let next), .paywall(let next):
                         if next <= index {
                             backSteps.append(
-                                BackStep(from: index, to: next, kind: .rule(rules[rule].id), node: node(of: "goto", in: rules[rule])))
+                                BackStep(from: index, to: next, kind: .rule(rules[rule].id), node: node(of: .goto, in: rules[rule])))
                         }
                     case .end:
                         break
@@ -158,7 +158,7 @@ extension AuditRun {
                             "Rule \(Format.quoted(rules[rule].id)) on page \(Format.quoted(pages[index].id)) goes to "
                                 + "\(context.unknownTargetText(goto)): the dashboard blocks publishing this, and a device "
                                 + "taking the branch has nowhere to go.",
-                            about: context.page(index), at: node(of: "goto", in: rules[rule]))
+                            about: context.page(index), at: node(of: .goto, in: rules[rule]))
                     }
                 case .defaultNext:
                     let defaultNext = pages[index].defaultNext ?? ""
@@ -166,7 +166,7 @@ extension AuditRun {
                     case .page(let next), .paywall(let next):
                         if next <= index {
                             backSteps.append(
-                                BackStep(from: index, to: next, kind: .defaultNext, node: node(of: "default_next", in: pages[index])))
+                                BackStep(from: index, to: next, kind: .defaultNext, node: node(of: .defaultNext, in: pages[index])))
                         }
                     case .end:
                         break
@@ -176,7 +176,7 @@ extension AuditRun {
                             "default_next of page \(Format.quoted(pages[index].id)) is \(context.unknownTargetText(defaultNext)): "
                                 + "the dashboard blocks publishing this, and a device leaving the page without a matching rule "
                                 + "has nowhere to go.",
-                            about: context.page(index), at: node(of: "default_next", in: pages[index]))
+                            about: context.page(index), at: node(of: .defaultNext, in: pages[index]))
                     }
                 case .nextInOrder:
                     break
@@ -319,7 +319,7 @@ extension AuditRun {
                     "\(subject) (#\(pageIndex + 1)) reads question \(Format.quoted(question)), first asked on page "
                         + "\(Format.quoted(pages[asked].id)) (#\(asked + 1)), after it: when the rule runs the answer is "
                         + "missing, so `\(op)` is always \(Self.matchesMissingAnswer(clause.op)).",
-                    about: context.page(pageIndex), at: node(of: "question_id", in: clause))
+                    about: context.page(pageIndex), at: node(of: .questionId, in: clause))
             }
         } else {
             report(
@@ -328,12 +328,12 @@ extension AuditRun {
                     + "\(Format.quoted(context.funnel.id)) asks\(Format.didYouMean(question, among: context.questionIds)): "
                     + "the answer is always missing, so `\(op)` is always \(Self.matchesMissingAnswer(clause.op)). The "
                     + "dashboard blocks publishing it.",
-                about: context.page(pageIndex), at: node(of: "question_id", in: clause))
+                about: context.page(pageIndex), at: node(of: .questionId, in: clause))
         }
         if let problem = Self.valueProblem(clause) {
             report(
                 .clauseValueInvalid, "\(subject): the clause on \(Format.quoted(question)) \(problem).",
-                about: context.page(pageIndex), at: node(of: "value", in: clause))
+                about: context.page(pageIndex), at: node(of: .value, in: clause))
             return
         }
         guard let asked, let options = pages[asked].options, !options.isEmpty, let value = clause.value else { return }
@@ -380,7 +380,7 @@ extension AuditRun {
                 + "\(unknown.map { Format.json($0.owned) }.joined(separator: ", ")), which is not the value of any option "
                 + "of page \(Format.quoted(page.id)) (values: \(listed)\(hint)): an answer never equals it, so the branch "
                 + "does not behave as intended.",
-            about: findingSubject, at: node(of: "value", in: clause))
+            about: findingSubject, at: node(of: .value, in: clause))
     }
 
     /// What a clause evaluates to when its question has no answer.

@@ -96,17 +96,18 @@ enum ResolveCommand: Command {
         switch resolution.served {
         case .funnel(let value):
             served = "funnel"
-            funnel = .object([.init("id", .string(value.id)), .init("slug", .string(value.slug))])
+            funnel = .object([.init(Funnel.Field.id, .string(value.id)), .init(Funnel.Field.slug, .string(value.slug))])
         case .paywall(let value):
             served = "paywall"
-            paywall = .object([.init("id", .string(value.id)), .init("identifier", .string(value.identifier))])
+            paywall = .object([.init(Paywall.Field.id, .string(value.id)), .init(Paywall.Field.identifier, .string(value.identifier))])
         case .experiment, .nothing:
             break
         }
+        // Keys that copy a snapshot field are spelled by the schema; the others are the report's own.
         let experiment: JSONValue = resolution.draw.map { draw in
             .object([
-                .init("id", .string(draw.experimentId)), .init("key", .string(draw.experimentKey)),
-                .init("bucket", .number(JSONNumber(draw.bucket))), .init("variantId", .string(draw.variantId)),
+                .init(Experiment.Field.id, .string(draw.experimentId)), .init(Experiment.Field.key, .string(draw.experimentKey)),
+                .init("bucket", .number(JSONNumber(draw.bucket))), .init(Variant.Field.variantId, .string(draw.variantId)),
             ])
         } ?? nil
         var members: [JSONValue.Member] = [
@@ -114,8 +115,8 @@ enum ResolveCommand: Command {
             .init("served", served), .init("funnel", funnel), .init("paywall", paywall), .init("experiment", experiment),
         ]
         if let placement = resolution.placement {
-            members.append(.init("identifier", .string(placement.identifier)))
-            members.append(.init("revision", .number(JSONNumber(text: String(placement.revision)))))
+            members.append(.init(Placement.Field.identifier, .string(placement.identifier)))
+            members.append(.init(Placement.Field.revision, .number(JSONNumber(text: String(placement.revision)))))
         }
         if let reason = resolution.served.nothingReason {
             members.append(.init("reason", .string(reason.description)))

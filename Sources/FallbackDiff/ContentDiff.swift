@@ -92,17 +92,16 @@ extension DiffRun {
         if old.versionNo != new.versionNo || !Self.sameOptional(old.versionId, new.versionId) {
             let version = { (funnel: Funnel) -> JSONValue in
                 .object([
-                    .init("versionId", funnel.versionId.map { .string($0) } ?? nil),
-                    .init("versionNo", funnel.versionNo.map { .number(JSONNumber(text: String($0))) } ?? nil),
+                    .init(Funnel.Field.versionId.rawValue, funnel.versionId.map { .string($0) } ?? nil),
+                    .init(Funnel.Field.versionNo.rawValue, funnel.versionNo.map { .number(JSONNumber(text: String($0))) } ?? nil),
                 ])
             }
             report(
-                .funnelVersionChanged, in: scope, "\(scope.whereText): version \(Self.versionText(old)) → \(Self.versionText(new)).",
-                field: "versionNo",
-                old: oldPlace(self.old.fieldRef("versionNo", in: old)?.node ?? old.source.node),
-                new: newPlace(self.new.fieldRef("versionNo", in: new)?.node ?? new.source.node), values: (version(old), version(new)))
+                .funnelVersionChanged, in: scope, "\(scope.whereText): version \(Self.versionText(old)) → \(Self.versionText(new)).", field: Funnel.Field.versionNo.rawValue,
+                old: oldPlace(self.old.fieldRef(.versionNo, in: old)?.node ?? old.source.node),
+                new: newPlace(self.new.fieldRef(.versionNo, in: new)?.node ?? new.source.node), values: (version(old), version(new)))
         }
-        let skipped: Set<String> = ["id", "pages", "paywalls", "versionNo", "versionId"]
+        let skipped = Set([Funnel.Field.id, .pages, .paywalls, .versionNo, .versionId].map(\.rawValue))
         for field in Self.pairs(RawComparison.fields(of: old, in: self.old.document), RawComparison.fields(of: new, in: self.new.document))
         where !skipped.contains(field.name) {
             compareValues(
@@ -151,8 +150,8 @@ extension DiffRun {
     private mutating func comparePages(_ old: Funnel, _ new: Funnel, in scope: ChangeScope) {
         let oldIndices = Self.firstIndices(old.pages, id: \.id)
         let newIndices = Self.firstIndices(new.pages, id: \.id)
-        let oldPagesNode = self.old.fieldRef("pages", in: old)?.node ?? old.source.node
-        let newPagesNode = self.new.fieldRef("pages", in: new)?.node ?? new.source.node
+        let oldPagesNode = self.old.fieldRef(.pages, in: old)?.node ?? old.source.node
+        let newPagesNode = self.new.fieldRef(.pages, in: new)?.node ?? new.source.node
 
         for (index, page) in old.pages.enumerated() where newIndices[Array(page.id.utf8)] == nil && oldIndices[Array(page.id.utf8)] == index
         {
@@ -178,7 +177,7 @@ extension DiffRun {
                 .pagesReordered, in: scope,
                 "\(scope.whereText): pages are in another order, which changes where a page without a matching rule "
                     + "or default_next goes next.",
-                field: "pages", old: oldPlace(oldPagesNode), new: newPlace(newPagesNode),
+                field: Funnel.Field.pages.rawValue, old: oldPlace(oldPagesNode), new: newPlace(newPagesNode),
                 values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
         for (index, page) in new.pages.enumerated() where newIndices[Array(page.id.utf8)] == index {
@@ -187,33 +186,33 @@ extension DiffRun {
         }
     }
 
-    private static let copyFields = Set(Page.textFieldNames + Page.textListFieldNames)
+    private static let copyFields = Set(Page.Field.textFields + Page.Field.textListFields)
 
     private mutating func comparePage(_ old: Page, _ new: Page, in scope: ChangeScope) {
         let oldNode = old.source.node
         let newNode = new.source.node
         for field in Self.pairs(RawComparison.fields(of: old, in: self.old.document), RawComparison.fields(of: new, in: self.new.document))
         {
-            switch field.name {
-            case "id":
+            switch Page.Field(rawValue: field.name) {
+            case .id?:
                 continue
-            case "options":
+            case .options?:
                 compareOptions(old, new, in: scope)
-            case "next_rules":
+            case .nextRules?:
                 compareRules(old, new, in: scope)
-            case "default_next":
+            case .defaultNext?:
                 guard Self.differ(field.old, field.new) else { continue }
                 reportField(
-                    .ruleChanged, in: scope, [.member("default_next")], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
+                    .ruleChanged, in: scope, [.member(Page.Field.defaultNext)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
                     message: "\(scope.whereText): default_next \(Self.targetText(field.old)) → \(Self.targetText(field.new)).")
-            case "paywallId":
+            case .paywallId?:
                 guard Self.differ(field.old, field.new) else { continue }
                 reportField(
-                    .pagePaywallChanged, in: scope, [.member("paywallId")], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
+                    .pagePaywallChanged, in: scope, [.member(Page.Field.paywallId)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
                     message: "\(scope.whereText): shows paywall \(Self.targetText(field.new)) instead of \(Self.targetText(field.old)).")
-            case let name where Self.copyFields.contains(name):
+            case let copy? where Self.copyFields.contains(copy):
                 guard Self.differ(field.old, field.new) else { continue }
-                reportField(.copyChanged, in: scope, [.member(name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode)
+                reportField(.copyChanged, in: scope, [.member(field.name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode)
             default:
                 compareValues(
                     field.old, field.new, path: [.member(field.name)], base: .fieldChanged, oldAnchor: oldNode, newAnchor: newNode,
@@ -232,9 +231,9 @@ extension DiffRun {
         let newOptions = new.options ?? []
         let oldIndices = Self.firstIndices(oldOptions, id: \.value)
         let newIndices = Self.firstIndices(newOptions, id: \.value)
-        let oldAnchor = self.old.fieldRef("options", in: old)?.node ?? old.source.node
-        let newAnchor = self.new.fieldRef("options", in: new)?.node ?? new.source.node
-        let path = { (value: String) -> [PathStep] in [.member("options"), .matched(field: "value", value: value)] }
+        let oldAnchor = self.old.fieldRef(.options, in: old)?.node ?? old.source.node
+        let newAnchor = self.new.fieldRef(.options, in: new)?.node ?? new.source.node
+        let path = { (value: String) -> [PathStep] in [.member(Page.Field.options), .matched(field: PageOption.Field.value, value: value)] }
 
         for (index, option) in oldOptions.enumerated()
         where newIndices[Array(option.value.utf8)] == nil && oldIndices[Array(option.value.utf8)] == index {
@@ -252,7 +251,7 @@ extension DiffRun {
         let newOrder = Self.commonOrder(newOptions, oldIndices, id: \.value)
         if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
             report(
-                .optionsChanged, in: scope, "\(scope.whereText): options are in another order.", field: "options", old: oldPlace(oldAnchor),
+                .optionsChanged, in: scope, "\(scope.whereText): options are in another order.", field: Page.Field.options.rawValue, old: oldPlace(oldAnchor),
                 new: newPlace(newAnchor), values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
         for (index, option) in newOptions.enumerated() where newIndices[Array(option.value.utf8)] == index {
@@ -260,9 +259,9 @@ extension DiffRun {
             let oldOption = oldOptions[oldIndex]
             for field in Self.pairs(
                 RawComparison.fields(of: oldOption, in: self.old.document), RawComparison.fields(of: option, in: self.new.document))
-            where field.name != "value" {
+            where field.name != PageOption.Field.value.rawValue {
                 let fieldPath = path(option.value) + [.member(field.name)]
-                if field.name == "label" {
+                if field.name == PageOption.Field.label.rawValue {
                     guard Self.differ(field.old, field.new) else { continue }
                     reportField(
                         .copyChanged, in: scope, fieldPath, field.old, field.new, oldAnchor: oldOption.source.node,
@@ -281,9 +280,9 @@ extension DiffRun {
         let newRules = new.nextRules ?? []
         let oldIndices = Self.firstIndices(oldRules, id: \.id)
         let newIndices = Self.firstIndices(newRules, id: \.id)
-        let oldAnchor = self.old.fieldRef("next_rules", in: old)?.node ?? old.source.node
-        let newAnchor = self.new.fieldRef("next_rules", in: new)?.node ?? new.source.node
-        let path = { (id: String) -> [PathStep] in [.member("next_rules"), .matched(field: "id", value: id)] }
+        let oldAnchor = self.old.fieldRef(.nextRules, in: old)?.node ?? old.source.node
+        let newAnchor = self.new.fieldRef(.nextRules, in: new)?.node ?? new.source.node
+        let path = { (id: String) -> [PathStep] in [.member(Page.Field.nextRules), .matched(field: NextRule.Field.id, value: id)] }
 
         for (index, rule) in oldRules.enumerated() where newIndices[Array(rule.id.utf8)] == nil && oldIndices[Array(rule.id.utf8)] == index
         {
@@ -303,8 +302,7 @@ extension DiffRun {
         let newOrder = Self.commonOrder(newRules, oldIndices, id: \.id)
         if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
             report(
-                .ruleChanged, in: scope, "\(scope.whereText): rules are in another order, and the first rule that matches wins.",
-                field: "next_rules",
+                .ruleChanged, in: scope, "\(scope.whereText): rules are in another order, and the first rule that matches wins.", field: Page.Field.nextRules.rawValue,
                 old: oldPlace(oldAnchor), new: newPlace(newAnchor),
                 values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
@@ -333,25 +331,23 @@ extension DiffRun {
     private mutating func compareFunnelPaywalls(_ old: Funnel, _ new: Funnel, in scope: ChangeScope) {
         let oldPaywalls = old.paywalls ?? OrderedMap()
         let newPaywalls = new.paywalls ?? OrderedMap()
-        let oldAnchor = self.old.fieldRef("paywalls", in: old)?.node ?? old.source.node
-        let newAnchor = self.new.fieldRef("paywalls", in: new)?.node ?? new.source.node
+        let oldAnchor = self.old.fieldRef(.paywalls, in: old)?.node ?? old.source.node
+        let newAnchor = self.new.fieldRef(.paywalls, in: new)?.node ?? new.source.node
         for (key, paywall) in newPaywalls.pairs {
             let scope = scope.paywall(key)
             if let oldPaywall = oldPaywalls[key] {
                 comparePaywalls(oldPaywall, paywall, in: scope)
             } else {
                 report(
-                    .funnelPaywallAdded, in: scope,
-                    "\(scope.whereText): the funnel's paywalls map gains it (\(Self.paywallText(paywall))).",
-                    field: PathStep.text([.member("paywalls"), .member(key)]), old: oldPlace(oldAnchor), new: newPlace(paywall.source.node))
+                    .funnelPaywallAdded, in: scope, "\(scope.whereText): the funnel's paywalls map gains it (\(Self.paywallText(paywall))).",
+                    field: PathStep.text([.member(Funnel.Field.paywalls), .member(key)]), old: oldPlace(oldAnchor), new: newPlace(paywall.source.node))
             }
         }
         for (key, paywall) in oldPaywalls.pairs where newPaywalls[key] == nil {
             let scope = scope.paywall(key)
             report(
-                .funnelPaywallRemoved, in: scope,
-                "\(scope.whereText): the funnel's paywalls map no longer carries it (\(Self.paywallText(paywall))).",
-                field: PathStep.text([.member("paywalls"), .member(key)]), old: oldPlace(paywall.source.node), new: newPlace(newAnchor))
+                .funnelPaywallRemoved, in: scope, "\(scope.whereText): the funnel's paywalls map no longer carries it (\(Self.paywallText(paywall))).",
+                field: PathStep.text([.member(Funnel.Field.paywalls), .member(key)]), old: oldPlace(paywall.source.node), new: newPlace(newAnchor))
         }
     }
 
@@ -367,9 +363,10 @@ extension DiffRun {
 
     mutating func comparePaywalls(_ old: Paywall, _ new: Paywall, in scope: ChangeScope) {
         for field in Self.pairs(RawComparison.fields(of: old, in: self.old.document), RawComparison.fields(of: new, in: self.new.document))
-        where field.name != "id" {
+        where field.name != Paywall.Field.id.rawValue {
             compareValues(
-                field.old, field.new, path: [.member(field.name)], base: field.name == "offering" ? .offeringChanged : .fieldChanged,
+                field.old, field.new, path: [.member(field.name)],
+                base: field.name == Paywall.Field.offering.rawValue ? .offeringChanged : .fieldChanged,
                 oldAnchor: old.source.node, newAnchor: new.source.node, in: scope)
         }
     }
@@ -391,13 +388,13 @@ extension DiffRun {
             if let old, let oldPage, FunnelGraph.cannotShowPaywall(oldPage, in: old) { continue }
             let scope = scope.page(page.id)
             let shows = page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall"
-            let oldAnchor = oldPage.map { self.old.fieldRef("paywallId", in: $0)?.node ?? $0.source.node }
-            let newAnchor = self.new.fieldRef("paywallId", in: page)?.node ?? page.source.node
+            let oldAnchor = oldPage.map { self.old.fieldRef(.paywallId, in: $0)?.node ?? $0.source.node }
+            let newAnchor = self.new.fieldRef(.paywallId, in: page)?.node ?? page.source.node
             report(
                 .paywallUnreachableOffline, in: scope,
                 "\(scope.whereText): the paywall page \(shows), which the funnel's paywalls map does not carry (\(carried(new))): "
                     + "offline, the funnel \(oldPage == nil ? "cannot" : "can no longer") show its paywall.",
-                field: "paywallId", old: oldPlace(oldAnchor), new: newPlace(newAnchor),
+                field: Page.Field.paywallId.rawValue, old: oldPlace(oldAnchor), new: newPlace(newAnchor),
                 values: (oldPage?.paywallId.map { .string($0) }, page.paywallId.map { .string($0) }))
         }
         if let old {
@@ -410,8 +407,8 @@ extension DiffRun {
                     .paywallReachableOffline, in: scope,
                     "\(scope.whereText): the paywall page can show paywall \(Format.quoted(page.paywallId ?? "")) offline again: the "
                         + "funnel's paywalls map now carries it.",
-                    field: "paywalls", old: oldPlace(self.old.fieldRef("paywalls", in: old)?.node ?? old.source.node),
-                    new: newPlace(self.new.fieldRef("paywalls", in: new)?.node ?? new.source.node),
+                    field: Funnel.Field.paywalls.rawValue, old: oldPlace(self.old.fieldRef(.paywalls, in: old)?.node ?? old.source.node),
+                    new: newPlace(self.new.fieldRef(.paywalls, in: new)?.node ?? new.source.node),
                     values: (Self.paywallKeys(old), Self.paywallKeys(new)))
             }
         }

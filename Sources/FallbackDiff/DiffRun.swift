@@ -77,7 +77,7 @@ struct DiffRun {
                 .generatedEarlier, in: scope,
                 "The new snapshot was generated at \(EpochMilliseconds.isoDate(newDate)), before the old one "
                     + "(\(EpochMilliseconds.isoDate(oldDate))): it goes back in time.",
-                field: "generatedAt", old: oldPlace(old.generatedAt?.index), new: newPlace(new.generatedAt?.index),
+                field: TopLevelField.generatedAt.rawValue, old: oldPlace(old.generatedAt?.index), new: newPlace(new.generatedAt?.index),
                 written: (old.generatedAt, new.generatedAt))
         }
         comparePlacements()
@@ -97,7 +97,7 @@ struct DiffRun {
                     .projectChanged, in: scope,
                     "projectId \(Format.quoted(oldProject)) → \(Format.quoted(newProject)): the new snapshot is another "
                         + "project's export (a staging file bundled into a production app?).",
-                    field: "projectId", old: oldPlace(oldValue?.index), new: newPlace(newValue?.index),
+                    field: TopLevelField.projectId.rawValue, old: oldPlace(oldValue?.index), new: newPlace(newValue?.index),
                     written: (oldValue, newValue))
             }
             return
@@ -111,7 +111,7 @@ struct DiffRun {
         if differs {
             report(
                 .fieldChanged, in: scope, "projectId \(oldValue == nil ? "added" : newValue == nil ? "removed" : "changed").",
-                field: "projectId",
+                field: TopLevelField.projectId.rawValue,
                 old: oldPlace(oldValue?.index), new: newPlace(newValue?.index), written: (oldValue, newValue))
         }
     }
@@ -243,17 +243,18 @@ struct DiffRun {
                     "placement.identifier \(Format.quoted(oldPlacement.identifier)) → \(Format.quoted(newPlacement.identifier)): "
                         + "exposures and presented contexts for key \(Format.quoted(key)) now report "
                         + "\(Format.quoted(newPlacement.identifier)).",
-                    field: "placement.identifier", old: oldPlace(old.fieldRef("identifier", in: oldPlacement)?.node),
-                    new: newPlace(new.fieldRef("identifier", in: newPlacement)?.node),
+                    field: PathStep.text([.member(FallbackEntry.Field.placement), .member(Placement.Field.identifier)]),
+                    old: oldPlace(old.fieldRef(.identifier, in: oldPlacement)?.node),
+                    new: newPlace(new.fieldRef(.identifier, in: newPlacement)?.node),
                     values: (.string(oldPlacement.identifier), .string(newPlacement.identifier)))
             }
             if oldPlacement.revision != newPlacement.revision {
                 let down = newPlacement.revision < oldPlacement.revision ? ": it went down, which the dashboard never does" : ""
                 report(
                     .revisionChanged, in: scope, "Revision \(oldPlacement.revision) → \(newPlacement.revision)\(down).",
-                    field: "placement.revision",
-                    old: oldPlace(old.fieldRef("revision", in: oldPlacement)?.node),
-                    new: newPlace(new.fieldRef("revision", in: newPlacement)?.node),
+                    field: PathStep.text([.member(FallbackEntry.Field.placement), .member(Placement.Field.revision)]),
+                    old: oldPlace(old.fieldRef(.revision, in: oldPlacement)?.node),
+                    new: newPlace(new.fieldRef(.revision, in: newPlacement)?.node),
                     values: (
                         .number(JSONNumber(text: String(oldPlacement.revision))), .number(JSONNumber(text: String(newPlacement.revision)))
                     ))
@@ -281,11 +282,11 @@ struct DiffRun {
 
     /// The node of the field that decides what an entry serves.
     private func targetNode(_ entry: FallbackEntry, in file: FallbackFile) -> Int {
-        let field: String? =
+        let field: FallbackEntry.Field? =
             switch entry.offlineTarget {
-            case .funnel: "funnel"
-            case .paywall: "paywall"
-            case .experiment, .nothing(.noVariants): "experiment"
+            case .funnel: .funnel
+            case .paywall: .paywall
+            case .experiment, .nothing(.noVariants): .experiment
             case .nothing: nil
             }
         return field.flatMap { file.fieldRef($0, in: entry)?.node } ?? entry.source.node
@@ -347,8 +348,8 @@ struct DiffRun {
                 .experimentKeyChanged, in: scope,
                 "Experiment \(name) key \(Format.quoted(oldExperiment.key)) → \(Format.quoted(newExperiment.key)): every "
                     + "subscriber's bucket is drawn again from the new key, independently of the old draw.",
-                field: "experiment.key", old: oldPlace(old.fieldRef("key", in: oldExperiment)?.node),
-                new: newPlace(new.fieldRef("key", in: newExperiment)?.node),
+                field: PathStep.text([.member(FallbackEntry.Field.experiment), .member(Experiment.Field.key)]),
+                old: oldPlace(old.fieldRef(.key, in: oldExperiment)?.node), new: newPlace(new.fieldRef(.key, in: newExperiment)?.node),
                 values: (.string(oldExperiment.key), .string(newExperiment.key)))
         }
 
@@ -360,7 +361,7 @@ struct DiffRun {
                 "Experiment \(name) lost variant \(Format.quoted(variant.variantId)) (\(variant.offlineTarget.quotedText), "
                     + "\(Rebucketing.percent(buckets: oldShares[index], minimumDecimals: 1))% of subscribers): they draw "
                     + "again from the remaining variants.",
-                old: oldPlace(variant.source.node), new: newPlace(new.fieldRef("variants", in: newExperiment)?.node))
+                old: oldPlace(variant.source.node), new: newPlace(new.fieldRef(.variants, in: newExperiment)?.node))
         }
         for variant in newExperiment.variants {
             let variantScope = scope.variant(variant.variantId)
@@ -369,7 +370,7 @@ struct DiffRun {
                     .variantAdded, in: variantScope,
                     "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(variant.offlineTarget.quotedText) "
                         + "(weight \(variant.weightText)).",
-                    old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node), new: newPlace(variant.source.node))
+                    old: oldPlace(old.fieldRef(.variants, in: oldExperiment)?.node), new: newPlace(variant.source.node))
                 continue
             }
             let oldTarget = oldVariant.offlineTarget
@@ -419,9 +420,9 @@ struct DiffRun {
             .object(experiment.variants.map { JSONValue.Member($0.variantId, .number(JSONNumber(text: $0.weightText))) })
         }
         report(
-            .weightsChanged, in: scope, message, field: "experiment.variants",
-            old: oldPlace(old.fieldRef("variants", in: oldExperiment)?.node),
-            new: newPlace(new.fieldRef("variants", in: newExperiment)?.node), values: (weights(oldExperiment), weights(newExperiment)))
+            .weightsChanged, in: scope, message, field: PathStep.text([.member(FallbackEntry.Field.experiment), .member(Experiment.Field.variants)]),
+            old: oldPlace(old.fieldRef(.variants, in: oldExperiment)?.node),
+            new: newPlace(new.fieldRef(.variants, in: newExperiment)?.node), values: (weights(oldExperiment), weights(newExperiment)))
     }
 
     // MARK: Served content

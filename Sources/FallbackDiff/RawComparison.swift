@@ -28,6 +28,16 @@ enum PathStep: Hashable {
         return text
     }
 
+    /// A member step named by a field of the schema: `.member(Page.Field.options)`.
+    static func member<Field: SchemaField>(_ field: Field) -> PathStep {
+        .member(field.rawValue)
+    }
+
+    /// An element matched by a field of the schema: `.matched(field: NextRule.Field.id, value: id)`.
+    static func matched<Field: SchemaField>(field: Field, value: String) -> PathStep {
+        .matched(field: field.rawValue, value: value)
+    }
+
     private static func isPlainName(_ key: String) -> Bool {
         !key.isEmpty
             && key.utf8.allSatisfy { byte in
@@ -55,8 +65,8 @@ enum RawComparison {
         case .object:
             return members(of: container).filter { $0.value.kind != .null }
         case .array:
-            return zip(T.fieldNames, container.elements).compactMap { name, element in
-                element.kind == .null ? nil : WrittenField(name: name, value: element)
+            return zip(T.Field.allCases, container.elements).compactMap { field, element in
+                element.kind == .null ? nil : WrittenField(name: field.rawValue, value: element)
             }
         default:
             return []
@@ -133,10 +143,14 @@ enum RawComparison {
     }
 
     /// Arrays whose elements are matched by a field rather than by position.
-    static let keyedArrays: [String: String] = [
-        "pages": "id", "options": "value", "next_rules": "id", "packages": "packageIdentifier", "variants": "variantId",
-        "clauses": "question_id",
-    ]
+    static let keyedArrays: [String: String] = Dictionary(
+        uniqueKeysWithValues: [
+            (Funnel.Field.pages.rawValue, Page.Field.id.rawValue), (Page.Field.options.rawValue, PageOption.Field.value.rawValue),
+            (Page.Field.nextRules.rawValue, NextRule.Field.id.rawValue),
+            (Offering.Field.packages.rawValue, Package.Field.packageIdentifier.rawValue),
+            (Experiment.Field.variants.rawValue, Variant.Field.variantId.rawValue),
+            (Condition.Field.clauses.rawValue, Clause.Field.questionId.rawValue),
+        ])
 }
 
 /// One value that differs between two written values, with the nearest node on each side.

@@ -39,6 +39,16 @@ enum ContentFingerprint {
         return hasher.finalize()
     }
 
+    /// The digest of `value` without its `field`: the member of that name of an object, the
+    /// element at the field's position of an array form, nothing of any other value.
+    static func digest<Field: SchemaField>(of value: JSONDocument.Value, excluding field: Field) -> SHA256Digest {
+        switch value.kind {
+        case .object: digest(of: value, excludingKey: field.rawValue)
+        case .array: digest(of: value, excludingElement: field.position)
+        default: digest(of: value)
+        }
+    }
+
     /// The bytes of the excluded member (key to end of value) or element, when present.
     private static func excludedSpan(of value: JSONDocument.Value, key: String?, element: Int?) -> Range<Int>? {
         if let key, value.kind == .object {

@@ -307,17 +307,18 @@ final class GitObjectReader {
         if let failure { throw failure }
         try writeRequest(Array((object + "\n").utf8))
         let header = try readLine()
-        let fields = header.split(separator: " ", omittingEmptySubsequences: false)
-        if fields.count == 2, fields[0] == object, fields[1] == "missing" {
+        // The header is `<object> <type> <size>`, or `<object> missing`.
+        let words = header.split(separator: " ", omittingEmptySubsequences: false)
+        if words.count == 2, words[0] == object, words[1] == "missing" {
             throw HistoryError.gitFailed(command: Self.command, message: "no object \(object) in the repository")
         }
-        guard fields.count == 3, fields[0] == object, let size = Int(fields[2]), size >= 0 else {
+        guard words.count == 3, words[0] == object, let size = Int(words[2]), size >= 0 else {
             throw fail("unexpected response \(header.debugDescription) to \(object)")
         }
         let content = try readBytes(size)
         guard try readBytes(1) == [0x0A] else { throw fail("a response to \(object) does not end in a line break") }
-        guard fields[1] == "blob" else {
-            throw HistoryError.gitFailed(command: Self.command, message: "\(object) is a \(fields[1]), not a file")
+        guard words[1] == "blob" else {
+            throw HistoryError.gitFailed(command: Self.command, message: "\(object) is a \(words[1]), not a file")
         }
         return content
     }

@@ -86,7 +86,7 @@ enum GeneratedAtScan {
         bytes.withUnsafeBufferPointer { scan($0) }
     }
 
-    private static let key = Array("generatedAt".utf8)
+    private static let key = Array(TopLevelField.generatedAt.rawValue.utf8)
 
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         var offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -174,7 +174,7 @@ enum GeneratedAtScan {
         if raw.elementsEqual(key) { return true }
         guard raw.contains(UInt8(ascii: "\\")) else { return false }
         let document = JSONDocument(bytes: [UInt8(ascii: "\"")] + Array(raw) + [UInt8(ascii: "\"")])
-        return document.hasRoot && document.root.string == "generatedAt"
+        return document.hasRoot && document.root.string == TopLevelField.generatedAt.rawValue
     }
 
     /// An integer token within 64 bits, as the audit reads `generatedAt` (`-0` is not one).

@@ -427,12 +427,7 @@ struct EntryReading {
         revision = revisionValue.flatMap { $0.number?.int64Value }
         revisionText = revisionValue.map { Format.json($0.owned) }
         identifier = identifierValue.flatMap(\.string)
-        switch value.kind {
-        case .object: fingerprint = ContentFingerprint.digest(of: value, excludingKey: "placement")
-        case .array:
-            fingerprint = ContentFingerprint.digest(of: value, excludingElement: FallbackEntry.fieldNames.firstIndex(of: "placement"))
-        default: fingerprint = ContentFingerprint.digest(of: value)
-        }
+        fingerprint = ContentFingerprint.digest(of: value, excluding: FallbackEntry.Field.placement)
         switch record.outcome {
         case .loaded(let entry):
             served = .target(entry.offlineTarget.identity)

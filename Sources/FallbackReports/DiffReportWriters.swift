@@ -122,8 +122,8 @@ public struct DiffReport: FormattedReport {
             .object([
                 .init("path", .string(path)), .init("verdict", .string(snapshot.verdict)), .init("rejected", .bool(snapshot.isRejected)),
                 .init("rejection", text(snapshot.rejection)),
-                .init("generatedAt", snapshot.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
-                .init("generatedAtDate", text(snapshot.generatedAtDate)), .init("projectId", text(snapshot.projectId)),
+                .init(TopLevelField.generatedAt, snapshot.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
+                .init("generatedAtDate", text(snapshot.generatedAtDate)), .init(TopLevelField.projectId, text(snapshot.projectId)),
                 .init("entries", integer(snapshot.entryCount)), .init("loaded", integer(snapshot.loadedCount)),
             ])
         }
@@ -141,7 +141,7 @@ public struct DiffReport: FormattedReport {
             .array(
                 shares.map { share in
                     .object([
-                        .init("variant", .string(share.variantId)), .init("weight", .number(JSONNumber(share.weight))),
+                        .init("variant", .string(share.variantId)), .init(Variant.Field.weight, .number(JSONNumber(share.weight))),
                         .init("buckets", integer(share.buckets)),
                     ])
                 })

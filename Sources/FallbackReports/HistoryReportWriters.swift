@@ -50,13 +50,13 @@ public struct HistoryReport: FormattedReport {
         func stamp(_ stamp: SnapshotStamp) -> JSONValue {
             .object([
                 .init("name", .string(stamp.name)),
-                .init("generatedAt", stamp.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
+                .init(TopLevelField.generatedAt, stamp.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
                 .init("commit", stamp.commit.map { .object([.init("hash", .string($0.hash)), .init("date", .string($0.authorDate)), .init("subject", .string($0.subject))]) } ?? nil),
             ])
         }
         let snapshots: [JSONValue] = timeline.snapshots.map { record in
             .object([
-                .init("snapshot", stamp(record.stamp)), .init("projectId", record.projectId.map { .string($0) } ?? nil),
+                .init("snapshot", stamp(record.stamp)), .init(TopLevelField.projectId, record.projectId.map { .string($0) } ?? nil),
                 .init("rejected", .bool(record.rejection != nil)), .init("entries", integer(record.entryCount)),
                 .init("loaded", integer(record.loadedCount)), .init("skipped", integer(record.skippedCount)),
                 .init("findings", counts(record.findingCounts)), .init("changes", .string(record.changes.summary)),
@@ -67,7 +67,7 @@ public struct HistoryReport: FormattedReport {
                 .init("key", .string(history.key)),
                 .init("revisions", .array(history.revisions.map { revision in
                     .object([
-                        .init("revision", revision.revisionText.map { .string($0) } ?? nil), .init("firstSeen", stamp(revision.firstSeen)),
+                        .init(Placement.Field.revision, revision.revisionText.map { .string($0) } ?? nil), .init("firstSeen", stamp(revision.firstSeen)),
                         .init("removed", .bool(revision.isRemoved)), .init("summary", .string(revision.summary)),
                     ])
                 })),

@@ -16,21 +16,23 @@ struct EntryBuilder {
     mutating func entry(identifier: String) -> JSONValue {
         let drawn = rng.within(1...40)
         let revision = revisionOverride ?? drawn
-        let placement = object([
-            "identifier": .string(identifier),
-            "revision": rng.chance(perMille: 2) ? .string(String(revision)) : .int(revision),
-        ])
+        let placement = object(
+            Placement.self,
+            [
+                .identifier: .string(identifier),
+                .revision: rng.chance(perMille: 2) ? .string(String(revision)) : .int(revision),
+            ])
         let roll = rng.below(1000)
         if roll < 60 {
-            return object(["experiment": nil, "funnel": nil, "placement": placement])
+            return object(FallbackEntry.self, [.experiment: nil, .funnel: nil, .placement: placement])
         }
         if roll < 240 {
-            return object(["experiment": nil, "paywall": paywall(locales: localeSet()), "placement": placement])
+            return object(FallbackEntry.self, [.experiment: nil, .paywall: paywall(locales: localeSet()), .placement: placement])
         }
         if roll < 340 {
-            return object(["experiment": experiment(), "funnel": nil, "placement": placement])
+            return object(FallbackEntry.self, [.experiment: experiment(), .funnel: nil, .placement: placement])
         }
-        return object(["experiment": nil, "funnel": funnel(), "placement": placement])
+        return object(FallbackEntry.self, [.experiment: nil, .funnel: funnel(), .placement: placement])
     }
 
     // MARK: Experiments
@@ -46,17 +48,21 @@ struct EntryBuilder {
         var variants = [JSONValue]()
         for (index, weight) in weights.enumerated() {
             variants.append(
-                object([
-                    "funnel": funnel(),
-                    "variantId": .string(Self.variantIds[index]),
-                    "weight": .decimal(weight),
-                ]))
+                object(
+                    Variant.self,
+                    [
+                        .funnel: funnel(),
+                        .variantId: .string(Self.variantIds[index]),
+                        .weight: .decimal(weight),
+                    ]))
         }
-        return object([
-            "id": .string("exp_" + rng.token(10)),
-            "key": .string("exp_" + rng.token(12)),
-            "variants": .array(variants),
-        ])
+        return object(
+            Experiment.self,
+            [
+                .id: .string("exp_" + rng.token(10)),
+                .key: .string("exp_" + rng.token(12)),
+                .variants: .array(variants),
+            ])
     }
 
     // MARK: Text
@@ -131,11 +137,9 @@ struct EntryBuilder {
             }
             if index > 0, index < paywallIndex {
                 fields.nextRules = rules(at: index, plan: plan, paywallIndex: paywallIndex, reachable: &reachable)
-                if brokenGotoPending, let condition = fields.nextRules.first?["condition"] {
+                if brokenGotoPending, let condition = fields.nextRules.first?[NextRule.Field.condition.rawValue] {
                     fields.nextRules.append(
-                        object([
-                            "condition": condition, "goto": "pg_retired", "id": .string("r_\(index)_retired"),
-                        ]))
+                        object(NextRule.self, [.condition: condition, .goto: "pg_retired", .id: .string("r_\(index)_retired")]))
                     brokenGotoPending = false
                 }
                 // Skipping the next page only when an earlier rule already leads to it keeps every page reachable.
@@ -152,23 +156,23 @@ struct EntryBuilder {
 
         let versionNo = rng.within(1...12)
         var members: [JSONValue.Member] = [
-            .init("defaultLocale", "en"),
-            .init("id", .string(funnelId)),
-            .init("locales", .strings(["en"] + locales.filter { $0 != .en }.map(\.code))),
-            .init("name", .string(name)),
-            .init("pages", .array(pages)),
+            .init(Funnel.Field.defaultLocale, "en"),
+            .init(Funnel.Field.id, .string(funnelId)),
+            .init(Funnel.Field.locales, .strings(["en"] + locales.filter { $0 != .en }.map(\.code))),
+            .init(Funnel.Field.name, .string(name)),
+            .init(Funnel.Field.pages, .array(pages)),
         ]
         if hasPaywall {
             let paywalls: [JSONValue.Member] =
                 missingPaywall ? [] : [.init(paywallId, paywall(id: paywallId, locales: locales))]
-            members.append(.init("paywalls", .object(paywalls)))
+            members.append(.init(Funnel.Field.paywalls, .object(paywalls)))
         }
         members += [
-            .init("settings", project.settings),
-            .init("slug", .string(slug)),
-            .init("theme", rng.element(of: project.themes)),
-            .init("versionId", .string("ver_\(suffix)_\(versionNo)")),
-            .init("versionNo", .int(versionNo)),
+            .init(Funnel.Field.settings, project.settings),
+            .init(Funnel.Field.slug, .string(slug)),
+            .init(Funnel.Field.theme, rng.element(of: project.themes)),
+            .init(Funnel.Field.versionId, .string("ver_\(suffix)_\(versionNo)")),
+            .init(Funnel.Field.versionNo, .int(versionNo)),
         ]
         return object(members)
     }
@@ -190,10 +194,10 @@ struct EntryBuilder {
                 fields.options = topic.options.map { option in
                     var members = [JSONValue.Member]()
                     if pictures {
-                        members.append(.init("imageUrl", .string(media + option.value + ".jpg")))
+                        members.append(.init(PageOption.Field.imageUrl, .string(media + option.value + ".jpg")))
                     }
-                    members.append(.init("label", text(option.label, in: locales)))
-                    members.append(.init("value", .string(option.value)))
+                    members.append(.init(PageOption.Field.label, text(option.label, in: locales)))
+                    members.append(.init(PageOption.Field.value, .string(option.value)))
                     return .object(members)
                 }
             }
@@ -263,15 +267,19 @@ struct EntryBuilder {
             let clauseCount = min(rng.within(1...2), asked.count)
             let clauses = rng.shuffled(asked).prefix(clauseCount).map { clause(about: $0) }
             rules.append(
-                object([
-                    "condition": object([
-                        "clauses": .array(clauses),
-                        "op": clauseCount == 1 || rng.chance(perMille: 500) ? "all" : "any",
-                    ]),
-                    "goto": .string(
-                        target(after: index, plan: plan, paywallIndex: paywallIndex, reachable: &reachable)),
-                    "id": .string("r_\(index)_\(number)"),
-                ]))
+                object(
+                    NextRule.self,
+                    [
+                        .condition: object(
+                            Condition.self,
+                            [
+                                .clauses: .array(clauses),
+                                .op: clauseCount == 1 || rng.chance(perMille: 500) ? "all" : "any",
+                            ]),
+                        .goto: .string(
+                            target(after: index, plan: plan, paywallIndex: paywallIndex, reachable: &reachable)),
+                        .id: .string("r_\(index)_\(number)"),
+                    ]))
         }
         return rules
     }
@@ -298,34 +306,28 @@ struct EntryBuilder {
         case .choice:
             let values = topic.options.map(\.value)
             switch rng.below(4) {
-            case 0: return object(["op": "eq", "question_id": question, "value": .string(rng.element(of: values))])
-            case 1: return object(["op": "neq", "question_id": question, "value": .string(rng.element(of: values))])
+            case 0: return object(Clause.self, [.op: "eq", .questionId: question, .value: .string(rng.element(of: values))])
+            case 1: return object(Clause.self, [.op: "neq", .questionId: question, .value: .string(rng.element(of: values))])
             case 2:
-                return object([
-                    "op": "in", "question_id": question, "value": .strings(Array(rng.shuffled(values).prefix(2))),
-                ])
+                return object(
+                    Clause.self, [.op: "in", .questionId: question, .value: .strings(Array(rng.shuffled(values).prefix(2)))])
             default:
-                return object(["op": "not_in", "question_id": question, "value": .strings([rng.element(of: values)])])
+                return object(Clause.self, [.op: "not_in", .questionId: question, .value: .strings([rng.element(of: values)])])
             }
         case .multipleChoice:
-            return object([
-                "op": "contains", "question_id": question, "value": .string(rng.element(of: topic.options).value),
-            ])
+            return object(
+                Clause.self, [.op: "contains", .questionId: question, .value: .string(rng.element(of: topic.options).value)])
         case .number(let min, let max):
             let low = rng.within(min...max)
             let op = rng.element(of: ["gt", "gte", "lt", "lte", "between"])
             if op == "between" {
-                return object([
-                    "op": "between", "question_id": question, "value": [.int(low), .int(rng.within(low...max))],
-                ])
+                return object(Clause.self, [.op: "between", .questionId: question, .value: [.int(low), .int(rng.within(low...max))]])
             }
-            return object(["op": .string(op), "question_id": question, "value": .int(low)])
+            return object(Clause.self, [.op: .string(op), .questionId: question, .value: .int(low)])
         case .text:
-            return object([
-                "op": rng.chance(perMille: 700) ? "is_answered" : "is_not_answered", "question_id": question,
-            ])
+            return object(Clause.self, [.op: rng.chance(perMille: 700) ? "is_answered" : "is_not_answered", .questionId: question])
         case .consent:
-            return object(["op": "eq", "question_id": question, "value": true])
+            return object(Clause.self, [.op: "eq", .questionId: question, .value: true])
         }
     }
 
@@ -347,57 +349,67 @@ struct EntryBuilder {
         let kinds = Array(rng.shuffled(Self.packageKinds).prefix(rng.within(1...3)))
         let packages = kinds.enumerated().map { order, kind in package(kind, order: order + 1) }
         let offering = object([
-            "identifier": .string(rng.chance(perMille: 600) ? "default" : "offering_\(number)"),
-            "isDefault": .bool(rng.chance(perMille: 600)),
-            "metadata": object(["title": "Choose your plan"]),
-            "packages": .array(packages),
+            .init(Offering.Field.identifier, .string(rng.chance(perMille: 600) ? "default" : "offering_\(number)")),
+            .init(Offering.Field.isDefault, .bool(rng.chance(perMille: 600))),
+            .init("metadata", object(["title": "Choose your plan"])),
+            .init(Offering.Field.packages, .array(packages)),
         ])
         let common: (String, String, String) = (id, "\(identifier)_\(number)", "\(name) \(number)")
         if rng.chance(perMille: 250) {
-            return object([
-                "configFormatVersion": 1,
-                "id": .string(common.0),
-                "identifier": .string(common.1),
-                "name": .string(common.2),
-                "offering": offering,
-                "remoteConfig": object([
-                    "data": object([
-                        "cta": "Start free trial",
-                        "headline": "Go Premium",
-                        "highlightPackage": .string("premium_" + kinds[0]),
-                    ]),
-                    "locale": "en",
-                ]),
-            ])
+            return object(
+                Paywall.self,
+                [
+                    .configFormatVersion: 1,
+                    .id: .string(common.0),
+                    .identifier: .string(common.1),
+                    .name: .string(common.2),
+                    .offering: offering,
+                    .remoteConfig: object(
+                        RemoteConfig.self,
+                        [
+                            .data: object([
+                                "cta": "Start free trial",
+                                "headline": "Go Premium",
+                                "highlightPackage": .string("premium_" + kinds[0]),
+                            ]),
+                            .locale: "en",
+                        ]),
+                ])
         }
-        return object([
-            "builderConfig": builderConfig(locales: locales, packageIds: kinds.map { "premium_" + $0 }),
-            "configFormatVersion": 2,
-            "id": .string(common.0),
-            "identifier": .string(common.1),
-            "name": .string(common.2),
-            "offering": offering,
-            "remoteConfig": nil,
-        ])
+        return object(
+            Paywall.self,
+            [
+                .builderConfig: builderConfig(locales: locales, packageIds: kinds.map { "premium_" + $0 }),
+                .configFormatVersion: 2,
+                .id: .string(common.0),
+                .identifier: .string(common.1),
+                .name: .string(common.2),
+                .offering: offering,
+                .remoteConfig: nil,
+            ])
     }
 
     private func package(_ kind: String, order: Int) -> JSONValue {
         let lifetime = kind == "lifetime"
         return object([
-            "accessIds": ["acs_premium"],
-            "androidBasePlanId": lifetime ? nil : .string(kind),
-            "androidOfferId": kind == "annual" ? "trial-7d" : nil,
-            "displayName": .string("Premium " + kind.prefix(1).uppercased() + String(kind.dropFirst())),
-            "identifier": .string("premium_" + kind),
-            "isPromoted": .bool(order == 1),
-            "metadata": .object([]),
-            "order": .int(order),
-            "packageIdentifier": .string("$rov_" + kind),
-            "storeIds": object([
-                "apple": .string("com.\(project.app).premium.\(kind)"),
-                "google": .string(lifetime ? "premium_lifetime" : "premium"),
-            ]),
-            "type": lifetime ? "NON_CONSUMABLE" : "SUBSCRIPTION",
+            .init("accessIds", ["acs_premium"]),
+            .init(Package.Field.androidBasePlanId, lifetime ? nil : .string(kind)),
+            .init(Package.Field.androidOfferId, kind == "annual" ? "trial-7d" : nil),
+            .init(Package.Field.displayName, .string("Premium " + kind.prefix(1).uppercased() + String(kind.dropFirst()))),
+            .init(Package.Field.identifier, .string("premium_" + kind)),
+            .init("isPromoted", .bool(order == 1)),
+            .init("metadata", .object([])),
+            .init("order", .int(order)),
+            .init(Package.Field.packageIdentifier, .string("$rov_" + kind)),
+            .init(
+                Package.Field.storeIds,
+                object(
+                    StoreIds.self,
+                    [
+                        .apple: .string("com.\(project.app).premium.\(kind)"),
+                        .google: .string(lifetime ? "premium_lifetime" : "premium"),
+                    ])),
+            .init(Package.Field.type, lifetime ? "NON_CONSUMABLE" : "SUBSCRIPTION"),
         ])
     }
 
@@ -490,36 +502,41 @@ struct PageFields {
     }
 
     func json() -> JSONValue {
-        var members = [JSONValue.Member]()
-        members.reserveCapacity(12)
-        func add(_ key: String, _ value: JSONValue?) {
-            if let value { members.append(JSONValue.Member(key, value)) }
+        /// A field of the contract's `Page`, when set.
+        func field(_ field: Page.Field, _ value: JSONValue?) -> JSONValue.Member? {
+            value.map { JSONValue.Member(field, $0) }
         }
-        add("agreementLabel", agreementLabel)
-        add("benefits", benefits)
-        add("body", body)
-        add("cta", cta)
-        add("default_next", defaultNext.map { .string($0) })
-        add("duration", duration.map { .int($0) })
-        add("features", features)
-        add("headline", headline)
-        add("id", .string(id))
-        add("max", max.map { .int($0) })
-        add("mediaKind", mediaKind.map { .string($0) })
-        add("mediaUrl", mediaUrl.map { .string($0) })
-        add("min", min.map { .int($0) })
-        add("next_rules", .array(nextRules))
-        add("options", options.map { .array($0) })
-        add("paywallId", paywallId.map { .string($0) })
-        add("placeholder", placeholder)
-        add("question_id", questionId.map { .string($0) })
-        add("required", required.map { .bool($0) })
-        add("step", step.map { .int($0) })
-        add("steps", steps)
-        add("subtitle", subtitle)
-        add("suffix", suffix)
-        add("title", title)
-        add("type", .string(type))
-        return object(members)
+        /// A page field the decoder does not read (§4: it stays in the snapshot), when set.
+        func other(_ key: String, _ value: JSONValue?) -> JSONValue.Member? {
+            value.map { JSONValue.Member(key, $0) }
+        }
+        let members: [JSONValue.Member?] = [
+            field(.agreementLabel, agreementLabel),
+            field(.benefits, benefits),
+            field(.body, body),
+            field(.cta, cta),
+            field(.defaultNext, defaultNext.map { .string($0) }),
+            other("duration", duration.map { .int($0) }),
+            field(.features, features),
+            field(.headline, headline),
+            field(.id, .string(id)),
+            other("max", max.map { .int($0) }),
+            other("mediaKind", mediaKind.map { .string($0) }),
+            other("mediaUrl", mediaUrl.map { .string($0) }),
+            other("min", min.map { .int($0) }),
+            field(.nextRules, .array(nextRules)),
+            field(.options, options.map { .array($0) }),
+            field(.paywallId, paywallId.map { .string($0) }),
+            field(.placeholder, placeholder),
+            field(.questionId, questionId.map { .string($0) }),
+            other("required", required.map { .bool($0) }),
+            other("step", step.map { .int($0) }),
+            field(.steps, steps),
+            field(.subtitle, subtitle),
+            field(.suffix, suffix),
+            field(.title, title),
+            field(.type, .string(type)),
+        ]
+        return object(members.compactMap { $0 })
     }
 }

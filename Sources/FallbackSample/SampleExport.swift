@@ -74,10 +74,10 @@ public struct SampleExport: Sendable {
             placements.append(JSONValue.Member(identifier, builder.entry(identifier: identifier)))
         }
         return object([
-            "formatVersion": 1,
-            "generatedAt": .number(JSONNumber(generatedAt)),
-            "placements": .object(placements),
-            "projectId": .string(project.id),
+            .init(TopLevelField.formatVersion, 1),
+            .init(TopLevelField.generatedAt, .number(JSONNumber(generatedAt))),
+            .init(TopLevelField.placements, .object(placements)),
+            .init(TopLevelField.projectId, .string(project.id)),
         ])
     }
 
@@ -151,6 +151,12 @@ struct Project {
 
 /// An object from members given in ascending key order (checked in debug builds).
 func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+    object(pairs.map { JSONValue.Member($0.key, $0.value) })
+}
+
+/// An object of a struct of §4 (`object(Placement.self, [.identifier: "p", .revision: 1])`), from
+/// its fields given in ascending key order (checked in debug builds).
+func object<Value: SourceBacked>(_ type: Value.Type, _ pairs: KeyValuePairs<Value.Field, JSONValue>) -> JSONValue {
     object(pairs.map { JSONValue.Member($0.key, $0.value) })
 }
 

@@ -11,9 +11,9 @@ public enum SampleFunnel {
     /// A fallback file whose one placement, `p`, serves the quiz of `pageCount` pages (at least 2).
     public static func fileText(pageCount: Int) -> String {
         precondition(pageCount >= 2, "a quiz has at least a welcome and a last page")
-        let placement = object(["identifier": "p", "revision": .int(1)])
-        let entry = object(["funnel": funnel(pageCount: pageCount), "placement": placement])
-        return object(["formatVersion": .int(1), "placements": object(["p": entry])]).jsonText()
+        let placement = object(Placement.self, [.identifier: "p", .revision: .int(1)])
+        let entry = object(FallbackEntry.self, [.funnel: funnel(pageCount: pageCount), .placement: placement])
+        return object([.init(TopLevelField.formatVersion, .int(1)), .init(TopLevelField.placements, object(["p": entry]))]).jsonText()
     }
 
     private static func funnel(pageCount: Int) -> JSONValue {
@@ -40,32 +40,32 @@ public enum SampleFunnel {
                 id, types[index % types.count], title: "Question number \(index) of the quiz", rules: rules,
                 defaultNext: defaultNext)
         }
-        return object([
-            "defaultLocale": "en", "id": "fnl_generated", "name": "Generated quiz", "pages": .array(pages),
-            "slug": "generated",
-        ])
+        return object(
+            Funnel.self, [.defaultLocale: "en", .id: "fnl_generated", .name: "Generated quiz", .pages: .array(pages), .slug: "generated"])
     }
 
     private static func page(
         _ id: String, _ type: String, title: String, rules: [JSONValue] = [], defaultNext: String? = nil
     ) -> JSONValue {
         var members: [JSONValue.Member] = []
-        if let defaultNext { members.append(.init("default_next", .string(defaultNext))) }
-        members += [.init("id", .string(id)), .init("next_rules", .array(rules))]
-        if type == "paywall" { members.append(.init("paywallId", "pw")) }
-        members += [.init("title", .string(title)), .init("type", .string(type))]
+        if let defaultNext { members.append(.init(Page.Field.defaultNext, .string(defaultNext))) }
+        members += [.init(Page.Field.id, .string(id)), .init(Page.Field.nextRules, .array(rules))]
+        if type == "paywall" { members.append(.init(Page.Field.paywallId, "pw")) }
+        members += [.init(Page.Field.title, .string(title)), .init(Page.Field.type, .string(type))]
         return object(members)
     }
 
     private static func rule(_ id: String, goto: String, op: String, clauses: [JSONValue]) -> JSONValue {
-        object([
-            "condition": object(["clauses": .array(clauses), "op": .string(op)]),
-            "goto": .string(goto),
-            "id": .string(id),
-        ])
+        object(
+            NextRule.self,
+            [
+                .condition: object(Condition.self, [.clauses: .array(clauses), .op: .string(op)]),
+                .goto: .string(goto),
+                .id: .string(id),
+            ])
     }
 
     private static func clause(_ question: String, _ op: String, _ value: JSONValue) -> JSONValue {
-        object(["op": .string(op), "question_id": .string(question), "value": value])
+        object(Clause.self, [.op: .string(op), .questionId: .string(question), .value: value])
     }
 }

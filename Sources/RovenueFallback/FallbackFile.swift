@@ -130,31 +130,6 @@ public struct FallbackFile: Sendable {
         document.value(at: value.source.node).field(field).map { SourceRef(node: $0.index) }
     }
 
-    /// The location of the field named `field` in a decoded value, else the value itself.
-    ///
-    /// Transitional: use `location(of: Value.Field, in:)`, which cannot name a field the struct lacks.
-    public func location<T: SourceBacked>(of field: String, in value: T) -> Location {
-        location(of: fieldRef(field, in: value) ?? value.source)
-    }
-
-    /// The node of the field named `field` in a decoded value, if the field is written; nil for a
-    /// name that is not one of the struct's fields.
-    ///
-    /// Transitional: use `fieldRef(_: Value.Field, in:)`, which cannot name a field the struct lacks.
-    public func fieldRef<T: SourceBacked>(_ field: String, in value: T) -> SourceRef? {
-        let container = document.value(at: value.source.node)
-        switch container.kind {
-        case .object:
-            return container[field].map { SourceRef(node: $0.index) }
-        case .array:
-            guard let position = T.shape.fieldNames.firstIndex(of: field) else { return nil }
-            let elements = container.elements
-            return position < elements.count ? SourceRef(node: elements[position].index) : nil
-        default:
-            return nil
-        }
-    }
-
     // MARK: Array forms
 
     /// The array form at `ref`, with the struct the decoder read it as; nil when the value at `ref`
@@ -398,14 +373,14 @@ struct TopLevelReading {
                 // Every top-level key is decoded (to match it against the fields), so a lone surrogate
                 // in one throws; in the value of a key other than these two, it does not (§2 rule 1).
                 if let lone = loneSurrogate(in: member.keyValue) { return lone }
-                switch member.key {
-                case "formatVersion":
+                switch TopLevelField(rawValue: member.key) {
+                case .formatVersion?:
                     if formatVersion != nil {
                         return FallbackRejection(rule: .duplicateField, value: member.keyValue, detail: "duplicate field `formatVersion`")
                     }
                     formatVersion = member.value
                     if let violation = limitViolation(in: member.value) { return violation }
-                case "placements":
+                case .placements?:
                     if placements != nil {
                         return FallbackRejection(rule: .duplicateField, value: member.keyValue, detail: "duplicate field `placements`")
                     }
@@ -418,9 +393,9 @@ struct TopLevelReading {
                             detail: "invalid type: \(Self.typeName(member.value)), expected a map")
                     }
                     if let violation = limitViolation(in: member.value) { return violation }
-                case "generatedAt":
+                case .generatedAt?:
                     generatedAt = member.value
-                case "projectId":
+                case .projectId?:
                     projectId = member.value
                 default:
                     break

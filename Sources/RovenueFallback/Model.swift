@@ -344,10 +344,6 @@ public struct Page: SourceBacked {
         "checkbox", "opinion_scale", "rating", "long_text", "short_text", "date_input", "number_input", "slider",
         "text_input",
     ]
-    /// The names of the fields that hold a `Text`, in declaration order (see `Field.textFields`).
-    public static let textFieldNames = Field.textFields.map(\.rawValue)
-    /// The names of the fields that hold a `TextList`, in declaration order (see `Field.textListFields`).
-    public static let textListFieldNames = Field.textListFields.map(\.rawValue)
 
     /// The page's `id`: what a rule's `goto` and a `default_next` name.
     public var id: String

@@ -1,6 +1,7 @@
 // The contract's §4 as types: one `Field` enum per decoded struct says each field's JSON name, its
 // place in the array quirk, and whether it may be absent. The decoder, the array-quirk positions and
-// field lookups (`FallbackFile.fieldRef(_:in:)`) all read these enums; no other place spells a field.
+// field lookups (`FallbackFile.fieldRef(_:in:)`) all read these enums; no other place spells a field
+// (`Tests/FallbackCLITests/SchemaNameGuardTests.swift` checks the sources for names and positions).
 
 /// Whether a field of the contract's §4 may be absent, as its type there says.
 public enum FieldPresence: Sendable, Hashable, CaseIterable {
@@ -18,6 +19,25 @@ public enum FieldPresence: Sendable, Hashable, CaseIterable {
 
     /// True when an array form may end before the field (the contract's `(default)`).
     public var mayBeLeftOffInArray: Bool { self == .defaulted }
+}
+
+/// The members of the file's top level (the contract's §2), by their JSON names.
+///
+/// The loader reads `formatVersion` and `placements` (in that order in the array quirk
+/// `[formatVersion, placements]`); a dashboard export also writes `generatedAt` and `projectId`,
+/// which the loader ignores and the tools read.
+public enum TopLevelField: String, Sendable, Hashable, CaseIterable {
+    /// `formatVersion`: the JSON integer `1`; anything else throws (§1, §2).
+    case formatVersion
+    /// `placements`: placement identifier → entry (§1, §3).
+    case placements
+    /// `generatedAt`: Unix epoch milliseconds of the export; not read by the loader (§1).
+    case generatedAt
+    /// `projectId`: the dashboard project, a string; not read by the loader (§1).
+    case projectId
+
+    /// True for the members the SDK's loader reads: `formatVersion` and `placements`.
+    public var isReadByLoader: Bool { self == .formatVersion || self == .placements }
 }
 
 /// The fields of one struct of the contract's §4, as an enum.
@@ -62,13 +82,6 @@ public protocol SourceBacked: Sendable {
     static var shape: SchemaShape { get }
     /// The object (or array) the value was decoded from.
     var source: SourceRef { get }
-}
-
-extension SourceBacked {
-    /// The field names in the order the array quirk uses.
-    ///
-    /// Transitional, for code that still names fields by string: prefer `Field.allCases`.
-    public static var fieldNames: [String] { shape.fieldNames }
 }
 
 /// The structs of the contract's §4, by the names the contract gives them.
@@ -219,5 +232,18 @@ extension JSONDocument.Value {
         default:
             return nil
         }
+    }
+}
+
+extension JSONValue.Member {
+    /// A member named by a field of the schema: `.init(Placement.Field.revision, 3)` writes
+    /// `"revision": 3`.
+    public init<Field: SchemaField>(_ field: Field, _ value: JSONValue) {
+        self.init(field.rawValue, value)
+    }
+
+    /// A top-level member of a fallback file: `.init(TopLevelField.formatVersion, 1)`.
+    public init(_ field: TopLevelField, _ value: JSONValue) {
+        self.init(field.rawValue, value)
     }
 }

@@ -301,11 +301,11 @@ func runHistoryChild(_ arguments: [String]) throws -> (seconds: Double, peak: In
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("measured ") } ?? ""
-    let fields = line.split(separator: " ", maxSplits: 3)
-    guard process.terminationStatus == 0, fields.count == 4, let seconds = Double(fields[1]), let peak = Int(fields[2]) else {
+    let columns = line.split(separator: " ", maxSplits: 3)
+    guard process.terminationStatus == 0, columns.count == 4, let seconds = Double(columns[1]), let peak = Int(columns[2]) else {
         throw HistoryError.unreadable(path: "fallback-bench \(arguments.joined(separator: " "))", reason: "the measurement failed")
     }
-    return (seconds, peak, String(fields[3]))
+    return (seconds, peak, String(columns[3]))
 }
 
 if historyOnly || CommandLine.arguments.contains("--history") {
