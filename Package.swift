@@ -68,10 +68,27 @@ let package = Package(
             dependencies: ["RovenueFallback", "FallbackAudit", "FallbackHistory", "FallbackSample", "FallbackSite"]
         ),
         .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
+        // Helpers only test targets link: snapshot builders and the tests' clock (audit level), and
+        // series held in memory (history level). Each test target depends on its module, the modules
+        // below it and these; a test that checks two modules agree lives with the lowest that sees both.
+        .target(name: "FallbackTestSupport", dependencies: ["RovenueFallback", "FallbackAudit"], path: "Tests/FallbackTestSupport"),
+        .target(
+            name: "FallbackHistoryTestSupport", dependencies: ["RovenueFallback", "FallbackHistory", "FallbackTestSupport"],
+            path: "Tests/FallbackHistoryTestSupport"),
         .testTarget(
             name: "FallbackAuditTests",
-            dependencies: ["FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackReports", "RovenueFallback", "FallbackSample"],
+            dependencies: ["FallbackAudit", "RovenueFallback", "FallbackSample", "FallbackTestSupport"],
             resources: [.copy("Fixtures")]),
+        .testTarget(name: "FallbackDiffTests", dependencies: ["FallbackDiff", "FallbackAudit", "RovenueFallback", "FallbackTestSupport"]),
+        .testTarget(
+            name: "FallbackHistoryTests",
+            dependencies: ["FallbackHistory", "FallbackAudit", "RovenueFallback", "FallbackTestSupport", "FallbackHistoryTestSupport"]),
+        .testTarget(
+            name: "FallbackReportsTests",
+            dependencies: [
+                "FallbackReports", "FallbackDiff", "FallbackHistory", "FallbackAudit", "RovenueFallback", "FallbackTestSupport",
+                "FallbackHistoryTestSupport",
+            ]),
         .testTarget(name: "FallbackMustacheTests", dependencies: ["FallbackMustache"], resources: [.copy("Spec")]),
         .testTarget(name: "FallbackMarkdownTests", dependencies: ["FallbackMarkdown"]),
         .testTarget(

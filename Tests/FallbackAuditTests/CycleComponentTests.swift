@@ -4,6 +4,7 @@ import RovenueFallback
 import Testing
 
 @testable import FallbackAudit
+import FallbackTestSupport
 
 /// `cycle`: one finding per set of pages that all reach one another (a strongly connected
 /// component with a step back), each of bounded length, so a large looping funnel costs linear work.

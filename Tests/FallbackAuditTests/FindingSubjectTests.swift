@@ -2,6 +2,7 @@ import FallbackAudit
 import Foundation
 import RovenueFallback
 import Testing
+import FallbackTestSupport
 
 /// What each finding is about: every rule's example gets the subject its rule looks at, funnels
 /// and paywalls are named with how the placement serves them, and ids compare by their bytes.

@@ -1,6 +1,7 @@
 import FallbackAudit
 import RovenueFallback
 import Testing
+import FallbackTestSupport
 
 /// A finding reduced to what the fixture tests pin down.
 struct Located: Hashable, CustomStringConvertible {

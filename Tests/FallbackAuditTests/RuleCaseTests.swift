@@ -1,6 +1,7 @@
 import FallbackAudit
 import RovenueFallback
 import Testing
+import FallbackTestSupport
 
 /// A snapshot that triggers a rule, where, and a close variant that must not trigger it.
 struct RuleCase: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,7 @@
 import FallbackAudit
 import RovenueFallback
 import Testing
+import FallbackTestSupport
 
 /// `serves-nothing` and `OfflineTarget` agree: an entry that loads draws the finding exactly when
 /// its target is nothing, once, in the words of its reason.

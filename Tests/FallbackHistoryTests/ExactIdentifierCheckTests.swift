@@ -3,6 +3,8 @@ import RovenueFallback
 import Testing
 
 @testable import FallbackAudit
+import FallbackHistoryTestSupport
+import FallbackTestSupport
 
 /// Ids and keys from a snapshot are compared by their bytes, as the SDK compares them: `café`
 /// composed (U+00E9) and `café` decomposed (e + U+0301) are two different ids, although Swift's

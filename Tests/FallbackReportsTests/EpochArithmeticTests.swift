@@ -5,6 +5,8 @@ import Testing
 @testable import FallbackAudit
 import FallbackDiff
 import FallbackHistory
+import FallbackHistoryTestSupport
+import FallbackTestSupport
 
 /// `generatedAt` is read by no SDK, so whatever integer (or non-integer) a file writes there, the
 /// diff and the history must report on it instead of trapping on an overflow.

@@ -4,35 +4,10 @@ import Testing
 
 @testable import FallbackAudit
 @testable import FallbackHistory
+import FallbackHistoryTestSupport
+import FallbackTestSupport
 
 // MARK: - Support
-
-/// Snapshot texts held in memory, in source order.
-struct TextSnapshots: SnapshotSource {
-    let texts: [(name: String, text: String)]
-
-    init(_ texts: [(name: String, text: String)]) {
-        self.texts = texts
-    }
-
-    /// Texts named `1.json`, `2.json`, … in the order given.
-    init(_ texts: [String]) {
-        self.texts = texts.enumerated().map { ("\($0 + 1).json", $1) }
-    }
-
-    func references() throws -> [SnapshotReference] {
-        texts.enumerated().map { SnapshotReference(name: $1.name, location: String($0)) }
-    }
-
-    func bytes(of reference: SnapshotReference) throws -> [UInt8] {
-        Array(texts[Int(reference.location)!].text.utf8)
-    }
-}
-
-/// The timeline of snapshot texts in source order, checked at `testNow`.
-func timeline(_ texts: [String], staleAfterDays: Int = 90) throws -> Timeline {
-    try SnapshotSeries(TextSnapshots(texts)).timeline(HistoryOptions(now: testNow, staleAfterDays: staleAfterDays))
-}
 
 /// The history findings of a series written as a JSON array of snapshots (the form of the
 /// examples in `docs/rules.md`), checked at `testNow` with the default threshold.

@@ -2,6 +2,7 @@ import FallbackAudit
 import FallbackReports
 import RovenueFallback
 import Testing
+import FallbackTestSupport
 
 @Suite("Configuration files")
 struct ConfigurationTests {

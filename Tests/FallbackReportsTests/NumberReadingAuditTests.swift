@@ -4,6 +4,8 @@ import Testing
 
 @testable import FallbackAudit
 @testable import FallbackDiff
+import FallbackHistoryTestSupport
+import FallbackTestSupport
 
 /// Every command reads numbers as the SDK does (fallback-format.md §2.1, §4): `-0` is a float, not
 /// an int, everywhere; weights are the step-by-step value; and a lone surrogate the SDK skips unread

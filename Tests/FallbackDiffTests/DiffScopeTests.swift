@@ -2,6 +2,7 @@ import RovenueFallback
 import Testing
 
 @testable import FallbackDiff
+import FallbackTestSupport
 
 /// The ids a change is reported under (`ChangeScope`), and that each change of a diff keeps the
 /// scope of the comparison that found it, whatever was compared before it.

@@ -3,6 +3,7 @@ import FallbackDiff
 import Foundation
 import RovenueFallback
 import Testing
+import FallbackTestSupport
 
 private func diff(_ old: String, _ new: String) -> SnapshotDiff {
     SnapshotDiff(old: FallbackFile(text: old), new: FallbackFile(text: new))

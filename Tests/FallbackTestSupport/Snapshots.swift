@@ -1,73 +1,67 @@
 import Foundation
 import FallbackAudit
 import RovenueFallback
-import Testing
 
 /// 2025-11-29T07:06:40Z: the tests' "now", and the `generatedAt` of every snapshot built here.
-let testNow = Date(timeIntervalSince1970: 1_764_400_000)
+public let testNow = Date(timeIntervalSince1970: 1_764_400_000)
 
 /// The findings of a snapshot text, audited at `testNow`.
-func findings(_ text: String, configuration: AuditConfiguration = AuditConfiguration()) -> [Finding] {
+public func findings(_ text: String, configuration: AuditConfiguration = AuditConfiguration()) -> [Finding] {
     FallbackFile(text: text).audit(now: testNow, configuration: configuration)
 }
 
-func fixtureBytes(_ name: String) throws -> [UInt8] {
-    let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
-    return [UInt8](try Data(contentsOf: url))
-}
-
 /// Builders for compact snapshots; each builds valid JSON that draws no finding unless told to.
-enum Snap {
-    static func file(_ placements: String, generatedAt: String = "1764400000000", projectId: String = #""proj_1""#) -> String {
+public enum Snap {
+    public static func file(_ placements: String, generatedAt: String = "1764400000000", projectId: String = #""proj_1""#) -> String {
         #"{"formatVersion":1,"generatedAt":\#(generatedAt),"projectId":\#(projectId),"placements":{\#(placements)}}"#
     }
 
-    static func placement(_ identifier: String, revision: String = "1") -> String {
+    public static func placement(_ identifier: String, revision: String = "1") -> String {
         #"{"identifier":"\#(identifier)","revision":\#(revision)}"#
     }
 
-    static func paywall(_ id: String = "pw") -> String {
+    public static func paywall(_ id: String = "pw") -> String {
         #"{"id":"\#(id)","identifier":"\#(id)","name":"P","configFormatVersion":1,"remoteConfig":null,"offering":null}"#
     }
 
     /// `"key":{"placement":…,<body>}`.
-    static func entry(_ key: String, _ body: String) -> String {
+    public static func entry(_ key: String, _ body: String) -> String {
         #""\#(key)":{"placement":\#(placement(key)),\#(body)}"#
     }
 
     /// A file with one entry `a` serving a paywall.
-    static let paywallFile = file(entry("a", #""paywall":\#(paywall())"#))
+    public static let paywallFile = file(entry("a", #""paywall":\#(paywall())"#))
 
-    static func variant(_ id: String, _ weight: String) -> String {
+    public static func variant(_ id: String, _ weight: String) -> String {
         #"{"variantId":"\#(id)","weight":\#(weight),"paywall":\#(paywall(id))}"#
     }
 
     /// A file with one entry `a` serving an experiment over the variants.
-    static func experimentFile(_ variants: String...) -> String {
+    public static func experimentFile(_ variants: String...) -> String {
         file(entry("a", #""experiment":{"id":"exp","key":"k","variants":[\#(variants.joined(separator: ","))]}"#))
     }
 
-    static func page(_ id: String, _ type: String = "statement", _ extra: String = "") -> String {
+    public static func page(_ id: String, _ type: String = "statement", _ extra: String = "") -> String {
         #"{"id":"\#(id)","type":"\#(type)"\#(extra.isEmpty ? "" : "," + extra)}"#
     }
 
-    static func rule(_ id: String, goto: String, clauses: String = "") -> String {
+    public static func rule(_ id: String, goto: String, clauses: String = "") -> String {
         #"{"id":"\#(id)","condition":{"op":"all","clauses":[\#(clauses)]},"goto":"\#(goto)"}"#
     }
 
-    static func clause(_ question: String, _ op: String, _ value: String? = nil) -> String {
+    public static func clause(_ question: String, _ op: String, _ value: String? = nil) -> String {
         #"{"question_id":"\#(question)","op":"\#(op)"\#(value.map { #","value":\#($0)"# } ?? "")}"#
     }
 
-    static let options = #""options":[{"label":"A","value":"a"},{"label":"B","value":"b"}]"#
+    public static let options = #""options":[{"label":"A","value":"a"},{"label":"B","value":"b"}]"#
 
     /// A file with one entry `onb` serving a funnel; `extra` adds funnel fields before `pages`.
-    static func funnelFile(extra: String = #""paywalls":{"pw":\#(paywall())},"#, _ pages: [String]) -> String {
+    public static func funnelFile(extra: String = #""paywalls":{"pw":\#(paywall())},"#, _ pages: [String]) -> String {
         file(entry("onb", #""funnel":{"id":"f","slug":"f",\#(extra)"pages":[\#(pages.joined(separator: ","))]}"#))
     }
 
     /// Welcome, a question, a paywall page: clean.
-    static func funnelFile(
+    public static func funnelFile(
         welcome: String = "", question: String = "", paywallPage: String = "",
         extra: String = #""paywalls":{"pw":\#(paywall())},"#
     ) -> String {
@@ -80,12 +74,12 @@ enum Snap {
 }
 
 /// Where a finding is expected: at the first occurrence of some text, or just after it.
-enum Marker: Sendable {
+public enum Marker: Sendable {
     case at(String)
     case after(String)
 
     /// The line and column in `text`.
-    func position(in text: String) -> (line: Int, column: Int)? {
+    public func position(in text: String) -> (line: Int, column: Int)? {
         let marker: String
         let after: Bool
         switch self {

@@ -4,6 +4,8 @@ import Testing
 
 @testable import FallbackAudit
 @testable import FallbackHistory
+import FallbackHistoryTestSupport
+import FallbackTestSupport
 
 /// A git repository in a temporary folder, with git isolated from the machine's configuration:
 /// `HOME` and the global configuration point inside the folder, and the system's is not read.
