@@ -285,13 +285,6 @@ extension SiteModel {
         }
     }
 
-    /// True for an absolute `http:` or `https:` URL of at most 2,000 bytes: the only snapshot URLs
-    /// a page may link to.
-    static func isWebURL(_ text: String) -> Bool {
-        guard text.utf8.count <= 2_000, let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else { return false }
-        return (scheme == "https" || scheme == "http") && components.host?.isEmpty == false
-    }
-
     static func worstSeverity(_ findings: [Finding]) -> String {
         findings.map(\.severity).max()?.rawValue ?? "none"
     }

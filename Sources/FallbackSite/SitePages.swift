@@ -308,7 +308,7 @@ extension SiteModel {
                 media.append(
                     FunnelPage.MediaRow(
                         page: SiteModel.name(page.id), anchor: anchor(page.id), field: SnapshotText.shortenedPointer(path), url: url,
-                        href: SiteModel.isWebURL(url) ? url : nil))
+                        href: WebAddress.isLinkable(url) ? url : nil))
             }
         }
         let locales = funnel.locales ?? []
