@@ -66,7 +66,7 @@ struct WebURL: ArgumentValue {
     let text: String
 
     init?(argument: String) {
-        guard Configuration.isWebURL(argument) else { return nil }
+        guard WebAddress.isWebURL(argument) else { return nil }
         text = argument
     }
 

@@ -79,7 +79,7 @@ public struct Configuration: Sendable, Hashable {
                 }
                 staleAfterDays = Int(days)
             case "rulesUrl":
-                guard let text = member.value.string, Self.isWebURL(text) else {
+                guard let text = member.value.string, WebAddress.isWebURL(text) else {
                     throw error(
                         "rulesUrl must be an http or https URL without spaces, found \(Self.describe(member.value))",
                         at: member.value.position)
@@ -131,14 +131,6 @@ public struct Configuration: Sendable, Hashable {
             throw error("duplicate key \(JSONValue.quoted(member.key))", member.keyValue.position)
         }
         return members
-    }
-
-    /// True when `text` is an `http` or `https` URL without spaces or control characters.
-    public static func isWebURL(_ text: String) -> Bool {
-        let lowered = text.lowercased()
-        let scheme = lowered.hasPrefix("https://") ? 8 : lowered.hasPrefix("http://") ? 7 : nil
-        guard let scheme, text.utf8.count > scheme else { return false }
-        return !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F || $0.properties.isWhitespace }
     }
 
     static func describe(_ value: JSONDocument.Value) -> String {

@@ -23,19 +23,24 @@ public struct SiteModel: Sendable {
         }
     }
 
-    /// Where a funnel or paywall is served from: a placement directly or one of its experiment's variants.
+    /// Where a funnel is served from: a placement directly or one of its experiment's variants.
     public struct Use: Sendable {
         public let placementKey: String
         public let variantId: String?
+        /// The copy served, as findings name it (`Finding.subject`).
+        public let served: FindingSubject.ServedFunnel
     }
 
     public struct FunnelInfo: Sendable {
         /// The funnel as its first use serves it: the copy the page shows.
         public let funnel: Funnel
-        /// That first use, as findings name it.
-        public let shown: FindingSubject.ServedFunnel
         public let fileName: String
+        /// Every copy a placement serves, in placement order; never empty. A variant's copy that a
+        /// direct funnel shadows is not among them (§5).
         public internal(set) var uses: [Use]
+
+        /// The first use, as findings name it: the copy the page shows.
+        public var shown: FindingSubject.ServedFunnel { uses[0].served }
     }
 
     public struct ExperimentInfo: Sendable {
@@ -66,7 +71,9 @@ public struct SiteModel: Sendable {
     let experimentIndex: [ExactKey: Int]
     /// Findings by the placement they are about (`Finding.subject`), in report order.
     let findingsByPlacement: [ExactKey: [Finding]]
-    /// Findings about a funnel, one of its pages or a paywall it carries, by the funnel's id.
+    /// Findings about a served copy of a funnel, one of its pages or a paywall it carries, by the
+    /// funnel's id. Findings about a copy no placement serves (a variant's, shadowed by a direct
+    /// funnel) are on the placement's page only.
     let findingsByFunnel: [ExactKey: [Finding]]
     /// Findings about an experiment, one of its variants or a paywall a variant serves, by the key
     /// of the placement that runs the experiment.
@@ -94,13 +101,12 @@ public struct SiteModel: Sendable {
         var funnels: [FunnelInfo] = []
         var funnelIndex: [ExactKey: Int] = [:]
         var experiments: [ExperimentInfo] = []
-        func add(_ funnel: Funnel, _ use: Use, route: FindingSubject.Route) {
-            if let index = funnelIndex[ExactKey(funnel.id)] {
+        func add(_ funnel: Funnel, _ use: Use) {
+            if let index = funnelIndex[use.served.id] {
                 funnels[index].uses.append(use)
             } else {
-                funnelIndex[ExactKey(funnel.id)] = funnels.count
-                let shown = FindingSubject.ServedFunnel(placementKey: ExactKey(use.placementKey), route: route, id: ExactKey(funnel.id))
-                funnels.append(FunnelInfo(funnel: funnel, shown: shown, fileName: "", uses: [use]))
+                funnelIndex[use.served.id] = funnels.count
+                funnels.append(FunnelInfo(funnel: funnel, fileName: "", uses: [use]))
             }
         }
         // Only what an entry serves (§5): a direct funnel or paywall shadows the experiment beside it.
@@ -109,7 +115,10 @@ public struct SiteModel: Sendable {
             for served in target.servedFunnels {
                 var route = FindingSubject.Route.direct
                 if let variant = served.variant, let index = served.variantIndex { route = .variant(index: index, id: ExactKey(variant.variantId)) }
-                add(served.value, Use(placementKey: key, variantId: served.variantId), route: route)
+                let use = Use(
+                    placementKey: key, variantId: served.variantId,
+                    served: FindingSubject.ServedFunnel(placementKey: ExactKey(key), route: route, id: ExactKey(served.value.id)))
+                add(served.value, use)
             }
             if let experiment = Self.decidingExperiment(entry, target: target) {
                 experiments.append(
@@ -118,7 +127,7 @@ public struct SiteModel: Sendable {
         }
         let funnelNames = PageNames(identifiers: funnels.map(\.funnel.id))
         self.funnels = funnels.map {
-            FunnelInfo(funnel: $0.funnel, shown: $0.shown, fileName: funnelNames.name(for: $0.funnel.id), uses: $0.uses)
+            FunnelInfo(funnel: $0.funnel, fileName: funnelNames.name(for: $0.funnel.id), uses: $0.uses)
         }
         // An experiment's page is named after the placement that runs it: ids may repeat across placements.
         let experimentNames = PageNames(identifiers: experiments.map(\.placementKey))
@@ -131,10 +140,11 @@ public struct SiteModel: Sendable {
         experimentIndex = Dictionary(self.experiments.enumerated().map { (ExactKey($1.placementKey), $0) }) { first, _ in first }
         var byPlacement: [ExactKey: [Finding]] = [:]
         var byFunnel: [ExactKey: [Finding]] = [:]
+        let servedFunnels = Set(funnels.lazy.flatMap(\.uses).map(\.served))
         var byExperiment: [ExactKey: [Finding]] = [:]
         for finding in snapshot.findings {
             if let key = finding.subject.placementKey { byPlacement[key, default: []].append(finding) }
-            if let funnel = finding.subject.funnel { byFunnel[funnel.id, default: []].append(finding) }
+            if let funnel = finding.subject.funnel, servedFunnels.contains(funnel) { byFunnel[funnel.id, default: []].append(finding) }
             if let key = finding.subject.experimentPlacementKey { byExperiment[key, default: []].append(finding) }
         }
         findingsByPlacement = byPlacement
@@ -153,7 +163,8 @@ public struct SiteModel: Sendable {
         findingsByPlacement[ExactKey(key)] ?? []
     }
 
-    /// The findings about the funnel `id`, its pages and the paywalls it carries, wherever a placement serves it.
+    /// The findings about the funnel `id`, its pages and the paywalls it carries, in every copy a
+    /// placement serves.
     func findings(forFunnel id: String) -> [Finding] {
         findingsByFunnel[ExactKey(id)] ?? []
     }
@@ -272,13 +283,6 @@ extension SiteModel {
         case .nothing(.noVariants): entry.experiment
         case .funnel, .paywall, .nothing: nil
         }
-    }
-
-    /// True for an absolute `http:` or `https:` URL of at most 2,000 bytes: the only snapshot URLs
-    /// a page may link to.
-    static func isWebURL(_ text: String) -> Bool {
-        guard text.utf8.count <= 2_000, let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else { return false }
-        return (scheme == "https" || scheme == "http") && components.host?.isEmpty == false
     }
 
     static func worstSeverity(_ findings: [Finding]) -> String {

@@ -281,13 +281,10 @@ extension SiteModel {
         let funnel = info.funnel
         let locale = funnel.defaultLocale ?? funnel.locales?.first
         let funnelFindings = findings(forFunnel: id)
-        // The pages of the copy shown that the audit found unreachable, by position, not id: a
-        // reachable page may share its id with an unreachable one.
-        let unreachable = Set(
-            funnelFindings.compactMap { finding -> Int? in
-                guard finding.ruleId == Rule.pageUnreachable.id, case .page(info.shown, let index, _) = finding.subject else { return nil }
-                return index
-            })
+        // The pages of the copy shown that its first page does not reach, by position, not id: a
+        // reachable page may share its id with an unreachable one. The graph decides, not the
+        // findings, so a configuration that turns `page-unreachable` off keeps the marks.
+        let unreachable = Set(FunnelGraph(funnel).pagesReachedFromFirstPage().enumerated().compactMap { $1 ? nil : $0 })
         // Rows are anchored by a safe, bounded name of their page id.
         let anchors = PageNames(identifiers: funnel.pages.map(\.id))
         func anchor(_ pageId: String) -> String { "page-" + anchors.name(for: pageId) }
@@ -311,7 +308,7 @@ extension SiteModel {
                 media.append(
                     FunnelPage.MediaRow(
                         page: SiteModel.name(page.id), anchor: anchor(page.id), field: SnapshotText.shortenedPointer(path), url: url,
-                        href: SiteModel.isWebURL(url) ? url : nil))
+                        href: WebAddress.isLinkable(url) ? url : nil))
             }
         }
         let locales = funnel.locales ?? []
