@@ -137,27 +137,26 @@ extension AuditRun {
     /// then a direct target that shadows what is written beside it.
     private mutating func checkTargets(_ entry: FallbackEntry, key: String) {
         switch entry.offlineTarget {
-        case .nothing(.placementMissing):
+        case .nothing(.placementMissing, _):
             report(
                 .servesNothing,
                 "Entry \(Format.quoted(key)) has no placement: it loads and counts toward the total, but an offline "
                     + "device is served nothing for it.",
                 about: .placement(key: ExactKey(key)), at: entry.source.node)
-        case .nothing(.noVariants):
-            guard let experiment = entry.experiment else { break }
+        case .nothing(.noVariants, let experiment?):
             report(
                 .servesNothing,
                 "Experiment \(Format.quoted(experiment.id)) of placement \(Format.quoted(key)) has no variants: the "
                     + "entry loads, but an offline device draws nothing and is served nothing.",
                 about: .experiment(placementKey: ExactKey(key), id: ExactKey(experiment.id)),
                 at: node(of: .variants, in: experiment))
-        case .nothing(.noTarget):
+        case .nothing(.noTarget, _):
             report(
                 .servesNothing,
                 "Placement \(Format.quoted(key)) has no funnel, paywall or experiment: the entry loads and counts, "
                     + "but an offline device is served nothing.",
                 about: .placement(key: ExactKey(key)), at: entry.source.node)
-        case .funnel, .paywall, .experiment:
+        case .funnel, .paywall, .experiment, .nothing(.noVariants, nil):
             break
         }
         checkShadowing(entry, key: key)

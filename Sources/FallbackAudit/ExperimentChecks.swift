@@ -18,7 +18,7 @@ extension AuditRun {
             report(
                 .singleVariant,
                 "\(name) has a single variant \(Format.quoted(variants[0].variantId)): every subscriber draws it, so "
-                    + "there is nothing to compare. Add a variant or target the \(variants[0].funnel != nil ? "funnel" : "paywall") directly.",
+                    + "there is nothing to compare. Add a variant or target the \(variants[0].offlineTarget.kind.rawValue) directly.",
                 about: subject, at: variantsNode)
         }
 

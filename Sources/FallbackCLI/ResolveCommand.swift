@@ -90,19 +90,14 @@ enum ResolveCommand: Command {
     }
 
     static func report(_ resolution: OfflineResolution, key: String, subscriber: String) -> JSONValue {
-        var served: JSONValue = nil
-        var funnel: JSONValue = nil
-        var paywall: JSONValue = nil
-        switch resolution.served {
-        case .funnel(let value):
-            served = "funnel"
-            funnel = .object([.init(Funnel.Field.id, .string(value.id)), .init(Funnel.Field.slug, .string(value.slug))])
-        case .paywall(let value):
-            served = "paywall"
-            paywall = .object([.init(Paywall.Field.id, .string(value.id)), .init(Paywall.Field.identifier, .string(value.identifier))])
-        case .experiment, .nothing:
-            break
-        }
+        // `served` is the served target's kind: `funnel`, `paywall`, or `nothing` with a `reason`.
+        let served = JSONValue.string(resolution.served.kind.rawValue)
+        let funnel: JSONValue = resolution.funnel.map {
+            .object([.init(Funnel.Field.id, .string($0.id)), .init(Funnel.Field.slug, .string($0.slug))])
+        } ?? nil
+        let paywall: JSONValue = resolution.paywall.map {
+            .object([.init(Paywall.Field.id, .string($0.id)), .init(Paywall.Field.identifier, .string($0.identifier))])
+        } ?? nil
         // Keys that copy a snapshot field are spelled by the schema; the others are the report's own.
         let experiment: JSONValue = resolution.draw.map { draw in
             .object([
@@ -111,7 +106,7 @@ enum ResolveCommand: Command {
             ])
         } ?? nil
         var members: [JSONValue.Member] = [
-            .init("placement", .string(key)), .init("subscriber", .string(subscriber)), .init("servedFromFallback", true),
+            .init("placement", .string(key)), .init("subscriber", .string(subscriber)), .init("servedFromFallback", .bool(resolution.servedFromFallback)),
             .init("served", served), .init("funnel", funnel), .init("paywall", paywall), .init("experiment", experiment),
         ]
         if let placement = resolution.placement {
@@ -138,8 +133,9 @@ enum ResolveCommand: Command {
             rows.append(("served", "funnel \(funnel.id) (\(funnel.slug)), \(funnel.pages.count) pages, servedFromFallback = true"))
         case .paywall(let paywall):
             rows.append(("served", "paywall \(paywall.id) (\(paywall.identifier)), servedFromFallback = true"))
-        case .nothing(let reason):
+        case .nothing(let reason, _):
             rows.append(("served", reason.summary))
+            rows.append(("", "servedFromFallback = false: the app gets nothing offline for this placement"))
         case .experiment:
             // A resolution always draws from an experiment target.
             break

@@ -3,12 +3,7 @@ import RovenueFallback
 
 extension OfflineTarget {
     /// `funnel "f"`, `paywall "p"`, `experiment "e"`, or `nothing (an experiment with no variants)`.
-    var quotedText: String {
-        switch self {
-        case .nothing(let reason): reason.summary
-        default: "\(kind.rawValue) \(Format.quoted(id ?? ""))"
-        }
-    }
+    var quotedText: String { phrase(spellingIds: Format.quoted) }
 }
 
 /// One comparison of two snapshots: collects changes in the order of the new snapshot.
@@ -158,8 +153,8 @@ struct DiffRun {
             if let entry = oldRecord.entry {
                 report(
                     .placementRemoved, in: scope,
-                    "Placement \(quotedKey) is removed: app code that asks for it gets nothing offline (it served "
-                        + "\(entry.offlineTarget.quotedText)).",
+                    "Placement \(quotedKey) is removed: app code that asks for it gets nothing offline; it served "
+                        + "\(entry.offlineTarget.quotedText).",
                     old: oldPlace(oldRecord.value.node), new: nil)
             } else {
                 report(
@@ -169,9 +164,9 @@ struct DiffRun {
             }
         case (nil, let newRecord?):
             if let entry = newRecord.entry {
-                var message = "New placement \(quotedKey) serves \(entry.offlineTarget.quotedText)"
+                let revision = entry.placement.map { " (revision \($0.revision))" } ?? ""
+                var message = "New placement \(quotedKey)\(revision) serves \(entry.offlineTarget.quotedText)"
                 if let placement = entry.placement {
-                    message += " (revision \(placement.revision))"
                     if !ExactKey.same(placement.identifier, key) {
                         message +=
                             "; its placement.identifier is \(Format.quoted(placement.identifier)), so exposures and "
@@ -209,7 +204,7 @@ struct DiffRun {
                 let revision = newEntry.placement.map { " (revision \($0.revision))" } ?? ""
                 report(
                     .entryNowLoads, in: scope,
-                    "Placement \(quotedKey) decodes again: it serves \(newEntry.offlineTarget.quotedText)\(revision) where the SDK "
+                    "Placement \(quotedKey) decodes again\(revision): it serves \(newEntry.offlineTarget.quotedText) where the SDK "
                         + "skipped it.",
                     old: oldPlace(oldRecord.value.node), new: newPlace(newRecord.value.node))
                 compareContent(old: nil, new: newEntry, in: scope)
@@ -282,12 +277,12 @@ struct DiffRun {
 
     /// The node of the field that decides what an entry serves.
     private func targetNode(_ entry: FallbackEntry, in file: FallbackFile) -> Int {
+        let target = entry.offlineTarget
         let field: FallbackEntry.Field? =
-            switch entry.offlineTarget {
+            switch target {
             case .funnel: .funnel
             case .paywall: .paywall
-            case .experiment, .nothing(.noVariants): .experiment
-            case .nothing: nil
+            case .experiment, .nothing: target.decidingExperiment == nil ? nil : .experiment
             }
         return field.flatMap { file.fieldRef($0, in: entry)?.node } ?? entry.source.node
     }

@@ -120,7 +120,7 @@ public struct SiteModel: Sendable {
                     served: FindingSubject.ServedFunnel(placementKey: ExactKey(key), route: route, id: ExactKey(served.value.id)))
                 add(served.value, use)
             }
-            if let experiment = Self.decidingExperiment(entry, target: target) {
+            if let experiment = target.decidingExperiment {
                 experiments.append(
                     ExperimentInfo(experiment: experiment, placementKey: key, fileName: "", serves: Self.serving(entry).text))
             }
@@ -246,22 +246,7 @@ extension SiteModel {
     static func serving(_ entry: FallbackEntry?) -> Serving {
         guard let entry else { return Serving(kind: "skipped", icon: "error", text: OfflineTarget.skippedSummary) }
         let target = entry.offlineTarget
-        let text: String
-        switch target {
-        case .funnel(let funnel):
-            text = "funnel \(SnapshotText.shortened(funnel.id))"
-        case .paywall(let paywall):
-            text = "paywall \(SnapshotText.shortened(paywall.id))"
-        case .experiment(let experiment):
-            let funnels = experiment.variants.count { $0.offlineTarget.kind == .funnel }
-            let paywalls = experiment.variants.count - funnels
-            var parts: [String] = []
-            if funnels > 0 { parts.append("\(funnels) funnel\(funnels == 1 ? "" : "s")") }
-            if paywalls > 0 { parts.append("\(paywalls) paywall\(paywalls == 1 ? "" : "s")") }
-            text = "experiment over " + parts.joined(separator: " and ")
-        case .nothing(let reason):
-            text = reason.summary
-        }
+        let text = target.overviewPhrase { SnapshotText.shortened($0) }
         return Serving(kind: target.kind.rawValue, icon: icon(for: target.kind), text: text)
     }
 
@@ -272,16 +257,6 @@ extension SiteModel {
         case .paywall: "paywall"
         case .experiment: "experiment"
         case .nothing: "nothing"
-        }
-    }
-
-    /// The experiment that decides what `entry` serves: its target's, or one with no variants.
-    /// An experiment shadowed by a direct target, or in an entry with no placement, decides nothing.
-    static func decidingExperiment(_ entry: FallbackEntry, target: OfflineTarget) -> Experiment? {
-        switch target {
-        case .experiment(let experiment): experiment
-        case .nothing(.noVariants): entry.experiment
-        case .funnel, .paywall, .nothing: nil
         }
     }
 

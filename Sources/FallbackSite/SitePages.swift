@@ -248,7 +248,7 @@ extension SiteModel {
             case .experiment, .nothing:
                 break
             }
-            if let experiment = SiteModel.decidingExperiment(entry, target: target), let info = experimentInfo(placementKey: key) {
+            if let experiment = target.decidingExperiment, let info = experimentInfo(placementKey: key) {
                 page.experiment = PlacementPage.ExperimentLink(
                     id: SiteModel.name(experiment.id), key: SiteModel.name(experiment.key), variantCount: experiment.variants.count,
                     path: root + "experiments/\(info.fileName).html")

@@ -29,8 +29,9 @@ public struct OfflineResolution: Sendable {
         return experiment.variants[draw.variantIndex].offlineTarget
     }
 
-    /// Always true: this resolution comes from the bundled file.
-    public var servedFromFallback: Bool { true }
+    /// True when the fallback set answers with a funnel or paywall (§5: "true only when the
+    /// fallback set answered"); false when the entry serves nothing.
+    public var servedFromFallback: Bool { served.kind != .nothing }
 
     /// The funnel served, if any.
     public var funnel: Funnel? { served.funnel }

@@ -14,8 +14,9 @@ public enum OfflineTarget: Sendable {
     case paywall(Paywall)
     /// An experiment with at least one variant; each variant serves its `Variant.offlineTarget`.
     case experiment(Experiment)
-    /// Nothing is served, for `NothingReason`.
-    case nothing(NothingReason)
+    /// Nothing is served, for `NothingReason`; for `.noVariants`, `experiment` is the experiment
+    /// with no variants that decides so (nil for every other reason).
+    case nothing(NothingReason, experiment: Experiment? = nil)
 
     /// Why an entry serves nothing. Its `description` and `summary` are the only words the tool
     /// has for it.
@@ -52,7 +53,7 @@ public enum OfflineTarget: Sendable {
         } else if let paywall = entry.paywall {
             self = .paywall(paywall)
         } else if let experiment = entry.experiment {
-            self = experiment.variants.isEmpty ? .nothing(.noVariants) : .experiment(experiment)
+            self = experiment.variants.isEmpty ? .nothing(.noVariants, experiment: experiment) : .experiment(experiment)
         } else {
             self = .nothing(.noTarget)
         }
@@ -123,8 +124,19 @@ public enum OfflineTarget: Sendable {
 
     /// Why nothing is served, when nothing is.
     public var nothingReason: NothingReason? {
-        if case .nothing(let reason) = self { return reason }
+        if case .nothing(let reason, _) = self { return reason }
         return nil
+    }
+
+    /// The experiment that decides what is served: the target's, or one with no variants (which
+    /// decides that nothing is). An experiment shadowed by a direct target, or in an entry with no
+    /// placement, decides nothing, so it is nil then.
+    public var decidingExperiment: Experiment? {
+        switch self {
+        case .experiment(let experiment): experiment
+        case .nothing(_, let experiment): experiment
+        case .funnel, .paywall: nil
+        }
     }
 
     /// A funnel or paywall a device can be served through a target, and the variant it is drawn
@@ -235,7 +247,7 @@ extension OfflineTarget {
                 variants = experiment.variants.map {
                     Variant(variantId: $0.variantId, weight: $0.weightText, target: Identity($0.offlineTarget))
                 }
-            case .nothing(let why):
+            case .nothing(let why, _):
                 reason = why
             }
             self.version = version
@@ -264,14 +276,15 @@ extension OfflineTarget {
             hasher.combine(reason)
         }
 
-        /// `funnel fnl_calm_quiz v6`, `paywall pwl_trial_end`, `experiment exp_onb (control 0.5, short_quiz 0.5)`,
+        /// The history's wording, with versions and weights: `funnel fnl_calm_quiz v6`,
+        /// `paywall pwl_trial_end`, `experiment exp_onb (control 0.5, short_quiz 0.5)`,
         /// `nothing (no funnel, paywall or experiment)`.
         public var description: String {
             switch kind {
-            case .funnel: "funnel \(id ?? "")" + (version.map { " v\($0)" } ?? "")
-            case .paywall: "paywall \(id ?? "")"
+            case .funnel: OfflineTarget.phrase(kind, id) + (version.map { " v\($0)" } ?? "")
+            case .paywall: OfflineTarget.phrase(kind, id)
             case .experiment:
-                "experiment \(id ?? "") (" + variants.map { "\($0.variantId) \($0.weight)" }.joined(separator: ", ") + ")"
+                OfflineTarget.phrase(kind, id) + " (" + variants.map { "\($0.variantId) \($0.weight)" }.joined(separator: ", ") + ")"
             case .nothing: (reason ?? .noTarget).summary
             }
         }
@@ -279,4 +292,36 @@ extension OfflineTarget {
 
     /// This target by its ids, versions, keys and weights.
     public var identity: Identity { Identity(self) }
+}
+
+// MARK: - Wording
+
+extension OfflineTarget {
+    // Every report and page words a target with one of these; `Identity.description` is the
+    // history's wording (with versions and weights).
+
+    /// The target's kind and id, the id spelled by `spell` (quoted, shortened): `funnel "fnl_a"`,
+    /// `experiment "exp_onb"`; nothing is its reason's `summary`: `nothing (an experiment with no variants)`.
+    /// The diff's wording.
+    public func phrase(spellingIds spell: (String) -> String) -> String {
+        if case .nothing(let reason, _) = self { return reason.summary }
+        return Self.phrase(kind, id.map(spell))
+    }
+
+    /// As `phrase(spellingIds:)`, but an experiment is worded by what its variants serve:
+    /// `experiment over 2 funnels and 1 paywall`. The site's wording.
+    public func overviewPhrase(spellingIds spell: (String) -> String) -> String {
+        guard case .experiment(let experiment) = self else { return phrase(spellingIds: spell) }
+        let funnels = experiment.variants.count { $0.offlineTarget.kind == .funnel }
+        let paywalls = experiment.variants.count - funnels
+        var parts: [String] = []
+        if funnels > 0 { parts.append("\(funnels) funnel\(funnels == 1 ? "" : "s")") }
+        if paywalls > 0 { parts.append("\(paywalls) paywall\(paywalls == 1 ? "" : "s")") }
+        return "experiment over " + parts.joined(separator: " and ")
+    }
+
+    /// `funnel fnl_a`: a kind and an id as written.
+    fileprivate static func phrase(_ kind: Kind, _ id: String?) -> String {
+        "\(kind.rawValue) \(id ?? "")"
+    }
 }

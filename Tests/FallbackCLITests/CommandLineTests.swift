@@ -185,7 +185,9 @@ struct ResolveCommandTests {
     @Test func servesNothingIsNotAFailure() throws {
         let result = run(["resolve", funnelEraPath, "settings_banner", "--format", "json"])
         #expect(result.status == 0)
-        #expect(try jsonObject(result.output)["served"] is NSNull)
+        let report = try jsonObject(result.output)
+        #expect(report["served"] as? String == "nothing")
+        #expect(report["servedFromFallback"] as? Bool == false)
     }
 
     @Test(arguments: ["missing_placement", "trial_reminder", "Onboarding"])

@@ -53,7 +53,8 @@ struct OfflineTargetAgreementTests {
             // resolve gives the words and the reason.
             let resolved = try jsonObject(run(["resolve", folder + "/2.json", "a", "--format", "json"]).output)
             let reason = try #require(resolved["reason"] as? String)
-            #expect(resolved["served"] is NSNull)
+            #expect(resolved["served"] as? String == "nothing")
+            #expect(resolved["servedFromFallback"] as? Bool == false)
             let resolvedText = run(["resolve", folder + "/2.json", "a"]).output
             let servedRow = try #require(resolvedText.split(separator: "\n").first { $0.hasPrefix("served") })
             let words = String(servedRow.dropFirst("served".count).drop { $0 == " " })
@@ -99,7 +100,7 @@ struct OfflineTargetAgreementTests {
             let servedRow = try #require(resolvedText.split(separator: "\n").first { $0.hasPrefix("served") })
             let words = String(servedRow.dropFirst("served".count).drop { $0 == " " })
             let diff = run(["diff", folder + "/1.json", folder + "/2.json"]).output
-            #expect(diff.contains("New placement \"a\" serves \(words) (revision 1)"), "\(diff)")
+            #expect(diff.contains("New placement \"a\" (revision 1) serves \(words)."), "\(diff)")
             let history = try jsonObject(run(["history", folder + "/1.json", folder + "/2.json", "--format", "json"]).output)
             let placements = try #require(history["placements"] as? [[String: Any]])
             let revisions = try #require(placements.first { $0["key"] as? String == "a" }?["revisions"] as? [[String: Any]])

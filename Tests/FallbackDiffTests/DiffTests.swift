@@ -567,7 +567,7 @@ struct ExamplesDiffTests {
         #expect(result.changes[1].message.contains("/placements/paywall_settings/experiment/variants/2"))
         #expect(result.changes[3].message.contains(#"now serves funnel "fnl_breath_first""#))
         #expect(result.changes[3].message.contains("67.0% of subscribers"))
-        #expect(result.changes[4].message.contains(#"paywall "pwl_trial_end_v2" (revision 5)"#))
+        #expect(result.changes[4].message.contains(#"decodes again (revision 5): it serves paywall "pwl_trial_end_v2""#))
         #expect(result.changes.last?.newValue?.contains("Schwieriger Tag? Probier eine 3-minütige SOS-Einheit") == true)
     }
 }
