@@ -383,8 +383,11 @@ extension DiffRun {
             let keys = funnel.paywalls?.keys ?? []
             return keys.isEmpty ? "it carries none" : "it carries " + Format.quotedList(keys)
         }
+        // The graphs look pages up by id; built only when a paywall page needs it.
+        var oldGraph: FunnelGraph?
         for page in new.pages where FunnelGraph.cannotShowPaywall(page, in: new) {
-            let oldPage = old?.pages.first { ExactKey.same($0.id, page.id) }
+            if oldGraph == nil { oldGraph = old.map(FunnelGraph.init) }
+            let oldPage = oldGraph.flatMap { graph in graph.pageIndex(of: page.id).map { graph.funnel.pages[$0] } }
             if let old, let oldPage, FunnelGraph.cannotShowPaywall(oldPage, in: old) { continue }
             let scope = scope.page(page.id)
             let shows = page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall"
@@ -398,8 +401,10 @@ extension DiffRun {
                 values: (oldPage?.paywallId.map { .string($0) }, page.paywallId.map { .string($0) }))
         }
         if let old {
+            var newGraph: FunnelGraph?
             for oldPage in old.pages where FunnelGraph.cannotShowPaywall(oldPage, in: old) {
-                guard let page = new.pages.first(where: { ExactKey.same($0.id, oldPage.id) }), FunnelGraph.isPaywallPage(page),
+                if newGraph == nil { newGraph = FunnelGraph(new) }
+                guard let index = newGraph?.pageIndex(of: oldPage.id), case let page = new.pages[index], FunnelGraph.isPaywallPage(page),
                     !FunnelGraph.cannotShowPaywall(page, in: new)
                 else { continue }
                 let scope = scope.page(page.id)
