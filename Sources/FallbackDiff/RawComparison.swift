@@ -185,17 +185,17 @@ struct DifferenceSearch {
         case (.object, .object):
             let oldMembers = RawComparison.members(of: old)
             let newMembers = RawComparison.members(of: new)
-            var oldByName: [[UInt8]: JSONDocument.Value] = [:]
-            for member in oldMembers { oldByName[Array(member.name.utf8)] = member.value }
-            var seen: Set<[UInt8]> = []
+            var oldByName: [ExactKey: JSONDocument.Value] = [:]
+            for member in oldMembers { oldByName[ExactKey(member.name)] = member.value }
+            var seen: Set<ExactKey> = []
             for member in newMembers {
-                let key = Array(member.name.utf8)
+                let key = ExactKey(member.name)
                 seen.insert(key)
                 compare(
                     oldByName[key], member.value, path: path + [.member(member.name)], arrayKey: RawComparison.keyedArrays[member.name],
                     oldAnchor: oldAnchor, newAnchor: newAnchor)
             }
-            for member in oldMembers where !seen.contains(Array(member.name.utf8)) {
+            for member in oldMembers where !seen.contains(ExactKey(member.name)) {
                 compare(
                     member.value, nil, path: path + [.member(member.name)], arrayKey: nil, oldAnchor: oldAnchor, newAnchor: newAnchor)
             }
@@ -263,9 +263,9 @@ struct DifferenceSearch {
     /// and no two share it.
     private static func keys(_ elements: [JSONDocument.Value], _ field: String) -> [String]? {
         var keys: [String] = []
-        var seen: Set<[UInt8]> = []
+        var seen: Set<ExactKey> = []
         for element in elements {
-            guard element.kind == .object, let key = element[field]?.string, seen.insert(Array(key.utf8)).inserted else { return nil }
+            guard element.kind == .object, let key = element[field]?.string, seen.insert(ExactKey(key)).inserted else { return nil }
             keys.append(key)
         }
         return keys
