@@ -209,8 +209,10 @@ extension JSONValue {
 // MARK: - Equality and hashing without recursion
 
 extension JSONValue {
-    /// The same case and the same values, members in the same order (as the synthesized `==` would
-    /// say, level by level from an explicit stack rather than by recursion).
+    /// The same case and the same values, members in the same order, level by level from an
+    /// explicit stack rather than by recursion. Strings and member keys are compared by their UTF-8
+    /// bytes, as the SDK compares them (`ExactKey`), not by `String`'s `==` (canonical
+    /// equivalence): `.string("café")` composed and decomposed are different values.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         var pending = [(lhs, rhs)]
         while let (left, right) = pending.popLast() {
@@ -218,14 +220,14 @@ extension JSONValue {
             case (.null, .null): continue
             case (.bool(let lhs), .bool(let rhs)): guard lhs == rhs else { return false }
             case (.number(let lhs), .number(let rhs)): guard lhs == rhs else { return false }
-            case (.string(let lhs), .string(let rhs)): guard lhs == rhs else { return false }
+            case (.string(let lhs), .string(let rhs)): guard ExactKey.same(lhs, rhs) else { return false }
             case (.array(let lhs), .array(let rhs)):
                 guard lhs.count == rhs.count else { return false }
                 pending.append(contentsOf: zip(lhs, rhs))
             case (.object(let lhs), .object(let rhs)):
                 guard lhs.count == rhs.count else { return false }
                 for (left, right) in zip(lhs, rhs) {
-                    guard left.key == right.key else { return false }
+                    guard ExactKey.same(left.key, right.key) else { return false }
                     pending.append((left.value, right.value))
                 }
             default: return false
@@ -248,7 +250,7 @@ extension JSONValue {
                 hasher.combine(number)
             case .string(let string):
                 hasher.combine(3 as UInt8)
-                hasher.combine(string)
+                hasher.combine(ExactKey(string))
             case .array(let elements):
                 hasher.combine(4 as UInt8)
                 hasher.combine(elements.count)
@@ -256,7 +258,7 @@ extension JSONValue {
             case .object(let members):
                 hasher.combine(5 as UInt8)
                 hasher.combine(members.count)
-                for member in members { hasher.combine(member.key) }
+                for member in members { hasher.combine(ExactKey(member.key)) }
                 for member in members.reversed() { pending.append(member.value) }
             }
         }
