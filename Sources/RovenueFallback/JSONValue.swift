@@ -386,3 +386,43 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(nilLiteral: ()) { self = .null }
 }
+
+// MARK: - Same content
+
+extension JSONDocument.Value {
+    /// True when this value and `other` have the same content: equal as the SDK reads them, so
+    /// whitespace, member order, a repeated key's earlier values and a number's spelling do not
+    /// count; strings and keys are compared by their bytes. This is the one definition of "same
+    /// content": two values have it exactly when `jsonText(.canonical)` writes the same text for
+    /// both, which is what a content fingerprint hashes. Compared pair by pair from an explicit
+    /// stack, so at any depth (a `projectId` the SDK never reads may nest 100,000 deep).
+    public func hasSameContent(as other: JSONDocument.Value) -> Bool {
+        var pending = [(self, other)]
+        while let (old, new) = pending.popLast() {
+            switch (old.kind, new.kind) {
+            case (.object, .object):
+                let oldMembers = old.uniqueMembers
+                let newMembers = new.uniqueMembers
+                guard oldMembers.count == newMembers.count else { return false }
+                for (key, oldValue) in zip(oldMembers.keys, oldMembers.values) {
+                    guard let newValue = newMembers[key] else { return false }
+                    pending.append((oldValue, newValue))
+                }
+            case (.array, .array):
+                guard old.count == new.count else { return false }
+                pending.append(contentsOf: zip(old.elements, new.elements))
+            case (.number, .number):
+                // Equal as the SDK reads them (§2.1): the same integer, or floats of the same value.
+                guard let oldNumber = old.number, let newNumber = new.number,
+                    oldNumber.text == newNumber.text || (oldNumber.reading != nil && oldNumber.reading == newNumber.reading)
+                else { return false }
+            case (.string, .string):
+                guard ExactKey.same(old.string ?? "", new.string ?? "") else { return false }
+            case (let oldKind, let newKind):
+                // null, true, false.
+                guard oldKind == newKind else { return false }
+            }
+        }
+        return true
+    }
+}
