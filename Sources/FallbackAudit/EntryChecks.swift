@@ -77,7 +77,7 @@ extension AuditRun {
             let listed = form.writtenFieldNames.joined(separator: ", ")
             report(
                 .arrayAsObject,
-                "This \(Self.structName(form.shape)) is written as an array of its fields [\(listed)] instead of an "
+                "This \(form.shape.displayName) is written as an array of its fields [\(listed)] instead of an "
                     + "object: a quirk the SDK accepts but no dashboard export produces, and other tools misread. "
                     + "Write it as an object.",
                 about: .placement(key: ExactKey(record.key)), at: form.source.node)
@@ -199,27 +199,6 @@ extension AuditRun {
                     about: .variant(placementKey: ExactKey(key), index: index, id: ExactKey(variant.variantId)),
                     at: node(of: .paywall, in: variant))
             }
-        }
-    }
-
-    /// How a finding names a struct of §4: by the field that usually holds it.
-    static func structName(_ shape: SchemaShape) -> String {
-        switch shape {
-        case .entry: "entry"
-        case .placement: "placement"
-        case .experiment: "experiment"
-        case .variant: "variant"
-        case .paywall: "paywall"
-        case .remoteConfig: "remoteConfig"
-        case .offering: "offering"
-        case .package: "package"
-        case .storeIds: "storeIds"
-        case .funnel: "funnel"
-        case .page: "page"
-        case .option: "option"
-        case .nextRule: "next rule"
-        case .condition: "condition"
-        case .clause: "clause"
         }
     }
 }

@@ -152,11 +152,11 @@ extension AuditRun {
                         }
                     case .end:
                         break
-                    case .unknown:
+                    case .unknown(let reason):
                         report(
                             .gotoUnknown,
                             "Rule \(Format.quoted(rules[rule].id)) on page \(Format.quoted(pages[index].id)) goes to "
-                                + "\(context.unknownTargetText(goto)): the dashboard blocks publishing this, and a device "
+                                + "\(context.unknownTargetText(goto, reason)): the dashboard blocks publishing this, and a device "
                                 + "taking the branch has nowhere to go.",
                             about: context.page(index), at: node(of: .goto, in: rules[rule]))
                     }
@@ -170,10 +170,10 @@ extension AuditRun {
                         }
                     case .end:
                         break
-                    case .unknown:
+                    case .unknown(let reason):
                         report(
                             .gotoUnknown,
-                            "default_next of page \(Format.quoted(pages[index].id)) is \(context.unknownTargetText(defaultNext)): "
+                            "default_next of page \(Format.quoted(pages[index].id)) is \(context.unknownTargetText(defaultNext, reason)): "
                                 + "the dashboard blocks publishing this, and a device leaving the page without a matching rule "
                                 + "has nowhere to go.",
                             about: context.page(index), at: node(of: .defaultNext, in: pages[index]))
@@ -517,12 +517,14 @@ struct FunnelContext {
         return pages.firstIndex { ExactKey.same($0.questionId, question) }
     }
 
-    /// Why a target leads nowhere, for a message.
-    func unknownTargetText(_ name: String) -> String {
-        if ExactKey.same(name, "paywall") {
-            return "\"paywall\", but funnel \(Format.quoted(funnel.id)) has no page of type paywall"
+    /// The target `name` that leads nowhere, and why (`FunnelGraph`'s `reason`), for a message.
+    func unknownTargetText(_ name: String, _ reason: FunnelGraph.UnknownTarget) -> String {
+        switch reason {
+        case .noPaywallPage:
+            "\"paywall\", but funnel \(Format.quoted(funnel.id)) has no page of type paywall"
+        case .noSuchPage:
+            "\(Format.quoted(name)), which is neither a page of funnel \(Format.quoted(funnel.id)) nor \"end\" or "
+                + "\"paywall\"\(Format.didYouMean(name, among: funnel.pages.lazy.map(\.id)))"
         }
-        return "\(Format.quoted(name)), which is neither a page of funnel \(Format.quoted(funnel.id)) nor \"end\" or "
-            + "\"paywall\"\(Format.didYouMean(name, among: funnel.pages.lazy.map(\.id)))"
     }
 }

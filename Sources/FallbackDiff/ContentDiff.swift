@@ -13,16 +13,16 @@ extension DiffRun {
 
     /// The fields of both sides, in the new side's order, then those only the old side has.
     static func pairs(_ old: [WrittenField], _ new: [WrittenField]) -> [FieldPair] {
-        var oldByName: [[UInt8]: JSONDocument.Value] = [:]
-        for field in old { oldByName[Array(field.name.utf8)] = field.value }
-        var seen: Set<[UInt8]> = []
+        var oldByName: [ExactKey: JSONDocument.Value] = [:]
+        for field in old { oldByName[ExactKey(field.name)] = field.value }
+        var seen: Set<ExactKey> = []
         var result: [FieldPair] = []
         for field in new {
-            let key = Array(field.name.utf8)
+            let key = ExactKey(field.name)
             seen.insert(key)
             result.append((field.name, oldByName[key], field.value))
         }
-        for field in old where !seen.contains(Array(field.name.utf8)) {
+        for field in old where !seen.contains(ExactKey(field.name)) {
             result.append((field.name, field.value, nil))
         }
         return result
@@ -130,19 +130,19 @@ extension DiffRun {
     }
 
     /// The first index of each id.
-    private static func firstIndices<T>(_ items: [T], id: (T) -> String) -> [[UInt8]: Int] {
-        var indices: [[UInt8]: Int] = [:]
-        for (index, item) in items.enumerated() where indices[Array(id(item).utf8)] == nil {
-            indices[Array(id(item).utf8)] = index
+    private static func firstIndices<T>(_ items: [T], id: (T) -> String) -> [ExactKey: Int] {
+        var indices: [ExactKey: Int] = [:]
+        for (index, item) in items.enumerated() where indices[ExactKey(id(item))] == nil {
+            indices[ExactKey(id(item))] = index
         }
         return indices
     }
 
     /// The ids both lists have, in `items`' order (first occurrences only).
-    private static func commonOrder<T>(_ items: [T], _ others: [[UInt8]: Int], id: (T) -> String) -> [String] {
-        var seen: Set<[UInt8]> = []
+    private static func commonOrder<T>(_ items: [T], _ others: [ExactKey: Int], id: (T) -> String) -> [String] {
+        var seen: Set<ExactKey> = []
         return items.compactMap { item in
-            let key = Array(id(item).utf8)
+            let key = ExactKey(id(item))
             return others[key] != nil && seen.insert(key).inserted ? id(item) : nil
         }
     }
@@ -153,7 +153,7 @@ extension DiffRun {
         let oldPagesNode = self.old.fieldRef(.pages, in: old)?.node ?? old.source.node
         let newPagesNode = self.new.fieldRef(.pages, in: new)?.node ?? new.source.node
 
-        for (index, page) in old.pages.enumerated() where newIndices[Array(page.id.utf8)] == nil && oldIndices[Array(page.id.utf8)] == index
+        for (index, page) in old.pages.enumerated() where newIndices[ExactKey(page.id)] == nil && oldIndices[ExactKey(page.id)] == index
         {
             let scope = scope.page(page.id)
             report(
@@ -161,7 +161,7 @@ extension DiffRun {
                 new: newPlace(newPagesNode),
                 values: (.string(page.id), nil))
         }
-        for (index, page) in new.pages.enumerated() where oldIndices[Array(page.id.utf8)] == nil && newIndices[Array(page.id.utf8)] == index
+        for (index, page) in new.pages.enumerated() where oldIndices[ExactKey(page.id)] == nil && newIndices[ExactKey(page.id)] == index
         {
             let scope = scope.page(page.id)
             let position = index == 0 ? "as the first page" : "after \(Format.quoted(new.pages[index - 1].id))"
@@ -180,8 +180,8 @@ extension DiffRun {
                 field: Funnel.Field.pages.rawValue, old: oldPlace(oldPagesNode), new: newPlace(newPagesNode),
                 values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
-        for (index, page) in new.pages.enumerated() where newIndices[Array(page.id.utf8)] == index {
-            guard let oldIndex = oldIndices[Array(page.id.utf8)] else { continue }
+        for (index, page) in new.pages.enumerated() where newIndices[ExactKey(page.id)] == index {
+            guard let oldIndex = oldIndices[ExactKey(page.id)] else { continue }
             comparePage(old.pages[oldIndex], page, in: scope.page(page.id))
         }
     }
@@ -236,13 +236,13 @@ extension DiffRun {
         let path = { (value: String) -> [PathStep] in [.member(Page.Field.options), .matched(field: PageOption.Field.value, value: value)] }
 
         for (index, option) in oldOptions.enumerated()
-        where newIndices[Array(option.value.utf8)] == nil && oldIndices[Array(option.value.utf8)] == index {
+        where newIndices[ExactKey(option.value)] == nil && oldIndices[ExactKey(option.value)] == index {
             reportField(
                 .optionsChanged, in: scope, path(option.value), self.old.document.value(at: option.source.node), nil, oldAnchor: oldAnchor,
                 newAnchor: newAnchor, message: "\(scope.whereText): option \(Format.quoted(option.value)) removed.")
         }
         for (index, option) in newOptions.enumerated()
-        where oldIndices[Array(option.value.utf8)] == nil && newIndices[Array(option.value.utf8)] == index {
+        where oldIndices[ExactKey(option.value)] == nil && newIndices[ExactKey(option.value)] == index {
             reportField(
                 .optionsChanged, in: scope, path(option.value), nil, self.new.document.value(at: option.source.node), oldAnchor: oldAnchor,
                 newAnchor: newAnchor, message: "\(scope.whereText): option \(Format.quoted(option.value)) added.")
@@ -254,8 +254,8 @@ extension DiffRun {
                 .optionsChanged, in: scope, "\(scope.whereText): options are in another order.", field: Page.Field.options.rawValue, old: oldPlace(oldAnchor),
                 new: newPlace(newAnchor), values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
-        for (index, option) in newOptions.enumerated() where newIndices[Array(option.value.utf8)] == index {
-            guard let oldIndex = oldIndices[Array(option.value.utf8)] else { continue }
+        for (index, option) in newOptions.enumerated() where newIndices[ExactKey(option.value)] == index {
+            guard let oldIndex = oldIndices[ExactKey(option.value)] else { continue }
             let oldOption = oldOptions[oldIndex]
             for field in Self.pairs(
                 RawComparison.fields(of: oldOption, in: self.old.document), RawComparison.fields(of: option, in: self.new.document))
@@ -284,14 +284,14 @@ extension DiffRun {
         let newAnchor = self.new.fieldRef(.nextRules, in: new)?.node ?? new.source.node
         let path = { (id: String) -> [PathStep] in [.member(Page.Field.nextRules), .matched(field: NextRule.Field.id, value: id)] }
 
-        for (index, rule) in oldRules.enumerated() where newIndices[Array(rule.id.utf8)] == nil && oldIndices[Array(rule.id.utf8)] == index
+        for (index, rule) in oldRules.enumerated() where newIndices[ExactKey(rule.id)] == nil && oldIndices[ExactKey(rule.id)] == index
         {
             reportField(
                 .ruleChanged, in: scope, path(rule.id), self.old.document.value(at: rule.source.node), nil, oldAnchor: oldAnchor,
                 newAnchor: newAnchor,
                 message: "\(scope.whereText): rule \(Format.quoted(rule.id)) (goto \(Format.quoted(rule.goto))) removed.")
         }
-        for (index, rule) in newRules.enumerated() where oldIndices[Array(rule.id.utf8)] == nil && newIndices[Array(rule.id.utf8)] == index
+        for (index, rule) in newRules.enumerated() where oldIndices[ExactKey(rule.id)] == nil && newIndices[ExactKey(rule.id)] == index
         {
             reportField(
                 .ruleChanged, in: scope, path(rule.id), nil, self.new.document.value(at: rule.source.node), oldAnchor: oldAnchor,
@@ -306,8 +306,8 @@ extension DiffRun {
                 old: oldPlace(oldAnchor), new: newPlace(newAnchor),
                 values: (.array(oldOrder.map { .string($0) }), .array(newOrder.map { .string($0) })))
         }
-        for (index, rule) in newRules.enumerated() where newIndices[Array(rule.id.utf8)] == index {
-            guard let oldIndex = oldIndices[Array(rule.id.utf8)] else { continue }
+        for (index, rule) in newRules.enumerated() where newIndices[ExactKey(rule.id)] == index {
+            guard let oldIndex = oldIndices[ExactKey(rule.id)] else { continue }
             let oldValue = self.old.document.value(at: oldRules[oldIndex].source.node)
             let newValue = self.new.document.value(at: rule.source.node)
             guard !RawComparison.same(oldValue, newValue) else { continue }
@@ -383,8 +383,11 @@ extension DiffRun {
             let keys = funnel.paywalls?.keys ?? []
             return keys.isEmpty ? "it carries none" : "it carries " + Format.quotedList(keys)
         }
+        // The graphs look pages up by id; built only when a paywall page needs it.
+        var oldGraph: FunnelGraph?
         for page in new.pages where FunnelGraph.cannotShowPaywall(page, in: new) {
-            let oldPage = old?.pages.first { ExactKey.same($0.id, page.id) }
+            if oldGraph == nil { oldGraph = old.map(FunnelGraph.init) }
+            let oldPage = oldGraph.flatMap { graph in graph.pageIndex(of: page.id).map { graph.funnel.pages[$0] } }
             if let old, let oldPage, FunnelGraph.cannotShowPaywall(oldPage, in: old) { continue }
             let scope = scope.page(page.id)
             let shows = page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall"
@@ -398,8 +401,10 @@ extension DiffRun {
                 values: (oldPage?.paywallId.map { .string($0) }, page.paywallId.map { .string($0) }))
         }
         if let old {
+            var newGraph: FunnelGraph?
             for oldPage in old.pages where FunnelGraph.cannotShowPaywall(oldPage, in: old) {
-                guard let page = new.pages.first(where: { ExactKey.same($0.id, oldPage.id) }), FunnelGraph.isPaywallPage(page),
+                if newGraph == nil { newGraph = FunnelGraph(new) }
+                guard let index = newGraph?.pageIndex(of: oldPage.id), case let page = new.pages[index], FunnelGraph.isPaywallPage(page),
                     !FunnelGraph.cannotShowPaywall(page, in: new)
                 else { continue }
                 let scope = scope.page(page.id)

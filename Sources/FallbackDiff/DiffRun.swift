@@ -12,7 +12,7 @@ struct DiffRun {
     let new: FallbackFile
     var changes: [Change] = []
     var rebucketing: [Rebucketing] = []
-    private var experimentKeyPlacements: [[UInt8]: [String]]?
+    private var experimentKeyPlacements: [ExactKey: [String]]?
 
     init(old: FallbackFile, new: FallbackFile) {
         self.old = old
@@ -114,26 +114,26 @@ struct DiffRun {
     // MARK: Placements
 
     private mutating func comparePlacements() {
-        var oldRecords: [[UInt8]: EntryRecord] = [:]
-        for record in old.entries { oldRecords[Array(record.key.utf8)] = record }
-        var newKeys: Set<[UInt8]> = []
+        var oldRecords: [ExactKey: EntryRecord] = [:]
+        for record in old.entries { oldRecords[ExactKey(record.key)] = record }
+        var newKeys: Set<ExactKey> = []
         for record in new.entries {
-            let key = Array(record.key.utf8)
+            let key = ExactKey(record.key)
             newKeys.insert(key)
             compareRecords(key: record.key, old: oldRecords[key], new: record)
         }
-        for record in old.entries where !newKeys.contains(Array(record.key.utf8)) {
+        for record in old.entries where !newKeys.contains(ExactKey(record.key)) {
             compareRecords(key: record.key, old: record, new: nil)
         }
     }
 
     /// The new snapshot's placement keys by the key of the experiment they draw from, built once.
-    private mutating func placementsByExperimentKey() -> [[UInt8]: [String]] {
+    private mutating func placementsByExperimentKey() -> [ExactKey: [String]] {
         if let placementsByExperimentKey = experimentKeyPlacements { return placementsByExperimentKey }
-        var placements: [[UInt8]: [String]] = [:]
+        var placements: [ExactKey: [String]] = [:]
         for (key, entry) in new.loadedEntries {
             if let experiment = entry.offlineTarget.experiment {
-                placements[Array(experiment.key.utf8), default: []].append(key)
+                placements[ExactKey(experiment.key), default: []].append(key)
             }
         }
         experimentKeyPlacements = placements
@@ -174,7 +174,7 @@ struct DiffRun {
                     }
                 }
                 if let experimentKey = entry.offlineTarget.experiment?.key {
-                    let sharing = placementsByExperimentKey()[Array(experimentKey.utf8), default: []].filter { !ExactKey.same($0, key) }
+                    let sharing = placementsByExperimentKey()[ExactKey(experimentKey), default: []].filter { !ExactKey.same($0, key) }
                     if !sharing.isEmpty {
                         message +=
                             "; it shares experiment key \(Format.quoted(experimentKey)) with "

@@ -79,9 +79,10 @@ enum RawComparison {
         return zip(members.keys, members.values).map { WrittenField(name: $0, value: $1) }
     }
 
-    /// True when two written values mean the same.
+    /// True when two written values mean the same: the same bytes, or the same content
+    /// (`JSONDocument.Value.hasSameContent(as:)`, the definition the content fingerprint shares).
     static func same(_ old: JSONDocument.Value, _ new: JSONDocument.Value) -> Bool {
-        sameText(old, new) || equivalent(old, new)
+        sameText(old, new) || old.hasSameContent(as: new)
     }
 
     /// True when two written values are the same bytes.
@@ -95,39 +96,6 @@ enum RawComparison {
                 memcmp(oldBytes.baseAddress! + oldRange.lowerBound, newBytes.baseAddress! + newRange.lowerBound, oldRange.count) == 0
             }
         }
-    }
-
-    /// True when two written values are equal as the SDK reads them: member order and a repeated
-    /// key's earlier values do not count, nor a number's spelling. Compared pair by pair from an
-    /// explicit stack, so at any depth (a `projectId` the SDK never reads may nest 100,000 deep).
-    static func equivalent(_ old: JSONDocument.Value, _ new: JSONDocument.Value) -> Bool {
-        var pending = [(old, new)]
-        while let (old, new) = pending.popLast() {
-            switch (old.kind, new.kind) {
-            case (.object, .object):
-                let oldMembers = old.uniqueMembers
-                let newMembers = new.uniqueMembers
-                guard oldMembers.count == newMembers.count else { return false }
-                for (key, oldValue) in zip(oldMembers.keys, oldMembers.values) {
-                    guard let newValue = newMembers[key] else { return false }
-                    pending.append((oldValue, newValue))
-                }
-            case (.array, .array):
-                guard old.count == new.count else { return false }
-                pending.append(contentsOf: zip(old.elements, new.elements))
-            case (.number, .number):
-                // Equal as the SDK reads them (§2.1): the same integer, or floats of the same value.
-                guard let oldNumber = old.number, let newNumber = new.number,
-                    oldNumber.text == newNumber.text || (oldNumber.reading != nil && oldNumber.reading == newNumber.reading)
-                else { return false }
-            case (.string, .string):
-                guard ExactKey.same(old.string ?? "", new.string ?? "") else { return false }
-            case (let oldKind, let newKind):
-                // null, true, false.
-                guard oldKind == newKind else { return false }
-            }
-        }
-        return true
     }
 
     /// A value as compact JSON, shortened past `limit` characters.
@@ -185,17 +153,17 @@ struct DifferenceSearch {
         case (.object, .object):
             let oldMembers = RawComparison.members(of: old)
             let newMembers = RawComparison.members(of: new)
-            var oldByName: [[UInt8]: JSONDocument.Value] = [:]
-            for member in oldMembers { oldByName[Array(member.name.utf8)] = member.value }
-            var seen: Set<[UInt8]> = []
+            var oldByName: [ExactKey: JSONDocument.Value] = [:]
+            for member in oldMembers { oldByName[ExactKey(member.name)] = member.value }
+            var seen: Set<ExactKey> = []
             for member in newMembers {
-                let key = Array(member.name.utf8)
+                let key = ExactKey(member.name)
                 seen.insert(key)
                 compare(
                     oldByName[key], member.value, path: path + [.member(member.name)], arrayKey: RawComparison.keyedArrays[member.name],
                     oldAnchor: oldAnchor, newAnchor: newAnchor)
             }
-            for member in oldMembers where !seen.contains(Array(member.name.utf8)) {
+            for member in oldMembers where !seen.contains(ExactKey(member.name)) {
                 compare(
                     member.value, nil, path: path + [.member(member.name)], arrayKey: nil, oldAnchor: oldAnchor, newAnchor: newAnchor)
             }
@@ -263,9 +231,9 @@ struct DifferenceSearch {
     /// and no two share it.
     private static func keys(_ elements: [JSONDocument.Value], _ field: String) -> [String]? {
         var keys: [String] = []
-        var seen: Set<[UInt8]> = []
+        var seen: Set<ExactKey> = []
         for element in elements {
-            guard element.kind == .object, let key = element[field]?.string, seen.insert(Array(key.utf8)).inserted else { return nil }
+            guard element.kind == .object, let key = element[field]?.string, seen.insert(ExactKey(key)).inserted else { return nil }
             keys.append(key)
         }
         return keys

@@ -7,7 +7,9 @@ import RovenueFallback
 /// Canonical means compact, object keys in ascending byte order with duplicates collapsed to the
 /// last, strings escaped as `JSONValue.writeQuoted` escapes them, and numbers as the SDK reads them
 /// (`JSONValue.WritingOptions.numbersAsRead`); so whitespace, key order and a number's spelling
-/// never change a fingerprint, and any change to a value the SDK reads does. Text already written
+/// never change a fingerprint, and any change to a value the SDK reads does: two values have the
+/// same fingerprint exactly when they have the same content as `JSONDocument.Value.hasSameContent(as:)`
+/// defines it (the definition the diff uses too). Text already written
 /// so (every dashboard export) is hashed as it stands; other text is written again by the one
 /// JSON writer.
 enum ContentFingerprint {

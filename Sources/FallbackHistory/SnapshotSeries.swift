@@ -174,7 +174,7 @@ enum GeneratedAtScan {
         if raw.elementsEqual(key) { return true }
         guard raw.contains(UInt8(ascii: "\\")) else { return false }
         let document = JSONDocument(bytes: [UInt8(ascii: "\"")] + Array(raw) + [UInt8(ascii: "\"")])
-        return document.hasRoot && document.root.string == TopLevelField.generatedAt.rawValue
+        return document.hasRoot && ExactKey.same(document.root.string, TopLevelField.generatedAt.rawValue)
     }
 
     /// An integer token within 64 bits, as the audit reads `generatedAt` (`-0` is not one).

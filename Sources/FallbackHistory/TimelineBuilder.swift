@@ -29,11 +29,11 @@ public struct TimelineBuilder: Sendable {
     public let options: HistoryOptions
     private var snapshots: [SnapshotRecord] = []
     private var histories: [PlacementHistory] = []
-    private var historyIndexOfKey: [[UInt8]: Int] = [:]
+    private var historyIndexOfKey: [ExactKey: Int] = [:]
     /// The placements of the last snapshot the SDK loads, by key bytes.
-    private var present: [[UInt8]: PlacementState] = [:]
+    private var present: [ExactKey: PlacementState] = [:]
     /// Keys seen before and missing from the last snapshot the SDK loads.
-    private var absent: Set<[UInt8]> = []
+    private var absent: Set<ExactKey> = []
     /// The last `projectId` named, and the snapshot that named it.
     private var lastProject: (id: String, stamp: SnapshotStamp)?
     private var findings: [HistoryFinding] = []
@@ -101,11 +101,11 @@ public struct TimelineBuilder: Sendable {
         hasBaseline = true
         changes.isBaseline = isBaseline
         changes.baselineCount = file.entries.count
-        var seen: [[UInt8]: PlacementState] = [:]
+        var seen: [ExactKey: PlacementState] = [:]
         seen.reserveCapacity(file.entries.count)
         for (record, reading) in zip(file.entries, EntryReading.readings(of: file)) {
-            let keyBytes = Array(record.key.utf8)
-            let previous = present[keyBytes]
+            let exactKey = ExactKey(record.key)
+            let previous = present[exactKey]
             var state = PlacementState(
                 revision: reading.revision, revisionText: reading.revisionText, lastReadable: nil,
                 identifier: reading.identifier, served: reading.served, fingerprint: reading.fingerprint, stamp: stamp)
@@ -114,29 +114,29 @@ public struct TimelineBuilder: Sendable {
             } else {
                 state.lastReadable = previous?.lastReadable
             }
-            seen[keyBytes] = state
+            seen[exactKey] = state
             guard let previous else {
-                let isReturn = historyIndexOfKey[keyBytes] != nil
+                let isReturn = historyIndexOfKey[exactKey] != nil
                 if !isBaseline { changes.added.append(record.key) }
                 let verb = isBaseline ? "first seen" : isReturn ? "added again" : "added"
                 startRevision(
-                    key: record.key, keyBytes: keyBytes, state: state, changes: .added,
+                    key: record.key, exactKey: exactKey, state: state, changes: .added,
                     summary: "\(verb) at \(Self.revisionLabel(state)): \(state.served)"
                         + Self.identifierNote(state.identifier, key: record.key))
                 continue
             }
-            compare(record, reading: reading, previous: previous, state: state, keyBytes: keyBytes, changes: &changes)
+            compare(record, reading: reading, previous: previous, state: state, exactKey: exactKey, changes: &changes)
         }
         absent.subtract(seen.keys)
-        for keyBytes in absent {
-            let index = historyIndexOfKey[keyBytes]!
+        for exactKey in absent {
+            let index = historyIndexOfKey[exactKey]!
             histories[index].revisions[histories[index].revisions.count - 1].lastSeen = stamp
         }
-        for (keyBytes, previous) in present where seen[keyBytes] == nil {
-            let index = historyIndexOfKey[keyBytes]!
+        for (exactKey, previous) in present where seen[exactKey] == nil {
+            let index = historyIndexOfKey[exactKey]!
             let key = histories[index].key
             changes.removed.append(key)
-            absent.insert(keyBytes)
+            absent.insert(exactKey)
             histories[index].revisions.append(
                 PlacementRevision(
                     revision: nil, revisionText: nil, identifier: nil, served: nil, fingerprint: nil, firstSeen: stamp,
@@ -148,7 +148,7 @@ public struct TimelineBuilder: Sendable {
     }
 
     private mutating func compare(
-        _ record: EntryRecord, reading: EntryReading, previous: PlacementState, state: PlacementState, keyBytes: [UInt8],
+        _ record: EntryRecord, reading: EntryReading, previous: PlacementState, state: PlacementState, exactKey: ExactKey,
         changes: inout SnapshotChanges
     ) {
         let key = record.key
@@ -210,24 +210,24 @@ public struct TimelineBuilder: Sendable {
                     + "a republished funnel or paywall, but nothing in the revision says so: review it before release.",
                 key: key, at: reading.entryLocation, in: state.stamp)
         }
-        let index = historyIndexOfKey[keyBytes]!
+        let index = historyIndexOfKey[exactKey]!
         if kinds.isEmpty {
             histories[index].revisions[histories[index].revisions.count - 1].lastSeen = state.stamp
         } else {
-            startRevision(key: key, keyBytes: keyBytes, state: state, changes: kinds, summary: parts.joined(separator: "; "))
+            startRevision(key: key, exactKey: exactKey, state: state, changes: kinds, summary: parts.joined(separator: "; "))
         }
     }
 
     private mutating func startRevision(
-        key: String, keyBytes: [UInt8], state: PlacementState, changes: PlacementRevision.Changes, summary: String
+        key: String, exactKey: ExactKey, state: PlacementState, changes: PlacementRevision.Changes, summary: String
     ) {
         let revision = PlacementRevision(
             revision: state.revision, revisionText: state.revisionText, identifier: state.identifier, served: state.served,
             fingerprint: state.fingerprint, firstSeen: state.stamp, lastSeen: state.stamp, changes: changes, summary: summary)
-        if let index = historyIndexOfKey[keyBytes] {
+        if let index = historyIndexOfKey[exactKey] {
             histories[index].revisions.append(revision)
         } else {
-            historyIndexOfKey[keyBytes] = histories.count
+            historyIndexOfKey[exactKey] = histories.count
             histories.append(PlacementHistory(key: key, revisions: [revision]))
         }
     }

@@ -235,7 +235,7 @@ struct EntryDecoder {
             }
             position -= 1
         }
-        let earlier = document.value(at: object).members.filter { $0.key == field && $0.value.index < value }
+        let earlier = document.value(at: object).members.filter { ExactKey.same($0.key, field) && $0.value.index < value }
             .map { SourceRef(node: $0.value.index) }
         duplicateFields.append(DuplicateField(object: ref, field: field, values: earlier + [SourceRef(node: value)]))
     }

@@ -209,8 +209,10 @@ extension JSONValue {
 // MARK: - Equality and hashing without recursion
 
 extension JSONValue {
-    /// The same case and the same values, members in the same order (as the synthesized `==` would
-    /// say, level by level from an explicit stack rather than by recursion).
+    /// The same case and the same values, members in the same order, level by level from an
+    /// explicit stack rather than by recursion. Strings and member keys are compared by their UTF-8
+    /// bytes, as the SDK compares them (`ExactKey`), not by `String`'s `==` (canonical
+    /// equivalence): `.string("café")` composed and decomposed are different values.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         var pending = [(lhs, rhs)]
         while let (left, right) = pending.popLast() {
@@ -218,14 +220,14 @@ extension JSONValue {
             case (.null, .null): continue
             case (.bool(let lhs), .bool(let rhs)): guard lhs == rhs else { return false }
             case (.number(let lhs), .number(let rhs)): guard lhs == rhs else { return false }
-            case (.string(let lhs), .string(let rhs)): guard lhs == rhs else { return false }
+            case (.string(let lhs), .string(let rhs)): guard ExactKey.same(lhs, rhs) else { return false }
             case (.array(let lhs), .array(let rhs)):
                 guard lhs.count == rhs.count else { return false }
                 pending.append(contentsOf: zip(lhs, rhs))
             case (.object(let lhs), .object(let rhs)):
                 guard lhs.count == rhs.count else { return false }
                 for (left, right) in zip(lhs, rhs) {
-                    guard left.key == right.key else { return false }
+                    guard ExactKey.same(left.key, right.key) else { return false }
                     pending.append((left.value, right.value))
                 }
             default: return false
@@ -248,7 +250,7 @@ extension JSONValue {
                 hasher.combine(number)
             case .string(let string):
                 hasher.combine(3 as UInt8)
-                hasher.combine(string)
+                hasher.combine(ExactKey(string))
             case .array(let elements):
                 hasher.combine(4 as UInt8)
                 hasher.combine(elements.count)
@@ -256,7 +258,7 @@ extension JSONValue {
             case .object(let members):
                 hasher.combine(5 as UInt8)
                 hasher.combine(members.count)
-                for member in members { hasher.combine(member.key) }
+                for member in members { hasher.combine(ExactKey(member.key)) }
                 for member in members.reversed() { pending.append(member.value) }
             }
         }
@@ -383,4 +385,44 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(nilLiteral: ()) { self = .null }
+}
+
+// MARK: - Same content
+
+extension JSONDocument.Value {
+    /// True when this value and `other` have the same content: equal as the SDK reads them, so
+    /// whitespace, member order, a repeated key's earlier values and a number's spelling do not
+    /// count; strings and keys are compared by their bytes. This is the one definition of "same
+    /// content": two values have it exactly when `jsonText(.canonical)` writes the same text for
+    /// both, which is what a content fingerprint hashes. Compared pair by pair from an explicit
+    /// stack, so at any depth (a `projectId` the SDK never reads may nest 100,000 deep).
+    public func hasSameContent(as other: JSONDocument.Value) -> Bool {
+        var pending = [(self, other)]
+        while let (old, new) = pending.popLast() {
+            switch (old.kind, new.kind) {
+            case (.object, .object):
+                let oldMembers = old.uniqueMembers
+                let newMembers = new.uniqueMembers
+                guard oldMembers.count == newMembers.count else { return false }
+                for (key, oldValue) in zip(oldMembers.keys, oldMembers.values) {
+                    guard let newValue = newMembers[key] else { return false }
+                    pending.append((oldValue, newValue))
+                }
+            case (.array, .array):
+                guard old.count == new.count else { return false }
+                pending.append(contentsOf: zip(old.elements, new.elements))
+            case (.number, .number):
+                // Equal as the SDK reads them (§2.1): the same integer, or floats of the same value.
+                guard let oldNumber = old.number, let newNumber = new.number,
+                    oldNumber.text == newNumber.text || (oldNumber.reading != nil && oldNumber.reading == newNumber.reading)
+                else { return false }
+            case (.string, .string):
+                guard ExactKey.same(old.string ?? "", new.string ?? "") else { return false }
+            case (let oldKind, let newKind):
+                // null, true, false.
+                guard oldKind == newKind else { return false }
+            }
+        }
+        return true
+    }
 }

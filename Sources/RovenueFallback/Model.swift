@@ -677,6 +677,8 @@ public struct OrderedMap<Value: Sendable>: Sendable {
 }
 
 extension OrderedMap: Equatable where Value: Equatable {
+    /// The same keys in the same order, compared by their UTF-8 bytes (`ExactKey`), and equal
+    /// values by `Value`'s own `==`. Hashing combines the keys' bytes, so it agrees.
     public static func == (lhs: OrderedMap, rhs: OrderedMap) -> Bool {
         lhs.keys.count == rhs.keys.count && zip(lhs.keys, rhs.keys).allSatisfy { ExactKey.same($0, $1) }
             && lhs.values == rhs.values

@@ -120,6 +120,28 @@ public enum SchemaShape: String, Sendable, Hashable, CaseIterable {
     /// `Clause`: decoded as `Clause`.
     case clause = "Clause"
 
+    /// How a message names a struct of §4: by the field that usually holds it (`"entry"`,
+    /// `"remoteConfig"`, `"next rule"`).
+    public var displayName: String {
+        switch self {
+        case .entry: "entry"
+        case .placement: "placement"
+        case .experiment: "experiment"
+        case .variant: "variant"
+        case .paywall: "paywall"
+        case .remoteConfig: "remoteConfig"
+        case .offering: "offering"
+        case .package: "package"
+        case .storeIds: "storeIds"
+        case .funnel: "funnel"
+        case .page: "page"
+        case .option: "option"
+        case .nextRule: "next rule"
+        case .condition: "condition"
+        case .clause: "clause"
+        }
+    }
+
     /// The field names in the order the array quirk uses.
     public var fieldNames: [String] { table.names }
 

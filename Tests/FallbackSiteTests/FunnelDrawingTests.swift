@@ -43,7 +43,7 @@ struct FunnelDrawingTests {
     }
 
     @Test func winbackShowsItsUnknownTargetAndUnreachablePage() throws {
-        let drawing = FunnelDrawing(funnel: try FixtureFunnel.winback.funnel(), unreachablePageIds: ["pg_pay"])
+        let drawing = FunnelDrawing(funnel: try FixtureFunnel.winback.funnel(), unreachablePages: [ExactKey("pg_pay")])
         let tree = try #require(SVGNode.parse(drawing.svg))
         let unreachable = tree.all { $0.hasClass("fd-page") && $0.hasClass("is-unreachable") }
         #expect(unreachable.map { $0.pageId } == ["pg_pay"])
@@ -187,8 +187,8 @@ struct FunnelDrawingTests {
 
     @Test(arguments: FixtureFunnel.allCases)
     func markupIsWellFormedDeterministicAndClassStyled(_ fixture: FixtureFunnel) throws {
-        let first = FunnelDrawing(funnel: try fixture.funnel(), unreachablePageIds: ["pg_pay"])
-        let second = FunnelDrawing(funnel: try fixture.funnel(), unreachablePageIds: ["pg_pay"])
+        let first = FunnelDrawing(funnel: try fixture.funnel(), unreachablePages: [ExactKey("pg_pay")])
+        let second = FunnelDrawing(funnel: try fixture.funnel(), unreachablePages: [ExactKey("pg_pay")])
         #expect(first.svg == second.svg)
         let tree = try #require(SVGNode.parse(first.svg))
         #expect(tree.name == "svg")
@@ -268,9 +268,9 @@ struct FunnelDrawingTests {
                 defaultNext: hostile[(index + 3) % hostile.count])
         }
         let funnel = try Build.funnel(id: hostile[0], slug: hostile[1], name: hostile[6], pages)
-        let hostileSet = Set(hostile)
+        let hostileSet = Set(hostile.map(ExactKey.init))
         let drawing = FunnelDrawing(
-            funnel: funnel, unreachablePageIds: hostileSet, locale: hostile[2], idPrefix: hostile[1])
+            funnel: funnel, unreachablePages: hostileSet, locale: hostile[2], idPrefix: hostile[1])
         let svg = drawing.svg
 
         let tree = try #require(SVGNode.parse(svg))

@@ -37,7 +37,7 @@ struct UnreachableDuplicatePageTests {
         #expect(byPosition.components(separatedBy: "is-unreachable").count - 1 == 1)
         #expect(byPosition.contains("1 unreachable page."))
         // By id, every page with the id is marked, as that initialiser documents.
-        let byId = FunnelDrawing(funnel: funnel, unreachablePageIds: ["b"]).svg
+        let byId = FunnelDrawing(funnel: funnel, unreachablePages: [ExactKey("b")]).svg
         #expect(byId.components(separatedBy: "is-unreachable").count - 1 == 2)
     }
 }

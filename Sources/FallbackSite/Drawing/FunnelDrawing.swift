@@ -20,24 +20,19 @@ public struct FunnelDrawing: Sendable {
     /// The drawing's height in CSS pixels, as in its `height` attribute.
     public let height: Int
 
-    /// Draws `funnel`.
+    /// Draws `funnel`, with the pages whose ids have exactly the bytes of one of `unreachablePages`
+    /// in the error style (ids as `ExactKey`s: canonically equivalent ids are different pages). Every page
+    /// with such an id is marked, duplicates too; to mark one of several pages that share an id, use
+    /// `init(funnel:unreachablePageIndices:locale:idPrefix:)`.
     ///
     /// - Parameters:
-    ///   - unreachablePageIds: Pages drawn in the error style, as a check found them.
+    ///   - unreachablePages: The ids of the pages drawn in the error style; none by default.
     ///   - locale: The locale whose copy the boxes show; else the funnel's `defaultLocale`, else
     ///     the first locale a text has.
     ///   - idPrefix: Prefix of the element ids (markers, title), unique on the page that shows the
     ///     drawing. Used as given when it is a plain identifier (`[A-Za-z][A-Za-z0-9_-]*`, at most 64
     ///     characters); otherwise, and by default, one is derived from it or the funnel's id.
-    public init(funnel: Funnel, unreachablePageIds: Set<String> = [], locale: String? = nil, idPrefix: String? = nil) {
-        self.init(funnel: funnel, unreachablePages: Set(unreachablePageIds.map(ExactKey.init)), locale: locale, idPrefix: idPrefix)
-    }
-
-    /// Draws `funnel`, with the pages whose ids have exactly the bytes of one of `unreachablePages`
-    /// in the error style (a `Set<String>` cannot tell canonically equivalent ids apart). Every page
-    /// with such an id is marked, duplicates too; to mark one of several pages that share an id, use
-    /// `init(funnel:unreachablePageIndices:locale:idPrefix:)`.
-    public init(funnel: Funnel, unreachablePages: Set<ExactKey>, locale: String? = nil, idPrefix: String? = nil) {
+    public init(funnel: Funnel, unreachablePages: Set<ExactKey> = [], locale: String? = nil, idPrefix: String? = nil) {
         let indices = unreachablePages.isEmpty ? [] : funnel.pages.indices.filter { unreachablePages.contains(ExactKey(funnel.pages[$0].id)) }
         self.init(funnel: funnel, unreachablePageIndices: Set(indices), locale: locale, idPrefix: idPrefix)
     }

@@ -10,9 +10,9 @@ struct FunnelFlow: LayeredGraph {
         case page(Int)
         /// Where the funnel ends after page `source`.
         case end(source: Int)
-        /// A target of page `source` that leads nowhere: not a page id or `end`, or `paywall`
-        /// without a paywall page.
-        case unknown(source: Int, target: String)
+        /// A target of page `source` that leads nowhere, as written, and why (`FunnelGraph`'s
+        /// answer: not a page id, `end` or `paywall`, or `paywall` without a paywall page).
+        case unknown(source: Int, target: String, reason: FunnelGraph.UnknownTarget)
     }
 
     enum Kind {
@@ -57,13 +57,13 @@ struct FunnelFlow: LayeredGraph {
                         nodes.append(.end(source: index))
                     }
                     return (endNode!, "end", false)
-                case .unknown:
+                case .unknown(let reason):
                     let written = written ?? ""
                     if let known = unknownNodes[ExactKey(written)] {
                         return (known, written, false)
                     }
                     unknownNodes[ExactKey(written)] = nodes.count
-                    nodes.append(.unknown(source: index, target: written))
+                    nodes.append(.unknown(source: index, target: written, reason: reason))
                     return (nodes.count - 1, written, false)
                 }
             }
@@ -106,7 +106,7 @@ struct FunnelFlow: LayeredGraph {
         switch nodes[node.index] {
         case .page(let index): ("", LayoutNodeID(index))
         case .end(let source): ("end", LayoutNodeID(source))
-        case .unknown(let source, let target): (target, LayoutNodeID(source))
+        case .unknown(let source, let target, _): (target, LayoutNodeID(source))
         }
     }
 

@@ -152,12 +152,13 @@ struct DrawingWriter {
                 writePage(index, node: node)
             case .end:
                 writeTerminal(node, isError: false, tooltip: "The funnel ends")
-            case .unknown(let source, let target):
+            case .unknown(let source, let target, let reason):
                 let page = funnel.pages[source].id
                 let tooltip =
-                    target.utf8.elementsEqual("paywall".utf8)
-                    ? "\(page) goes to \"paywall\", but no page has type paywall"
-                    : "\(page) goes to \(JSONValue.quoted(target)), which is not a page id, \"end\" or \"paywall\""
+                    switch reason {
+                    case .noPaywallPage: "\(page) goes to \"paywall\", but no page has type paywall"
+                    case .noSuchPage: "\(page) goes to \(JSONValue.quoted(target)), which is not a page id, \"end\" or \"paywall\""
+                    }
                 writeTerminal(node, isError: true, tooltip: tooltip)
             }
         }
@@ -170,7 +171,7 @@ struct DrawingWriter {
         let isUnreachable = unreachablePages.contains(index)
         var classes = "fd-page"
         if index == 0 { classes += " is-start" }
-        if page.type.utf8.elementsEqual("paywall".utf8) { classes += " is-paywall" }
+        if FunnelGraph.isPaywallPage(page) { classes += " is-paywall" }
         if isUnreachable { classes += " is-unreachable" }
         var kind = page.type
         if let paywallId = page.paywallId, !paywallId.isEmpty { kind += " · " + paywallId }
