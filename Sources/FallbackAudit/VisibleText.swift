@@ -1,3 +1,5 @@
+import Foundation
+
 /// Characters that text from a snapshot, a path or a commit must never carry as they are to a
 /// reader, and how they are spelled out instead: `<U+202E>`.
 ///
@@ -5,6 +7,11 @@
 /// terminals (`ESC [` moves the cursor or recolours the log) and a line break inside one finding
 /// starts a line that a CI log reads as its own (`::error::…` in GitHub Actions). The site
 /// (`SnapshotText`) and the command line's text output spell them out through this one type.
+///
+/// Text that is not in Unicode Normalization Form C looks exactly like the text it normalises to,
+/// yet a key or id is compared byte for byte: `café` decomposed (e + U+0301) is another placement
+/// than `café` composed (U+00E9). In such text `forTerminal(_:keepingLineBreaks:)` also spells
+/// out the characters that make it so (`cafe<U+0301>`); text in NFC, nearly all text, is unchanged.
 public enum VisibleText {
     /// Bidi formatting characters: embeddings, overrides and pops (U+202A–U+202E), isolates
     /// (U+2066–U+2069) and marks (U+200E, U+200F, U+061C).
@@ -36,11 +43,13 @@ public enum VisibleText {
     /// carriage returns too unless `keepingLineBreaks` (for a message of several lines the tool
     /// wrote itself). Text with nothing to spell out is returned as it is, without copying.
     public static func forTerminal(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        let decomposed = isDecomposed(text)
         func spelled(_ scalar: Unicode.Scalar) -> Bool {
             isHidden(scalar) || (!keepingLineBreaks && (scalar == "\n" || scalar == "\r"))
+                || (decomposed && isUncomposed(scalar))
         }
-        // Every character to spell out is a control, DEL, or at least three bytes of UTF-8 past
-        // U+0600: a quick byte test skips plain text.
+        // Every character to spell out is a control, DEL, or at least two bytes of UTF-8 (hidden
+        // characters past U+0600, or any in text not in NFC): a quick byte test skips plain text.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 >= 0xC2 }),
             text.unicodeScalars.contains(where: spelled)
         else { return text }
@@ -53,5 +62,21 @@ public enum VisibleText {
             }
         }
         return String(result)
+    }
+
+    /// True when `text` is not in Unicode Normalization Form C, so that it prints exactly like
+    /// different bytes that are. ASCII text is in NFC and is not normalised to tell.
+    public static func isDecomposed(_ text: String) -> Bool {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return false }
+        return !text.utf8.elementsEqual(text.precomposedStringWithCanonicalMapping.utf8)
+    }
+
+    /// A character that NFC would compose with its neighbours or replace: a combining mark, a
+    /// Hangul vowel or final consonant jamo, or a character NFC maps to another (U+212A KELVIN SIGN).
+    static func isUncomposed(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value >= 0x80 else { return false }
+        if scalar.properties.canonicalCombiningClass != .notReordered || (0x1160...0x11FF).contains(scalar.value) { return true }
+        let alone = String(scalar)
+        return !alone.utf8.elementsEqual(alone.precomposedStringWithCanonicalMapping.utf8)
     }
 }

@@ -41,18 +41,19 @@ enum DiffCommand: Command {
         let tool = ReportTool(name: CommandLineTool.name, version: CommandLineTool.version)
 
         var bytes: [[UInt8]] = []
-        var unreadable: [(path: String, reason: String)] = []
+        var sides: [UnreadableDiffReport.Side] = []
         for path in [options.old, options.new] {
             do {
                 bytes.append(try environment.readFile(path))
+                sides.append(.init(path: path, readError: nil))
             } catch {
                 let reason = CommandEnvironment.describe(error)
                 environment.writeError("error: cannot read \(path): \(reason)\n")
-                unreadable.append((path, reason))
+                sides.append(.init(path: path, readError: reason))
             }
         }
-        guard unreadable.isEmpty else {
-            let report = UnreadableDiffReport(unreadable: unreadable, failOn: failOn, title: title, tool: tool)
+        guard bytes.count == 2 else {
+            let report = UnreadableDiffReport(old: sides[0], new: sides[1], failOn: failOn, title: title, tool: tool)
             options.report.write(report, in: environment)
             _ = options.report.appendSummary(of: report, in: environment)
             return ExitStatus.usage

@@ -59,14 +59,8 @@ enum HistoryCommand: Command {
             environment.writeError("error: \(error)\n")
             return ExitStatus.usage
         }
-
-        // Annotations must name the file in the repository: a folder's snapshots by their path, and
-        // every committed version by the file it was committed as.
-        let gitPath = options.gitHistory
-        let folder = options.snapshots.count == 1 && gitPath == nil ? options.snapshots[0] : nil
         let report = HistoryReport(
-            timeline: timeline, failOn: failOn, tool: ReportTool(name: CommandLineTool.name, version: CommandLineTool.version),
-            path: { stamp in gitPath ?? folder.map { ($0 as NSString).appendingPathComponent(stamp.name) } ?? stamp.name })
+            timeline: timeline, failOn: failOn, tool: ReportTool(name: CommandLineTool.name, version: CommandLineTool.version))
         options.report.write(report, in: environment)
         if !options.report.appendSummary(of: report, in: environment) { return ExitStatus.usage }
         return report.fails ? ExitStatus.failure : ExitStatus.success

@@ -32,13 +32,18 @@ public struct SnapshotStamp: Sendable, Hashable, CustomStringConvertible {
     /// The position in the timeline.
     public let index: Int
     public let name: String
+    /// Where the snapshot is: the path as given, `folder/file` for a folder's, or the path
+    /// relative to the repository's top level at that commit for a git history
+    /// (`SnapshotReference.location`). Reports locate findings here.
+    public let location: String
     /// `generatedAt` in epoch milliseconds, when readable.
     public let generatedAt: Int64?
     public let commit: Commit?
 
-    public init(index: Int, name: String, generatedAt: Int64?, commit: Commit?) {
+    public init(index: Int, name: String, location: String, generatedAt: Int64?, commit: Commit?) {
         self.index = index
         self.name = name
+        self.location = location
         self.generatedAt = generatedAt
         self.commit = commit
     }

@@ -59,7 +59,7 @@ public struct TimelineBuilder: Sendable {
     @discardableResult
     public mutating func add(_ file: FallbackFile, as member: SnapshotSeries.Member) -> SnapshotRecord {
         let stamp = SnapshotStamp(
-            index: snapshots.count, name: member.reference.name, generatedAt: member.generatedAt, commit: member.reference.commit)
+            index: snapshots.count, name: member.reference.name, location: member.reference.location, generatedAt: member.generatedAt, commit: member.reference.commit)
         let projectId = file.projectId.flatMap { $0.kind == .string ? $0.string : nil }
         var changes = SnapshotChanges()
         if let rejection = file.rejection {

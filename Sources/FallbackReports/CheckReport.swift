@@ -199,6 +199,9 @@ public struct CheckReport: Sendable {
     /// The rules that ran (turned-off rules excluded), in catalogue order.
     public var rules: [ReportRule]
     public var failOn: FailureThreshold
+    /// What the one subject is when it is not a file (`history`): the Markdown headline then says
+    /// whether it passes ("The history fails") instead of counting files.
+    public var subjectNoun: String?
 
     public init(title: String, tool: ReportTool, files: [File], rules: [ReportRule], failOn: FailureThreshold) {
         self.title = title

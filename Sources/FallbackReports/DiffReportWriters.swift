@@ -120,7 +120,8 @@ public struct DiffReport: FormattedReport {
         }
         func snapshot(_ path: String, _ snapshot: SnapshotDiff.Snapshot) -> JSONValue {
             .object([
-                .init("path", .string(path)), .init("verdict", .string(snapshot.verdict)), .init("rejected", .bool(snapshot.isRejected)),
+                .init("path", .string(path)), .init("readable", true), .init("verdict", .string(snapshot.verdict)),
+                .init("rejected", .bool(snapshot.isRejected)),
                 .init("rejection", text(snapshot.rejection)),
                 .init(TopLevelField.generatedAt, snapshot.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
                 .init("generatedAtDate", text(snapshot.generatedAtDate)), .init(TopLevelField.projectId, text(snapshot.projectId)),
@@ -236,24 +237,70 @@ public struct DiffReport: FormattedReport {
     }
 }
 
-/// A diff that could not run because a snapshot could not be read: nothing in text or JSON (the
-/// command says why on standard error), and each unreadable path as a `file-unreadable` error in
-/// Markdown and the CI formats, so a failed comparison never reads as clean.
+/// A diff that could not run because a snapshot could not be read: nothing in text (the command
+/// says why on standard error); in JSON both sides, each saying whether it was read and, when not,
+/// its `fatal` error as `check` writes it, with no changes and a failed summary; each unreadable
+/// path as a `file-unreadable` error in Markdown and the CI formats, so a failed comparison never
+/// reads as clean.
 public struct UnreadableDiffReport: FormattedReport {
-    /// Each path that could not be read, with why.
-    public let unreadable: [(path: String, reason: String)]
+    /// One side of the comparison: its path, and why it could not be read (nil when it could).
+    public struct Side: Sendable, Hashable {
+        public let path: String
+        public let readError: String?
+
+        public init(path: String, readError: String?) {
+            self.path = path
+            self.readError = readError
+        }
+    }
+
+    public let old: Side
+    public let new: Side
+    public let failOn: ChangeThreshold
     public let ciReport: CheckReport
 
-    public init(unreadable: [(path: String, reason: String)], failOn: ChangeThreshold, title: String, tool: ReportTool) {
-        self.unreadable = unreadable
-        ciReport = CheckReport(unreadable: unreadable, failOn: failOn, title: title, tool: tool)
+    public init(old: Side, new: Side, failOn: ChangeThreshold, title: String, tool: ReportTool) {
+        self.old = old
+        self.new = new
+        self.failOn = failOn
+        ciReport = CheckReport(unreadable: Self.unreadable(old, new), failOn: failOn, title: title, tool: tool)
+    }
+
+    /// Each path that could not be read, with why, old first.
+    public var unreadable: [(path: String, reason: String)] { Self.unreadable(old, new) }
+
+    static func unreadable(_ sides: Side...) -> [(path: String, reason: String)] {
+        sides.compactMap { side in side.readError.map { (side.path, $0) } }
     }
 
     public var fails: Bool { true }
 
     public func text() -> String { "" }
 
-    public func json() -> String { "" }
+    public func json() -> String {
+        jsonValue.jsonText([.prettyPrinted]) + "\n"
+    }
+
+    /// `old` and `new` as `{"path", "readable", "fatal"}`, no changes or re-bucketing, and a
+    /// summary that fails.
+    public var jsonValue: JSONValue {
+        func side(_ side: Side) -> JSONValue {
+            let fatal: JSONValue = side.readError.map { reason in
+                .object([.init("message", .string("cannot read \(side.path): \(reason)")), .init("line", nil), .init("column", nil)])
+            } ?? nil
+            return .object([.init("path", .string(side.path)), .init("readable", .bool(side.readError == nil)), .init("fatal", fatal)])
+        }
+        let zero = JSONValue.number(JSONNumber(0))
+        return .object([
+            .init("old", side(old)), .init("new", side(new)), .init("changes", []), .init("rebucketing", []),
+            .init(
+                "summary",
+                .object([
+                    .init("breaking", zero), .init("notable", zero), .init("info", zero), .init("failOn", .string(failOn.rawValue)),
+                    .init("failed", true),
+                ])),
+        ])
+    }
 
     public func markdown() -> String {
         var lines = ["## Fallback snapshot diff", "", "**❌ Nothing was compared:**", ""]

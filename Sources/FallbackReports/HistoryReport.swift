@@ -2,21 +2,30 @@ import FallbackAudit
 import FallbackHistory
 
 extension CheckReport {
-    /// A timeline as the CI writers read it: one subject, the series, with each history finding
-    /// located in the snapshot it is about, at the file path `path` gives for that snapshot. A
-    /// snapshot the SDK rejects is a `file-rejected` finding, which fails the run at every threshold.
-    public init(
-        history timeline: Timeline, failOn: FailureThreshold, tool: ReportTool, path: (SnapshotStamp) -> String = { $0.name }
-    ) {
+    /// A timeline as the CI writers read it: one subject, the history, with each history finding
+    /// located in the snapshot it is about, at that snapshot's `SnapshotStamp.location` (the file
+    /// in the repository an annotation points at). A snapshot the SDK rejects is a `file-rejected`
+    /// finding, which fails the run at every threshold.
+    public init(history timeline: Timeline, failOn: FailureThreshold, tool: ReportTool) {
         let findings = timeline.findings.map(\.finding)
         let locations = timeline.findings.map { item in
-            Location(path: path(item.snapshot), line: item.finding.line, column: item.finding.column)
+            Location(path: item.snapshot.location, line: item.finding.line, column: item.finding.column)
         }
-        let verdict = "\(timeline.snapshots.count) snapshots; \(SeverityCounts(findings))"
         let subject = File(
-            path: "history of \(timeline.snapshots.count) snapshots", status: .loaded(verdict: verdict), findings: findings,
-            locations: locations, placementKeys: timeline.placements.map(\.key))
+            path: "history of \(timeline.snapshots.count) snapshots", status: .loaded(verdict: Self.verdict(timeline)),
+            findings: findings, locations: locations, placementKeys: timeline.placements.map(\.key))
         let rules = ([Rule.fileRejected] + Rule.all.filter { $0.category == .history }).map(ReportRule.init)
         self.init(title: "fallback-site history", tool: tool, files: [subject], rules: rules, failOn: failOn)
+        subjectNoun = "history"
+    }
+
+    /// What the SDK makes of the series: `every snapshot loads`, or `1 of 3 snapshots is rejected`.
+    /// The findings' counts are not repeated here: every writer shows them beside it.
+    static func verdict(_ timeline: Timeline) -> String {
+        let total = timeline.snapshots.count
+        let rejected = timeline.snapshots.count { $0.rejection != nil }
+        if rejected == 0 { return total == 1 ? "the snapshot loads" : "every snapshot loads" }
+        let noun = total == 1 ? "snapshot" : "snapshots"
+        return "\(rejected) of \(total) \(noun) \(rejected == 1 ? "is" : "are") rejected"
     }
 }

@@ -9,12 +9,12 @@ public struct HistoryReport: FormattedReport {
     public let failOn: FailureThreshold
     public let ciReport: CheckReport
 
-    /// `path` names the file each snapshot is in the repository, for annotations: a folder's
-    /// snapshots by their path, every committed version by the file it was committed as.
-    public init(timeline: Timeline, failOn: FailureThreshold, tool: ReportTool, path: (SnapshotStamp) -> String = { $0.name }) {
+    /// Findings are located at each snapshot's `SnapshotStamp.location`: the path as given, a
+    /// folder's snapshots under the folder, every committed version at the path it was committed as.
+    public init(timeline: Timeline, failOn: FailureThreshold, tool: ReportTool) {
         self.timeline = timeline
         self.failOn = failOn
-        ciReport = CheckReport(history: timeline, failOn: failOn, tool: tool, path: path)
+        ciReport = CheckReport(history: timeline, failOn: failOn, tool: tool)
     }
 
     /// When a snapshot was generated, as the text report shows it.
@@ -31,10 +31,16 @@ public struct HistoryReport: FormattedReport {
             output += "    \(VisibleText.forTerminal(record.changes.summary))\n"
         }
         for item in timeline.findings {
-            output += "\(VisibleText.forTerminal(item.snapshot.name)):\(CheckedFilesReport.findingLine(item.finding))\n"
+            output += "\(VisibleText.forTerminal(Self.findingPath(item.snapshot))):\(CheckedFilesReport.findingLine(item.finding))\n"
         }
         output += "\(timeline.snapshots.count) snapshots; \(SeverityCounts(timeline.findings.map(\.finding)))\n"
         return output
+    }
+
+    /// Where the text report says a finding is: the snapshot's location, and for a git history
+    /// the commit too (`abc1234:path`, its name), since the file at that path has moved on.
+    static func findingPath(_ stamp: SnapshotStamp) -> String {
+        stamp.commit == nil ? stamp.location : stamp.name
     }
 
     public func json() -> String {
@@ -49,7 +55,7 @@ public struct HistoryReport: FormattedReport {
         }
         func stamp(_ stamp: SnapshotStamp) -> JSONValue {
             .object([
-                .init("name", .string(stamp.name)),
+                .init("name", .string(stamp.name)), .init("path", .string(stamp.location)),
                 .init(TopLevelField.generatedAt, stamp.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
                 .init("commit", stamp.commit.map { .object([.init("hash", .string($0.hash)), .init("date", .string($0.authorDate)), .init("subject", .string($0.subject))]) } ?? nil),
             ])
@@ -77,7 +83,8 @@ public struct HistoryReport: FormattedReport {
             .object([
                 .init("rule", .string(item.finding.ruleId.rawValue)), .init("severity", .string(item.finding.severity.rawValue)),
                 .init("message", .string(item.finding.message)), .init("placement", item.finding.placementKey.map { .string($0) } ?? nil),
-                .init("snapshot", .string(item.snapshot.name)), .init("pointer", .string(item.finding.pointer)),
+                .init("snapshot", .string(item.snapshot.name)), .init("path", .string(item.snapshot.location)),
+                .init("pointer", .string(item.finding.pointer)),
                 .init("line", integer(item.finding.line)), .init("column", integer(item.finding.column)),
             ])
         }

@@ -78,9 +78,13 @@ public enum MarkdownReport {
     static func header(_ report: CheckReport) -> String {
         let failing = report.files.count { $0.fails(at: report.failOn) }
         let files = report.files.count
-        let status = failing > 0
-            ? "❌ \(failing) of \(files) \(files == 1 ? "file fails" : "files fail")"
-            : "✅ \(files == 1 ? "The file passes" : "All \(files) files pass")"
+        let status = if let noun = report.subjectNoun {
+            failing > 0 ? "❌ The \(noun) fails" : "✅ The \(noun) passes"
+        } else if failing > 0 {
+            "❌ \(failing) of \(files) \(files == 1 ? "file fails" : "files fail")"
+        } else {
+            "✅ \(files == 1 ? "The file passes" : "All \(files) files pass")"
+        }
         return "## \(MarkdownEscaping.inline(report.title))\n\n**\(status)** (fail-on: \(report.failOn.rawValue)) · "
             + "\(report.counts.description)\n\n"
     }

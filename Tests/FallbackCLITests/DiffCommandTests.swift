@@ -85,12 +85,16 @@ struct DiffCommandTests {
     }
 
     @Test(arguments: ["breaking", "notable", "never"])
-    func anUnreadablePathExitsTwo(failOn: String) {
+    func anUnreadablePathExitsTwo(failOn: String) throws {
         for arguments in [["missing.json", "new.json"], ["new.json", "missing.json"]] {
             let result = run(["diff"] + arguments + ["--fail-on", failOn, "--format", "json"], files: ["new.json": Self.base])
             #expect(result.status == 2)
             #expect(result.error.contains("cannot read missing.json"))
-            #expect(result.output.isEmpty)
+            // The JSON says which side could not be read, and that the run failed.
+            let report = try jsonObject(result.output)
+            let side = arguments[0] == "missing.json" ? "old" : "new"
+            #expect((report[side] as? [String: Any])?["readable"] as? Bool == false)
+            #expect((report["summary"] as? [String: Any])?["failed"] as? Bool == true)
         }
     }
 

@@ -317,8 +317,11 @@ struct DiffNeverCleanTests {
         #expect(result.error == "error: cannot read /nonexistent/old.json: no such file\n")
         let output = result.output
         switch format {
-        case "text", "json":
+        case "text":
             #expect(output.isEmpty)
+        case "json":
+            let old = try #require(try jsonObject(output)["old"] as? [String: Any])
+            #expect((old["fatal"] as? [String: Any])?["message"] as? String == "cannot read /nonexistent/old.json: no such file")
         case "markdown":
             #expect(output.contains("**❌ Nothing was compared:**"))
             #expect(output.contains("- cannot read \\/nonexistent\\/old\\.json: no such file"))

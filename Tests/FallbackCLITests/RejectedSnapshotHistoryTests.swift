@@ -40,7 +40,7 @@ struct RejectedSnapshotHistoryTests {
             let result = runWithDiskReads(["history", folder, "--stale-after", "100000"])
             #expect(result.status == ExitStatus.failure, "\(result.output)")
             #expect(
-                result.output.split(separator: "\n").contains { $0.hasPrefix("b.json:1:") && $0.contains(": error: [file-rejected] ") },
+                result.output.split(separator: "\n").contains { $0.hasPrefix("\(folder)/b.json:1:") && $0.contains(": error: [file-rejected] ") },
                 "\(result.output)")
             #expect(result.output.hasSuffix("3 snapshots; 1 error\n"))
         }

@@ -50,24 +50,7 @@ struct SiteCommandTests {
 
     @Test func gitHistoryGivesTheSameTimelineAsTheFolder() throws {
         let repository = try temporaryFolder()
-        func git(_ arguments: String...) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["git", "-C", repository] + arguments
-            // Neither the user's nor the system's git configuration is read (a global
-            // `commit.gpgsign` would break the commits), and git writes nothing outside the folder.
-            var environment = ProcessInfo.processInfo.environment
-            environment["HOME"] = repository
-            environment["XDG_CONFIG_HOME"] = repository
-            environment["GIT_CONFIG_GLOBAL"] = repository + "/.gitconfig-test"
-            environment["GIT_CONFIG_NOSYSTEM"] = "1"
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "git \(arguments)")
-        }
+        func git(_ arguments: String...) throws { try runGit(arguments, in: repository) }
         try git("init", "-q")
         try git("config", "user.email", "ci@example.com")
         try git("config", "user.name", "CI")
