@@ -274,11 +274,13 @@ public struct DuplicateField: Sendable, Hashable {
 // MARK: - The typed shape
 
 extension EntryDecoder {
+    @inline(__always)
     func optional<T>(_ slot: Int?, _ read: (Int) throws(Failure) -> T) throws(Failure) -> T? {
         guard let slot else { return nil }
         return try read(slot)
     }
 
+    @inline(__always)
     mutating func optional<T>(_ slot: Int?, _ read: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> T? {
         guard let slot else { return nil }
         return try read(&self, slot)
