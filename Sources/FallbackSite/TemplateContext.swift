@@ -36,21 +36,24 @@ extension TemplateContext {
 /// value is read from the context's stored property.
 struct TemplateField<Context>: Sendable {
     let key: String
-    let shape: TemplateShape
+    /// How the value looks to a template, computed when asked: only the documentation tests ask,
+    /// so a build allocates no shapes (and the fields, built once per process, hold none).
+    var shape: TemplateShape { shapeOfValue() }
+    private let shapeOfValue: @Sendable () -> TemplateShape
     /// The value at `key`; nil leaves the key out, so a template's lookup goes on to the enclosing context.
     let value: @Sendable (Context) -> MustacheValue?
 
     /// A key that is always there: `null` when an optional property is nil.
     init<Value: TemplateValue>(_ key: String, _ property: KeyPath<Context, Value> & Sendable) {
         self.key = key
-        shape = Value.shape
+        shapeOfValue = { Value.shape }
         value = { $0[keyPath: property].mustacheValue }
     }
 
     /// A key that is left out of the context when the property is nil.
     init<Value: TemplateValue>(_ key: String, omittedWhenNil property: KeyPath<Context, Value?> & Sendable) {
         self.key = key
-        shape = Value.shape
+        shapeOfValue = { Value.shape }
         value = { $0[keyPath: property]?.mustacheValue }
     }
 }
