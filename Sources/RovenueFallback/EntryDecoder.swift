@@ -274,6 +274,32 @@ public struct DuplicateField: Sendable, Hashable {
 // MARK: - The typed shape
 
 extension EntryDecoder {
+    // Field readers that take the slot directly: a method passed as a closure (`optional(slot, text)`)
+    // copies the decoder, and so retains the document's buffers, on every field of every entry.
+    @inline(__always)
+    func optionalInt(_ slot: Int?) throws(Failure) -> Int64? {
+        guard let slot else { return nil }
+        return try int(slot)
+    }
+
+    @inline(__always)
+    func optionalString(_ slot: Int?) throws(Failure) -> String? {
+        guard let slot else { return nil }
+        return try string(slot)
+    }
+
+    @inline(__always)
+    func optionalText(_ slot: Int?) throws(Failure) -> LocalizedText? {
+        guard let slot else { return nil }
+        return try text(slot)
+    }
+
+    @inline(__always)
+    func optionalTextList(_ slot: Int?) throws(Failure) -> LocalizedTextList? {
+        guard let slot else { return nil }
+        return try textList(slot)
+    }
+
     @inline(__always)
     func optional<T>(_ slot: Int?, _ read: (Int) throws(Failure) -> T) throws(Failure) -> T? {
         guard let slot else { return nil }
@@ -356,21 +382,21 @@ extension EntryDecoder {
             packageIdentifier: try string(fields.required(.packageIdentifier)), identifier: try string(fields.required(.identifier)),
             type: try string(fields.required(.type)), displayName: try string(fields.required(.displayName)),
             storeIds: try storeIds(fields.required(.storeIds)),
-            androidBasePlanId: try optional(fields[.androidBasePlanId], string), androidOfferId: try optional(fields[.androidOfferId], string),
+            androidBasePlanId: try optionalString(fields[.androidBasePlanId]), androidOfferId: try optionalString(fields[.androidOfferId]),
             source: SourceRef(node: index))
     }
 
     mutating func storeIds(_ index: Int) throws(Failure) -> StoreIds {
         let fields = try fields(index, of: StoreIds.self)
-        return StoreIds(apple: try optional(fields[.apple], string), google: try optional(fields[.google], string), source: SourceRef(node: index))
+        return StoreIds(apple: try optionalString(fields[.apple]), google: try optionalString(fields[.google]), source: SourceRef(node: index))
     }
 
     mutating func funnel(_ index: Int) throws(Failure) -> Funnel {
         let fields = try fields(index, of: Funnel.self)
         return Funnel(
             id: try string(fields.required(.id)), slug: try string(fields.required(.slug)),
-            name: try optional(fields[.name], string), versionId: try optional(fields[.versionId], string),
-            versionNo: try optional(fields[.versionNo], int), defaultLocale: try optional(fields[.defaultLocale], string),
+            name: try optionalString(fields[.name]), versionId: try optionalString(fields[.versionId]),
+            versionNo: try optionalInt(fields[.versionNo]), defaultLocale: try optionalString(fields[.defaultLocale]),
             locales: try optional(fields[.locales]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.string(element) }
             },
@@ -386,21 +412,21 @@ extension EntryDecoder {
         let fields = try fields(index, of: Page.self)
         return Page(
             id: try string(fields.required(.id)), type: try string(fields.required(.type)),
-            questionId: try optional(fields[.questionId], string),
-            title: try optional(fields[.title], text), subtitle: try optional(fields[.subtitle], text),
-            body: try optional(fields[.body], text), cta: try optional(fields[.cta], text),
-            headline: try optional(fields[.headline], text), placeholder: try optional(fields[.placeholder], text),
-            suffix: try optional(fields[.suffix], text), agreementLabel: try optional(fields[.agreementLabel], text),
-            benefits: try optional(fields[.benefits], textList), features: try optional(fields[.features], textList),
-            steps: try optional(fields[.steps], textList),
+            questionId: try optionalString(fields[.questionId]),
+            title: try optionalText(fields[.title]), subtitle: try optionalText(fields[.subtitle]),
+            body: try optionalText(fields[.body]), cta: try optionalText(fields[.cta]),
+            headline: try optionalText(fields[.headline]), placeholder: try optionalText(fields[.placeholder]),
+            suffix: try optionalText(fields[.suffix]), agreementLabel: try optionalText(fields[.agreementLabel]),
+            benefits: try optionalTextList(fields[.benefits]), features: try optionalTextList(fields[.features]),
+            steps: try optionalTextList(fields[.steps]),
             options: try optional(fields[.options]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.option(element) }
             },
-            paywallId: try optional(fields[.paywallId], string),
+            paywallId: try optionalString(fields[.paywallId]),
             nextRules: try optional(fields[.nextRules]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.nextRule(element) }
             },
-            defaultNext: try optional(fields[.defaultNext], string),
+            defaultNext: try optionalString(fields[.defaultNext]),
             source: SourceRef(node: index))
     }
 
@@ -452,7 +478,7 @@ extension EntryDecoder {
         let fields = try fields(index, of: PageOption.self)
         return PageOption(
             label: try text(fields.required(.label)), value: try string(fields.required(.value)),
-            imageUrl: try optional(fields[.imageUrl], string), source: SourceRef(node: index))
+            imageUrl: try optionalString(fields[.imageUrl]), source: SourceRef(node: index))
     }
 
     mutating func nextRule(_ index: Int) throws(Failure) -> NextRule {
