@@ -16,35 +16,12 @@ struct TemplateDocumentationAbsenceTests {
     }
 
     static func rows() throws -> [Row] {
-        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/templates.md"), encoding: .utf8)
-        var rows: [Row] = []
-        var page: String?
-        var heading: String?
-        var inTable = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("## ") {
-                (page, heading, inTable) = (String(line.dropFirst(3)), nil, false)
-            } else if line.hasPrefix("### ") {
-                (heading, inTable) = (String(line.dropFirst(4)), false)
-            } else if line.hasPrefix("|"), let page {
-                let cells = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-                guard inTable else {
-                    inTable = true
-                    continue  // the header row
-                }
-                guard cells.count > 2, !cells[1].allSatisfy({ $0 == "-" || $0 == " " || $0 == ":" }),
-                    let section = PageTypeDocumentationTests.sectionType(page)
-                else { continue }
-                let type = heading.map { PageTypeDocumentationTests.headingType($0, in: section, sectionTitle: page) } ?? section
-                guard let type else { continue }
-                rows.append(Row(
-                    place: "\(page) › \(heading ?? "")", keys: PageTypeDocumentationTests.codeSpans(in: cells[1]),
-                    meaning: cells[2...].joined(separator: "|"), type: type))
-            } else {
-                inTable = false
-            }
+        try PageTypeDocumentationTests.documentedTables().flatMap { table -> [Row] in
+            guard let section = PageTypeDocumentationTests.sectionType(table.page),
+                let type = table.heading.map({ PageTypeDocumentationTests.headingType($0, in: section, sectionTitle: table.page) }) ?? section
+            else { return [] }
+            return table.rows.map { Row(place: "\(table.page) › \(table.heading ?? "")", keys: $0.keys, meaning: $0.meaning, type: type) }
         }
-        return rows
     }
 
     @Test func everyKeyLeftOutWhenNilIsDocumentedSo() throws {
