@@ -1,3 +1,4 @@
+import Foundation
 import FallbackHistory
 import FallbackReports
 import FallbackSite
@@ -9,8 +10,8 @@ enum BuildCommand: Command {
         abstract: "Render a snapshot into a static HTML dashboard.",
         discussion: """
             Builds into a temporary folder beside --out and swaps it in, so a failed or interrupted build leaves \
-            the previous site as it was. The same input always gives byte-identical pages; set SOURCE_DATE_EPOCH \
-            to show the snapshot's age as of that time.
+            the previous site as it was. The same input always gives byte-identical pages; set --now or \
+            SOURCE_DATE_EPOCH to show the snapshot's age, and run the checks that depend on the time, as of then.
 
             --out is checked before anything is read, and again before the swap; a refusal exits 2 and changes \
             nothing. The path is normalised first ('site/.', 'a/b/..' and 'site/' are folders like any other). \
@@ -29,7 +30,7 @@ enum BuildCommand: Command {
         options: [
             output.declaration, baseline.declaration, gitHistory.declaration,
             ConfigurationFile.option(help: "Configuration file: rule severities and staleAfterDays.").declaration, title.declaration,
-            templates.declaration, assets.declaration,
+            templates.declaration, assets.declaration, now.declaration,
         ],
         flags: [force, quiet])
 
@@ -42,6 +43,7 @@ enum BuildCommand: Command {
     static let title = TypedOption<String>(name: "title", valueName: "title", help: "The site's title.", defaultDescription: "from the project id")
     static let templates = TypedOption<String>(name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file.")
     static let assets = TypedOption<String>(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file.")
+    static let now = SourceDateEpoch.option(default: "SOURCE_DATE_EPOCH, else none: no age, no time-dependent check")
     static let force = CommandSignature.Flag(
         name: "force", help: "Replace a folder fallback-site did not write, or a symbolic link (the link, not its target).")
     static let quiet = CommandSignature.Flag(name: "quiet", help: "Print nothing but errors.")
@@ -58,23 +60,36 @@ enum BuildCommand: Command {
         var assets: String?
         var force: Bool
         var quiet: Bool
+        /// `--now`; nil leaves it to `SOURCE_DATE_EPOCH`.
+        var now: SourceDateEpoch?
 
         /// Every path the build reads, as given: the output may not be, contain or lie inside any of them.
         var inputs: [String] { snapshots + [gitHistory, baseline, configuration.path, templates, assets].compactMap { $0 } }
     }
 
     static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
+        Options(
+            output: arguments.value(output) ?? "", snapshots: arguments.positionals, input: try input(arguments),
+            gitHistory: arguments.value(gitHistory), baseline: arguments.value(baseline), configuration: ConfigurationFile(arguments),
+            title: arguments.value(title), templates: arguments.value(templates), assets: arguments.value(assets),
+            force: arguments.has(force), quiet: arguments.has(quiet), now: arguments.value(now))
+    }
+
+    /// What the snapshots and `--git-history` name: a series, or one file (`build`, `context`).
+    static func input(_ arguments: ParsedArguments) throws(UsageError) -> SiteBuild.Input {
         let snapshots = arguments.positionals
         let gitHistory = arguments.value(gitHistory)
         guard let last = snapshots.last ?? gitHistory else {
             throw UsageError(message: "Missing expected argument '<snapshot> ...' (or --git-history <path>)")
         }
-        return Options(
-            output: arguments.value(output) ?? "", snapshots: snapshots,
-            input: SnapshotSeries.source(paths: snapshots, gitHistory: gitHistory).map { .series($0) } ?? .file(last),
-            gitHistory: gitHistory, baseline: arguments.value(baseline), configuration: ConfigurationFile(arguments),
-            title: arguments.value(title), templates: arguments.value(templates), assets: arguments.value(assets),
-            force: arguments.has(force), quiet: arguments.has(quiet))
+        return SnapshotSeries.source(paths: snapshots, gitHistory: gitHistory).map { .series($0) } ?? .file(last)
+    }
+
+    /// How the site's snapshots are audited: `configuration`, and `now` as the only clock.
+    static func settings(_ configuration: Configuration, now: Date?) -> SiteBuild.AuditSettings {
+        SiteBuild.AuditSettings(
+            configuration: configuration.audit, staleAfterDays: configuration.staleAfterDays,
+            referenceDate: now.map { Int($0.timeIntervalSince1970) })
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
@@ -85,11 +100,10 @@ enum BuildCommand: Command {
             return report(error, of: options, in: environment)
         }
         guard let configuration = options.configuration.load(in: environment) else { return ExitStatus.usage }
-        guard let epoch = sourceDateEpoch(environment) else { return ExitStatus.usage }
+        guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: nil) else { return ExitStatus.usage }
         let build = SiteBuild(
             input: options.input, baseline: options.baseline, title: options.title, templates: options.templates, assets: options.assets,
-            settings: SiteBuild.AuditSettings(
-                configuration: configuration.audit, staleAfterDays: configuration.staleAfterDays, referenceDate: epoch.map { Int($0.seconds) }),
+            settings: settings(configuration, now: now),
             writer: writer, readFile: environment.readFile)
         var progress: (@Sendable (Int, Int) -> Void)?
         if !options.quiet, environment.isErrorTerminal {
@@ -117,15 +131,18 @@ enum BuildCommand: Command {
 
     /// Says why the build stopped, in the words every command uses for unreadable paths.
     static func report(_ error: SiteBuildError, of options: Options, in environment: CommandEnvironment) -> Int32 {
-        let message: String =
-            switch error {
-            case .unreadable(let path, let underlying): "cannot read \(path): \(CommandEnvironment.describe(underlying))"
-            case .write(let underlying) where !(underlying is SiteWriterError):
-                "cannot write the site to \(options.output): \(CommandEnvironment.describe(underlying))"
-            default: error.description
-            }
-        environment.writeError("error: \(message)\n")
+        environment.writeError("error: \(message(error, output: options.output))\n")
         return error.isUsageProblem ? ExitStatus.usage : ExitStatus.failure
+    }
+
+    /// What `error` says on standard error; `output` is the site's folder, when there is one.
+    static func message(_ error: SiteBuildError, output: String?) -> String {
+        switch error {
+        case .unreadable(let path, let underlying): "cannot read \(path): \(CommandEnvironment.describe(underlying))"
+        case .write(let underlying) where !(underlying is SiteWriterError):
+            "cannot write the site to \(output ?? "its folder"): \(CommandEnvironment.describe(underlying))"
+        default: error.description
+        }
     }
 
     /// Every path the build reads, with `.fallback-site.json` when it is read without `--config`.
@@ -135,17 +152,6 @@ enum BuildCommand: Command {
             inputs.append(Configuration.fileName)
         }
         return inputs
-    }
-
-    /// `SOURCE_DATE_EPOCH`, the only clock a page may read: `.some(nil)` when unset; nil, after
-    /// saying why, when it is set to something other than whole seconds the tool can compute with.
-    static func sourceDateEpoch(_ environment: CommandEnvironment) -> SourceDateEpoch?? {
-        do {
-            return .some(try SourceDateEpoch(variables: environment.variables))
-        } catch {
-            environment.writeError("error: \(error)\n")
-            return nil
-        }
     }
 }
 

@@ -11,30 +11,35 @@ enum CheckCommand: Command {
             Reports, like a compiler, where the SDK would reject each file, which entries it would skip and why, \
             and every finding of the rule catalogue (docs/rules.md), then a one-line verdict per file. Exits 0 when \
             no finding reaches --fail-on, 1 when one does (a rejected file always does), 2 for usage errors, \
-            unreadable paths and a bad configuration file. Settings come from --config FILE, else from \
+            unreadable paths and a bad configuration file. The checks that depend on the time (generated-at-future) \
+            take --now, else SOURCE_DATE_EPOCH, else the clock as now. Settings come from --config FILE, else from \
             .fallback-site.json in the current directory when there is one; command-line options win over the file.
             """,
         positionals: [.init(name: "file", arity: .oneOrMore, help: "rovenue-fallback.json snapshots ('-' reads standard input).")],
-        options: ReportOptions<FailureThreshold>.options + [rulesURL.declaration],
+        options: ReportOptions<FailureThreshold>.options + [rulesURL.declaration, now.declaration],
         flags: ReportOptions<FailureThreshold>.flags)
 
     static let rulesURL = TypedOption<WebURL>(
         name: "rules-url", valueName: "url", help: "Address of docs/rules.md, for rule links in markdown and SARIF.",
         defaultDescription: "the configuration's `rulesUrl`, else none")
+    static let now = SourceDateEpoch.option(default: "SOURCE_DATE_EPOCH, else the clock")
 
     struct Options: Sendable {
         var files: [String]
         var report: ReportOptions<FailureThreshold>
         /// `--rules-url`; nil leaves it to the configuration.
         var rulesURL: WebURL?
+        /// `--now`; nil leaves it to `SOURCE_DATE_EPOCH`, else the clock.
+        var now: SourceDateEpoch?
     }
 
     static func options(_ arguments: ParsedArguments) -> Options {
-        Options(files: arguments.positionals, report: ReportOptions(arguments), rulesURL: arguments.value(rulesURL))
+        Options(files: arguments.positionals, report: ReportOptions(arguments), rulesURL: arguments.value(rulesURL), now: arguments.value(now))
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
         guard let configuration = options.report.configuration.load(in: environment) else { return ExitStatus.usage }
+        guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: environment.now()) else { return ExitStatus.usage }
         let files = options.files.map { path -> (path: String, outcome: Result<FallbackFile, UnreadableFile>) in
             do {
                 return (path, .success(FallbackFile(bytes: try environment.readFile(path))))
@@ -43,7 +48,7 @@ enum CheckCommand: Command {
             }
         }
         let report = CheckedFilesReport(
-            files: files, audit: Audit(now: environment.now(), configuration: configuration.audit),
+            files: files, audit: Audit(now: now, configuration: configuration.audit),
             failOn: options.report.threshold(in: configuration), title: "\(CommandLineTool.name) check",
             tool: ReportTool(
                 name: CommandLineTool.name, version: CommandLineTool.version, rulesURL: options.rulesURL?.text ?? configuration.rulesURL))

@@ -9,16 +9,17 @@ enum HistoryCommand: Command {
         name: "history",
         abstract: "Fold a series of snapshots into a timeline and run the history checks.",
         discussion: """
-            Reads several snapshots, a folder of them, or --git-history PATH (every committed version of a file), \
+            Reads one or more snapshots, a folder of them, or --git-history PATH (every committed version of a file), \
             orders them by generatedAt, then by the order given (or commit order), and folds them one at a time. \
             Prints each snapshot with what changed, then the history findings (revision-regressed, project-changed, \
             snapshot-stale, content-changed-same-revision, snapshot-tie, snapshot-back-in-time); a snapshot the SDK \
             rejects is a file-rejected error. --git-history reads the path as a literal file name. Exits 0 when no \
             finding reaches --fail-on (else the configuration's failOn, else error), 1 when one does or a snapshot \
-            is rejected, 2 for usage errors and unreadable snapshots.
+            is rejected, 2 for usage errors and unreadable snapshots. snapshot-stale and generated-at-future take \
+            --now, else SOURCE_DATE_EPOCH, else the clock as now.
             """,
         positionals: [.init(name: "snapshot", arity: .zeroOrMore, help: "Snapshots, or one folder of them.")],
-        options: [gitHistory.declaration] + ReportOptions<FailureThreshold>.options + [staleAfter.declaration],
+        options: [gitHistory.declaration] + ReportOptions<FailureThreshold>.options + [staleAfter.declaration, now.declaration],
         flags: ReportOptions<FailureThreshold>.flags)
 
     static let gitHistory = TypedOption<String>(
@@ -26,6 +27,7 @@ enum HistoryCommand: Command {
     static let staleAfter = TypedOption<DayCount>(
         name: "stale-after", valueName: "days", help: "How old the newest snapshot may be.",
         defaultDescription: "the configuration's `staleAfterDays`, else \(DayCount.defaultStaleAfter)")
+    static let now = SourceDateEpoch.option(default: "SOURCE_DATE_EPOCH, else the clock")
 
     struct Options: Sendable {
         var snapshots: [String]
@@ -33,24 +35,30 @@ enum HistoryCommand: Command {
         var source: any SnapshotSource
         /// `--stale-after`; nil leaves it to the configuration.
         var staleAfter: DayCount?
+        /// `--now`; nil leaves it to `SOURCE_DATE_EPOCH`, else the clock.
+        var now: SourceDateEpoch?
         var report: ReportOptions<FailureThreshold>
     }
 
     static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
         let gitHistory = arguments.value(gitHistory)
-        guard let source = SnapshotSeries.source(paths: arguments.positionals, gitHistory: gitHistory) else {
-            throw UsageError(message: "Give several snapshots, a folder of them, or --git-history <path>")
+        // One file is a timeline of one: the checks that need a pair have nothing to say, the
+        // others (snapshot-stale, file-rejected) still apply.
+        let paths = arguments.positionals
+        guard let source = SnapshotSeries.source(paths: paths, gitHistory: gitHistory) ?? (paths.count == 1 ? SnapshotFiles(paths: paths) : nil)
+        else {
+            throw UsageError(message: "Give one or more snapshots, a folder of them, or --git-history <path>")
         }
         return Options(
             snapshots: arguments.positionals, gitHistory: gitHistory, source: source, staleAfter: arguments.value(staleAfter),
-            report: ReportOptions(arguments))
+            now: arguments.value(now), report: ReportOptions(arguments))
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
         guard let configuration = options.report.configuration.load(in: environment) else { return ExitStatus.usage }
         let staleAfterDays = options.staleAfter?.days ?? configuration.staleAfterDays ?? DayCount.defaultStaleAfter
         let failOn = options.report.threshold(in: configuration)
-        let now = environment.now()
+        guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: environment.now()) else { return ExitStatus.usage }
         let timeline: Timeline
         do {
             timeline = try SnapshotSeries(options.source).timeline(

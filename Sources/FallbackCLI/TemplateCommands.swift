@@ -9,43 +9,63 @@ enum ContextCommand: Command {
         name: "context",
         abstract: "Print the JSON context a page's template receives.",
         discussion: """
-            KIND is overview, checks, placement, funnel or experiment; placement pages take the placement key, \
-            funnel pages the funnel id, experiment pages the key of the placement that runs the experiment \
-            (e.g. --page placement:onboarding). One snapshot has no changes or history page: those need a \
-            series, which `build` reads. Trusted HTML the site builds (drawings, listings) appears as HTML.
+            KIND is overview, checks, placement, funnel, experiment, changes or history; placement pages take the \
+            placement key, funnel pages the funnel id, experiment pages the key of the placement that runs the \
+            experiment (e.g. --page placement:onboarding). The snapshots are read as build reads them: the \
+            changes page needs a baseline (--baseline FILE, or the one before the newest of several snapshots, \
+            a folder or --git-history PATH), the history page a series. Trusted HTML the site builds (drawings, \
+            listings) appears as HTML.
             """,
-        positionals: [.init(name: "snapshot", arity: .one, help: "A rovenue-fallback.json snapshot.")],
-        options: [page.declaration])
+        positionals: [.init(name: "snapshot", arity: .zeroOrMore, help: "Snapshots, or one folder of them, as build takes them.")],
+        options: [
+            page.declaration, BuildCommand.baseline.declaration, BuildCommand.gitHistory.declaration,
+            ConfigurationFile.option(help: "Configuration file: rule severities and staleAfterDays.").declaration,
+            BuildCommand.title.declaration, BuildCommand.now.declaration,
+        ])
 
     static let page = TypedOption<PageArgument>(name: "page", valueName: "kind[:id]", help: "The page.", isRequired: true)
 
     struct Options: Sendable {
-        var snapshot: String
+        var input: SiteBuild.Input
+        var baseline: String?
+        var configuration: ConfigurationFile
+        var title: String?
+        var now: SourceDateEpoch?
         var page: PageArgument
     }
 
-    static func options(_ arguments: ParsedArguments) -> Options {
-        Options(snapshot: arguments.positionals[0], page: arguments.value(page)!)
+    static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
+        Options(
+            input: try BuildCommand.input(arguments), baseline: arguments.value(BuildCommand.baseline),
+            configuration: ConfigurationFile(arguments), title: arguments.value(BuildCommand.title),
+            now: arguments.value(BuildCommand.now), page: arguments.value(page)!)
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
-        let path = options.snapshot
-        guard let epoch = BuildCommand.sourceDateEpoch(environment), let bytes = environment.read(path) else { return ExitStatus.usage }
-        // The page as a default build shows it: no configuration, the clock SOURCE_DATE_EPOCH or none.
-        let settings = SiteBuild.AuditSettings(referenceDate: epoch.map { Int($0.seconds) })
+        guard let configuration = options.configuration.load(in: environment),
+            let now = SourceDateEpoch.now(given: options.now, in: environment, clock: nil)
+        else { return ExitStatus.usage }
+        // The page exactly as build shows it: the same inputs, configuration and clock.
+        let settings = BuildCommand.settings(configuration, now: now)
         let model: SiteModel
         do {
-            let audited = try SiteBuild.audit(SiteBuild.LoadedSnapshots(newest: .init(name: path, bytes: bytes)), settings: settings)
-            model = SiteBuild.model(SiteBuild.diff(audited), title: nil, referenceDate: settings.referenceDate)
+            let loaded = try SiteBuild.loadSeries(options.input, baseline: options.baseline, readFile: environment.readFile)
+            model = SiteBuild.model(SiteBuild.diff(try SiteBuild.audit(loaded, settings: settings)), title: options.title, referenceDate: settings.referenceDate)
         } catch {
-            // Only a series can fail to fold; one snapshot cannot.
-            environment.writeError("error: \(error)\n")
-            return ExitStatus.usage
+            environment.writeError("error: \(BuildCommand.message(error, output: nil))\n")
+            return error.isUsageProblem ? ExitStatus.usage : ExitStatus.failure
         }
         let kind = options.page.kind
         let id = options.page.id
         guard let page = model.page(kind, id: id) else {
-            environment.writeError("error: the site of \(path) has no \(kind.rawValue) page\(id.map { " for '\($0)'" } ?? "")\n")
+            let need: String =
+                switch kind {
+                case .changes: " (it needs --baseline FILE, or several snapshots)"
+                case .history: " (it needs several snapshots, a folder of them or --git-history PATH)"
+                default: ""
+                }
+            environment.writeError(
+                "error: the site of \(model.snapshot.name) has no \(kind.rawValue) page\(id.map { " for '\($0)'" } ?? "")\(need)\n")
             return ExitStatus.failure
         }
         let values = PageValues()
@@ -78,7 +98,8 @@ enum TemplateCommand: Command {
         abstract: "Render one Mustache template with a JSON context to standard output.",
         discussion: """
             'template render TEMPLATE_FILE --context JSON_FILE' renders with the project's Mustache engine. \
-            A partial {{> name}} is read from --partials DIR as DIR/name.md, else DIR/name.
+            --partials DIR is a templates folder, as build's --templates: a partial {{> name}} is read as \
+            build finds it, from DIR/partials/name.md, DIR/partials/name.html, DIR/name.md, else DIR/name.
             """,
         positionals: [
             .init(name: "action", arity: .one, help: "render"),
@@ -87,7 +108,7 @@ enum TemplateCommand: Command {
         options: [context.declaration, partials.declaration, escape.declaration])
 
     static let context = TypedOption<String>(name: "context", valueName: "json-file", help: "The context, as JSON.", isRequired: true)
-    static let partials = TypedOption<String>(name: "partials", valueName: "dir", help: "Where partials are read from.")
+    static let partials = TypedOption<String>(name: "partials", valueName: "dir", help: "The templates folder partials are read from, as build's --templates.")
     static let escape = TypedOption<EscapeMode>(name: "escape", valueName: "mode", help: "How {{value}} is escaped.", defaultValue: .html)
 
     /// How `{{value}}` is escaped.
@@ -187,8 +208,11 @@ enum TemplateCommand: Command {
         }
 
         private func read(_ name: String) -> MustacheTemplate? {
-            guard let folder, !name.contains("/"), !name.contains("..") else { return nil }
-            for candidate in ["\(folder)/\(name).md", "\(folder)/\(name)"] {
+            // Only names a templates folder can hold, as build reads it: no empty, `.`, `..` or
+            // hidden component, so nothing outside DIR is read.
+            let components = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard let folder, !components.contains(where: { $0.isEmpty || $0.hasPrefix(".") }) else { return nil }
+            for candidate in TemplateSet.partialCandidates(named: name).map({ "\(folder)/\($0)" }) {
                 let bytes: [UInt8]
                 do {
                     bytes = try environment.readFile(candidate)

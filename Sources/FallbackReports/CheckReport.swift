@@ -219,8 +219,13 @@ public struct CheckReport: Sendable {
     /// True when some file fails the run.
     public var fails: Bool { files.contains { $0.fails(at: failOn) } }
 
-    /// How many findings of each severity the files have.
-    public var counts: SeverityCounts { SeverityCounts(files.lazy.flatMap(\.findings)) }
+    /// How many findings of each severity the files have, with each unreadable file's
+    /// `file-unreadable` counted as an error.
+    public var counts: SeverityCounts {
+        var counts = SeverityCounts(files.lazy.flatMap(\.findings))
+        counts.add(ReportRule.fileUnreadable.severity, count: files.count(where: \.isUnreadable))
+        return counts
+    }
 
     /// The rule `id` names, from `rules` or the rules reports add themselves.
     public func rule(_ id: Rule.ID) -> ReportRule? {

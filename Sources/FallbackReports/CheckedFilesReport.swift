@@ -69,22 +69,30 @@ public struct CheckedFilesReport: FormattedReport {
 
     /// Lines for a terminal or a CI log: every path and message is one line with its hidden
     /// characters spelled out (`VisibleText`), so no key or file name can colour, move or start a line.
-    /// An unreadable file has no line here: the command says so on standard error.
+    /// An unreadable file is one `file-unreadable` error, counted in the totals.
     public func text() -> String {
         var output = ""
         for report in inputs {
-            guard let file = report.file else { continue }
             let path = VisibleText.forTerminal(report.path)
+            guard let file = report.file else {
+                output += "\(path): error: [\(ReportRule.fileUnreadable.id)] \(VisibleText.forTerminal(Self.unreadableMessage(report)))\n"
+                continue
+            }
             for finding in report.findings {
                 output += "\(path):\(Self.findingLine(finding))\n"
             }
             output += "\(path): \(VisibleText.forTerminal(Self.verdict(file)))\(Self.tally(report.findings))\n"
         }
         if inputs.count > 1 {
-            let all = inputs.flatMap(\.findings)
-            output += "\(inputs.count) files\(Self.tally(all))\n"
+            let counts = ciReport.counts
+            output += "\(inputs.count) files\(counts.total == 0 ? "" : " (\(counts))")\n"
         }
         return output
+    }
+
+    /// `cannot read PATH: REASON`: what an unreadable file's error says in every format.
+    static func unreadableMessage(_ input: Input) -> String {
+        "cannot read \(input.path): \(input.readError ?? "")"
     }
 
     /// The loader's outcome in one line, with the SDK's message when it throws.
@@ -119,13 +127,16 @@ public struct CheckedFilesReport: FormattedReport {
         var files: [JSONValue] = []
         for report in inputs {
             guard let file = report.file else {
+                let rule = ReportRule.fileUnreadable
                 files.append(.object([
                     .init("path", .string(report.path)),
                     .init("fatal", .object([
-                        .init("message", .string("cannot read \(report.path): \(report.readError ?? "")")), .init("line", nil),
-                        .init("column", nil),
+                        .init("message", .string(Self.unreadableMessage(report))), .init("line", nil), .init("column", nil),
+                        .init("rule", .string(rule.id.rawValue)), .init("summary", .string(rule.summary)),
+                        .init("severity", .string(rule.severity.rawValue)),
                     ])),
                     .init("readable", false), .init("loaded", []), .init("skipped", []), .init("findings", []),
+                    .init("verdict", .string(Self.unreadableMessage(report))),
                 ]))
                 continue
             }
@@ -151,13 +162,12 @@ public struct CheckedFilesReport: FormattedReport {
                 .init("findings", .array(report.findings.map(Self.json))), .init("verdict", .string(Self.verdict(file))),
             ]))
         }
-        let all = inputs.flatMap(\.findings)
+        let counts = ciReport.counts
         return .object([
             .init("files", .array(files)),
             .init("summary", .object([
-                .init("errors", Self.integer(all.count { $0.severity == .error })),
-                .init("warnings", Self.integer(all.count { $0.severity == .warning })),
-                .init("infos", Self.integer(all.count { $0.severity == .info })),
+                .init("errors", Self.integer(counts.errors)), .init("warnings", Self.integer(counts.warnings)),
+                .init("infos", Self.integer(counts.infos)),
             ])),
         ])
     }

@@ -33,7 +33,7 @@ public struct HistoryReport: FormattedReport {
         for item in timeline.findings {
             output += "\(VisibleText.forTerminal(Self.findingPath(item.snapshot))):\(CheckedFilesReport.findingLine(item.finding))\n"
         }
-        output += "\(timeline.snapshots.count) snapshots; \(SeverityCounts(timeline.findings.map(\.finding)))\n"
+        output += "\(timeline.snapshots.count) \(timeline.snapshots.count == 1 ? "snapshot" : "snapshots"); \(SeverityCounts(timeline.findings.map(\.finding)))\n"
         return output
     }
 

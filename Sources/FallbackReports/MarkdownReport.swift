@@ -106,7 +106,7 @@ public enum MarkdownReport {
                 + " (\(SeverityCounts(file.findings).description))"
         case .unreadable(let reason):
             verdict = "**cannot read:** " + MarkdownEscaping.inline(MarkdownEscaping.truncated(reason, to: messageLimit))
-                + "; nothing was checked"
+                + "; nothing was checked (1 error: " + MarkdownEscaping.code(ReportRule.fileUnreadable.id.rawValue) + ")"
         }
         return "- \(icon(file, failOn: failOn)) \(path(file)): \(verdict)\n"
     }

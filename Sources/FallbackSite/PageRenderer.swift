@@ -234,12 +234,19 @@ public struct TemplateSet: Sendable {
         templates = parsed
     }
 
-    /// Partials by name: `{{> name}}` finds `partials/name.md`, `partials/name.html` or `name`.
+    /// The template files `{{> name}}` may name, relative to a templates folder, in the order they
+    /// are tried: `partials/name.md`, `partials/name.html`, `name.md`, `name`. `build` and
+    /// `template render --partials` both look partials up this way.
+    public static func partialCandidates(named name: String) -> [String] {
+        ["partials/\(name).md", "partials/\(name).html", "\(name).md", name]
+    }
+
+    /// Partials by name, found as `partialCandidates(named:)` says.
     struct Partials: MustachePartialProvider {
         let templates: [String: MustacheTemplate]
 
         func template(named name: String) -> MustacheTemplate? {
-            templates["partials/\(name).md"] ?? templates["partials/\(name).html"] ?? templates[name + ".md"] ?? templates[name]
+            TemplateSet.partialCandidates(named: name).lazy.compactMap { templates[$0] }.first
         }
     }
 

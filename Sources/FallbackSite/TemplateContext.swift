@@ -30,6 +30,11 @@ extension TemplateContext {
     static var fieldShapes: [(key: String, shape: TemplateShape)] {
         fields.map { ($0.key, $0.shape) }
     }
+
+    /// The keys left out of the context when they have no value, for checking the documentation.
+    static var keysLeftOutWhenNil: Set<String> {
+        Set(fields.filter(\.isLeftOutWhenNil).map(\.key))
+    }
 }
 
 /// One key of a `TemplateContext`: the name a template uses, written only here, and how the
@@ -42,10 +47,13 @@ struct TemplateField<Context>: Sendable {
     private let shapeOfValue: @Sendable () -> TemplateShape
     /// The value at `key`; nil leaves the key out, so a template's lookup goes on to the enclosing context.
     let value: @Sendable (Context) -> MustacheValue?
+    /// Whether a nil value leaves the key out rather than making it `null`.
+    let isLeftOutWhenNil: Bool
 
     /// A key that is always there: `null` when an optional property is nil.
     init<Value: TemplateValue>(_ key: String, _ property: KeyPath<Context, Value> & Sendable) {
         self.key = key
+        isLeftOutWhenNil = false
         shapeOfValue = { Value.shape }
         value = { $0[keyPath: property].mustacheValue }
     }
@@ -53,6 +61,7 @@ struct TemplateField<Context>: Sendable {
     /// A key that is left out of the context when the property is nil.
     init<Value: TemplateValue>(_ key: String, omittedWhenNil property: KeyPath<Context, Value?> & Sendable) {
         self.key = key
+        isLeftOutWhenNil = true
         shapeOfValue = { Value.shape }
         value = { $0[keyPath: property]?.mustacheValue }
     }

@@ -61,9 +61,9 @@ struct HistoryCommandTests {
         #expect((report["summary"] as? [String: Int])?["infos"] == 5)
     }
 
-    @Test func oneFileIsAUsageError() {
+    @Test func oneFileIsATimelineOfOne() {
         let result = run(["history", repositoryPath("Examples/2026-03-03-release-3.0.json")])
-        #expect(result.status == 2)
-        #expect(result.error.contains("Give several snapshots, a folder of them, or --git-history <path>"))
+        #expect(result.status == 0)
+        #expect(result.output.contains("1 snapshot;"))
     }
 }

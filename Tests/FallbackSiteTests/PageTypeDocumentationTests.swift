@@ -104,6 +104,8 @@ import Testing
         let page: String
         let heading: String?
         var keys: [String]
+        /// Each row: the keys of its first column and the text of the others.
+        var rows: [(keys: [String], meaning: String)] = []
     }
 
     static func documentedTables() throws -> [DocumentedTable] {
@@ -128,7 +130,10 @@ import Testing
                     continue  // the header row
                 }
                 if firstCell.allSatisfy({ $0 == "-" || $0 == " " || $0 == ":" }) { continue }
-                tables[tables.count - 1].keys += codeSpans(in: String(firstCell))
+                let keys = codeSpans(in: String(firstCell))
+                tables[tables.count - 1].keys += keys
+                let meaning = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "|")
+                tables[tables.count - 1].rows.append((keys, meaning))
             } else {
                 inTable = false
             }
