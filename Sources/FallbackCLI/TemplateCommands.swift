@@ -14,10 +14,16 @@ enum ContextCommand: Command {
             (e.g. --page placement:onboarding). One snapshot has no changes or history page: those need a \
             series, which `build` reads. Trusted HTML the site builds (drawings, listings) appears as HTML.
             """,
-        positionals: [.init(name: "snapshot", arity: .one, help: "A rovenue-fallback.json snapshot.")],
-        options: [page.declaration])
+        positionals: [.init(name: "snapshot", arity: .one, help: "A rovenue-fallback.json snapshot.", completion: .file)],
+        options: [page.declaration],
+        examples: [
+            .init("The context of the overview page:", "context Examples/2026-07-21-release-3.4.json --page overview"),
+            .init("The context of one placement's page:", "context Examples/2026-07-21-release-3.4.json --page placement:onboarding"),
+        ])
 
-    static let page = TypedOption<PageArgument>(name: "page", valueName: "kind[:id]", help: "The page.", isRequired: true)
+    static let page = TypedOption<PageArgument>(
+        name: "page", valueName: "kind[:id]", help: "The page.", isRequired: true,
+        completion: .words(SitePage.Kind.allCases.map(\.rawValue)))
 
     struct Options: Sendable {
         var snapshot: String
@@ -81,13 +87,23 @@ enum TemplateCommand: Command {
             A partial {{> name}} is read from --partials DIR as DIR/name.md, else DIR/name.
             """,
         positionals: [
-            .init(name: "action", arity: .one, help: "render"),
-            .init(name: "template-file", arity: .one, help: "The template."),
+            .init(name: "action", arity: .one, help: action, completion: .words([action])),
+            .init(name: "template-file", arity: .one, help: "The template.", completion: .file),
         ],
-        options: [context.declaration, partials.declaration, escape.declaration])
+        options: [context.declaration, partials.declaration, escape.declaration],
+        examples: [
+            .init(
+                "Render the checks page's template with the context a build gives it:",
+                "context Examples/2026-07-21-release-3.4.json --page checks > checks.json",
+                "template render Templates/checks.md --context checks.json --partials Templates/partials"),
+        ])
 
-    static let context = TypedOption<String>(name: "context", valueName: "json-file", help: "The context, as JSON.", isRequired: true)
-    static let partials = TypedOption<String>(name: "partials", valueName: "dir", help: "Where partials are read from.")
+    /// The one action, `template render`.
+    static let action = "render"
+
+    static let context = TypedOption<String>(
+        name: "context", valueName: "json-file", help: "The context, as JSON.", isRequired: true, completion: .file)
+    static let partials = TypedOption<String>(name: "partials", valueName: "dir", help: "Where partials are read from.", completion: .directory)
     static let escape = TypedOption<EscapeMode>(name: "escape", valueName: "mode", help: "How {{value}} is escaped.", defaultValue: .html)
 
     /// How `{{value}}` is escaped.
@@ -111,8 +127,8 @@ enum TemplateCommand: Command {
     }
 
     static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
-        guard arguments.positionals[0] == "render" else {
-            throw UsageError(message: "Unknown template action '\(arguments.positionals[0])'; the action is 'render'")
+        guard arguments.positionals[0] == action else {
+            throw UsageError(message: "Unknown template action '\(arguments.positionals[0])'; the action is '\(action)'")
         }
         return Options(
             template: arguments.positionals[1], context: arguments.value(context)!, partials: arguments.value(partials),
