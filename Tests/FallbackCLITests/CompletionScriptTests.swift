@@ -106,16 +106,17 @@ struct CompletionScriptTests {
 struct BashCompletionTests {
     let bash = programOnPath("bash")
 
-    /// Loads the script into bash, then runs `commands`; returns what bash printed.
-    func inBash(_ commands: String, in folder: String? = nil) throws -> (status: Int32, output: String, error: String) {
+    /// Loads `script` (else the tool's) into bash, then runs `commands`; returns what bash printed.
+    func inBash(_ commands: String, script: String? = nil, in folder: String? = nil) throws -> (status: Int32, output: String, error: String) {
         let bash = try #require(bash, "bash is needed to check the bash completion script")
         let (root, file) = try savedScript("bash", as: "fallback-site.bash")
         defer { try? FileManager.default.removeItem(atPath: root) }
+        if let script { try Data(script.utf8).write(to: URL(fileURLWithPath: file)) }
         return try runProgram(bash, ["--norc", "--noprofile", "-c", ". \(CompletionScript.bashQuoted(file)) || exit 9\n" + commands], in: folder)
     }
 
     /// What `_fallback_site` puts in COMPREPLY for the words typed so far (the last is being completed).
-    func complete(_ words: [String], in folder: String? = nil) throws -> [String] {
+    func complete(_ words: [String], script: String? = nil, in folder: String? = nil) throws -> [String] {
         let array = words.map(CompletionScript.bashQuoted).joined(separator: " ")
         let result = try inBash(
             """
@@ -123,7 +124,7 @@ struct BashCompletionTests {
             COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
             _fallback_site
             printf '%s\\n' "${COMPREPLY[@]}"
-            """, in: folder)
+            """, script: script, in: folder)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.isEmpty, "\(result.error)")
         return result.output.split(separator: "\n").map(String.init)
@@ -170,6 +171,24 @@ struct BashCompletionTests {
         #expect(try complete(["fallback-site", "check", "--format", "="]).count == 6)
         // A value the shell cannot guess is not completed with anything.
         #expect(try complete(["fallback-site", "build", "--title", ""]) == [])
+    }
+
+    /// An option a command declares later is completed with no change to the generator: its values
+    /// come from its type's cases, a path from its declaration. Values with shell syntax stay literal.
+    @Test func anOptionAddedLaterIsCompleted() throws {
+        enum Colour: String, CaseIterable, ArgumentValue { case auto, always, never, odd = "it's $(x)" }
+        let check = CommandSignature(
+            name: "check", abstract: "Check.",
+            options: [
+                TypedOption<Colour>(name: "color", valueName: "when", help: "Colour.").declaration,
+                TypedOption<String>(name: "log", valueName: "dir", help: "Logs.", completion: .directory).declaration,
+            ],
+            flags: [CommandSignature.Flag(name: "verbose", help: "All findings.")])
+        let script = CompletionScript(tool: "fallback-site", commands: [check]).bash
+        #expect(try complete(["fallback-site", "check", "--"], script: script) == ["--color", "--log", "--verbose", "--help"])
+        #expect(try complete(["fallback-site", "check", "--color", "a"], script: script) == ["auto", "always"])
+        #expect(try complete(["fallback-site", "check", "--color", "it"], script: script) == ["it's $(x)"])
+        #expect(try complete(["fallback-site", "check", "--log", "/nonexistent-folder-"], script: script) == [])
     }
 
     @Test func actionsAndPaths() throws {
