@@ -1,13 +1,28 @@
 import FallbackAudit
 
-/// A command's arguments, options and flags, declared once: the parser and the help text both come
-/// from it, in the style of swift-argument-parser.
+/// What a shell offers for an option's value or an argument, in the style of swift-argument-parser's
+/// `CompletionKind`: the completion scripts (`fallback-site completions`) are generated from it.
+enum ValueCompletion: Sendable, Equatable {
+    /// Free text the shell cannot guess (a title, an id, a number, a URL): nothing is offered.
+    case anything
+    /// A path to a file (folders are offered too, to get there).
+    case file
+    /// A path to a folder.
+    case directory
+    /// One of these words.
+    case words([String])
+}
+
+/// A command's arguments, options and flags, declared once: the parser, the help text and the shell
+/// completions all come from it, in the style of swift-argument-parser.
 struct CommandSignature: Sendable {
     struct Positional: Sendable {
         enum Arity: Sendable { case one, optional, oneOrMore, zeroOrMore }
         let name: String
         let arity: Arity
         let help: String
+        /// What a shell offers for it.
+        var completion: ValueCompletion = .anything
 
         var usage: String {
             switch arity {
@@ -34,17 +49,33 @@ struct CommandSignature: Sendable {
         var read: @Sendable (String) -> (any Sendable)? = { $0 }
         /// What an open-ended value must be, said when one is refused.
         var expectation = ""
+        /// What a shell offers for an open-ended value (a path, a folder); `choices` when there are some.
+        var valueCompletion: ValueCompletion = .anything
 
         var usage: String { "--\(name) <\(valueName)>" }
+
+        /// What a shell offers for the value: the choices, else `valueCompletion`.
+        var completion: ValueCompletion { choices.isEmpty ? valueCompletion : .words(choices) }
 
         /// The usage error for a `value` this option does not accept: the accepted values, and the
         /// closest of them when `value` looks like a typo of it.
         func invalid(_ value: String) -> UsageError {
-            let start = "The value '\(value)' is invalid for '\(usage)'"
-            guard !choices.isEmpty else { return UsageError(message: "\(start): \(expectation)") }
-            let suggestion = Format.suggestion(for: value, among: choices).map { " Did you mean '\($0)'?" } ?? ""
-            return UsageError(
-                message: "\(start). Please provide one of \(CommandSignature.list(choices.map { "'\($0)'" })).\(suggestion)")
+            guard !choices.isEmpty else { return UsageError(message: "The value '\(value)' is invalid for '\(usage)': \(expectation)") }
+            return CommandSignature.invalidChoice(value, for: usage, among: choices)
+        }
+    }
+
+    /// Command lines that show the command at work, for the end of its help.
+    struct Example: Sendable {
+        /// What the example does, one sentence.
+        let summary: String
+        /// Each line's arguments after the tool's name, as typed in a POSIX shell at the repository's
+        /// root, run in order: the last runs the command, those before it prepare its input.
+        let lines: [String]
+
+        init(_ summary: String, _ lines: String...) {
+            self.summary = summary
+            self.lines = lines
         }
     }
 
@@ -59,8 +90,18 @@ struct CommandSignature: Sendable {
     var positionals: [Positional] = []
     var options: [Option] = []
     var flags: [Flag] = []
+    /// Command lines that help ends with; real ones, over the files in Examples/ where they can be.
+    var examples: [Example] = []
 
     func option(named name: String) -> Option? { options.first { $0.name == name } }
+
+    /// The usage error for a `value` that is none of `choices` (for the option or argument `usage`),
+    /// with the closest choice when `value` looks like a typo of it.
+    static func invalidChoice(_ value: String, for usage: String, among choices: [String]) -> UsageError {
+        let suggestion = Format.suggestion(for: value, among: choices).map { " Did you mean '\($0)'?" } ?? ""
+        return UsageError(
+            message: "The value '\(value)' is invalid for '\(usage)'. Please provide one of \(list(choices.map { "'\($0)'" })).\(suggestion)")
+    }
 }
 
 /// What the parser read from the command line: each option's values already typed (the
@@ -208,7 +249,20 @@ extension CommandSignature {
         }
         for flag in flags { lines.append(Self.helpRow("--\(flag.name)", flag.help)) }
         lines.append(Self.helpRow("-h, --help", "Show help information."))
+        lines += Self.exampleLines(examples, tool: tool)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `EXAMPLES:` section, after a blank line; nothing when there are none.
+    static func exampleLines(_ examples: [Example], tool: String) -> [String] {
+        guard !examples.isEmpty else { return [] }
+        var lines = ["", "EXAMPLES:"]
+        for (index, example) in examples.enumerated() {
+            if index > 0 { lines.append("") }
+            lines.append("  \(example.summary)")
+            lines += example.lines.map { "    $ \(tool) \($0)" }
+        }
+        return lines
     }
 
     static func helpRow(_ label: String, _ text: String) -> String {

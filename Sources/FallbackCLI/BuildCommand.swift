@@ -25,24 +25,36 @@ enum BuildCommand: Command {
         positionals: [
             .init(
                 name: "snapshot", arity: .zeroOrMore,
-                help: "Snapshots, or one folder of them: the site shows the newest (by generatedAt, then the order given), its changes since the one before, and their history.")
+                help: "Snapshots, or one folder of them: the site shows the newest (by generatedAt, then the order given), its changes since the one before, and their history.",
+                completion: .file)
         ],
         options: [
             output.declaration, baseline.declaration, gitHistory.declaration,
             ConfigurationFile.option(help: "Configuration file: rule severities and staleAfterDays.").declaration, title.declaration,
             templates.declaration, assets.declaration, now.declaration,
         ],
-        flags: [force, quiet])
+        flags: [force, quiet],
+        examples: [
+            .init("The dashboard of the newest release, with its changes and history:", "build Examples --out _site"),
+            .init(
+                "With a customised theme and a title of your own:",
+                "theme export my-theme",
+                "build Examples --out _site --templates my-theme/templates --assets my-theme/assets --title Stillpoint"),
+        ])
 
-    static let output = TypedOption<String>(name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true)
+    static let output = TypedOption<String>(
+        name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true, completion: .directory)
     static let baseline = TypedOption<String>(
         name: "baseline", valueName: "file", help: "The snapshot the Changes page compares against.",
-        defaultDescription: "the one before the newest")
+        defaultDescription: "the one before the newest", completion: .file)
     static let gitHistory = TypedOption<String>(
-        name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository, oldest first.")
+        name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository, oldest first.",
+        completion: .file)
     static let title = TypedOption<String>(name: "title", valueName: "title", help: "The site's title.", defaultDescription: "from the project id")
-    static let templates = TypedOption<String>(name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file.")
-    static let assets = TypedOption<String>(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file.")
+    static let templates = TypedOption<String>(
+        name: "templates", valueName: "dir", help: "Templates that override the built-in ones, file by file.", completion: .directory)
+    static let assets = TypedOption<String>(
+        name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file.", completion: .directory)
     static let now = SourceDateEpoch.option(default: "SOURCE_DATE_EPOCH, else none: no age, no time-dependent check")
     static let force = CommandSignature.Flag(
         name: "force", help: "Replace a folder fallback-site did not write, or a symbolic link (the link, not its target).")
@@ -167,10 +179,14 @@ enum ThemeCommand: Command {
             the same name and keeps the others), and a DIR that is not a folder is always refused.
             """,
         positionals: [
-            .init(name: "action", arity: .one, help: "export"),
-            .init(name: "dir", arity: .one, help: "The folder to write to."),
+            .init(name: "action", arity: .one, help: action, completion: .words([action])),
+            .init(name: "dir", arity: .one, help: "The folder to write to.", completion: .directory),
         ],
-        flags: [force])
+        flags: [force],
+        examples: [.init("Copy the built-in theme into my-theme/ to customise it:", "theme export my-theme")])
+
+    /// The one action, `theme export`.
+    static let action = "export"
 
     static let force = CommandSignature.Flag(name: "force", help: "Export into a folder that is not empty, overwriting files of the same name.")
 
@@ -180,8 +196,8 @@ enum ThemeCommand: Command {
     }
 
     static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
-        guard arguments.positionals[0] == "export" else {
-            throw UsageError(message: "Unknown theme action '\(arguments.positionals[0])'; the action is 'export'")
+        guard arguments.positionals[0] == action else {
+            throw UsageError(message: "Unknown theme action '\(arguments.positionals[0])'; the action is '\(action)'")
         }
         return Options(folder: arguments.positionals[1], force: arguments.has(force))
     }

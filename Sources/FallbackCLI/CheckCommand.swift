@@ -15,9 +15,17 @@ enum CheckCommand: Command {
             take --now, else SOURCE_DATE_EPOCH, else the clock as now. Settings come from --config FILE, else from \
             .fallback-site.json in the current directory when there is one; command-line options win over the file.
             """,
-        positionals: [.init(name: "file", arity: .oneOrMore, help: "rovenue-fallback.json snapshots ('-' reads standard input).")],
+        positionals: [
+            .init(name: "file", arity: .oneOrMore, help: "rovenue-fallback.json snapshots ('-' reads standard input).", completion: .file)
+        ],
         options: ReportOptions<FailureThreshold>.options + [rulesURL.declaration, now.declaration],
-        flags: ReportOptions<FailureThreshold>.flags)
+        flags: ReportOptions<FailureThreshold>.flags,
+        examples: [
+            .init("Check every release in Examples/ as the SDK loads it:", "check Examples/*.json"),
+            .init(
+                "Fail on warnings too, and print GitHub annotations:",
+                "check Examples/2026-07-21-release-3.4.json --fail-on warning --format github"),
+        ])
 
     static let rulesURL = TypedOption<WebURL>(
         name: "rules-url", valueName: "url", help: "Address of docs/rules.md, for rule links in markdown and SARIF.",

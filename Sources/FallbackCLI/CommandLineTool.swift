@@ -90,7 +90,7 @@ enum ExitStatus {
     static let success: Int32 = 0
     /// A finding reached the failure threshold, the file is rejected, or the placement is not loaded.
     static let failure: Int32 = 1
-    /// A usage error or an unreadable path.
+    /// A usage error, an unreadable path or a configuration file that cannot be used.
     static let usage: Int32 = 2
 }
 
@@ -101,7 +101,13 @@ public enum CommandLineTool {
 
     static let commands: [any Command.Type] = [
         CheckCommand.self, ResolveCommand.self, BuildCommand.self, ThemeCommand.self, ContextCommand.self, TemplateCommand.self,
-        SampleCommand.self, DiffCommand.self, HistoryCommand.self,
+        SampleCommand.self, DiffCommand.self, HistoryCommand.self, CompletionsCommand.self,
+    ]
+
+    /// What the tool's own help ends with.
+    static let examples: [CommandSignature.Example] = [
+        .init("Check a snapshot as the SDK loads it:", "check Examples/2026-07-21-release-3.4.json"),
+        .init("Build its dashboard into _site/:", "build Examples/2026-07-21-release-3.4.json --out _site"),
     ]
 
     static var overview: String {
@@ -120,6 +126,7 @@ public enum CommandLineTool {
             lines.append(CommandSignature.helpRow(command.signature.name, command.signature.abstract))
         }
         lines += ["", "  See '\(name) help <subcommand>' for detailed help."]
+        lines += CommandSignature.exampleLines(examples, tool: name)
         return lines.joined(separator: "\n") + "\n"
     }
 

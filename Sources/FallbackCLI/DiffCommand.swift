@@ -16,11 +16,19 @@ enum DiffCommand: Command {
             snapshot always does), 2 for usage errors, unreadable paths and a bad configuration file.
             """,
         positionals: [
-            .init(name: "old", arity: .one, help: "The earlier snapshot ('-' reads standard input)."),
-            .init(name: "new", arity: .one, help: "The later snapshot ('-' reads standard input)."),
+            .init(name: "old", arity: .one, help: "The earlier snapshot ('-' reads standard input).", completion: .file),
+            .init(name: "new", arity: .one, help: "The later snapshot ('-' reads standard input).", completion: .file),
         ],
         options: ReportOptions<ChangeThreshold>.options,
-        flags: ReportOptions<ChangeThreshold>.flags)
+        flags: ReportOptions<ChangeThreshold>.flags,
+        examples: [
+            .init(
+                "What changes between two releases; exits 1 when a change is breaking:",
+                "diff Examples/2026-03-03-release-3.0.json Examples/2026-04-14-release-3.1.json"),
+            .init(
+                "A pull-request comment that fails only on notable changes or worse:",
+                "diff Examples/2026-04-14-release-3.1.json Examples/2026-05-19-release-3.2.json --format markdown --fail-on notable"),
+        ])
 
     struct Options: Sendable {
         var old: String

@@ -15,15 +15,21 @@ enum HistoryCommand: Command {
             snapshot-stale, content-changed-same-revision, snapshot-tie, snapshot-back-in-time); a snapshot the SDK \
             rejects is a file-rejected error. --git-history reads the path as a literal file name. Exits 0 when no \
             finding reaches --fail-on (else the configuration's failOn, else error), 1 when one does or a snapshot \
-            is rejected, 2 for usage errors and unreadable snapshots. snapshot-stale and generated-at-future take \
+            is rejected, 2 for usage errors, unreadable snapshots and a bad configuration file. snapshot-stale and generated-at-future take \
             --now, else SOURCE_DATE_EPOCH, else the clock as now.
             """,
-        positionals: [.init(name: "snapshot", arity: .zeroOrMore, help: "Snapshots, or one folder of them.")],
+        positionals: [.init(name: "snapshot", arity: .zeroOrMore, help: "Snapshots, or one folder of them.", completion: .file)],
         options: [gitHistory.declaration] + ReportOptions<FailureThreshold>.options + [staleAfter.declaration, now.declaration],
-        flags: ReportOptions<FailureThreshold>.flags)
+        flags: ReportOptions<FailureThreshold>.flags,
+        examples: [
+            .init("The timeline of the releases in a folder:", "history Examples"),
+            .init(
+                "Two releases as JSON, the newest stale after 30 days (--git-history PATH reads a file's commits instead):",
+                "history Examples/2026-06-23-release-3.3.json Examples/2026-07-21-release-3.4.json --stale-after 30 --format json"),
+        ])
 
     static let gitHistory = TypedOption<String>(
-        name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository.")
+        name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository.", completion: .file)
     static let staleAfter = TypedOption<DayCount>(
         name: "stale-after", valueName: "days", help: "How old the newest snapshot may be.",
         defaultDescription: "the configuration's `staleAfterDays`, else \(DayCount.defaultStaleAfter)")

@@ -36,7 +36,8 @@ extension ChangeThreshold: FailOnThreshold {
 struct ConfigurationFile: Sendable {
     /// The option; `help` says what the command takes from the file.
     static func option(help: String = "Configuration file.") -> TypedOption<String> {
-        TypedOption(name: "config", valueName: "file", help: help, defaultDescription: "\(Configuration.fileName) when present")
+        TypedOption(
+            name: "config", valueName: "file", help: help, defaultDescription: "\(Configuration.fileName) when present", completion: .file)
     }
 
     /// The file given; nil reads `.fallback-site.json` from the current folder when it is there.

@@ -15,10 +15,16 @@ enum ResolveCommand: Command {
             experiment. Exits 1 when the SDK rejects the file or does not load the placement.
             """,
         positionals: [
-            .init(name: "file", arity: .one, help: "A rovenue-fallback.json snapshot."),
+            .init(name: "file", arity: .one, help: "A rovenue-fallback.json snapshot.", completion: .file),
             .init(name: "placement", arity: .one, help: "The placement key, as the app passes it to getFunnel/getPaywall."),
         ],
-        options: [subscriber.declaration, format.declaration])
+        options: [subscriber.declaration, format.declaration],
+        examples: [
+            .init("What a first launch offline gets for onboarding:", "resolve Examples/2026-07-21-release-3.4.json onboarding"),
+            .init(
+                "The variant one subscriber draws, as JSON:",
+                "resolve Examples/2026-05-19-release-3.2.json onboarding --subscriber rov_7f3k2m9x4q1w8e5r6t0y2u4i --format json"),
+        ])
 
     static let subscriber = TypedOption<String>(
         name: "subscriber", valueName: "id", help: "The subscriber id that seeds A/B bucketing.", defaultValue: defaultSubscriber)

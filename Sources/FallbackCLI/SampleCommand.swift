@@ -13,12 +13,16 @@ enum SampleCommand: Command {
             --out FILE is written beside and renamed over a regular file, or created; a symbolic link, a \
             folder, a FIFO or a device there is refused (exit 2) and left as it is.
             """,
-        options: [placements.declaration, seed.declaration, output.declaration])
+        options: [placements.declaration, seed.declaration, output.declaration],
+        examples: [
+            .init("A 1,000-placement export for a benchmark:", "sample --placements 1000 --out sample.json"),
+            .init("Another seed, to standard output:", "sample --placements 5 --seed 42 --out -"),
+        ])
 
     static let placements = TypedOption<PlacementCount>(name: "placements", valueName: "n", help: "The number of placements.", isRequired: true)
     static let seed = TypedOption<UInt64>(name: "seed", valueName: "s", help: "The generator's seed.", defaultValue: 1)
     static let output = TypedOption<String>(
-        name: "out", valueName: "file", help: "Where to write the file ('-' for standard output).", isRequired: true)
+        name: "out", valueName: "file", help: "Where to write the file ('-' for standard output).", isRequired: true, completion: .file)
 
     struct Options: Sendable {
         var placements: PlacementCount

@@ -16,14 +16,21 @@ enum ContextCommand: Command {
             a folder or --git-history PATH), the history page a series. Trusted HTML the site builds (drawings, \
             listings) appears as HTML.
             """,
-        positionals: [.init(name: "snapshot", arity: .zeroOrMore, help: "Snapshots, or one folder of them, as build takes them.")],
+        positionals: [.init(name: "snapshot", arity: .zeroOrMore, help: "Snapshots, or one folder of them, as build takes them.", completion: .file)],
         options: [
             page.declaration, BuildCommand.baseline.declaration, BuildCommand.gitHistory.declaration,
             ConfigurationFile.option(help: "Configuration file: rule severities and staleAfterDays.").declaration,
             BuildCommand.title.declaration, BuildCommand.now.declaration,
+        ],
+        examples: [
+            .init("The context of the overview page:", "context Examples/2026-07-21-release-3.4.json --page overview"),
+            .init("The context of one placement's page:", "context Examples/2026-07-21-release-3.4.json --page placement:onboarding"),
+            .init("The context of the Changes page, against the release before:", "context Examples --page changes"),
         ])
 
-    static let page = TypedOption<PageArgument>(name: "page", valueName: "kind[:id]", help: "The page.", isRequired: true)
+    static let page = TypedOption<PageArgument>(
+        name: "page", valueName: "kind[:id]", help: "The page.", isRequired: true,
+        completion: .words(SitePage.Kind.allCases.map(\.rawValue)))
 
     struct Options: Sendable {
         var input: SiteBuild.Input
@@ -102,13 +109,25 @@ enum TemplateCommand: Command {
             build finds it, from DIR/partials/name.md, DIR/partials/name.html, DIR/name.md, else DIR/name.
             """,
         positionals: [
-            .init(name: "action", arity: .one, help: "render"),
-            .init(name: "template-file", arity: .one, help: "The template."),
+            .init(name: "action", arity: .one, help: action, completion: .words([action])),
+            .init(name: "template-file", arity: .one, help: "The template.", completion: .file),
         ],
-        options: [context.declaration, partials.declaration, escape.declaration])
+        options: [context.declaration, partials.declaration, escape.declaration],
+        examples: [
+            .init(
+                "Render the checks page's template with the context a build gives it:",
+                "context Examples/2026-07-21-release-3.4.json --page checks > checks.json",
+                "template render Templates/checks.md --context checks.json --partials Templates/partials"),
+        ])
 
-    static let context = TypedOption<String>(name: "context", valueName: "json-file", help: "The context, as JSON.", isRequired: true)
-    static let partials = TypedOption<String>(name: "partials", valueName: "dir", help: "The templates folder partials are read from, as build's --templates.")
+    /// The one action, `template render`.
+    static let action = "render"
+
+    static let context = TypedOption<String>(
+        name: "context", valueName: "json-file", help: "The context, as JSON.", isRequired: true, completion: .file)
+    static let partials = TypedOption<String>(
+        name: "partials", valueName: "dir", help: "The templates folder partials are read from, as build's --templates.",
+        completion: .directory)
     static let escape = TypedOption<EscapeMode>(name: "escape", valueName: "mode", help: "How {{value}} is escaped.", defaultValue: .html)
 
     /// How `{{value}}` is escaped.
@@ -132,8 +151,8 @@ enum TemplateCommand: Command {
     }
 
     static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
-        guard arguments.positionals[0] == "render" else {
-            throw UsageError(message: "Unknown template action '\(arguments.positionals[0])'; the action is 'render'")
+        guard arguments.positionals[0] == action else {
+            throw UsageError(message: "Unknown template action '\(arguments.positionals[0])'; the action is '\(action)'")
         }
         return Options(
             template: arguments.positionals[1], context: arguments.value(context)!, partials: arguments.value(partials),

@@ -41,11 +41,14 @@ struct TypedOption<Value: ArgumentValue>: Sendable {
     var defaultDescription: String?
     var isRequired = false
     var isRepeatable = false
+    /// What a shell offers for an open-ended value (a file, a folder); a choice's values need not be said.
+    var completion: ValueCompletion
 
     init(
         name: String, valueName: String, help: String, defaultValue: Value? = nil, defaultDescription: String? = nil,
-        isRequired: Bool = false, isRepeatable: Bool = false
+        isRequired: Bool = false, isRepeatable: Bool = false, completion: ValueCompletion = .anything
     ) {
+        self.completion = completion
         self.name = name
         self.valueName = valueName
         self.help = help
@@ -60,6 +63,6 @@ struct TypedOption<Value: ArgumentValue>: Sendable {
         CommandSignature.Option(
             name: name, valueName: valueName, help: help, choices: Value.allValueStrings,
             defaultDescription: defaultDescription ?? defaultValue?.argumentText, isRequired: isRequired, isRepeatable: isRepeatable,
-            read: { Value(argument: $0) }, expectation: Value.expectation)
+            read: { Value(argument: $0) }, expectation: Value.expectation, valueCompletion: completion)
     }
 }
