@@ -11,7 +11,7 @@ define cmark_present
 && ls "$$(pkg-config --variable=libdir $(CMARK_PC))"/libcmark-gfm-extensions.* >/dev/null 2>&1 )
 endef
 
-.PHONY: all deps browser-deps build release test site examples bench fuzz fuzz-smoke clean
+.PHONY: all deps browser-deps shell-deps build release test site examples bench fuzz fuzz-smoke clean
 
 all: build
 
@@ -57,6 +57,18 @@ browser-deps:
 	echo "browser-deps: installing chromium nodejs"; \
 	$$sudo apt-get update -qq \
 	&& $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nodejs >/dev/null
+
+# zsh and fish, whose completion scripts the tests load (bash always runs; with CI=true a missing
+# shell's tests count as skipped, which fails the run).
+shell-deps:
+	@if command -v zsh >/dev/null 2>&1 && command -v fish >/dev/null 2>&1; then exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+		echo "shell-deps: install zsh and fish to test their completion scripts" >&2; exit 1; \
+	fi; \
+	sudo=; if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; fi; \
+	echo "shell-deps: installing zsh fish"; \
+	$$sudo apt-get update -qq \
+	&& $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zsh fish >/dev/null
 
 build: deps
 	$(SWIFT) build

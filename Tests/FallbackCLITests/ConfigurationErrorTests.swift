@@ -15,6 +15,7 @@ struct ConfigurationErrorTests {
         case "diff": [paywallEraPath, funnelEraPath]
         case "history": [paywallEraPath, funnelEraPath]
         case "build": [funnelEraPath, "--out", folder + "/site"]
+        case "context": [funnelEraPath, "--page", "overview"]
         default: nil
         }
     }
@@ -22,7 +23,7 @@ struct ConfigurationErrorTests {
     static let readers = CommandLineTool.commands.map { $0.signature }.filter { $0.option(named: "config") != nil }.map(\.name)
 
     @Test func everyCommandThatReadsTheFileIsCovered() {
-        #expect(Set(Self.readers) == ["check", "diff", "history", "build"], "give the new command's arguments in arguments(for:in:)")
+        #expect(Set(Self.readers) == ["check", "diff", "history", "build", "context"], "give the new command's arguments in arguments(for:in:)")
     }
 
     @Test(arguments: readers, ["{", #"{"failOn": "loud"}"#])

@@ -26,6 +26,7 @@ struct ReadmeCommandLineTests {
         ("${{", "a GitHub Actions expression, only meaningful in a workflow run"),
         ("GITHUB_TOKEN", "needs a GitHub token"),
         ("gh ", "needs the GitHub CLI and a token"),
+        ("eval \"$(fallback-site completions", "loads a script into the interactive shell; CompletionScriptTests sources it"),
     ]
 
     /// Lines that exit with something other than 0, with the README's words for why. Matched by substring.
@@ -63,7 +64,7 @@ struct ReadmeCommandLineTests {
 
     /// The runnable command lines, and the lines that name the tool but are not recognised as one.
     static func commandLines(_ text: String) -> (commands: [CommandLine], unrecognised: [CommandLine]) {
-        let command = #/^(?:swift run (?:-c (?:debug|release) )?|\.build/(?:debug|release)/)?fallback-site(?:\s|$)/#
+        let command = #/^(?:mkdir -p \S+ && )?(?:swift run (?:-c (?:debug|release) )?|\.build/(?:debug|release)/)?fallback-site(?:\s|$)/#
         let mention = #/(?:^|[\s;|&(`])(?:\S*/)?fallback-site\s+[a-z-]/#
         var commands: [CommandLine] = []
         var unrecognised: [CommandLine] = []
@@ -91,7 +92,7 @@ struct ReadmeCommandLineTests {
 
     @Test func theReadmeShowsCommandLinesAndEachIsRunOrExcluded() {
         #expect(Self.found.commands.count >= 5, "the extraction found too few command lines: \(Self.found.commands.map(\.testDescription))")
-        for line in Self.found.unrecognised {
+        for line in Self.found.unrecognised where !Self.excluded.contains(where: { line.text.contains($0.match) }) {
             Issue.record(
                 "\(line.testDescription): names fallback-site but is neither run nor excluded; make it a command line of its own, or add it to ReadmeCommandLineTests.excluded with a reason")
         }
