@@ -210,11 +210,12 @@ struct BashCompletionTests {
     }
 }
 
-/// zsh and fish check their scripts' syntax when they are installed (bash always runs, above).
+/// zsh and fish check their scripts' syntax when they are installed, and always in CI, where a
+/// missing shell fails (bash always runs, above).
 @Suite("The zsh and fish completion scripts")
 struct OtherShellCompletionTests {
     /// `zsh -n`; then loaded as compinit loads it from a folder on $fpath, and by `source` after compinit.
-    @Test(.enabled(if: programOnPath("zsh") != nil, "zsh is not installed"), arguments: ["syntax", "fpath", "source"])
+    @Test(.enabled(if: suiteRuns(programFound: programOnPath("zsh") != nil), "zsh is not installed (make shell-deps)"), arguments: ["syntax", "fpath", "source"])
     func zshLoadsTheScript(way: String) throws {
         let zsh = try #require(programOnPath("zsh"))
         let (root, file) = try savedScript("zsh", as: "_fallback-site")
@@ -232,7 +233,7 @@ struct OtherShellCompletionTests {
         if way != "syntax" { #expect(result.output == "_fallback-site\n", "\(result.output)") }
     }
 
-    @Test(.enabled(if: programOnPath("fish") != nil, "fish is not installed"))
+    @Test(.enabled(if: suiteRuns(programFound: programOnPath("fish") != nil), "fish is not installed (make shell-deps)"))
     func fishLoadsTheScript() throws {
         let fish = try #require(programOnPath("fish"))
         let (root, file) = try savedScript("fish", as: "fallback-site.fish")

@@ -1,16 +1,6 @@
 import Foundation
 import Testing
 
-/// A program found on `PATH`, or nil.
-func programOnPath(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-        let candidate = "\(folder)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-}
-
 /// The repository's `action.yml`, run the way a GitHub runner runs a composite action: each
 /// `run:` step in bash with the `GITHUB_*` files, inputs and step outputs substituted into `env:`,
 /// the action's outputs read back. Steps whose id starts with `setup-` (dependencies, cache,

@@ -30,7 +30,10 @@ struct ReadmeCommandLineTests {
     ]
 
     /// Lines that exit with something other than 0, with the README's words for why. Matched by substring.
-    static let expectedStatus: [(match: String, status: Int32, reason: String)] = []
+    static let expectedStatus: [(match: String, status: Int32, reason: String)] = [
+        ("check Examples/2026-07-21-release-3.4.json ", 1, "the tour says: exit 1, an entry the SDK skips"),
+        ("diff Examples/2026-06-23-release-3.3.json Examples/2026-07-21-release-3.4.json", 1, "the tour says: exit 1, breaking changes"),
+    ]
 
     static let readme: String = (try? String(contentsOfFile: repositoryPath("README.md"), encoding: .utf8)) ?? ""
 
