@@ -77,7 +77,6 @@ examples: deps
 	@$(SWIFT) build -q --product fallback-site
 	$(SWIFT) run -q fallback-site check --fail-on never Examples/*.json
 	$(SWIFT) run -q fallback-site build Examples --out "$(SITE_OUT)" --force
-	@echo "open $(SITE_OUT)/index.html"
 
 bench: deps
 	$(SWIFT) run -c release fallback-bench
