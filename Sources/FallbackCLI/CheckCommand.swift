@@ -61,7 +61,7 @@ enum CheckCommand: Command {
             tool: ReportTool(
                 name: CommandLineTool.name, version: CommandLineTool.version, rulesURL: options.rulesURL?.text ?? configuration.rulesURL))
 
-        options.report.write(report, in: environment)
+        options.report.write(report, configuration: configuration, in: environment)
         if options.report.format != .json {
             for input in report.inputs {
                 if let reason = input.readError { environment.writeError("error: cannot read \(input.path): \(reason)\n") }

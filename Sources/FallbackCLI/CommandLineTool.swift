@@ -19,12 +19,14 @@ public struct CommandEnvironment: Sendable {
     public var fileIO: FileIO
     /// Standard error is a terminal: progress may be shown there.
     public var isErrorTerminal: Bool
+    /// Standard output is a terminal: text output may be coloured (`--color auto`).
+    public var isOutputTerminal: Bool
 
     public init(
         writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
         readFile: @escaping @Sendable (String) throws -> [UInt8], writeFile: @escaping @Sendable (String, [UInt8]) throws -> Void,
         now: @escaping @Sendable () -> Date, variables: [String: String], fileIO: FileIO = .disk, isErrorTerminal: Bool = false,
-        appendFile: (@Sendable (String, [UInt8]) throws -> Void)? = nil
+        isOutputTerminal: Bool = false, appendFile: (@Sendable (String, [UInt8]) throws -> Void)? = nil
     ) {
         self.appendFile = appendFile ?? { path, bytes in
             let existing: [UInt8]
@@ -37,6 +39,7 @@ public struct CommandEnvironment: Sendable {
         }
         self.fileIO = fileIO
         self.isErrorTerminal = isErrorTerminal
+        self.isOutputTerminal = isOutputTerminal
         self.writeOutput = writeOutput
         self.writeError = writeError
         self.readFile = readFile
@@ -64,6 +67,7 @@ public struct CommandEnvironment: Sendable {
         variables: ProcessInfo.processInfo.environment,
         fileIO: .disk,
         isErrorTerminal: isatty(2) != 0,
+        isOutputTerminal: isatty(1) != 0,
         appendFile: { try RegularFile.append($1, to: $0) })
 }
 

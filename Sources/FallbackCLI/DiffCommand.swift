@@ -62,14 +62,14 @@ enum DiffCommand: Command {
         }
         guard bytes.count == 2 else {
             let report = UnreadableDiffReport(old: sides[0], new: sides[1], failOn: failOn, title: title, tool: tool)
-            options.report.write(report, in: environment)
+            options.report.write(report, configuration: configuration, in: environment)
             _ = options.report.appendSummary(of: report, in: environment)
             return ExitStatus.usage
         }
         let report = DiffReport(
             diff: SnapshotDiff(old: FallbackFile(bytes: bytes[0]), new: FallbackFile(bytes: bytes[1])), oldPath: options.old,
             newPath: options.new, failOn: failOn, title: title, tool: tool)
-        options.report.write(report, in: environment)
+        options.report.write(report, configuration: configuration, in: environment)
         if !options.report.appendSummary(of: report, in: environment) { return ExitStatus.usage }
         return report.fails ? ExitStatus.failure : ExitStatus.success
     }

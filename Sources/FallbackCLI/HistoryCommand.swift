@@ -75,7 +75,7 @@ enum HistoryCommand: Command {
         }
         let report = HistoryReport(
             timeline: timeline, failOn: failOn, tool: ReportTool(name: CommandLineTool.name, version: CommandLineTool.version))
-        options.report.write(report, in: environment)
+        options.report.write(report, configuration: configuration, in: environment)
         if !options.report.appendSummary(of: report, in: environment) { return ExitStatus.usage }
         return report.fails ? ExitStatus.failure : ExitStatus.success
     }

@@ -1,6 +1,7 @@
 import FallbackReports
 
 extension ReportFormat: ArgumentValue {}
+extension ColorChoice: ArgumentValue {}
 
 /// What `--fail-on` takes: a severity for `check` and `history`, a class of change for `diff`.
 /// When the option is not given, the configuration decides, else `fallback`.
@@ -86,9 +87,22 @@ struct ReportOptions<Threshold: FailOnThreshold>: Sendable {
         CommandSignature.Flag(name: "summary", help: "Also append the markdown report to $GITHUB_STEP_SUMMARY.")
     }
 
+    static var color: TypedOption<ColorChoice> {
+        TypedOption(
+            name: "color", valueName: "when",
+            help: "Colour the text output: auto colours it on a terminal unless NO_COLOR is set or TERM is dumb.",
+            defaultValue: .auto)
+    }
+
+    static var verbose: CommandSignature.Flag {
+        CommandSignature.Flag(name: "verbose", help: "List infos in the text output too, not only count them.")
+    }
+
     /// The group's options, in the order usage and help list them.
-    static var options: [CommandSignature.Option] { [format.declaration, failOn.declaration, ConfigurationFile.option().declaration] }
-    static var flags: [CommandSignature.Flag] { [summary] }
+    static var options: [CommandSignature.Option] {
+        [format.declaration, failOn.declaration, ConfigurationFile.option().declaration, color.declaration]
+    }
+    static var flags: [CommandSignature.Flag] { [summary, verbose] }
 
     var format: ReportFormat
     /// `--fail-on` as given; nil leaves the threshold to the configuration.
@@ -96,12 +110,18 @@ struct ReportOptions<Threshold: FailOnThreshold>: Sendable {
     var configuration: ConfigurationFile
     /// `--summary`: also append the markdown report to `$GITHUB_STEP_SUMMARY`.
     var appendsSummary: Bool
+    /// `--color`: when the text output is coloured.
+    var color: ColorChoice
+    /// `--verbose`: the text output lists infos too.
+    var isVerbose: Bool
 
     init(_ arguments: ParsedArguments) {
         format = arguments.value(Self.format) ?? .text
         failOn = arguments.value(Self.failOn)
         configuration = ConfigurationFile(arguments)
         appendsSummary = arguments.has(Self.summary)
+        color = arguments.value(Self.color) ?? .auto
+        isVerbose = arguments.has(Self.verbose)
     }
 
     /// The threshold that applies: `--fail-on`, else the configuration's, else the fallback.
@@ -109,9 +129,17 @@ struct ReportOptions<Threshold: FailOnThreshold>: Sendable {
         failOn ?? Threshold.configured(in: configuration) ?? Threshold.fallback
     }
 
+    /// How the text output looks: infos listed with `--verbose` or the configuration's
+    /// `showInfos`; coloured as `--color` says for standard output and the environment.
+    func textStyle(in configuration: Configuration, environment: CommandEnvironment) -> TextStyle {
+        TextStyle(
+            listsInfos: isVerbose || configuration.showInfos == true,
+            usesColor: color.usesColor(isTerminal: environment.isOutputTerminal, variables: environment.variables))
+    }
+
     /// Writes `report` in the chosen format to standard output (nothing when that is empty).
-    func write(_ report: some FormattedReport, in environment: CommandEnvironment) {
-        let output = report.rendered(as: format)
+    func write(_ report: some FormattedReport, configuration: Configuration, in environment: CommandEnvironment) {
+        let output = report.rendered(as: format, style: textStyle(in: configuration, environment: environment))
         if !output.isEmpty { environment.writeOutput(output) }
     }
 

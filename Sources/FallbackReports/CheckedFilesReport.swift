@@ -62,30 +62,32 @@ public struct CheckedFilesReport: FormattedReport {
 
     // MARK: Text
 
-    /// `line:column: severity: [rule] message`, the message on one line as a terminal shows it.
-    public static func findingLine(_ finding: Finding) -> String {
-        "\(finding.line):\(finding.column): \(finding.severity.rawValue): [\(finding.ruleId)] \(VisibleText.forTerminal(finding.message))"
-    }
-
-    /// Lines for a terminal or a CI log: every path and message is one line with its hidden
-    /// characters spelled out (`VisibleText`), so no key or file name can colour, move or start a line.
-    /// An unreadable file is one `file-unreadable` error, counted in the totals.
-    public func text() -> String {
+    /// Lines for a terminal or a CI log, like a compiler's (`FindingListText`), then one verdict
+    /// line per file and, for several files, their total. Infos the style does not list are counted
+    /// on the verdict lines; the last line says how to list them. Every path and message is one
+    /// line with its hidden characters spelled out (`VisibleText`), so no key or file name can
+    /// colour, move or start a line. An unreadable file is one `file-unreadable` error, counted in
+    /// the totals.
+    public func text(_ style: TextStyle) -> String {
         var output = ""
-        for report in inputs {
-            let path = VisibleText.forTerminal(report.path)
+        var hiddenInfos = 0
+        for (report, checked) in zip(inputs, ciReport.files) {
             guard let file = report.file else {
-                output += "\(path): error: [\(ReportRule.fileUnreadable.id)] \(VisibleText.forTerminal(Self.unreadableMessage(report)))\n"
+                output += "\(style.paint(report.path, .location)): \(style.paint(ReportRule.fileUnreadable.severity)): "
+                output += "[\(style.paint(ReportRule.fileUnreadable.id.rawValue, .rule))] \(VisibleText.forTerminal(Self.unreadableMessage(report)))\n"
                 continue
             }
-            for finding in report.findings {
-                output += "\(path):\(Self.findingLine(finding))\n"
-            }
-            output += "\(path): \(VisibleText.forTerminal(Self.verdict(file)))\(Self.tally(report.findings))\n"
+            let list = FindingListText(
+                report.findings.map { .init(path: report.path, finding: $0, fails: checked.isFailure($0, at: ciReport.failOn)) },
+                style: style)
+            hiddenInfos += list.hiddenInfos
+            output += list.text
+            output += "\(style.paint(report.path, .location)): \(VisibleText.forTerminal(Self.verdict(file)))"
+            // With one file its verdict is the last line, which says how to list what it leaves out.
+            output += "\(style.tally(SeverityCounts(report.findings), hiddenInfos: list.hiddenInfos, hint: inputs.count == 1))\n"
         }
         if inputs.count > 1 {
-            let counts = ciReport.counts
-            output += "\(inputs.count) files\(counts.total == 0 ? "" : " (\(counts))")\n"
+            output += "\(inputs.count) files\(style.tally(ciReport.counts, hiddenInfos: hiddenInfos, hint: true))\n"
         }
         return output
     }
@@ -98,21 +100,6 @@ public struct CheckedFilesReport: FormattedReport {
     /// The loader's outcome in one line, with the SDK's message when it throws.
     public static func verdict(_ file: FallbackFile) -> String {
         file.rejection.map { "\(file.verdict): \($0.message)" } ?? file.verdict
-    }
-
-    /// ` (2 errors, 1 warning)`: how many findings of each severity, most severe first; empty for none.
-    public static func tally(_ findings: [Finding]) -> String {
-        let counts = Severity.allCases.sorted(by: >).compactMap { severity -> String? in
-            let count = findings.count { $0.severity == severity }
-            guard count > 0 else { return nil }
-            let noun = switch severity {
-            case .error: count == 1 ? "error" : "errors"
-            case .warning: count == 1 ? "warning" : "warnings"
-            case .info: count == 1 ? "info" : "infos"
-            }
-            return "\(count) \(noun)"
-        }
-        return counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))"
     }
 
     // MARK: JSON

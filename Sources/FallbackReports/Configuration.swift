@@ -5,7 +5,8 @@ import RovenueFallback
 /// A project's settings for `fallback-site`, from `.fallback-site.json` or a file named with `--config`:
 ///
 /// ```json
-/// {"rules": {"remote-media": "off", "single-variant": "info"}, "failOn": "warning", "diffFailOn": "notable", "staleAfterDays": 30}
+/// {"rules": {"remote-media": "off", "single-variant": "info"}, "failOn": "warning", "diffFailOn": "notable", "staleAfterDays": 30,
+///  "showInfos": true}
 /// ```
 ///
 /// The file is read strictly: unknown keys, unknown rule ids, duplicate keys and values of the wrong
@@ -24,19 +25,22 @@ public struct Configuration: Sendable, Hashable {
     public var staleAfterDays: Int?
     /// The address of `docs/rules.md`, for rule links in reports.
     public var rulesURL: String?
+    /// Whether text output lists infos as `--verbose` does, when the file says.
+    public var showInfos: Bool?
 
     public init(
         audit: AuditConfiguration = AuditConfiguration(), failOn: FailureThreshold? = nil, diffFailOn: ChangeThreshold? = nil,
-        staleAfterDays: Int? = nil, rulesURL: String? = nil
+        staleAfterDays: Int? = nil, rulesURL: String? = nil, showInfos: Bool? = nil
     ) {
         self.audit = audit
         self.failOn = failOn
         self.diffFailOn = diffFailOn
         self.staleAfterDays = staleAfterDays
         self.rulesURL = rulesURL
+        self.showInfos = showInfos
     }
 
-    static let keys = ["rules", "failOn", "diffFailOn", "staleAfterDays", "rulesUrl"]
+    static let keys = ["rules", "failOn", "diffFailOn", "staleAfterDays", "rulesUrl", "showInfos"]
 
     /// Reads a configuration file's bytes; `path` names the file in errors.
     public init(bytes: [UInt8], path: String) throws(ConfigurationError) {
@@ -85,6 +89,11 @@ public struct Configuration: Sendable, Hashable {
                         at: member.value.position)
                 }
                 rulesURL = text
+            case "showInfos":
+                guard let flag = member.value.bool else {
+                    throw error("showInfos must be true or false, found \(Self.describe(member.value))", at: member.value.position)
+                }
+                showInfos = flag
             default:
                 throw error(
                     "unknown key \(JSONValue.quoted(member.key))\(Self.didYouMean(member.key, among: Self.keys)); "

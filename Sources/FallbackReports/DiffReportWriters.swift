@@ -67,24 +67,32 @@ public struct DiffReport: FormattedReport {
         return plain ? key : JSONValue.quoted(key)
     }
 
-    /// A changelog grouped by class, breaking first, then re-bucketing and the counts.
-    public func text() -> String {
+    /// A changelog grouped by class, breaking first, then re-bucketing and the counts. Info
+    /// changes are counted, not listed, unless `style` lists infos.
+    public func text(_ style: TextStyle) -> String {
         var output = ""
         for (label, path, snapshot) in sides {
-            var line = "\(label): \(path): \(snapshot.verdict)"
-            if let rejection = snapshot.rejection { line += ": \(rejection)" }
-            if let date = snapshot.generatedAtDate { line += " (generated \(date))" }
-            output += VisibleText.forTerminal(line) + "\n"
+            var line = "\(label): \(style.paint(path, .location)): \(VisibleText.forTerminal(snapshot.verdict))"
+            if let rejection = snapshot.rejection { line += ": \(VisibleText.forTerminal(rejection))" }
+            if let date = snapshot.generatedAtDate { line += " (generated \(VisibleText.forTerminal(date)))" }
+            output += line + "\n"
         }
         if diff.changes.isEmpty {
             output += "\nNo changes.\n"
         }
+        var hidden = 0
         for changeClass in ChangeClass.allCases {
             let changes = diff.changes(changeClass)
             guard !changes.isEmpty else { continue }
-            output += "\n\(Self.title(changeClass)) (\(changes.count))\n"
+            let severity = changeClass.severity
+            guard severity > .info || style.listsInfos || failOn.failureThreshold.fails(severity) else {
+                hidden += changes.count
+                continue
+            }
+            output += "\n\(style.paint("\(Self.title(changeClass)) (\(changes.count))", TextStyle.Role(severity)))\n"
             for change in changes {
-                output += VisibleText.forTerminal("  - \(Self.display(change.placementKey)) [\(change.kind.rawValue)] \(change.message)") + "\n"
+                output += "  - \(VisibleText.forTerminal(Self.display(change.placementKey))) \(style.paint("[\(change.kind.rawValue)]", .rule)) "
+                output += VisibleText.forTerminal(change.message) + "\n"
                 if change.oldValue != nil || change.newValue != nil {
                     output += VisibleText.forTerminal("      \(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")") + "\n"
                 }
@@ -97,7 +105,8 @@ public struct DiffReport: FormattedReport {
                 for move in item.moves { output += VisibleText.forTerminal("      \(Self.moveText(move))") + "\n" }
             }
         }
-        output += "\n\(Self.summary(diff))\n"
+        let notShown = hidden == 0 ? "" : "; \(hidden) info \(hidden == 1 ? "change" : "changes") not shown: \(TextStyle.verboseHint)"
+        output += "\n\(Self.summary(diff))\(notShown)\n"
         return output
     }
 
@@ -275,7 +284,7 @@ public struct UnreadableDiffReport: FormattedReport {
 
     public var fails: Bool { true }
 
-    public func text() -> String { "" }
+    public func text(_ style: TextStyle) -> String { "" }
 
     public func json() -> String {
         jsonValue.jsonText([.prettyPrinted]) + "\n"

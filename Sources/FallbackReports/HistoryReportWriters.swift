@@ -22,18 +22,24 @@ public struct HistoryReport: FormattedReport {
         stamp.generatedAt.map(EpochMilliseconds.isoDate) ?? "no generatedAt"
     }
 
-    /// Each snapshot with what changed, then the history findings and their count.
-    public func text() -> String {
+    /// Each snapshot with what changed, then the history findings (`FindingListText`) and their
+    /// count, with how to list the infos the style leaves out.
+    public func text(_ style: TextStyle) -> String {
         var output = ""
         for record in timeline.snapshots {
             let commit = record.stamp.commit.map { " \($0.shortHash) \(VisibleText.forTerminal($0.subject))" } ?? ""
-            output += "\(VisibleText.forTerminal(record.stamp.name)) (\(Self.date(record.stamp))\(commit)): \(record.countsSummary)\n"
+            output += "\(style.paint(record.stamp.name, .location)) (\(Self.date(record.stamp))\(commit)): \(record.countsSummary)\n"
             output += "    \(VisibleText.forTerminal(record.changes.summary))\n"
         }
-        for item in timeline.findings {
-            output += "\(VisibleText.forTerminal(Self.findingPath(item.snapshot))):\(CheckedFilesReport.findingLine(item.finding))\n"
-        }
-        output += "\(timeline.snapshots.count) \(timeline.snapshots.count == 1 ? "snapshot" : "snapshots"); \(SeverityCounts(timeline.findings.map(\.finding)))\n"
+        let subject = ciReport.files[0]
+        let list = FindingListText(
+            timeline.findings.map { item in
+                .init(path: Self.findingPath(item.snapshot), finding: item.finding, fails: subject.isFailure(item.finding, at: failOn))
+            },
+            style: style)
+        output += list.text
+        let counts = style.counts(SeverityCounts(timeline.findings.map(\.finding)), hiddenInfos: list.hiddenInfos, hint: true)
+        output += "\(timeline.snapshots.count) \(timeline.snapshots.count == 1 ? "snapshot" : "snapshots"); \(counts.isEmpty ? "no findings" : counts)\n"
         return output
     }
 

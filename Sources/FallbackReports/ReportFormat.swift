@@ -1,6 +1,7 @@
 /// The formats a `check`, `diff` or `history` report is written in.
 public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
-    /// Lines for a terminal or a CI log, every hidden character spelled out (`VisibleText`).
+    /// Lines for a terminal or a CI log, every hidden character spelled out (`VisibleText`);
+    /// errors and warnings listed, infos counted unless the `TextStyle` lists them.
     case text
     /// One pretty-printed JSON document; `README.md` and `docs/diff.md` give each report's shape.
     case json
@@ -25,8 +26,8 @@ public protocol FormattedReport: Sendable {
     /// The report as the CI writers (`MarkdownReport`, `GitHubAnnotations`, `JUnitReport`,
     /// `SARIFReport`) read it.
     var ciReport: CheckReport { get }
-    /// The report for a terminal or a CI log.
-    func text() -> String
+    /// The report for a terminal or a CI log, listing and colouring as `style` says.
+    func text(_ style: TextStyle) -> String
     /// The report as one JSON document with a final line break.
     func json() -> String
     /// The Markdown report: `MarkdownReport` of `ciReport` unless the report has its own.
@@ -41,10 +42,11 @@ extension FormattedReport {
 
     public var fails: Bool { ciReport.fails }
 
-    /// The whole report in `format`, as a command writes it to standard output.
-    public func rendered(as format: ReportFormat) -> String {
+    /// The whole report in `format`, as a command writes it to standard output. `style` applies
+    /// to `text` only: every other format lists every finding, without colour.
+    public func rendered(as format: ReportFormat, style: TextStyle = TextStyle()) -> String {
         switch format {
-        case .text: text()
+        case .text: text(style)
         case .json: json()
         case .markdown: markdown()
         case .github: GitHubAnnotations.render(ciReport)

@@ -61,7 +61,7 @@ struct ArgumentTests {
 @Suite("fallback-site check")
 struct CheckCommandTests {
     @Test func funnelEraFixtureLoadsFiveOfSix() {
-        let result = run(["check", funnelEraPath])
+        let result = run(["check", funnelEraPath, "--verbose"])
         #expect(result.status == 1)
         #expect(result.output.contains("funnel-era-fallback.json: the SDK loads 5 of 6 entries; 1 skipped"))
         for rule in ["entry-skipped", "goto-unknown", "paywall-unavailable-offline", "translation-missing", "remote-media"] {

@@ -111,7 +111,7 @@ struct DiffCommandTests {
     }
 
     @Test func textReadsLikeAChangelogGroupedByClass() throws {
-        let result = run(["diff", example("3.1"), example("3.2")])
+        let result = run(["diff", example("3.1"), example("3.2"), "--verbose"])
         #expect(result.status == 1)
         let output = result.output
         let headings = ["Breaking (1)", "Notable (5)", "Info (3)", "Re-bucketing"].map { output.range(of: "\n\($0)\n")?.lowerBound }

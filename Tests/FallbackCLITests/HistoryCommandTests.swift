@@ -15,7 +15,7 @@ struct HistoryCommandTests {
     }
 
     @Test func theExamplesFoldCleanlyAndTellTheirStory() throws {
-        let result = run(["history", repositoryPath("Examples")])
+        let result = run(["history", repositoryPath("Examples"), "--verbose"])
         #expect(result.status == 0)
         #expect(result.output.contains("1 added (streak_rescue) · 1 removed (spring_sale)"))
         #expect(result.output.contains("[content-changed-same-revision]"))

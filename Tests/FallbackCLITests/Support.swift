@@ -33,9 +33,13 @@ final class Capture: @unchecked Sendable {
 }
 
 /// Runs `fallback-site` with `arguments`; paths in `files` are served from memory, others from disk.
-func run(_ arguments: [String], files: [String: String] = [:], now: Date = Date(timeIntervalSince1970: 1_790_000_000)) -> Run {
+/// `adjust` changes the environment first (its variables, whether its streams are terminals).
+func run(
+    _ arguments: [String], files: [String: String] = [:], now: Date = Date(timeIntervalSince1970: 1_790_000_000),
+    adjust: (inout CommandEnvironment) -> Void = { _ in }
+) -> Run {
     let capture = Capture()
-    let environment = CommandEnvironment(
+    var environment = CommandEnvironment(
         writeOutput: { capture.appendOutput($0) },
         writeError: { capture.appendError($0) },
         readFile: { path in
@@ -48,6 +52,7 @@ func run(_ arguments: [String], files: [String: String] = [:], now: Date = Date(
         },
         now: { now },
         variables: [:])
+    adjust(&environment)
     let status = CommandLineTool.run(arguments, in: environment)
     let (output, error, written) = capture.snapshot
     return Run(status: status, output: output, error: error, written: written)

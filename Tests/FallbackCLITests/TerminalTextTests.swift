@@ -43,7 +43,7 @@ struct TerminalTextTests {
 
     @Test func diffAndHistorySpellOutKeysAndValues() {
         let files = ["old.json": Self.snapshot(key: Self.hostileKey, revision: "1"), "new.json": Self.snapshot(key: Self.hostileKey, revision: "2")]
-        let diff = run(["diff", "old.json", "new.json"], files: files)
+        let diff = run(["diff", "old.json", "new.json", "--verbose"], files: files)
         // The key is quoted as JSON (`\u001b`, `\n`) or spelled out (`<U+202E>`): never raw.
         #expect(diff.output.contains(#"\u001b[31mRED<U+202E>gnp.exe\n::error"#), "\(diff.output)")
         Self.expectSafe(diff.output)

@@ -138,7 +138,8 @@ struct ReportFormatArgumentTests {
         let subcommand = run(["histroy", "a.json"])
         #expect(subcommand.status == 2)
         #expect(subcommand.error.contains("Unknown subcommand 'histroy' (did you mean 'history'?)"))
-        #expect(run(["check", "a.json", "--colour"]).error.contains("Unknown option '--colour'\n"))
+        #expect(run(["check", "a.json", "--colour"]).error.contains("Unknown option '--colour' (did you mean '--color'?)"))
+        #expect(run(["check", "a.json", "--frobnicate"]).error.contains("Unknown option '--frobnicate'\n"))
     }
 }
 
@@ -216,14 +217,15 @@ struct SharedReportOptionsTests {
 
     @Test(arguments: commands)
     func theGroupIsDeclaredOnce(command: [String]) throws {
-        for label in ["--format <format>", "--config <file>", "--summary"] {
+        for label in ["--format <format>", "--config <file>", "--color <when>", "--summary", "--verbose"] {
             let row = try #require(helpRow(command[0], label))
             #expect(row == helpRow("check", label), "\(command[0]) \(label)")
         }
         let usage = try #require(run([command[0], "--help"]).output.split(separator: "\n").first { $0.hasPrefix("USAGE:") })
         #expect(usage.contains("[--format <format>] [--fail-on <"))
         #expect(usage.contains("[--config <file>]"))
-        #expect(usage.hasSuffix("[--summary]"))
+        #expect(usage.contains("[--color <when>]"))
+        #expect(usage.hasSuffix("[--summary] [--verbose]"))
     }
 
     @Test(arguments: commands, [
