@@ -62,7 +62,9 @@ enum CheckCommand: Command {
                 name: CommandLineTool.name, version: CommandLineTool.version, rulesURL: options.rulesURL?.text ?? configuration.rulesURL))
 
         options.report.write(report, configuration: configuration, in: environment)
-        if options.report.format != .json {
+        // json and text name the unreadable file in the report itself; the other formats, often
+        // written to a file, also say it where a person sees it.
+        if options.report.format != .json, options.report.format != .text {
             for input in report.inputs {
                 if let reason = input.readError { environment.writeError("error: cannot read \(input.path): \(reason)\n") }
             }

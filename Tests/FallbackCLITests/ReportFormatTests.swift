@@ -608,7 +608,8 @@ struct NeverCleanTests {
         let output = result.output
         switch format {
         case "text":
-            #expect(result.error.contains("error: cannot read /nonexistent/x.json: no such file"))
+            #expect(output == "/nonexistent/x.json: error: [file-unreadable] cannot read /nonexistent/x.json: no such file\n")
+            #expect(result.error.isEmpty, "the report names it; standard error does not repeat it")
         case "json":
             let file = try #require((try jsonObject(output)["files"] as? [[String: Any]])?.first)
             #expect(file["readable"] as? Bool == false)
