@@ -44,7 +44,7 @@ enum BuildCommand: Command {
     static let assets = TypedOption<String>(name: "assets", valueName: "dir", help: "Assets that override the built-in ones, file by file.")
     static let force = CommandSignature.Flag(
         name: "force", help: "Replace a folder fallback-site did not write, or a symbolic link (the link, not its target).")
-    static let quiet = CommandSignature.Flag(name: "quiet", help: "Print nothing but errors.")
+    static let quiet = CommandSignature.Flag(name: "quiet", help: "Print nothing but errors (no progress, no summary).")
 
     struct Options: Sendable {
         var output: String
@@ -78,41 +78,61 @@ enum BuildCommand: Command {
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        var environment = environment
+        let progress = ProgressLine.attach(to: &environment, quiet: options.quiet)
+        switch build(options, in: environment, progress: progress) {
+        case .built(let site):
+            if !options.quiet {
+                environment.writeError("wrote \(site.pageCount) pages to \(site.output); open \(site.output)/index.html\n")
+            }
+            return ExitStatus.success
+        case .failed(let status), .refused(let status):
+            return status
+        }
+    }
+
+    /// How one build ended; every failure is reported on standard error already.
+    enum Outcome {
+        case built(SiteBuild.WrittenSite)
+        /// The inputs are wrong (a snapshot, the configuration, a template): a rebuild may succeed.
+        case failed(status: Int32)
+        /// The output folder or SOURCE_DATE_EPOCH is refused: no rebuild can succeed.
+        case refused(status: Int32)
+    }
+
+    /// One whole build: checks --out, reads the configuration, builds and swaps the site in,
+    /// drawing `progress` on the way.
+    static func build(_ options: Options, in environment: CommandEnvironment, progress: ProgressLine) -> Outcome {
         let writer = SiteWriter(outputPath: options.output, io: environment.fileIO, force: options.force, inputs: inputs(of: options, in: environment))
         do {
             try SiteBuild.checkOutput(writer)
         } catch {
-            return report(error, of: options, in: environment)
+            return .refused(status: report(error, of: options, in: environment))
         }
-        guard let configuration = options.configuration.load(in: environment) else { return ExitStatus.usage }
-        guard let epoch = sourceDateEpoch(environment) else { return ExitStatus.usage }
+        guard let configuration = options.configuration.load(in: environment) else { return .failed(status: ExitStatus.usage) }
+        guard let epoch = sourceDateEpoch(environment) else { return .refused(status: ExitStatus.usage) }
         let build = SiteBuild(
             input: options.input, baseline: options.baseline, title: options.title, templates: options.templates, assets: options.assets,
             settings: SiteBuild.AuditSettings(
                 configuration: configuration.audit, staleAfterDays: configuration.staleAfterDays, referenceDate: epoch.map { Int($0.seconds) }),
             writer: writer, readFile: environment.readFile)
-        var progress: (@Sendable (Int, Int) -> Void)?
-        if !options.quiet, environment.isErrorTerminal {
-            let report = environment.writeError
-            // Every page reports once, failed or not, so the last report ends the line.
-            progress = { done, total in
-                if done == total {
-                    report("\rRendering pages: \(done)/\(total)\n")
-                } else if done % 25 == 0 {
-                    report("\rRendering pages: \(done)/\(total)")
+        let snapshots = options.gitHistory == nil ? "snapshots" : "commits"
+        do {
+            let site = try build.run { step in
+                switch step {
+                case .reading(let done, let total): progress.update("Reading \(snapshots)", done, of: total)
+                case .folding(let done, let total): progress.update("Checking history", done, of: total)
+                case .rendering(let done, let total): progress.update("Rendering pages", done, of: total)
+                case .writing(let pages): progress.update("Writing \(pages) pages")
                 }
             }
-        }
-        let site: SiteBuild.WrittenSite
-        do {
-            site = try build.run(progress: progress)
+            progress.clear()
+            return .built(site)
         } catch {
-            return report(error, of: options, in: environment)
+            let status = report(error, of: options, in: environment)
+            if case .output = error { return .refused(status: status) }
+            return .failed(status: status)
         }
-        if !options.quiet {
-            environment.writeError("wrote \(site.pageCount) pages to \(site.output); open \(site.output)/index.html\n")
-        }
-        return ExitStatus.success
     }
 
     /// Says why the build stopped, in the words every command uses for unreadable paths.

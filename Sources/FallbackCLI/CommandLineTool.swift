@@ -19,6 +19,12 @@ public struct CommandEnvironment: Sendable {
     public var fileIO: FileIO
     /// Standard error is a terminal: progress may be shown there.
     public var isErrorTerminal: Bool
+    /// Seconds on a clock that only moves forward, from any origin: how long work has run, for
+    /// progress and `build --watch` (never written into a file).
+    public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+    /// Writes to standard error as it is, for a progress line's own control characters;
+    /// `writeError` spells out hidden characters (see `CommandLineTool.run`).
+    var writeTerminal: @Sendable (String) -> Void
 
     public init(
         writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
@@ -39,6 +45,7 @@ public struct CommandEnvironment: Sendable {
         self.isErrorTerminal = isErrorTerminal
         self.writeOutput = writeOutput
         self.writeError = writeError
+        self.writeTerminal = writeError
         self.readFile = readFile
         self.writeFile = writeFile
         self.now = now
