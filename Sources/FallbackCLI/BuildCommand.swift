@@ -20,6 +20,15 @@ enum BuildCommand: Command {
             --assets). Refused unless --force: a non-empty folder that fallback-site did not write, and a \
             symbolic link; with --force the link itself is replaced by the site folder and its target is left \
             as it is.
+
+            --watch keeps running after the first build: every half second it looks at the snapshots (a \
+            folder's files as they come and go), --baseline, the configuration file (--config, else \
+            .fallback-site.json), --templates and --assets, and rebuilds once a burst of saves has settled, \
+            atomically as always. Each rebuild prints what changed and the result on standard error; a \
+            failed rebuild prints the error, keeps the previous site and goes on watching. Ctrl-C stops \
+            the watch (after the build under way, if any) with exit status 0. --git-history is read from \
+            commits, which --watch does not follow; --watch needs something else to watch, and refuses \
+            --out - and a snapshot read from standard input.
             """,
         positionals: [
             .init(
@@ -31,7 +40,7 @@ enum BuildCommand: Command {
             ConfigurationFile.option(help: "Configuration file: rule severities and staleAfterDays.").declaration, title.declaration,
             templates.declaration, assets.declaration,
         ],
-        flags: [force, quiet])
+        flags: [force, quiet, watch])
 
     static let output = TypedOption<String>(name: "out", valueName: "dir", help: "The folder to write the site to.", isRequired: true)
     static let baseline = TypedOption<String>(
@@ -45,6 +54,8 @@ enum BuildCommand: Command {
     static let force = CommandSignature.Flag(
         name: "force", help: "Replace a folder fallback-site did not write, or a symbolic link (the link, not its target).")
     static let quiet = CommandSignature.Flag(name: "quiet", help: "Print nothing but errors (no progress, no summary).")
+    static let watch = CommandSignature.Flag(
+        name: "watch", help: "After the first build, rebuild whenever a snapshot, the configuration, a template or an asset changes.")
 
     struct Options: Sendable {
         var output: String
@@ -58,6 +69,7 @@ enum BuildCommand: Command {
         var assets: String?
         var force: Bool
         var quiet: Bool
+        var watch: Bool
 
         /// Every path the build reads, as given: the output may not be, contain or lie inside any of them.
         var inputs: [String] { snapshots + [gitHistory, baseline, configuration.path, templates, assets].compactMap { $0 } }
@@ -69,15 +81,18 @@ enum BuildCommand: Command {
         guard let last = snapshots.last ?? gitHistory else {
             throw UsageError(message: "Missing expected argument '<snapshot> ...' (or --git-history <path>)")
         }
-        return Options(
+        let options = Options(
             output: arguments.value(output) ?? "", snapshots: snapshots,
             input: SnapshotSeries.source(paths: snapshots, gitHistory: gitHistory).map { .series($0) } ?? .file(last),
             gitHistory: gitHistory, baseline: arguments.value(baseline), configuration: ConfigurationFile(arguments),
             title: arguments.value(title), templates: arguments.value(templates), assets: arguments.value(assets),
-            force: arguments.has(force), quiet: arguments.has(quiet))
+            force: arguments.has(force), quiet: arguments.has(quiet), watch: arguments.has(watch))
+        if options.watch { try BuildWatch.checkWatchable(options) }
+        return options
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        if options.watch { return BuildWatch.run(options, in: environment) }
         var environment = environment
         let progress = ProgressLine.attach(to: &environment, quiet: options.quiet)
         switch build(options, in: environment, progress: progress) {

@@ -22,6 +22,8 @@ public struct CommandEnvironment: Sendable {
     /// Seconds on a clock that only moves forward, from any origin: how long work has run, for
     /// progress and `build --watch` (never written into a file).
     public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+    /// How `build --watch` waits between polls and learns that it should stop (Ctrl-C).
+    public var watch: WatchControl = .live
     /// Writes to standard error as it is, for a progress line's own control characters;
     /// `writeError` spells out hidden characters (see `CommandLineTool.run`).
     var writeTerminal: @Sendable (String) -> Void

@@ -23,7 +23,7 @@ final class ProgressLine: @unchecked Sendable {
     private let clock: @Sendable () -> Double
     private let isEnabled: Bool
     private let lock = NSLock()
-    private let start: Double
+    private var start: Double
     private var lastDraw: Double?
     private var isDrawn = false
 
@@ -64,6 +64,16 @@ final class ProgressLine: @unchecked Sendable {
     /// Shows `verb` with a count: `Reading snapshots: 12/200 (name)`.
     func update(_ verb: String, _ done: Int, of total: Int, item: String? = nil) {
         update("\(verb): \(done)/\(total)" + (item.map { " (\($0))" } ?? ""))
+    }
+
+    /// Starts timing anew, for the next piece of work: a quick one again shows nothing.
+    func restart() {
+        guard isEnabled else { return }
+        clear()
+        lock.withLock {
+            start = clock()
+            lastDraw = nil
+        }
     }
 
     /// Removes the line, if drawn, leaving the cursor at the start of an empty line.

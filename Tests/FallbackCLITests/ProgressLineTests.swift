@@ -84,6 +84,17 @@ struct ProgressLineTests {
         #expect(capture.snapshot.1 == "\rRendering pages: 1/2\u{1B}[K" + Self.clear)
     }
 
+    /// `build --watch` restarts the line for each rebuild: a quick rebuild shows nothing either.
+    @Test func restartingWaitsAgain() {
+        let (progress, capture) = line(step: 0.5)
+        progress.update("Rendering pages", 1, of: 9)  // 0.5 s
+        progress.update("Rendering pages", 2, of: 9)  // 1 s: drawn
+        progress.restart()
+        progress.update("Rendering pages", 1, of: 9)
+        progress.update("Rendering pages", 2, of: 9)
+        #expect(capture.snapshot.1 == "\rRendering pages: 2/9\u{1B}[K" + Self.clear + "\rRendering pages: 2/9\u{1B}[K")
+    }
+
     @Test func disabledDrawsNothing() {
         let (progress, capture) = line(step: 5, enabled: false)
         progress.update("Reading snapshots", 1, of: 2)
