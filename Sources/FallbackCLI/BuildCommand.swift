@@ -98,12 +98,28 @@ enum BuildCommand: Command {
         switch build(options, in: environment, progress: progress) {
         case .built(let site):
             if !options.quiet {
-                environment.writeError("wrote \(site.pageCount) pages to \(site.output); open \(site.output)/index.html\n")
+                environment.writeError(wrote(site) + "\n")
             }
             return ExitStatus.success
         case .failed(let status), .refused(let status):
             return status
         }
+    }
+
+    /// The summary of a build: `wrote 2,019 pages to site; open site/index.html`.
+    static func wrote(_ site: SiteBuild.WrittenSite) -> String {
+        "wrote \(grouped(site.pageCount)) pages to \(site.output); open \(site.output)/index.html"
+    }
+
+    /// `count` with its thousands grouped by commas (`2,019`).
+    static func grouped(_ count: Int) -> String {
+        let digits = String(count.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return (count < 0 ? "-" : "") + result
     }
 
     /// How one build ended; every failure is reported on standard error already.

@@ -167,7 +167,7 @@ enum BuildWatch {
         case .refused(let status):
             return status
         case .built(let site):
-            say("wrote \(grouped(site.pageCount)) pages to \(site.output); open \(site.output)/index.html")
+            say(BuildCommand.wrote(site))
         case .failed:
             say("build failed")
         }
@@ -194,7 +194,7 @@ enum BuildWatch {
             let seconds = environment.clock() - started
             switch outcome {
             case .built(let site):
-                say(summary(of: changed, result: "rebuilt \(grouped(site.pageCount)) pages in \(String(format: "%.1f", seconds)) s"))
+                say(summary(of: changed, result: "rebuilt \(BuildCommand.grouped(site.pageCount)) pages in \(String(format: "%.1f", seconds)) s"))
             case .failed:
                 say(summary(of: changed, result: "build failed; kept the previous site"))
             case .refused(let status):
@@ -211,16 +211,5 @@ enum BuildWatch {
         var names = changed.prefix(namedChanges).joined(separator: ", ")
         if changed.count > namedChanges { names += " and \(changed.count - namedChanges) more" }
         return "changed: \(names) → \(result)"
-    }
-
-    /// `count` with its thousands grouped by commas (`2,019`).
-    static func grouped(_ count: Int) -> String {
-        let digits = String(count.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return (count < 0 ? "-" : "") + result
     }
 }

@@ -82,9 +82,9 @@ struct BuildWatchTests {
         #expect(result.status == 0)
         let pages = try pageCount(site)
         let lines = result.error.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first == "wrote \(BuildWatch.grouped(pages - 1)) pages to \(site); open \(index)")  // one snapshot page fewer
+        #expect(lines.first == "wrote \(BuildCommand.grouped(pages - 1)) pages to \(site); open \(index)")  // one snapshot page fewer
         #expect(lines.contains("watching \(snapshots), .fallback-site.json, \(templates) for changes (Ctrl-C to stop)"))
-        #expect(lines.contains("changed: \(snapshots)/2026-05-19-release-3.2.json → rebuilt \(BuildWatch.grouped(pages)) pages in 1.5 s"))
+        #expect(lines.contains("changed: \(snapshots)/2026-05-19-release-3.2.json → rebuilt \(BuildCommand.grouped(pages)) pages in 1.5 s"))
         // The template error, with its file and position, then the summary; the site is the one before.
         let failure = try #require(lines.firstIndex { $0.hasPrefix("error: ") })
         #expect(lines[failure].contains("layout.html:2:"), "\(lines[failure])")
@@ -195,7 +195,7 @@ struct BuildWatchTests {
     @Test func summariesNameThreeFilesThenCount() {
         #expect(BuildWatch.summary(of: ["a"], result: "r") == "changed: a → r")
         #expect(BuildWatch.summary(of: ["a", "b", "c", "d", "e"], result: "r") == "changed: a, b, c and 2 more → r")
-        #expect([0, 999, 1000, 2019, 1_234_567].map(BuildWatch.grouped) == ["0", "999", "1,000", "2,019", "1,234,567"])
+        #expect([0, 999, 1000, 2019, 1_234_567].map(BuildCommand.grouped) == ["0", "999", "1,000", "2,019", "1,234,567"])
     }
 }
 
