@@ -21,6 +21,15 @@ enum BuildCommand: Command {
             --assets). Refused unless --force: a non-empty folder that fallback-site did not write, and a \
             symbolic link; with --force the link itself is replaced by the site folder and its target is left \
             as it is.
+
+            --watch keeps running after the first build: every half second it looks at the snapshots (a \
+            folder's files as they come and go), --baseline, the configuration file (--config, else \
+            .fallback-site.json), --templates and --assets, and rebuilds once a burst of saves has settled, \
+            atomically as always. Each rebuild prints what changed and the result on standard error; a \
+            failed rebuild prints the error, keeps the previous site and goes on watching. Ctrl-C stops \
+            the watch (after the build under way, if any) with exit status 0. --git-history is read from \
+            commits, which --watch does not follow; --watch needs something else to watch, and refuses \
+            --out - and a snapshot read from standard input.
             """,
         positionals: [
             .init(
@@ -33,7 +42,7 @@ enum BuildCommand: Command {
             ConfigurationFile.option(help: "Configuration file: rule severities and staleAfterDays.").declaration, title.declaration,
             templates.declaration, assets.declaration, now.declaration,
         ],
-        flags: [force, quiet],
+        flags: [force, quiet, watch],
         examples: [
             .init("The dashboard of the newest release, with its changes and history:", "build Examples --out _site"),
             .init(
@@ -58,7 +67,9 @@ enum BuildCommand: Command {
     static let now = SourceDateEpoch.option(default: "SOURCE_DATE_EPOCH, else none: no age, no time-dependent check")
     static let force = CommandSignature.Flag(
         name: "force", help: "Replace a folder fallback-site did not write, or a symbolic link (the link, not its target).")
-    static let quiet = CommandSignature.Flag(name: "quiet", help: "Print nothing but errors.")
+    static let quiet = CommandSignature.Flag(name: "quiet", help: "Print nothing but errors (no progress, no summary).")
+    static let watch = CommandSignature.Flag(
+        name: "watch", help: "After the first build, rebuild whenever a snapshot, the configuration, a template or an asset changes.")
 
     struct Options: Sendable {
         var output: String
@@ -74,17 +85,20 @@ enum BuildCommand: Command {
         var quiet: Bool
         /// `--now`; nil leaves it to `SOURCE_DATE_EPOCH`.
         var now: SourceDateEpoch?
+        var watch: Bool
 
         /// Every path the build reads, as given: the output may not be, contain or lie inside any of them.
         var inputs: [String] { snapshots + [gitHistory, baseline, configuration.path, templates, assets].compactMap { $0 } }
     }
 
     static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
-        Options(
+        let options = Options(
             output: arguments.value(output) ?? "", snapshots: arguments.positionals, input: try input(arguments),
             gitHistory: arguments.value(gitHistory), baseline: arguments.value(baseline), configuration: ConfigurationFile(arguments),
             title: arguments.value(title), templates: arguments.value(templates), assets: arguments.value(assets),
-            force: arguments.has(force), quiet: arguments.has(quiet), now: arguments.value(now))
+            force: arguments.has(force), quiet: arguments.has(quiet), now: arguments.value(now), watch: arguments.has(watch))
+        if options.watch { try BuildWatch.checkWatchable(options) }
+        return options
     }
 
     /// What the snapshots and `--git-history` name: a series, or one file (`build`, `context`).
@@ -105,40 +119,77 @@ enum BuildCommand: Command {
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        if options.watch { return BuildWatch.run(options, in: environment) }
+        var environment = environment
+        let progress = ProgressLine.attach(to: &environment, quiet: options.quiet)
+        switch build(options, in: environment, progress: progress) {
+        case .built(let site):
+            if !options.quiet {
+                environment.writeError(wrote(site) + "\n")
+            }
+            return ExitStatus.success
+        case .failed(let status), .refused(let status):
+            return status
+        }
+    }
+
+    /// The summary of a build: `wrote 2,019 pages to site; open site/index.html`.
+    static func wrote(_ site: SiteBuild.WrittenSite) -> String {
+        "wrote \(grouped(site.pageCount)) pages to \(site.output); open \(site.output)/index.html"
+    }
+
+    /// `count` with its thousands grouped by commas (`2,019`).
+    static func grouped(_ count: Int) -> String {
+        let digits = String(count.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return (count < 0 ? "-" : "") + result
+    }
+
+    /// How one build ended; every failure is reported on standard error already.
+    enum Outcome {
+        case built(SiteBuild.WrittenSite)
+        /// The inputs are wrong (a snapshot, the configuration, a template): a rebuild may succeed.
+        case failed(status: Int32)
+        /// The output folder or SOURCE_DATE_EPOCH is refused: no rebuild can succeed.
+        case refused(status: Int32)
+    }
+
+    /// One whole build: checks --out, reads the configuration, builds and swaps the site in,
+    /// drawing `progress` on the way.
+    static func build(_ options: Options, in environment: CommandEnvironment, progress: ProgressLine) -> Outcome {
         let writer = SiteWriter(outputPath: options.output, io: environment.fileIO, force: options.force, inputs: inputs(of: options, in: environment))
         do {
             try SiteBuild.checkOutput(writer)
         } catch {
-            return report(error, of: options, in: environment)
+            return .refused(status: report(error, of: options, in: environment))
         }
-        guard let configuration = options.configuration.load(in: environment) else { return ExitStatus.usage }
-        guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: nil) else { return ExitStatus.usage }
+        guard let configuration = options.configuration.load(in: environment) else { return .failed(status: ExitStatus.usage) }
+        guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: nil) else { return .refused(status: ExitStatus.usage) }
         let build = SiteBuild(
             input: options.input, baseline: options.baseline, title: options.title, templates: options.templates, assets: options.assets,
             settings: settings(configuration, now: now),
             writer: writer, readFile: environment.readFile)
-        var progress: (@Sendable (Int, Int) -> Void)?
-        if !options.quiet, environment.isErrorTerminal {
-            let report = environment.writeError
-            // Every page reports once, failed or not, so the last report ends the line.
-            progress = { done, total in
-                if done == total {
-                    report("\rRendering pages: \(done)/\(total)\n")
-                } else if done % 25 == 0 {
-                    report("\rRendering pages: \(done)/\(total)")
+        let snapshots = options.gitHistory == nil ? "snapshots" : "commits"
+        do {
+            let site = try build.run { step in
+                switch step {
+                case .reading(let done, let total): progress.update("Reading \(snapshots)", done, of: total)
+                case .folding(let done, let total): progress.update("Checking history", done, of: total)
+                case .rendering(let done, let total): progress.update("Rendering pages", done, of: total)
+                case .writing(let pages): progress.update("Writing \(pages) pages")
                 }
             }
-        }
-        let site: SiteBuild.WrittenSite
-        do {
-            site = try build.run(progress: progress)
+            progress.clear()
+            return .built(site)
         } catch {
-            return report(error, of: options, in: environment)
+            let status = report(error, of: options, in: environment)
+            if case .output = error { return .refused(status: status) }
+            return .failed(status: status)
         }
-        if !options.quiet {
-            environment.writeError("wrote \(site.pageCount) pages to \(site.output); open \(site.output)/index.html\n")
-        }
-        return ExitStatus.success
     }
 
     /// Says why the build stopped, in the words every command uses for unreadable paths.

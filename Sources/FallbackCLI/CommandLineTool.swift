@@ -21,6 +21,14 @@ public struct CommandEnvironment: Sendable {
     public var isErrorTerminal: Bool
     /// Standard output is a terminal: text output may be coloured (`--color auto`).
     public var isOutputTerminal: Bool
+    /// Seconds on a clock that only moves forward, from any origin: how long work has run, for
+    /// progress and `build --watch` (never written into a file).
+    public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+    /// How `build --watch` waits between polls and learns that it should stop (Ctrl-C).
+    public var watch: WatchControl = .live
+    /// Writes to standard error as it is, for a progress line's own control characters;
+    /// `writeError` spells out hidden characters (see `CommandLineTool.run`).
+    var writeTerminal: @Sendable (String) -> Void
 
     public init(
         writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
@@ -42,6 +50,7 @@ public struct CommandEnvironment: Sendable {
         self.isOutputTerminal = isOutputTerminal
         self.writeOutput = writeOutput
         self.writeError = writeError
+        self.writeTerminal = writeError
         self.readFile = readFile
         self.writeFile = writeFile
         self.now = now

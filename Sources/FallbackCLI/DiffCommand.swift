@@ -43,6 +43,8 @@ enum DiffCommand: Command {
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        var environment = environment
+        let progress = ProgressLine.attach(to: &environment, quiet: false)
         guard let configuration = options.report.configuration.load(in: environment) else { return ExitStatus.usage }
         let failOn = options.report.threshold(in: configuration)
         let title = "\(CommandLineTool.name) diff"
@@ -51,6 +53,7 @@ enum DiffCommand: Command {
         var bytes: [[UInt8]] = []
         var sides: [UnreadableDiffReport.Side] = []
         for path in [options.old, options.new] {
+            progress.update("Reading \(path)")
             do {
                 bytes.append(try environment.readFile(path))
                 sides.append(.init(path: path, readError: nil))
@@ -66,9 +69,15 @@ enum DiffCommand: Command {
             _ = options.report.appendSummary(of: report, in: environment)
             return ExitStatus.usage
         }
+        progress.update("Parsing \(options.old)")
+        let old = FallbackFile(bytes: bytes[0])
+        progress.update("Parsing \(options.new)")
+        let new = FallbackFile(bytes: bytes[1])
+        progress.update("Comparing \(options.old) with \(options.new)")
+        let diff = SnapshotDiff(old: old, new: new)
+        progress.clear()
         let report = DiffReport(
-            diff: SnapshotDiff(old: FallbackFile(bytes: bytes[0]), new: FallbackFile(bytes: bytes[1])), oldPath: options.old,
-            newPath: options.new, failOn: failOn, title: title, tool: tool)
+            diff: diff, oldPath: options.old, newPath: options.new, failOn: failOn, title: title, tool: tool)
         options.report.write(report, configuration: configuration, in: environment)
         if !options.report.appendSummary(of: report, in: environment) { return ExitStatus.usage }
         return report.fails ? ExitStatus.failure : ExitStatus.success

@@ -61,14 +61,24 @@ enum HistoryCommand: Command {
     }
 
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
+        var environment = environment
+        let progress = ProgressLine.attach(to: &environment, quiet: false)
         guard let configuration = options.report.configuration.load(in: environment) else { return ExitStatus.usage }
         let staleAfterDays = options.staleAfter?.days ?? configuration.staleAfterDays ?? DayCount.defaultStaleAfter
         let failOn = options.report.threshold(in: configuration)
         guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: environment.now()) else { return ExitStatus.usage }
         let timeline: Timeline
         do {
-            timeline = try SnapshotSeries(options.source).timeline(
-                HistoryOptions(now: now, staleAfterDays: staleAfterDays, audit: Audit(now: now, configuration: configuration.audit)))
+            let snapshots = options.gitHistory == nil ? "snapshots" : "commits"
+            let series = try SnapshotSeries(options.source) { progress.update("Reading \(snapshots)", $0, of: $1) }
+            var folded = 0
+            timeline = try series.timeline(
+                HistoryOptions(now: now, staleAfterDays: staleAfterDays, audit: Audit(now: now, configuration: configuration.audit))
+            ) { _ in
+                folded += 1
+                progress.update("Checking snapshots", folded, of: series.members.count, item: series.members[folded - 1].reference.name)
+            }
+            progress.clear()
         } catch {
             environment.writeError("error: \(error)\n")
             return ExitStatus.usage

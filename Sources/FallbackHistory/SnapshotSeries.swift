@@ -34,14 +34,16 @@ public struct SnapshotSeries: Sendable {
     /// The snapshots in timeline order.
     public let members: [Member]
 
-    /// Lists `source` and reads each snapshot's `generatedAt` to order them.
-    public init(_ source: some SnapshotSource) throws {
+    /// Lists `source` and reads each snapshot's `generatedAt` to order them, calling `progress`
+    /// with (snapshots read, total) after each.
+    public init(_ source: some SnapshotSource, progress: ((_ read: Int, _ total: Int) -> Void)? = nil) throws {
         let references = try source.references()
         var members: [Member] = []
         members.reserveCapacity(references.count)
         for (index, reference) in references.enumerated() {
             let generatedAt = GeneratedAtScan.generatedAt(in: try source.bytes(of: reference))
             members.append(Member(reference: reference, sourceIndex: index, generatedAt: generatedAt))
+            progress?(index + 1, references.count)
         }
         self.init(source: source, sourceOrder: members)
     }

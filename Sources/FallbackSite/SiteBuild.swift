@@ -128,14 +128,29 @@ public struct SiteBuild: Sendable {
         self.readFile = readFile
     }
 
-    /// Every step after `checkOutput`, in order. `progress` is called with (pages rendered, total)
-    /// from any thread, once per page.
-    public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SiteBuildError) -> WrittenSite {
-        let loaded = try Self.loadSeries(input, baseline: baseline, readFile: readFile)
-        let compared = Self.diff(try Self.audit(loaded, settings: settings))
+    /// How far a build has come: each step's work done and its total.
+    public enum Progress: Sendable, Hashable {
+        /// Snapshots of a series read to order them.
+        case reading(done: Int, total: Int)
+        /// Snapshots of a series folded into its timeline.
+        case folding(done: Int, total: Int)
+        /// Pages rendered, in any order.
+        case rendering(done: Int, total: Int)
+        /// The pages are complete and being written.
+        case writing(pages: Int)
+    }
+
+    /// Every step after `checkOutput`, in order. `progress` is called as each snapshot is read and
+    /// folded, then from any thread once per page, then before writing.
+    public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws(SiteBuildError) -> WrittenSite {
+        let loaded = try Self.loadSeries(input, baseline: baseline, readFile: readFile, progress: progress)
+        let compared = Self.diff(try Self.audit(loaded, settings: settings, progress: progress))
         let theme = try Self.loadTheme(templates: templates, assets: assets)
         let model = Self.model(compared, title: title, referenceDate: settings.referenceDate)
-        let files = try Self.render(model, theme: theme, progress: progress)
+        var pages: (@Sendable (Int, Int) -> Void)?
+        if let progress { pages = { progress(.rendering(done: $0, total: $1)) } }
+        let files = try Self.render(model, theme: theme, progress: pages)
+        progress?(.writing(pages: files.keys.count { $0.hasSuffix(".html") }))
         return try Self.write(files, with: writer)
     }
 
@@ -155,7 +170,7 @@ public struct SiteBuild: Sendable {
     /// `baseline` with `readFile`; a series' newest and, without `baseline`, the one before it,
     /// from the series in timeline order.
     public static func loadSeries(
-        _ input: Input, baseline: String?, readFile: (String) throws -> [UInt8]
+        _ input: Input, baseline: String?, readFile: (String) throws -> [UInt8], progress: (@Sendable (Progress) -> Void)? = nil
     ) throws(SiteBuildError) -> LoadedSnapshots {
         func read(_ path: String) throws(SiteBuildError) -> LoadedSnapshot {
             do {
@@ -172,7 +187,7 @@ public struct SiteBuild: Sendable {
             newest = try read(path)
         case .series(let source):
             do {
-                let members = try SnapshotSeries(source)
+                let members = try SnapshotSeries(source) { progress?(.reading(done: $0, total: $1)) }
                 series = members
                 guard let last = members.members.last else { throw SiteBuildError.emptySeries }
                 newest = LoadedSnapshot(name: last.reference.name, bytes: try source.bytes(of: last.reference))
@@ -191,15 +206,22 @@ public struct SiteBuild: Sendable {
     }
 
     /// Audits the newest snapshot and the baseline, and folds the series one snapshot at a time.
-    public static func audit(_ loaded: LoadedSnapshots, settings: AuditSettings) throws(SiteBuildError) -> AuditedSnapshots {
+    public static func audit(
+        _ loaded: LoadedSnapshots, settings: AuditSettings, progress: (@Sendable (Progress) -> Void)? = nil
+    ) throws(SiteBuildError) -> AuditedSnapshots {
         let audit = settings.audit
         var timeline: Timeline?
         if let series = loaded.series {
+            var folded = 0
             do {
                 timeline = try series.timeline(
                     HistoryOptions(
                         now: settings.referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, staleAfterDays: settings.staleAfterDays,
-                        audit: audit))
+                        audit: audit)
+                ) { _ in
+                    folded += 1
+                    progress?(.folding(done: folded, total: series.members.count))
+                }
             } catch {
                 throw .series(error)
             }
