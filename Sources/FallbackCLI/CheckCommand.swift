@@ -9,7 +9,9 @@ enum CheckCommand: Command {
         abstract: "Check fallback files as the SDK's loader reads them, and lint what they serve offline.",
         discussion: """
             Reports, like a compiler, where the SDK would reject each file, which entries it would skip and why, \
-            and every finding of the rule catalogue (docs/rules.md), then a one-line verdict per file. Exits 0 when \
+            and the findings of the rule catalogue (docs/rules.md), then a one-line verdict per file. Text lists \
+            errors and warnings and counts infos (--verbose, or showInfos in the configuration, lists them; an info \
+            that fails the run is always listed); every other format has every finding. Exits 0 when \
             no finding reaches --fail-on, 1 when one does (a rejected file always does), 2 for usage errors, \
             unreadable paths and a bad configuration file. The checks that depend on the time (generated-at-future) \
             take --now, else SOURCE_DATE_EPOCH, else the clock as now. Settings come from --config FILE, else from \
