@@ -4,7 +4,9 @@ import Testing
 /// The repository's `action.yml`, run the way a GitHub runner runs a composite action: each
 /// `run:` step in bash with the `GITHUB_*` files, inputs and step outputs substituted into `env:`,
 /// the action's outputs read back. Steps whose id starts with `setup-` (dependencies, cache,
-/// build) are skipped; the `fallback-site` that `swift test` built stands in for them on `PATH`.
+/// build) are skipped: `setup-key`'s output `bin` names the folder of the `fallback-site` that
+/// `swift test` built, and `PATH` holds a decoy `fallback-site` that fails, so a step that calls
+/// the bare name instead of the exported path fails the test.
 /// An expression, key or step shape this runner does not understand fails the test, so no logic
 /// in the action can go untested by being skipped.
 struct CompositeActionRunner {
@@ -30,6 +32,7 @@ struct CompositeActionRunner {
     let tool: String
 
     static let skippedPrefix = "setup-"
+    static let toolName = "fallback-site"
     static let stepKeys: Set<String> = ["id", "name", "shell", "env", "run"]
 
     init(actionPath: String = repositoryRoot.path, tool: String) throws {
@@ -107,10 +110,15 @@ struct CompositeActionRunner {
         environment["GITHUB_ACTION_PATH"] = actionPath
         environment["RUNNER_TEMP"] = runner + "/temp"
         environment["RUNNER_OS"] = "Linux"
-        var path = [URL(fileURLWithPath: tool).deletingLastPathComponent().path] + (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        let decoy = runner + "/decoy"
+        try FileManager.default.createDirectory(atPath: decoy, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho \"the bare fallback-site on PATH ran\" >&2\nexit 97\n".write(
+            toFile: decoy + "/" + Self.toolName, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: decoy + "/" + Self.toolName)
+        var path = [decoy] + (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
 
         var outcome = Outcome()
-        var stepOutputs: [String: [String: String]] = [:]
+        var stepOutputs: [String: [String: String]] = ["setup-key": ["bin": URL(fileURLWithPath: tool).deletingLastPathComponent().path]]
         for (number, step) in steps.enumerated() {
             guard let id = step["id"]?.text else { throw Failure(description: "step \(number + 1) has no id") }
             if id.hasPrefix(Self.skippedPrefix) { continue }
@@ -276,7 +284,7 @@ struct GitHubActionTests {
         #expect(reportPath.hasPrefix(workspace.root + "/runner/temp/"))
         let report = try String(contentsOfFile: reportPath, encoding: .utf8)
         #expect(report.hasPrefix("<!-- fallback-site-diff -->\n"))
-        #expect(report.contains("### App\\/rovenue\\-fallback\\.json (base base)"))
+        #expect(report.contains("## App\\/rovenue\\-fallback\\.json (base base)"))
         #expect(report.contains("placement-removed"))
         #expect(report.contains("spring\\_sale"))
         #expect(outcome.summary.contains(report))
