@@ -6,6 +6,9 @@ import Foundation
 /// terminal or a disk.
 public struct CommandEnvironment: Sendable {
     public var writeOutput: @Sendable (String) -> Void
+    /// Writes one message line (or part of one) to standard error. In `CommandLineTool.run` every
+    /// hidden character and line break in it is spelled out but a final line feed, so a path in a
+    /// message cannot forge a line; a message of several lines is several calls (`writeErrorLines`).
     public var writeError: @Sendable (String) -> Void
     public var readFile: @Sendable (String) throws -> [UInt8]
     /// Writes a whole file atomically (a temporary file beside it, then a rename); the real one
@@ -145,13 +148,13 @@ public enum CommandLineTool {
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], in environment: CommandEnvironment = .live) -> Int32 {
-        // Everything on standard error is for a person (messages, progress): hidden characters in
-        // a path, key or commit subject are spelled out there, whatever the command.
+        // Everything on standard error is for a person (messages, progress): hidden characters and
+        // line breaks in a path, key or commit subject are spelled out there, whatever the command.
         var environment = environment
         let writeError = environment.writeError
-        environment.writeError = { writeError(VisibleText.forTerminal($0, keepingLineBreaks: true)) }
+        environment.writeError = { writeError(messageLine($0)) }
         guard let first = arguments.first else {
-            environment.writeError(overview)
+            environment.writeErrorLines(overview.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
             return ExitStatus.usage
         }
         switch first {
@@ -203,12 +206,24 @@ public enum CommandLineTool {
     }
 
     static func usageError(_ message: String, usage: String, helpName: String, _ environment: CommandEnvironment) -> Int32 {
-        environment.writeError("Error: \(message)\nUsage: \(usage)\n  See '\(helpName) --help' for more information.\n")
+        environment.writeErrorLines(["Error: \(message)", "Usage: \(usage)", "  See '\(helpName) --help' for more information."])
         return ExitStatus.usage
+    }
+
+    /// `text` as one line on standard error: every hidden character and line break spelled out
+    /// (`<U+000A>`), but the line feed that ends it.
+    static func messageLine(_ text: String) -> String {
+        guard text.hasSuffix("\n") else { return VisibleText.forTerminal(text) }
+        return VisibleText.forTerminal(String(text.dropLast())) + "\n"
     }
 }
 
 extension CommandEnvironment {
+    /// Writes a message of several lines to standard error, one `writeError` each.
+    func writeErrorLines(_ lines: [String]) {
+        for line in lines { writeError(line + "\n") }
+    }
+
     /// Reads a file for a command, reporting an unreadable path the way every command does.
     func read(_ path: String) -> [UInt8]? {
         do {
