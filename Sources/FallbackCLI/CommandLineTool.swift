@@ -165,7 +165,8 @@ public enum CommandLineTool {
             environment.writeOutput(version + "\n")
             return ExitStatus.success
         case "help":
-            guard arguments.count > 1 else {
+            // `help` and `help help` are the tool's own help, as git's and swift-argument-parser's.
+            guard arguments.count > 1, arguments[1] != "help" else {
                 environment.writeOutput(overview)
                 return ExitStatus.success
             }
