@@ -29,6 +29,9 @@ public struct CommandEnvironment: Sendable {
     public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
     /// How `build --watch` waits between polls and learns that it should stop (Ctrl-C).
     public var watch: WatchControl = .live
+    /// The columns of standard error's terminal, asked at each progress draw; nil when unknown
+    /// (then `COLUMNS`, then 80: see `errorTerminalWidth`).
+    public var terminalColumns: @Sendable () -> Int? = { nil }
     /// Writes to standard error as it is, for a progress line's own control characters;
     /// `writeError` spells out hidden characters (see `CommandLineTool.run`).
     var writeTerminal: @Sendable (String) -> Void
@@ -60,8 +63,14 @@ public struct CommandEnvironment: Sendable {
         self.variables = variables
     }
 
-    /// The real process: standard streams, the file system and the clock.
-    public static let live = CommandEnvironment(
+    /// The real process: standard streams, the file system, the clock and the terminal's width.
+    public static let live: CommandEnvironment = {
+        var environment = realProcess
+        environment.terminalColumns = { terminalColumns(of: 2) }
+        return environment
+    }()
+
+    private static let realProcess = CommandEnvironment(
         writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
         writeError: { FileHandle.standardError.write(Data($0.utf8)) },
         readFile: { path in
