@@ -24,8 +24,10 @@ struct CommandSignature: Sendable {
         /// What a shell offers for it.
         var completion: ValueCompletion = .anything
 
+        /// How the usage line shows it: an action with one possible word is that word (`render`).
         var usage: String {
-            switch arity {
+            if arity == .one, case .words(let words) = completion, words.count == 1 { return words[0] }
+            return switch arity {
             case .one: "<\(name)>"
             case .optional: "[<\(name)>]"
             case .oneOrMore: "<\(name)> ..."
@@ -223,9 +225,9 @@ extension CommandSignature {
 
     /// `USAGE:` line without the label.
     func usage(tool: String) -> String {
-        var parts = ["\(tool) \(name)"]
+        // As a command is typed: the arguments, then the options it needs, then the optional ones.
+        var parts = ["\(tool) \(name)"] + positionals.map(\.usage)
         for option in options where option.isRequired { parts.append(option.usage) }
-        parts += positionals.map(\.usage)
         for option in options where !option.isRequired { parts.append("[\(option.usage)]") }
         for flag in flags { parts.append("[--\(flag.name)]") }
         return parts.joined(separator: " ")

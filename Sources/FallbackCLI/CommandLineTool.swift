@@ -6,6 +6,9 @@ import Foundation
 /// terminal or a disk.
 public struct CommandEnvironment: Sendable {
     public var writeOutput: @Sendable (String) -> Void
+    /// Writes one message line (or part of one) to standard error. In `CommandLineTool.run` every
+    /// hidden character and line break in it is spelled out but a final line feed, so a path in a
+    /// message cannot forge a line; a message of several lines is several calls (`writeErrorLines`).
     public var writeError: @Sendable (String) -> Void
     public var readFile: @Sendable (String) throws -> [UInt8]
     /// Writes a whole file atomically (a temporary file beside it, then a rename); the real one
@@ -26,6 +29,9 @@ public struct CommandEnvironment: Sendable {
     public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
     /// How `build --watch` waits between polls and learns that it should stop (Ctrl-C).
     public var watch: WatchControl = .live
+    /// The columns of standard error's terminal, asked at each progress draw; nil when unknown
+    /// (then `COLUMNS`, then 80: see `errorTerminalWidth`).
+    public var terminalColumns: @Sendable () -> Int? = { nil }
     /// Writes to standard error as it is, for a progress line's own control characters;
     /// `writeError` spells out hidden characters (see `CommandLineTool.run`).
     var writeTerminal: @Sendable (String) -> Void
@@ -57,8 +63,14 @@ public struct CommandEnvironment: Sendable {
         self.variables = variables
     }
 
-    /// The real process: standard streams, the file system and the clock.
-    public static let live = CommandEnvironment(
+    /// The real process: standard streams, the file system, the clock and the terminal's width.
+    public static let live: CommandEnvironment = {
+        var environment = realProcess
+        environment.terminalColumns = { terminalColumns(of: 2) }
+        return environment
+    }()
+
+    private static let realProcess = CommandEnvironment(
         writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
         writeError: { FileHandle.standardError.write(Data($0.utf8)) },
         readFile: { path in
@@ -145,13 +157,13 @@ public enum CommandLineTool {
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], in environment: CommandEnvironment = .live) -> Int32 {
-        // Everything on standard error is for a person (messages, progress): hidden characters in
-        // a path, key or commit subject are spelled out there, whatever the command.
+        // Everything on standard error is for a person (messages, progress): hidden characters and
+        // line breaks in a path, key or commit subject are spelled out there, whatever the command.
         var environment = environment
         let writeError = environment.writeError
-        environment.writeError = { writeError(VisibleText.forTerminal($0, keepingLineBreaks: true)) }
+        environment.writeError = { writeError(messageLine($0)) }
         guard let first = arguments.first else {
-            environment.writeError(overview)
+            environment.writeErrorLines(overview.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
             return ExitStatus.usage
         }
         switch first {
@@ -162,7 +174,8 @@ public enum CommandLineTool {
             environment.writeOutput(version + "\n")
             return ExitStatus.success
         case "help":
-            guard arguments.count > 1 else {
+            // `help` and `help help` are the tool's own help, as git's and swift-argument-parser's.
+            guard arguments.count > 1, arguments[1] != "help" else {
                 environment.writeOutput(overview)
                 return ExitStatus.success
             }
@@ -203,12 +216,24 @@ public enum CommandLineTool {
     }
 
     static func usageError(_ message: String, usage: String, helpName: String, _ environment: CommandEnvironment) -> Int32 {
-        environment.writeError("Error: \(message)\nUsage: \(usage)\n  See '\(helpName) --help' for more information.\n")
+        environment.writeErrorLines(["Error: \(message)", "Usage: \(usage)", "  See '\(helpName) --help' for more information."])
         return ExitStatus.usage
+    }
+
+    /// `text` as one line on standard error: every hidden character and line break spelled out
+    /// (`<U+000A>`), but the line feed that ends it.
+    static func messageLine(_ text: String) -> String {
+        guard text.hasSuffix("\n") else { return VisibleText.forTerminal(text) }
+        return VisibleText.forTerminal(String(text.dropLast())) + "\n"
     }
 }
 
 extension CommandEnvironment {
+    /// Writes a message of several lines to standard error, one `writeError` each.
+    func writeErrorLines(_ lines: [String]) {
+        for line in lines { writeError(line + "\n") }
+    }
+
     /// Reads a file for a command, reporting an unreadable path the way every command does.
     func read(_ path: String) -> [UInt8]? {
         do {

@@ -80,7 +80,7 @@ enum ResolveCommand: Command {
                 ])
                 environment.writeOutput(report.jsonText([.prettyPrinted]) + "\n")
             } else {
-                environment.writeError("error: \(problem)\n  \(consequence)\n")
+                environment.writeErrorLines(["error: \(problem)", "  \(consequence)"])
             }
             return ExitStatus.failure
         }

@@ -117,7 +117,7 @@ enum TemplateCommand: Command {
             .init(
                 "Render the checks page's template with the context a build gives it:",
                 "context Examples/2026-07-21-release-3.4.json --page checks > checks.json",
-                "template render Templates/checks.md --context checks.json --partials Templates/partials"),
+                "template render Templates/checks.md --context checks.json --partials Templates"),
         ])
 
     /// The one action, `template render`.

@@ -34,7 +34,7 @@ enum HistoryChart {
             svg += "<polyline class=\"\(line.className)\" points=\"\(points)\"><title>\(line.name)</title></polyline>"
             for (index, value) in line.values.enumerated() {
                 svg += "<circle class=\"\(line.className)\" cx=\"\(number(x(index)))\" cy=\"\(number(y(value)))\" r=\"3\">"
-                    + "<title>\(MarkupEscaping.html(snapshots[index].stamp.name)): \(value) \(line.name)</title></circle>"
+                    + "<title>\(SnapshotText.plainText(snapshots[index].stamp.name, oneLine: true)): \(value) \(line.name)</title></circle>"
             }
         }
         for index in snapshots.indices where snapshots.count <= 12 || index % max(1, snapshots.count / 12) == 0 {

@@ -208,7 +208,7 @@ public struct TrustedHTML: Sendable, Hashable {
     let token: String
 }
 
-/// An error in a theme template, with the template's name, line and column.
+/// An error in a theme template, with the template's location (`Theme.templateLocation(_:)`), line and column.
 public struct TemplateError: Error, CustomStringConvertible {
     public let description: String
 }
@@ -223,10 +223,11 @@ public struct TemplateSet: Sendable {
         for (name, source) in theme.templates.sorted(by: { $0.key < $1.key }) {
             guard name.hasSuffix(".md") || name.hasSuffix(".html") || name.hasSuffix(".mustache") else { continue }
             if source.contains(PageValues.marker) {
-                throw TemplateError(description: "\(name): the text \(PageValues.marker) is reserved by the renderer")
+                throw TemplateError(description: "\(theme.templateLocation(name)): the text \(PageValues.marker) is reserved by the renderer")
             }
             do {
-                parsed[name] = try MustacheTemplate(parsing: source, name: name)
+                // Parsed under its location, so that an error (parsing, or rendering it later) names it there.
+                parsed[name] = try MustacheTemplate(parsing: source, name: theme.templateLocation(name))
             } catch {
                 throw TemplateError(description: error.description)
             }

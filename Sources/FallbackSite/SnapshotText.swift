@@ -132,17 +132,20 @@ enum SnapshotText {
     }
 
     /// `text` where no markup can go (`<title>`, `<textarea>`): escaped, hidden characters spelled
-    /// out as `&lt;U+202E&gt;`, cut after `limit` characters.
-    static func plainText(_ text: String, limit: Int = textLength) -> String {
-        MarkupEscaping.html(spelledOut(shortened(text, limit: limit)))
+    /// out as `&lt;U+202E&gt;`, cut after `limit` characters. With `oneLine` (a tooltip naming one
+    /// item), line feeds and carriage returns are spelled out too.
+    static func plainText(_ text: String, limit: Int = textLength, oneLine: Bool = false) -> String {
+        MarkupEscaping.html(spelledOut(shortened(text, limit: limit), oneLine: oneLine))
     }
 
     /// `text` with each hidden character replaced by its visible name, for text a script shows.
-    static func spelledOut(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+    /// With `oneLine`, line feeds and carriage returns too.
+    static func spelledOut(_ text: String, oneLine: Bool = false) -> String {
+        let spelled = { (scalar: Unicode.Scalar) in isHidden(scalar) || (oneLine && (scalar == "\n" || scalar == "\r")) }
+        guard text.unicodeScalars.contains(where: spelled) else { return text }
         var output = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if isHidden(scalar) { output.append(contentsOf: visibleName(of: scalar).unicodeScalars) } else { output.append(scalar) }
+            if spelled(scalar) { output.append(contentsOf: visibleName(of: scalar).unicodeScalars) } else { output.append(scalar) }
         }
         return String(output)
     }

@@ -19,6 +19,9 @@ public struct Theme: Sendable {
     public private(set) var templates: [String: String]
     /// Asset bytes by path below `assets/`.
     public private(set) var assets: [String: [UInt8]]
+    /// The file each template read from a templates folder came from, by its name, as the user
+    /// named the folder (`th/templates/overview.md`); a template without one is built in.
+    public private(set) var templateFiles: [String: String] = [:]
 
     /// The built-in theme.
     public static var builtIn: Theme {
@@ -44,8 +47,10 @@ public struct Theme: Sendable {
     public static func builtIn(overridingTemplatesWith templatesFolder: String?, assetsWith assetsFolder: String?) throws -> Theme {
         var theme = Theme.builtIn
         if let templatesFolder {
+            let base = templatesFolder.hasSuffix("/") ? templatesFolder : templatesFolder + "/"
             for (path, bytes) in try files(under: templatesFolder) {
                 theme.templates[path] = String(decoding: bytes, as: UTF8.self)
+                theme.templateFiles[path] = base + path
             }
         }
         if let assetsFolder {
@@ -56,15 +61,20 @@ public struct Theme: Sendable {
         return theme
     }
 
+    /// How an error names the template `name`: the file it was read from, for an editor to open,
+    /// or `built-in template NAME`.
+    public func templateLocation(_ name: String) -> String {
+        templateFiles[name] ?? "built-in template \(name)"
+    }
+
     /// Every non-hidden file below `folder` by its relative path, each read through
     /// `RegularFile.read(_:)`: a link is read as the file it points to, under its own name; a FIFO,
     /// a device, a socket or a link to a folder is refused (`FileReadError`, naming it), never
     /// skipped. Hidden names (`.…`) are left out, folders included.
     static func files(under folder: String) throws -> [String: [UInt8]] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ThemeError.notAFolder(folder)
-        }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { throw ThemeError.missing(folder) }
+        guard isDirectory.boolValue else { throw ThemeError.notAFolder(folder) }
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         var files: [String: [UInt8]] = [:]
         var pending = [""]
@@ -123,6 +133,8 @@ extension Theme {
 
 public enum ThemeError: Error, Equatable, CustomStringConvertible {
     case notAFolder(String)
+    /// A templates or assets folder to read that does not exist (or is a broken link).
+    case missing(String)
     /// `theme export` into a folder that already has files, without `--force`.
     case notEmpty(String)
     case cannotList(String)
@@ -130,6 +142,7 @@ public enum ThemeError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notAFolder(let path): "\(path) is not a folder"
+        case .missing(let path): "\(path) does not exist"
         case .notEmpty(let path):
             "\(path) is not empty and exporting would overwrite its templates; choose a new or empty folder, "
                 + "or pass --force to overwrite the files of the same name"

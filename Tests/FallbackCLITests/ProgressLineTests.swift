@@ -111,8 +111,8 @@ struct ProgressLineTests {
         #expect(drawn.hasPrefix("\rChecking snapshots: 1/2 (evil"))
         #expect(drawn.filter { $0 == "\u{1B}" }.count == 1)
         #expect(!drawn.contains("\n"))
-        let long = ProgressLine.fitted(String(repeating: "x", count: 200))
-        #expect(long.count == ProgressLine.width)
+        let long = ProgressLine.fitted(String(repeating: "x", count: 200), width: 72)
+        #expect(long.count == 72)
         #expect(long.hasSuffix("…"))
     }
 

@@ -75,7 +75,7 @@ struct TemplateBudgetCommandTests {
         try Self.write("x{{> severity-stats}}{{> severity-stats}}", to: folder + "/templates/partials/severity-stats.md")
         let result = run(["build", example, "--out", out, "--templates", folder + "/templates"])
         #expect(result.status != 0)
-        #expect(result.error.hasPrefix("error: partials/severity-stats.md:1:"), "\(result.error.prefix(300))")
+        #expect(result.error.hasPrefix("error: \(folder)/templates/partials/severity-stats.md:1:"), "\(result.error.prefix(300))")
         #expect(result.error.contains(#"partial "severity-stats" would be expanded more than"#))
         #expect(result.error.split(separator: "\n").count == 1)
         #expect(try Self.contents(of: out) == before)
