@@ -59,7 +59,11 @@ enum DiffCommand: Command {
                 sides.append(.init(path: path, readError: nil))
             } catch {
                 let reason = CommandEnvironment.describe(error)
-                environment.writeError("error: cannot read \(path): \(reason)\n")
+                // json and text name the path in the report itself, as check does; the other
+                // formats, often written to a file, also say it where a person sees it.
+                if options.report.format != .json, options.report.format != .text {
+                    environment.writeError("error: cannot read \(path): \(reason)\n")
+                }
                 sides.append(.init(path: path, readError: reason))
             }
         }
