@@ -90,13 +90,15 @@ public struct DiffReport: FormattedReport {
                 continue
             }
             output += "\n\(style.paint("\(Self.title(changeClass)) (\(changes.count))", TextStyle.Role(severity)))\n"
-            for change in changes {
-                output += "  - \(VisibleText.forTerminal(Self.display(change.placementKey))) \(style.paint("[\(change.kind.rawValue)]", .rule)) "
-                output += VisibleText.forTerminal(change.message) + "\n"
-                if change.oldValue != nil || change.newValue != nil {
-                    output += VisibleText.forTerminal("      \(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")") + "\n"
-                }
+            // Three or more changes of one kind share one heading, as check groups a rule's findings.
+            let entries = changes.map { change in
+                FindingListText.Entry(
+                    scope: "", location: Self.display(change.placementKey), rule: change.kind.rawValue, severity: severity,
+                    message: change.message,
+                    detail: change.oldValue == nil && change.newValue == nil
+                        ? nil : "\(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")")
             }
+            output += FindingListText(entries, layout: .changelog, style: style).text
         }
         if !diff.rebucketing.isEmpty {
             output += "\nRe-bucketing\n"
