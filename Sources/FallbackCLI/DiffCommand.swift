@@ -68,6 +68,7 @@ enum DiffCommand: Command {
             }
         }
         guard bytes.count == 2 else {
+            progress.clear()
             let report = UnreadableDiffReport(old: sides[0], new: sides[1], failOn: failOn, title: title, tool: tool)
             options.report.write(report, configuration: configuration, in: environment)
             _ = options.report.appendSummary(of: report, in: environment)
