@@ -59,11 +59,16 @@ enum DiffCommand: Command {
                 sides.append(.init(path: path, readError: nil))
             } catch {
                 let reason = CommandEnvironment.describe(error)
-                environment.writeError("error: cannot read \(path): \(reason)\n")
+                // json and text name the path in the report itself, as check does; the other
+                // formats, often written to a file, also say it where a person sees it.
+                if options.report.format != .json, options.report.format != .text {
+                    environment.writeError("error: cannot read \(path): \(reason)\n")
+                }
                 sides.append(.init(path: path, readError: reason))
             }
         }
         guard bytes.count == 2 else {
+            progress.clear()
             let report = UnreadableDiffReport(old: sides[0], new: sides[1], failOn: failOn, title: title, tool: tool)
             options.report.write(report, configuration: configuration, in: environment)
             _ = options.report.appendSummary(of: report, in: environment)

@@ -80,6 +80,17 @@ enum HistoryCommand: Command {
             }
             progress.clear()
         } catch {
+            progress.clear()
+            // A snapshot that cannot be read is a file-unreadable error in the report, as check
+            // reports it; json and text name it there, the other formats also on standard error.
+            if case .unreadable(let path, let reason) = error as? HistoryError {
+                let report = UnreadableHistoryReport(
+                    path: path, reason: reason, failOn: failOn, tool: ReportTool(name: CommandLineTool.name, version: CommandLineTool.version))
+                options.report.write(report, configuration: configuration, in: environment)
+                if options.report.format != .json, options.report.format != .text { environment.writeError("error: \(error)\n") }
+                _ = options.report.appendSummary(of: report, in: environment)
+                return ExitStatus.usage
+            }
             environment.writeError("error: \(error)\n")
             return ExitStatus.usage
         }

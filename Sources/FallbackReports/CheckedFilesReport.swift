@@ -73,8 +73,7 @@ public struct CheckedFilesReport: FormattedReport {
         var hiddenInfos = 0
         for (report, checked) in zip(inputs, ciReport.files) {
             guard let file = report.file else {
-                output += "\(style.paint(report.path, .location)): \(style.paint(ReportRule.fileUnreadable.severity)): "
-                output += "[\(style.paint(ReportRule.fileUnreadable.id.rawValue, .rule))] \(VisibleText.forTerminal(Self.unreadableMessage(report)))\n"
+                output += Self.unreadableLine(path: report.path, reason: report.readError ?? "", style: style)
                 continue
             }
             let list = FindingListText(
@@ -94,7 +93,31 @@ public struct CheckedFilesReport: FormattedReport {
 
     /// `cannot read PATH: REASON`: what an unreadable file's error says in every format.
     static func unreadableMessage(_ input: Input) -> String {
-        "cannot read \(input.path): \(input.readError ?? "")"
+        unreadableMessage(path: input.path, reason: input.readError ?? "")
+    }
+
+    /// `cannot read PATH: REASON`.
+    static func unreadableMessage(path: String, reason: String) -> String {
+        "cannot read \(path): \(reason)"
+    }
+
+    /// `PATH: error: [file-unreadable] cannot read PATH: REASON`: an unreadable file in every text
+    /// report (`check`, `diff`, `history`), coloured as a finding is.
+    static func unreadableLine(path: String, reason: String, style: TextStyle) -> String {
+        let rule = ReportRule.fileUnreadable
+        return "\(style.paint(path, .location)): \(style.paint(rule.severity)): [\(style.paint(rule.id.rawValue, .rule))] "
+            + "\(VisibleText.forTerminal(unreadableMessage(path: path, reason: reason)))\n"
+    }
+
+    /// An unreadable file's `fatal` in every JSON report: the message, no position, and the
+    /// `file-unreadable` rule with its summary and severity.
+    static func unreadableFatal(path: String, reason: String) -> JSONValue {
+        let rule = ReportRule.fileUnreadable
+        return .object([
+            .init("message", .string(unreadableMessage(path: path, reason: reason))), .init("line", nil), .init("column", nil),
+            .init("rule", .string(rule.id.rawValue)), .init("summary", .string(rule.summary)),
+            .init("severity", .string(rule.severity.rawValue)),
+        ])
     }
 
     /// The loader's outcome in one line, with the SDK's message when it throws.
@@ -114,14 +137,9 @@ public struct CheckedFilesReport: FormattedReport {
         var files: [JSONValue] = []
         for report in inputs {
             guard let file = report.file else {
-                let rule = ReportRule.fileUnreadable
                 files.append(.object([
                     .init("path", .string(report.path)),
-                    .init("fatal", .object([
-                        .init("message", .string(Self.unreadableMessage(report))), .init("line", nil), .init("column", nil),
-                        .init("rule", .string(rule.id.rawValue)), .init("summary", .string(rule.summary)),
-                        .init("severity", .string(rule.severity.rawValue)),
-                    ])),
+                    .init("fatal", Self.unreadableFatal(path: report.path, reason: report.readError ?? "")),
                     .init("readable", false), .init("loaded", []), .init("skipped", []), .init("findings", []),
                     .init("verdict", .string(Self.unreadableMessage(report))),
                 ]))

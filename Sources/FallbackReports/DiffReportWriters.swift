@@ -90,13 +90,15 @@ public struct DiffReport: FormattedReport {
                 continue
             }
             output += "\n\(style.paint("\(Self.title(changeClass)) (\(changes.count))", TextStyle.Role(severity)))\n"
-            for change in changes {
-                output += "  - \(VisibleText.forTerminal(Self.display(change.placementKey))) \(style.paint("[\(change.kind.rawValue)]", .rule)) "
-                output += VisibleText.forTerminal(change.message) + "\n"
-                if change.oldValue != nil || change.newValue != nil {
-                    output += VisibleText.forTerminal("      \(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")") + "\n"
-                }
+            // Three or more changes of one kind share one heading, as check groups a rule's findings.
+            let entries = changes.map { change in
+                FindingListText.Entry(
+                    scope: "", location: Self.display(change.placementKey), rule: change.kind.rawValue, severity: severity,
+                    message: change.message,
+                    detail: change.oldValue == nil && change.newValue == nil
+                        ? nil : "\(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")")
             }
+            output += FindingListText(entries, layout: .changelog, style: style).text
         }
         if !diff.rebucketing.isEmpty {
             output += "\nRe-bucketing\n"
@@ -246,9 +248,9 @@ public struct DiffReport: FormattedReport {
     }
 }
 
-/// A diff that could not run because a snapshot could not be read: nothing in text (the command
-/// says why on standard error); in JSON both sides, each saying whether it was read and, when not,
-/// its `fatal` error as `check` writes it, with no changes and a failed summary; each unreadable
+/// A diff that could not run because a snapshot could not be read: in text each unreadable path as
+/// `check` writes it; in JSON both sides, each saying whether it was read and, when not,
+/// its `fatal` error as `check` writes it, with no changes and a failed summary counting each as breaking; each unreadable
 /// path as a `file-unreadable` error in Markdown and the CI formats, so a failed comparison never
 /// reads as clean.
 public struct UnreadableDiffReport: FormattedReport {
@@ -284,7 +286,12 @@ public struct UnreadableDiffReport: FormattedReport {
 
     public var fails: Bool { true }
 
-    public func text(_ style: TextStyle) -> String { "" }
+    /// Each unreadable path as `check` writes it, `PATH: error: [file-unreadable] cannot read PATH:
+    /// REASON`, then the count.
+    public func text(_ style: TextStyle) -> String {
+        let lines = unreadable.map { CheckedFilesReport.unreadableLine(path: $0.path, reason: $0.reason, style: style) }.joined()
+        return lines + "\nNothing was compared\(style.tally(ciReport.counts, hiddenInfos: 0, hint: false))\n"
+    }
 
     public func json() -> String {
         jsonValue.jsonText([.prettyPrinted]) + "\n"
@@ -294,18 +301,18 @@ public struct UnreadableDiffReport: FormattedReport {
     /// summary that fails.
     public var jsonValue: JSONValue {
         func side(_ side: Side) -> JSONValue {
-            let fatal: JSONValue = side.readError.map { reason in
-                .object([.init("message", .string("cannot read \(side.path): \(reason)")), .init("line", nil), .init("column", nil)])
-            } ?? nil
+            let fatal: JSONValue = side.readError.map { CheckedFilesReport.unreadableFatal(path: side.path, reason: $0) } ?? nil
             return .object([.init("path", .string(side.path)), .init("readable", .bool(side.readError == nil)), .init("fatal", fatal)])
         }
         let zero = JSONValue.number(JSONNumber(0))
+        // An unreadable path is a `file-unreadable` error, which the CI formats report as breaking.
+        let breaking = JSONValue.number(JSONNumber(unreadable.count))
         return .object([
             .init("old", side(old)), .init("new", side(new)), .init("changes", []), .init("rebucketing", []),
             .init(
                 "summary",
                 .object([
-                    .init("breaking", zero), .init("notable", zero), .init("info", zero), .init("failOn", .string(failOn.rawValue)),
+                    .init("breaking", breaking), .init("notable", zero), .init("info", zero), .init("failOn", .string(failOn.rawValue)),
                     .init("failed", true),
                 ])),
         ])

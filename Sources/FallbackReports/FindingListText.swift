@@ -1,18 +1,41 @@
 import FallbackAudit
 
-/// Findings as the text reports list them, in the order given.
+/// Findings, or a diff's changes, as the text reports list them, in the order given.
 ///
 /// A finding is one compiler-style line, `path:line:column: severity: [rule] message`, so an editor
 /// or a terminal jumps to it. When one rule reports `groupMinimum` or more findings of one severity
 /// in one file, they are listed together under one heading at the place of the first,
 /// `path: severity: [rule] N findings`, each on an indented line that keeps its `path:line:column`.
 /// Infos the `TextStyle` does not list are left out and counted.
+///
+/// A diff's changes (`Layout.changelog`) are grouped the same way under their class's heading:
+/// one change is `  - placement [kind] message`; `groupMinimum` or more of one kind are
+/// `  [kind] N changes`, each then on an indented `    - placement message` line.
 struct FindingListText {
     /// One finding, where it is, and whether it fails the run (then it is listed whatever the style).
     struct Item {
         var path: String
         var finding: Finding
         var fails: Bool
+    }
+
+    /// One line of the list as the grouping sees it: a finding or a change.
+    struct Entry {
+        /// What a group shares besides its rule and severity: the file (a diff's class: nothing).
+        var scope: String
+        /// Where it is: `path:line:column`, or a change's placement.
+        var location: String
+        var rule: String
+        var severity: Severity
+        var message: String
+        /// A second line under it: a change's `old → new`.
+        var detail: String?
+    }
+
+    /// How the lines are written: a compiler's, or a changelog's under a class heading.
+    enum Layout {
+        case compiler
+        case changelog
     }
 
     /// How many findings of one rule in one file are grouped under a heading.
@@ -24,48 +47,83 @@ struct FindingListText {
     let hiddenInfos: Int
 
     init(_ items: [Item], style: TextStyle) {
-        struct GroupKey: Hashable {
-            let path: String
-            let rule: Rule.ID
-            let severity: Severity
-        }
-        func key(_ item: Item) -> GroupKey { GroupKey(path: item.path, rule: item.finding.ruleId, severity: item.finding.severity) }
-
         let listed = items.filter { style.lists($0.finding, failing: $0.fails) }
         hiddenInfos = items.count - listed.count
-        var groups: [GroupKey: [Item]] = [:]
-        for item in listed { groups[key(item), default: []].append(item) }
+        let entries = listed.map { item in
+            Entry(
+                scope: item.path, location: "\(item.path):\(item.finding.line):\(item.finding.column)", rule: item.finding.ruleId.rawValue,
+                severity: item.finding.severity, message: item.finding.message)
+        }
+        text = Self.text(entries, layout: .compiler, style: style)
+    }
+
+    /// Every entry listed, grouped as `layout` writes a group.
+    init(_ entries: [Entry], layout: Layout, style: TextStyle) {
+        hiddenInfos = 0
+        text = Self.text(entries, layout: layout, style: style)
+    }
+
+    private static func text(_ entries: [Entry], layout: Layout, style: TextStyle) -> String {
+        struct GroupKey: Hashable {
+            let scope: String
+            let rule: String
+            let severity: Severity
+        }
+        func key(_ entry: Entry) -> GroupKey { GroupKey(scope: entry.scope, rule: entry.rule, severity: entry.severity) }
+
+        var groups: [GroupKey: [Entry]] = [:]
+        for entry in entries { groups[key(entry), default: []].append(entry) }
 
         var text = ""
         var written = Set<GroupKey>()
-        for item in listed {
-            let key = key(item)
+        for entry in entries {
+            let key = key(entry)
             let members = groups[key] ?? []
-            guard members.count >= Self.groupMinimum else {
-                text += Self.line(item, style: style)
+            guard members.count >= groupMinimum else {
+                text += line(entry, layout: layout, style: style)
                 continue
             }
             guard written.insert(key).inserted else { continue }
-            text += "\(style.paint(item.path, .location)): \(Self.label(item.finding, style: style)) \(members.count) findings\n"
-            for member in members {
-                text += "  \(Self.location(member, style: style)): \(VisibleText.forTerminal(member.finding.message))\n"
-            }
+            text += heading(entry, count: members.count, layout: layout, style: style)
+            for member in members { text += memberLine(member, layout: layout, style: style) }
         }
-        self.text = text
+        return text
     }
 
-    /// `path:line:column: severity: [rule] message`.
-    static func line(_ item: Item, style: TextStyle) -> String {
-        "\(location(item, style: style)): \(label(item.finding, style: style)) \(VisibleText.forTerminal(item.finding.message))\n"
+    /// `path:line:column: severity: [rule] message`, or `  - placement [kind] message`.
+    private static func line(_ entry: Entry, layout: Layout, style: TextStyle) -> String {
+        switch layout {
+        case .compiler:
+            "\(style.paint(entry.location, .location)): \(label(entry, style: style)) \(VisibleText.forTerminal(entry.message))\n"
+        case .changelog:
+            "  - \(VisibleText.forTerminal(entry.location)) \(style.paint("[\(entry.rule)]", .rule)) \(VisibleText.forTerminal(entry.message))\n"
+                + detail(entry, indent: "      ")
+        }
     }
 
-    /// `path:line:column`, coloured as a location.
-    static func location(_ item: Item, style: TextStyle) -> String {
-        style.paint("\(item.path):\(item.finding.line):\(item.finding.column)", .location)
+    /// `path: severity: [rule] N findings`, or `  [kind] N changes`.
+    private static func heading(_ entry: Entry, count: Int, layout: Layout, style: TextStyle) -> String {
+        switch layout {
+        case .compiler: "\(style.paint(entry.scope, .location)): \(label(entry, style: style)) \(count) findings\n"
+        case .changelog: "  \(style.paint("[\(entry.rule)]", .rule)) \(count) changes\n"
+        }
+    }
+
+    /// A group's member, indented under its heading, keeping where it is.
+    private static func memberLine(_ entry: Entry, layout: Layout, style: TextStyle) -> String {
+        switch layout {
+        case .compiler: "  \(style.paint(entry.location, .location)): \(VisibleText.forTerminal(entry.message))\n"
+        case .changelog:
+            "    - \(VisibleText.forTerminal(entry.location)) \(VisibleText.forTerminal(entry.message))\n" + detail(entry, indent: "        ")
+        }
+    }
+
+    private static func detail(_ entry: Entry, indent: String) -> String {
+        entry.detail.map { VisibleText.forTerminal(indent + $0) + "\n" } ?? ""
     }
 
     /// `severity: [rule]`, each coloured.
-    static func label(_ finding: Finding, style: TextStyle) -> String {
-        "\(style.paint(finding.severity)): \(style.paint("[\(finding.ruleId)]", .rule))"
+    private static func label(_ entry: Entry, style: TextStyle) -> String {
+        "\(style.paint(entry.severity)): \(style.paint("[\(entry.rule)]", .rule))"
     }
 }

@@ -14,10 +14,12 @@ extension CheckReport {
         let subject = File(
             path: "history of \(timeline.snapshots.count) snapshots", status: .loaded(verdict: Self.verdict(timeline)),
             findings: findings, locations: locations, placementKeys: timeline.placements.map(\.key))
-        let rules = ([Rule.fileRejected] + Rule.all.filter { $0.category == .history }).map(ReportRule.init)
-        self.init(title: "fallback-site history", tool: tool, files: [subject], rules: rules, failOn: failOn)
+        self.init(title: "fallback-site history", tool: tool, files: [subject], rules: Self.historyRules, failOn: failOn)
         subjectNoun = "history"
     }
+
+    /// The rules a history report describes: `file-rejected` and the history checks.
+    static let historyRules = ([Rule.fileRejected] + Rule.all.filter { $0.category == .history }).map(ReportRule.init)
 
     /// What the SDK makes of the series: `every snapshot loads`, or `1 of 3 snapshots is rejected`.
     /// The findings' counts are not repeated here: every writer shows them beside it.

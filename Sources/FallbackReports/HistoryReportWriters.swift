@@ -96,8 +96,59 @@ public struct HistoryReport: FormattedReport {
         }
         return .object([
             .init("snapshots", .array(snapshots)), .init("placements", .array(placements)), .init("findings", .array(findings)),
+            .init("unreadable", []),
             .init("summary", counts(SeverityCounts(timeline.findings.map(\.finding)))), .init("failOn", .string(failOn.rawValue)),
             .init("fails", .bool(fails)),
         ])
     }
+}
+
+/// A history that could not be folded because a snapshot could not be read: a timeline needs every
+/// snapshot in order, so nothing is folded and the report is the `file-unreadable` error alone,
+/// written as `check` writes an unreadable file in every format, so it never reads as clean.
+public struct UnreadableHistoryReport: FormattedReport {
+    public let path: String
+    public let reason: String
+    public let failOn: FailureThreshold
+    public let ciReport: CheckReport
+
+    public init(path: String, reason: String, failOn: FailureThreshold, tool: ReportTool) {
+        self.path = path
+        self.reason = reason
+        self.failOn = failOn
+        ciReport = CheckReport(
+            title: "fallback-site history", tool: tool, files: [CheckReport.File(path: path, unreadable: reason)],
+            rules: CheckReport.historyRules + [.fileUnreadable], failOn: failOn)
+    }
+
+    /// `PATH: error: [file-unreadable] cannot read PATH: REASON`, then `nothing was folded; 1 error`.
+    public func text(_ style: TextStyle) -> String {
+        CheckedFilesReport.unreadableLine(path: path, reason: reason, style: style)
+            + "nothing was folded; \(style.counts(ciReport.counts, hiddenInfos: 0, hint: false))\n"
+    }
+
+    public func json() -> String {
+        jsonValue.jsonText([.prettyPrinted]) + "\n"
+    }
+
+    /// The keys of a history's JSON, with no snapshots, placements or findings, and the unreadable
+    /// snapshot as `check` writes an unreadable file, counted as an error.
+    public var jsonValue: JSONValue {
+        func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+        let counts = ciReport.counts
+        let message = CheckedFilesReport.unreadableMessage(path: path, reason: reason)
+        return .object([
+            .init("snapshots", []), .init("placements", []), .init("findings", []),
+            .init("unreadable", .array([.object([
+                .init("path", .string(path)), .init("readable", false),
+                .init("fatal", CheckedFilesReport.unreadableFatal(path: path, reason: reason)), .init("verdict", .string(message)),
+            ])])),
+            .init("summary", .object([
+                .init("errors", integer(counts.errors)), .init("warnings", integer(counts.warnings)), .init("infos", integer(counts.infos)),
+            ])),
+            .init("failOn", .string(failOn.rawValue)), .init("fails", true),
+        ])
+    }
+
+    public var fails: Bool { true }
 }

@@ -169,9 +169,14 @@ struct ProgressLineTests {
     /// An error after the line is drawn starts on a line of its own.
     @Test func anErrorClearsTheLineFirst() {
         let missing = Self.examples + "/no-such.json"
-        let result = run(["diff", Self.examples + "/2026-03-03-release-3.0.json", missing], step: 2)
+        // github also says it on standard error (text names it only in the report).
+        let result = run(["diff", Self.examples + "/2026-03-03-release-3.0.json", missing, "--format", "github"], step: 2)
         #expect(result.status == 2)
         #expect(result.error.contains(Self.clear + "error: cannot read \(missing)"))
+        // In text the report names it on standard output, after the line is cleared.
+        let text = run(["diff", Self.examples + "/2026-03-03-release-3.0.json", missing], step: 2)
+        #expect(text.status == 2)
+        #expect(text.error.hasSuffix(Self.clear))
     }
 
     @Test func buildFromASeriesShowsEachStep() throws {
