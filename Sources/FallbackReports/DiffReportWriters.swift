@@ -290,7 +290,7 @@ public struct UnreadableDiffReport: FormattedReport {
     /// REASON`, then the count.
     public func text(_ style: TextStyle) -> String {
         let lines = unreadable.map { CheckedFilesReport.unreadableLine(path: $0.path, reason: $0.reason, style: style) }.joined()
-        return lines + "\nNothing was compared\(style.tally(ciReport.counts, hiddenInfos: 0, hint: false))\n"
+        return lines + "Nothing was compared\(style.tally(ciReport.counts, hiddenInfos: 0, hint: false))\n"
     }
 
     public func json() -> String {

@@ -121,10 +121,10 @@ public struct UnreadableHistoryReport: FormattedReport {
             rules: CheckReport.historyRules + [.fileUnreadable], failOn: failOn)
     }
 
-    /// `PATH: error: [file-unreadable] cannot read PATH: REASON`, then `nothing was folded; 1 error`.
+    /// `PATH: error: [file-unreadable] cannot read PATH: REASON`, then `Nothing was folded (1 error)`.
     public func text(_ style: TextStyle) -> String {
         CheckedFilesReport.unreadableLine(path: path, reason: reason, style: style)
-            + "nothing was folded; \(style.counts(ciReport.counts, hiddenInfos: 0, hint: false))\n"
+            + "Nothing was folded\(style.tally(ciReport.counts, hiddenInfos: 0, hint: false))\n"
     }
 
     public func json() -> String {

@@ -320,7 +320,7 @@ struct DiffNeverCleanTests {
         let output = result.output
         switch format {
         case "text":
-            #expect(output == "/nonexistent/old.json: error: [file-unreadable] cannot read /nonexistent/old.json: no such file\n\nNothing was compared (1 error)\n")
+            #expect(output == "/nonexistent/old.json: error: [file-unreadable] cannot read /nonexistent/old.json: no such file\nNothing was compared (1 error)\n")
         case "json":
             let old = try #require(try jsonObject(output)["old"] as? [String: Any])
             #expect((old["fatal"] as? [String: Any])?["message"] as? String == "cannot read /nonexistent/old.json: no such file")

@@ -21,7 +21,7 @@ struct HistoryUnreadableReportTests {
         let result = run(["history", missing, good])
         #expect(result.status == 2)
         #expect(result.output.contains("\(missing): error: [file-unreadable] cannot read \(missing): no such file\n"))
-        #expect(result.output.hasSuffix("1 error\n"))
+        #expect(result.output.hasSuffix("no such file\nNothing was folded (1 error)\n"))
         #expect(!result.error.contains("cannot read"))
     }
 
