@@ -15,11 +15,19 @@ enum FunnelText {
         var missing: Int { total - present - plain }
     }
 
+    /// The coverage of `funnel`'s texts for each declared locale, in declaration order.
+    static func coverage(of funnel: Funnel) -> [(locale: String, coverage: Coverage)] {
+        let untranslated = Set(PlainCopy.untranslatedLocales(of: funnel).map(ExactKey.init))
+        return (funnel.locales ?? []).map { locale in
+            (locale, coverage(of: funnel, locale: locale, plainIsUntranslated: untranslated.contains(ExactKey(locale))))
+        }
+    }
+
     /// The coverage of `funnel`'s texts for a device in `locale`. A plain text counts as present
     /// for the locale it is written in, for a funnel with fewer than two locales, and when it
-    /// has no letters; for the funnel's other declared locales it counts as `plain`.
-    static func coverage(of funnel: Funnel, locale: String) -> Coverage {
-        let untranslated = PlainCopy.untranslatedLocales(of: funnel).contains { ExactKey.same($0, locale) }
+    /// has no letters; for the funnel's other declared locales (`PlainCopy.untranslatedLocales`,
+    /// `plainIsUntranslated`) it counts as `plain`.
+    static func coverage(of funnel: Funnel, locale: String, plainIsUntranslated untranslated: Bool) -> Coverage {
         var coverage = Coverage()
         func count(_ text: LocalizedText) {
             coverage.total += 1

@@ -312,9 +312,8 @@ extension SiteModel {
             }
         }
         let locales = funnel.locales ?? []
-        let coverage = locales.map { locale in
-            let counted = FunnelText.coverage(of: funnel, locale: locale)
-            return FunnelPage.LocaleCoverage(
+        let coverage = FunnelText.coverage(of: funnel).map { locale, counted in
+            FunnelPage.LocaleCoverage(
                 locale: SiteModel.name(locale), present: counted.present, plain: counted.plain, missing: counted.missing,
                 total: counted.total, percent: counted.total == 0 ? 100 : counted.present * 100 / counted.total,
                 complete: counted.present == counted.total)
