@@ -4,7 +4,7 @@ extension AuditRun {
     // MARK: Translations
 
     /// For a funnel that declares `locales`: every localized text, text list and option label must
-    /// have non-blank copy for each declared locale. Plain strings and lists serve every locale.
+    /// have non-blank copy for each declared locale. Plain strings and lists are `checkPlainCopy`'s.
     mutating func checkTranslations(_ context: FunnelContext) {
         let funnel = context.funnel
         guard let locales = funnel.locales, !locales.isEmpty else { return }
@@ -92,9 +92,48 @@ extension AuditRun {
             "\(what) has no copy for \(plural) \(listed), though funnel \(Format.quoted(funnel.id)) declares "
                 + "\(Format.quotedList(funnel.locales ?? [])): a first launch in "
                 + "\(gaps.count == 1 ? "that locale" : "those locales") shows it blank or in another language. Add the "
-                + "translation or use a plain string.",
+                + "translation.",
             about: subject, at: anchor)
     }
+
+    /// For a funnel that declares several locales: one finding per page listing its plain texts,
+    /// text lists and option labels that have letters (`PlainCopy`), at the first of them in the file.
+    mutating func checkPlainCopy(_ context: FunnelContext) {
+        let funnel = context.funnel
+        let untranslated = PlainCopy.untranslatedLocales(of: funnel)
+        guard !untranslated.isEmpty else { return }
+        let declared = Format.quotedList(funnel.locales ?? [])
+        let devices = untranslated.map(Format.quoted).joined(separator: " or ")
+        let written = PlainCopy.writtenLocale(of: funnel).map { " (\(Format.quoted($0)))" } ?? ""
+        let pages = context.pages
+        for index in pages.indices {
+            let page = pages[index]
+            var fields: [(name: String, node: Int)] = []
+            for field in Page.Field.textFields where page.text(field).map(PlainCopy.needsTranslation) == true {
+                fields.append((field.rawValue, node(of: field, in: page)))
+            }
+            for field in Page.Field.textListFields where page.textList(field).map(PlainCopy.needsTranslation) == true {
+                fields.append((field.rawValue, node(of: field, in: page)))
+            }
+            for option in page.options ?? [] where PlainCopy.needsTranslation(option.label) {
+                fields.append(("option \(Format.quoted(option.value)) label", node(of: .label, in: option)))
+            }
+            guard let first = fields.min(by: { $0.node < $1.node }) else { continue }
+            var listed = fields.prefix(Self.listedPlainCopy).map(\.name)
+            if fields.count > Self.listedPlainCopy { listed.append("and \(fields.count - Self.listedPlainCopy) more") }
+            let one = fields.count == 1
+            report(
+                .textNotLocalized,
+                "Page \(Format.quoted(page.id)) of funnel \(Format.quoted(funnel.id)) has \(fields.count) plain "
+                    + "\(one ? "text" : "texts") (\(listed.joined(separator: ", "))) in a funnel that declares \(declared): "
+                    + "a first launch in \(devices) shows \(one ? "it" : "them") as written, in the default locale's "
+                    + "words\(written). Write \(one ? "it" : "each") as an object with the copy for every declared locale.",
+                about: context.page(index), at: first.node)
+        }
+    }
+
+    /// How many plain texts a `text-not-localized` message names before it counts the rest.
+    static let listedPlainCopy = 5
 
     // MARK: Remote media
 

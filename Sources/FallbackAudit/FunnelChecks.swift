@@ -58,6 +58,9 @@ extension AuditRun {
         if isEnabled(.translationMissing) {
             checkTranslations(context)
         }
+        if isEnabled(.textNotLocalized) {
+            checkPlainCopy(context)
+        }
         if isEnabled(.remoteMedia) {
             for index in context.pages.indices {
                 checkPageMedia(context, index)

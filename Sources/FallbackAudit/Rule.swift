@@ -166,6 +166,9 @@ extension Rule {
         "paywall-unavailable-offline", .error, .funnel, "A paywall page's paywall is not carried in the funnel's paywalls map.")
     public static let translationMissing = Rule(
         "translation-missing", .warning, .funnel, "A localized text is empty or absent for a locale the funnel declares.")
+    public static let textNotLocalized = Rule(
+        "text-not-localized", .warning, .funnel,
+        "A funnel that declares several locales has a plain text, list or option label: every locale shows it as written.")
     public static let remoteMedia = Rule(
         "remote-media", .info, .funnel, "A page, theme or paywall loads images or video over the network.")
 
@@ -194,7 +197,7 @@ extension Rule {
         weightsSum, weightsPercent, weightNotPositive, singleVariant, duplicateVariantId,
         funnelEmpty, pageTypeUnknown, duplicatePageId, gotoUnknown, cycle, pageUnreachable, duplicateQuestionId,
         questionUnknown, questionNotYetAsked, clauseValueInvalid, clauseOptionUnknown, optionsMissing,
-        paywallUnavailableOffline, translationMissing, remoteMedia,
+        paywallUnavailableOffline, translationMissing, textNotLocalized, remoteMedia,
         revisionRegressed, projectChanged, snapshotStale, contentChangedSameRevision, snapshotTie, snapshotBackInTime,
     ]
 }

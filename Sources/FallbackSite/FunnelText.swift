@@ -1,25 +1,55 @@
+import FallbackAudit
 import RovenueFallback
 
 /// Words for a funnel's pieces: translation coverage per locale.
 enum FunnelText {
-    /// How many of the funnel's texts (page text fields, text lists, option labels) a device with
-    /// `locale` shows non-empty, out of how many it has. A plain string counts for every locale.
-    static func coverage(of funnel: Funnel, locale: String) -> (present: Int, total: Int) {
+    /// How a device in one locale fares with a funnel's texts (page text fields, text lists, option labels).
+    struct Coverage: Equatable {
+        /// Texts the device shows non-empty in its own locale.
         var present = 0
+        /// Plain texts with words (`PlainCopy`): shown as written, in the default locale's words.
+        var plain = 0
+        /// Every text of the funnel.
         var total = 0
+        /// Texts with no copy, or blank copy, for the locale.
+        var missing: Int { total - present - plain }
+    }
+
+    /// The coverage of `funnel`'s texts for each declared locale, in declaration order.
+    static func coverage(of funnel: Funnel) -> [(locale: String, coverage: Coverage)] {
+        let untranslated = Set(PlainCopy.untranslatedLocales(of: funnel).map(ExactKey.init))
+        return (funnel.locales ?? []).map { locale in
+            (locale, coverage(of: funnel, locale: locale, plainIsUntranslated: untranslated.contains(ExactKey(locale))))
+        }
+    }
+
+    /// The coverage of `funnel`'s texts for a device in `locale`. A plain text counts as present
+    /// for the locale it is written in, for a funnel with fewer than two locales, and when it
+    /// has no letters; for the funnel's other declared locales (`PlainCopy.untranslatedLocales`,
+    /// `plainIsUntranslated`) it counts as `plain`.
+    static func coverage(of funnel: Funnel, locale: String, plainIsUntranslated untranslated: Bool) -> Coverage {
+        var coverage = Coverage()
         func count(_ text: LocalizedText) {
-            total += 1
-            if let value = text.text(for: locale), !value.isEmpty { present += 1 }
+            coverage.total += 1
+            if untranslated && PlainCopy.needsTranslation(text) {
+                coverage.plain += 1
+            } else if let value = text.text(for: locale), !value.isEmpty {
+                coverage.present += 1
+            }
         }
         for page in funnel.pages {
             for (_, text) in page.texts { count(text) }
             for (_, list) in page.textLists {
-                total += 1
-                if let values = list.list(for: locale), !values.isEmpty, values.allSatisfy({ !$0.isEmpty }) { present += 1 }
+                coverage.total += 1
+                if untranslated && PlainCopy.needsTranslation(list) {
+                    coverage.plain += 1
+                } else if let values = list.list(for: locale), !values.isEmpty, values.allSatisfy({ !$0.isEmpty }) {
+                    coverage.present += 1
+                }
             }
             for option in page.options ?? [] { count(option.label) }
         }
-        return (present, total)
+        return coverage
     }
 }
 

@@ -260,13 +260,17 @@ struct FunnelPage: TemplateContext {
     struct LocaleCoverage: TemplateContext {
         var locale: String
         var present: Int
+        /// Plain texts a device in this locale shows as written, in the default locale's words.
+        var plain: Int
+        /// Texts with no copy, or blank copy, for this locale.
+        var missing: Int
         var total: Int
         var percent: Int
         var complete: Bool
 
         static let fields: [TemplateField<Self>] = [
-            .init("locale", \.locale), .init("present", \.present), .init("total", \.total), .init("percent", \.percent),
-            .init("complete", \.complete),
+            .init("locale", \.locale), .init("present", \.present), .init("plain", \.plain), .init("missing", \.missing),
+            .init("total", \.total), .init("percent", \.percent), .init("complete", \.complete),
         ]
     }
 

@@ -279,7 +279,7 @@ extension SiteModel {
     func funnelPage(id: String, root: String, values: PageValues) -> FunnelPage? {
         guard let info = funnelInfo(id: id) else { return nil }
         let funnel = info.funnel
-        let locale = funnel.defaultLocale ?? funnel.locales?.first
+        let locale = PlainCopy.writtenLocale(of: funnel)
         let funnelFindings = findings(forFunnel: id)
         // The pages of the copy shown that its first page does not reach, by position, not id: a
         // reachable page may share its id with an unreachable one. The graph decides, not the
@@ -312,11 +312,11 @@ extension SiteModel {
             }
         }
         let locales = funnel.locales ?? []
-        let coverage = locales.map { locale in
-            let (present, total) = FunnelText.coverage(of: funnel, locale: locale)
-            return FunnelPage.LocaleCoverage(
-                locale: SiteModel.name(locale), present: present, total: total, percent: total == 0 ? 100 : present * 100 / total,
-                complete: present == total)
+        let coverage = FunnelText.coverage(of: funnel).map { locale, counted in
+            FunnelPage.LocaleCoverage(
+                locale: SiteModel.name(locale), present: counted.present, plain: counted.plain, missing: counted.missing,
+                total: counted.total, percent: counted.total == 0 ? 100 : counted.present * 100 / counted.total,
+                complete: counted.present == counted.total)
         }
         let uses = info.uses.map { use in
             FunnelPage.Use(

@@ -31,7 +31,18 @@ struct FixtureAuditTests {
     @Test func funnelEraFindings() throws {
         let file = FallbackFile(bytes: try fixtureBytes("funnel-era-fallback.json"))
         let found = file.audit(now: testNow)
+        // The control funnel declares "en" and "tr" but writes most of its copy as plain English
+        // strings; the win-back paywall page's headline is plain too: text-not-localized, one per page.
+        let control = "/placements/onboarding/experiment/variants/0/funnel"
         #expect(found.map(Located.init) == [
+            Located("text-not-localized", "onboarding", "\(control)/pages/0/body", 38, 27),
+            Located("text-not-localized", "onboarding", "\(control)/pages/1/title", 49, 28),
+            Located("text-not-localized", "onboarding", "\(control)/pages/2/title", 67, 28),
+            Located("text-not-localized", "onboarding", "\(control)/pages/3/body", 94, 27),
+            Located("text-not-localized", "onboarding", "\(control)/pages/4/title", 139, 28),
+            Located("text-not-localized", "onboarding", "\(control)/pages/5/title", 147, 28),
+            Located("text-not-localized", "onboarding", "\(control)/pages/6/headline", 158, 31),
+            Located("text-not-localized", "onboarding", "\(control)/pages/7/title", 168, 28),
             Located(
                 "remote-media", "onboarding",
                 "/placements/onboarding/experiment/variants/0/funnel/paywalls/pwl_demo_default/builderConfig", 202, 36),
@@ -44,6 +55,7 @@ struct FixtureAuditTests {
             Located("translation-missing", "winback", "/placements/winback/funnel/pages/0/body/de", 998, 21),
             Located("goto-unknown", "winback", "/placements/winback/funnel/pages/0/default_next", 1005, 29),
             Located("page-unreachable", "winback", "/placements/winback/funnel/pages/1", 1007, 11),
+            Located("text-not-localized", "winback", "/placements/winback/funnel/pages/1/headline", 1010, 25),
             Located("paywall-unavailable-offline", "winback", "/placements/winback/funnel/pages/1/paywallId", 1011, 26),
             Located("entry-skipped", "trial_reminder", "/placements/trial_reminder/placement/revision", 1023, 21),
         ])
@@ -52,6 +64,7 @@ struct FixtureAuditTests {
         #expect(severities["goto-unknown"] == .error)
         #expect(severities["paywall-unavailable-offline"] == .error)
         #expect(severities["translation-missing"] == .warning)
+        #expect(severities["text-not-localized"] == .warning)
         #expect(severities["remote-media"] == .info)
 
         let message = { (rule: Rule.ID) in found.first { $0.ruleId == rule }?.message ?? "" }
@@ -60,6 +73,7 @@ struct FixtureAuditTests {
         #expect(message("goto-unknown").contains(#""pg_checkout""#))
         #expect(message("paywall-unavailable-offline").contains(#""pwl_missing""#))
         #expect(message("translation-missing").contains(#"locale "de" (blank)"#))
+        #expect(message("text-not-localized").contains(#"a first launch in "tr" shows it as written"#))
         #expect(found.contains { $0.ruleId == "remote-media" && $0.message.contains("https://cdn.example.com/onboarding/plan.png") })
     }
 

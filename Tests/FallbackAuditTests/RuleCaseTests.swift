@@ -262,6 +262,12 @@ extension RuleCase {
                 welcome: #""title":{"en":"Hi","de":"Hallo"}"#,
                 extra: #""locales":["en","de"],"paywalls":{"pw":\#(Snap.paywall())},"#)),
         RuleCase(
+            "text-not-localized",
+            Snap.funnelFile(welcome: #""title":"Hi""#, extra: #""locales":["en","de"],"paywalls":{"pw":\#(Snap.paywall())},"#),
+            key: "onb", pointer: "\(funnelPointer)/pages/0/title", at: .after(#""title":"#),
+            mentions: [#"Page "p1" of funnel "f" has 1 plain text (title)"#, #"a first launch in "de" shows it as written"#],
+            clean: Snap.funnelFile(welcome: #""title":"Hi""#, extra: #""locales":["en"],"paywalls":{"pw":\#(Snap.paywall())},"#)),
+        RuleCase(
             "remote-media", Snap.funnelFile(welcome: #""mediaUrl":"https://cdn.example.com/a.png""#), key: "onb",
             pointer: "\(funnelPointer)/pages/0", at: .at(#"{"id":"p1""#), mentions: ["mediaUrl https://cdn.example.com/a.png"],
             clean: Snap.funnelFile(welcome: #""termsUrl":"https://example.com/terms""#)),

@@ -54,7 +54,7 @@ struct UnreadableFileReportTests {
         let (path, _) = try #require(try Self.unreadablePaths().first)
         let result = runAt(["check", funnelEraPath, path], clock: Date())
         #expect(result.status == 2)
-        #expect(result.output.hasSuffix("2 files (4 errors, 3 warnings; 4 infos not shown: --verbose lists them)\n"))
+        #expect(result.output.hasSuffix("2 files (4 errors, 12 warnings; 4 infos not shown: --verbose lists them)\n"))
         let json = try jsonObject(runAt(["check", funnelEraPath, path, "--format", "json"], clock: Date()).output)
         #expect((json["summary"] as? [String: Int])?["errors"] == 4)
     }

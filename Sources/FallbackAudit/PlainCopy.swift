@@ -1,0 +1,43 @@
+import RovenueFallback
+
+/// Plain copy in a funnel that declares several locales: a `Text` written as a string, or a
+/// `TextList` written as a list, shows the same words on every device, whatever its locale.
+///
+/// The audit reports it (`text-not-localized`) and the site counts it as untranslated for every
+/// declared locale but the one the copy is written in.
+package enum PlainCopy {
+    /// The locale a funnel's plain copy is taken to be written in: `defaultLocale`, else the first
+    /// declared locale.
+    package static func writtenLocale(of funnel: Funnel) -> String? {
+        funnel.defaultLocale ?? funnel.locales?.first
+    }
+
+    /// The declared locales, other than the one plain copy is written in, whose devices show plain
+    /// copy untranslated; empty unless the funnel declares two or more distinct locales.
+    /// Locales compare by their bytes, as the SDK compares keys.
+    package static func untranslatedLocales(of funnel: Funnel) -> [String] {
+        var seen: Set<ExactKey> = []
+        let distinct = (funnel.locales ?? []).map(ExactKey.init).filter { seen.insert($0).inserted }
+        guard distinct.count > 1 else { return [] }
+        let written = writtenLocale(of: funnel).map(ExactKey.init)
+        return distinct.filter { $0 != written }.map(\.string)
+    }
+
+    /// Whether a text reads the same in every language: it has no letters (numbers, emoji,
+    /// punctuation, or nothing but spaces).
+    package static func isLanguageNeutral(_ text: String) -> Bool {
+        !text.contains(where: \.isLetter)
+    }
+
+    /// Whether `text` is plain and has words a translation would change.
+    package static func needsTranslation(_ text: LocalizedText) -> Bool {
+        guard case .plain(let value) = text else { return false }
+        return !isLanguageNeutral(value)
+    }
+
+    /// Whether `list` is plain and has an item with words a translation would change.
+    package static func needsTranslation(_ list: LocalizedTextList) -> Bool {
+        guard case .plain(let values) = list else { return false }
+        return values.contains { !isLanguageNeutral($0) }
+    }
+}
