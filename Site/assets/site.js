@@ -384,6 +384,122 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Checks at scale (issue 9 point 9): filters by severity and rule, and finding permalinks.
+  //   ?severity=error,warning&rule=goto-unknown  (severity may also repeat) selects what shows;
+  //   #f-…  opens the collapsed group holding that finding and scrolls it into view.
+  // ---------------------------------------------------------------------------------------------
+
+  var SEVERITIES = ["error", "warning", "info"];
+
+  /** Severities from the query: `severity=a,b` or `severity=a&severity=b`; all when absent. */
+  function checksSeverities(q) {
+    if (!q || !q.has("severity")) return SEVERITIES.slice();
+    var wanted = [];
+    q.getAll("severity").forEach(function (v) {
+      v.split(",").forEach(function (s) {
+        s = s.trim().toLowerCase();
+        if (SEVERITIES.indexOf(s) !== -1 && wanted.indexOf(s) === -1) wanted.push(s);
+      });
+    });
+    return wanted.length ? wanted : SEVERITIES.slice();
+  }
+
+  function initChecksFilter() {
+    var form = $("checks-filter");
+    if (!form) return;
+    var select = $("checks-rule");
+    var status = form.querySelector(".filter-status");
+    var boxes = Array.prototype.slice.call(form.querySelectorAll('input[name="severity"]'));
+    var groups = Array.prototype.slice.call(document.querySelectorAll(".rule-group[data-rule]"));
+    var sections = Array.prototype.slice.call(document.querySelectorAll(".severity-group"));
+
+    // One option per rule that has findings, in page order, written as text (never markup).
+    var seen = {};
+    groups.forEach(function (g) {
+      var rule = g.getAttribute("data-rule");
+      if (seen[rule] !== undefined) { seen[rule] += countOf(g); return; }
+      seen[rule] = countOf(g);
+    });
+    Object.keys(seen).sort().forEach(function (rule) {
+      var option = el("option", null, rule + " (" + formatNumber(seen[rule]) + ")");
+      option.value = rule;
+      select.appendChild(option);
+    });
+
+    function countOf(group) { return group.querySelectorAll(".finding").length; }
+
+    var q = params();
+    var severities = checksSeverities(q);
+    boxes.forEach(function (b) { b.checked = severities.indexOf(b.value) !== -1; });
+    if (q && q.has("rule") && seen[q.get("rule")] !== undefined) select.value = q.get("rule");
+
+    function apply(updateUrl) {
+      var wanted = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
+      var rule = select.value;
+      var shownGroups = 0, shownFindings = 0, total = 0;
+      groups.forEach(function (g) {
+        var n = countOf(g);
+        total += n;
+        var ok = wanted.indexOf(g.getAttribute("data-severity")) !== -1 && (!rule || g.getAttribute("data-rule") === rule);
+        g.hidden = !ok;
+        if (ok) {
+          shownGroups++;
+          shownFindings += n;
+          // A rule asked for by name is opened, whatever its severity.
+          if (rule) { var d = g.querySelector("details"); if (d) d.open = true; }
+        }
+      });
+      sections.forEach(function (s) { s.hidden = !s.querySelector(".rule-group:not([hidden])"); });
+      root.setAttribute("data-checks-shown", String(shownFindings));
+      if (status) {
+        status.textContent = shownFindings === total ? "Showing all " + formatNumber(total) + " findings." :
+          "Showing " + formatNumber(shownFindings) + " of " + formatNumber(total) + " findings" +
+          (shownGroups === 0 ? ". Tick a severity or choose All rules to see them." : ".");
+      }
+      if (updateUrl) {
+        replaceQuery({
+          severity: wanted.length === SEVERITIES.length ? "" : wanted.join(","),
+          rule: rule
+        });
+      }
+    }
+
+    boxes.forEach(function (b) { b.addEventListener("change", function () { apply(true); }); });
+    select.addEventListener("change", function () { apply(true); });
+    form.addEventListener("submit", function (e) { e.preventDefault(); apply(true); });
+    form.hidden = false;
+    apply(false);
+    // Reveal a permalinked finding even when the query's filters hide it.
+    revealTarget();
+  }
+
+  /** Open every closed <details> around the element the URL's hash names, show it if a filter
+   *  hid it, and scroll it into view: a permalink always lands on its finding. */
+  function revealTarget() {
+    var hash = window.location.hash;
+    if (!hash || hash.length < 2) return;
+    var id;
+    try { id = decodeURIComponent(hash.slice(1)); } catch (e) { id = hash.slice(1); }
+    var target = document.getElementById(id);
+    if (!target) return;
+    var changed = false;
+    for (var node = target.parentNode; node && node !== document; node = node.parentNode) {
+      if (node.nodeName && node.nodeName.toLowerCase() === "details" && !node.open) { node.open = true; changed = true; }
+      if (node.hidden && node.classList && (node.classList.contains("rule-group") || node.classList.contains("severity-group"))) {
+        node.hidden = false;
+        changed = true;
+      }
+    }
+    if (changed && target.scrollIntoView) target.scrollIntoView({ block: "start" });
+    root.setAttribute("data-revealed", id);
+  }
+
+  function initPermalinks() {
+    if (!$("checks-filter")) revealTarget();
+    window.addEventListener("hashchange", revealTarget);
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Experiment: subscriber lookup
   // ---------------------------------------------------------------------------------------------
 
@@ -589,7 +705,7 @@
     scanForInlineCode();
     checkStylesheet();
     checkImages();
-    var steps = [initFilters, initLookup, initScrollRegions, initAges];
+    var steps = [initFilters, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks];
     steps.forEach(function (step) {
       try { step(); } catch (e) { recordProblem("script error: " + (e && e.message ? e.message : String(e))); }
     });
