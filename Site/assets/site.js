@@ -391,15 +391,10 @@
 
   var SEVERITIES = ["error", "warning", "info"];
 
-  /** Severities from the query: `severity=a,b` or `severity=a&severity=b`; all when absent. */
-  function checksSeverities(q) {
-    if (!q || !q.has("severity")) return SEVERITIES.slice();
-    var wanted = [];
-    q.getAll("severity").forEach(function (v) {
-      v.split(",").forEach(function (s) {
-        s = s.trim().toLowerCase();
-        if (SEVERITIES.indexOf(s) !== -1 && wanted.indexOf(s) === -1) wanted.push(s);
-      });
+  /** The severities `value` lists (`error,warning`), in catalogue order; all when it names none. */
+  function checksSeverities(value) {
+    var wanted = SEVERITIES.filter(function (s) {
+      return String(value || "").toLowerCase().split(",").some(function (v) { return v.trim() === s; });
     });
     return wanted.length ? wanted : SEVERITIES.slice();
   }
@@ -407,35 +402,48 @@
   function initChecksFilter() {
     var form = $("checks-filter");
     if (!form) return;
+    var severity = $("checks-severity");
     var select = $("checks-rule");
     var status = form.querySelector(".filter-status");
-    var boxes = Array.prototype.slice.call(form.querySelectorAll('input[name="severity"]'));
     var groups = Array.prototype.slice.call(document.querySelectorAll(".rule-group[data-rule]"));
     var sections = Array.prototype.slice.call(document.querySelectorAll(".severity-group"));
 
-    // One option per rule that has findings, in page order, written as text (never markup).
-    var seen = {};
+    function countOf(group) { return group.querySelectorAll(".finding").length; }
+
+    // One option per rule that has findings, sorted, written as text (never markup).
+    var counts = {};
     groups.forEach(function (g) {
       var rule = g.getAttribute("data-rule");
-      if (seen[rule] !== undefined) { seen[rule] += countOf(g); return; }
-      seen[rule] = countOf(g);
+      counts[rule] = (counts[rule] || 0) + countOf(g);
     });
-    Object.keys(seen).sort().forEach(function (rule) {
-      var option = el("option", null, rule + " (" + formatNumber(seen[rule]) + ")");
+    Object.keys(counts).sort().forEach(function (rule) {
+      var option = el("option", null, rule + " (" + formatNumber(counts[rule]) + ")");
       option.value = rule;
       select.appendChild(option);
     });
 
-    function countOf(group) { return group.querySelectorAll(".finding").length; }
+    /** Selects the option of `select` whose value is `value`; false when there is none. */
+    function choose(select, value) {
+      for (var i = 0; i < select.options.length; i++) {
+        if (select.options[i].value === value) { select.value = value; return true; }
+      }
+      return false;
+    }
 
+    // ?severity=error,warning (or repeated: severity=error&severity=warning), &rule=ID; values
+    // the page has no option for are ignored.
     var q = params();
-    var severities = checksSeverities(q);
-    boxes.forEach(function (b) { b.checked = severities.indexOf(b.value) !== -1; });
-    if (q && q.has("rule") && seen[q.get("rule")] !== undefined) select.value = q.get("rule");
+    if (q) {
+      var asked = checksSeverities(q.getAll("severity").join(","));
+      if (asked.length !== SEVERITIES.length) choose(severity, asked.join(","));
+      if (q.has("rule") && Object.prototype.hasOwnProperty.call(counts, q.get("rule"))) choose(select, q.get("rule"));
+    }
 
     function apply(updateUrl) {
-      var wanted = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
+      var wanted = checksSeverities(severity.value);
       var rule = select.value;
+      // Asked for by name (a rule, or infos alone), a group is opened, whatever its severity.
+      var openShown = !!rule || severity.value === "info";
       var shownGroups = 0, shownFindings = 0, total = 0;
       groups.forEach(function (g) {
         var n = countOf(g);
@@ -445,8 +453,7 @@
         if (ok) {
           shownGroups++;
           shownFindings += n;
-          // A rule asked for by name is opened, whatever its severity.
-          if (rule) { var d = g.querySelector("details"); if (d) d.open = true; }
+          if (openShown) { var d = g.querySelector("details"); if (d) d.open = true; }
         }
       });
       sections.forEach(function (s) { s.hidden = !s.querySelector(".rule-group:not([hidden])"); });
@@ -454,17 +461,12 @@
       if (status) {
         status.textContent = shownFindings === total ? "Showing all " + formatNumber(total) + " findings." :
           "Showing " + formatNumber(shownFindings) + " of " + formatNumber(total) + " findings" +
-          (shownGroups === 0 ? ". Tick a severity or choose All rules to see them." : ".");
+          (shownGroups === 0 ? ": none of this rule at this severity. Choose All severities or All rules." : ".");
       }
-      if (updateUrl) {
-        replaceQuery({
-          severity: wanted.length === SEVERITIES.length ? "" : wanted.join(","),
-          rule: rule
-        });
-      }
+      if (updateUrl) replaceQuery({ severity: severity.value, rule: rule });
     }
 
-    boxes.forEach(function (b) { b.addEventListener("change", function () { apply(true); }); });
+    severity.addEventListener("change", function () { apply(true); });
     select.addEventListener("change", function () { apply(true); });
     form.addEventListener("submit", function (e) { e.preventDefault(); apply(true); });
     form.hidden = false;
