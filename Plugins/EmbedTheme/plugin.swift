@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Builds the default templates (`Templates/`) and theme assets (`Site/assets/`) into the
-/// `FallbackSite` module as generated source, so a copied `fallback-site` binary works alone.
+/// `FallbackSite` module as generated source, so a copied `fallback-site` binary works alone, with
+/// `docs/rules.md`, which the site's rule pages quote.
 @main
 struct EmbedTheme: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -17,6 +18,10 @@ struct EmbedTheme: BuildToolPlugin {
                 inputs.append(file)
             }
         }
+        // The rules' documentation, for the site's rule pages: one source, docs/rules.md.
+        let rules = root.appending(path: "docs/rules.md")
+        arguments += ["docs/rules.md", rules.path]
+        inputs.append(rules)
         let output = context.pluginWorkDirectoryURL.appending(path: "DefaultTheme.swift")
         return [
             .buildCommand(

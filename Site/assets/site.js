@@ -384,6 +384,124 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Checks at scale (issue 9 point 9): filters by severity and rule, and finding permalinks.
+  //   ?severity=error,warning&rule=goto-unknown  (severity may also repeat) selects what shows;
+  //   #f-…  opens the collapsed group holding that finding and scrolls it into view.
+  // ---------------------------------------------------------------------------------------------
+
+  var SEVERITIES = ["error", "warning", "info"];
+
+  /** The severities `value` lists (`error,warning`), in catalogue order; all when it names none. */
+  function checksSeverities(value) {
+    var wanted = SEVERITIES.filter(function (s) {
+      return String(value || "").toLowerCase().split(",").some(function (v) { return v.trim() === s; });
+    });
+    return wanted.length ? wanted : SEVERITIES.slice();
+  }
+
+  function initChecksFilter() {
+    var form = $("checks-filter");
+    if (!form) return;
+    var severity = $("checks-severity");
+    var select = $("checks-rule");
+    var status = form.querySelector(".filter-status");
+    var groups = Array.prototype.slice.call(document.querySelectorAll(".rule-group[data-rule]"));
+    var sections = Array.prototype.slice.call(document.querySelectorAll(".severity-group"));
+
+    function countOf(group) { return group.querySelectorAll(".finding").length; }
+
+    // One option per rule that has findings, sorted, written as text (never markup).
+    var counts = {};
+    groups.forEach(function (g) {
+      var rule = g.getAttribute("data-rule");
+      counts[rule] = (counts[rule] || 0) + countOf(g);
+    });
+    Object.keys(counts).sort().forEach(function (rule) {
+      var option = el("option", null, rule + " (" + formatNumber(counts[rule]) + ")");
+      option.value = rule;
+      select.appendChild(option);
+    });
+
+    /** Selects the option of `select` whose value is `value`; false when there is none. */
+    function choose(select, value) {
+      for (var i = 0; i < select.options.length; i++) {
+        if (select.options[i].value === value) { select.value = value; return true; }
+      }
+      return false;
+    }
+
+    // ?severity=error,warning (or repeated: severity=error&severity=warning), &rule=ID; values
+    // the page has no option for are ignored.
+    var q = params();
+    if (q) {
+      var asked = checksSeverities(q.getAll("severity").join(","));
+      if (asked.length !== SEVERITIES.length) choose(severity, asked.join(","));
+      if (q.has("rule") && Object.prototype.hasOwnProperty.call(counts, q.get("rule"))) choose(select, q.get("rule"));
+    }
+
+    function apply(updateUrl) {
+      var wanted = checksSeverities(severity.value);
+      var rule = select.value;
+      // Asked for by name (a rule, or infos alone), a group is opened, whatever its severity.
+      var openShown = !!rule || severity.value === "info";
+      var shownGroups = 0, shownFindings = 0, total = 0;
+      groups.forEach(function (g) {
+        var n = countOf(g);
+        total += n;
+        var ok = wanted.indexOf(g.getAttribute("data-severity")) !== -1 && (!rule || g.getAttribute("data-rule") === rule);
+        g.hidden = !ok;
+        if (ok) {
+          shownGroups++;
+          shownFindings += n;
+          if (openShown) { var d = g.querySelector("details"); if (d) d.open = true; }
+        }
+      });
+      sections.forEach(function (s) { s.hidden = !s.querySelector(".rule-group:not([hidden])"); });
+      root.setAttribute("data-checks-shown", String(shownFindings));
+      if (status) {
+        status.textContent = shownFindings === total ? "Showing all " + formatNumber(total) + " findings." :
+          "Showing " + formatNumber(shownFindings) + " of " + formatNumber(total) + " findings" +
+          (shownGroups === 0 ? ": none of this rule at this severity. Choose All severities or All rules." : ".");
+      }
+      if (updateUrl) replaceQuery({ severity: severity.value, rule: rule });
+    }
+
+    severity.addEventListener("change", function () { apply(true); });
+    select.addEventListener("change", function () { apply(true); });
+    form.addEventListener("submit", function (e) { e.preventDefault(); apply(true); });
+    form.hidden = false;
+    apply(false);
+    // Reveal a permalinked finding even when the query's filters hide it.
+    revealTarget();
+  }
+
+  /** Open every closed <details> around the element the URL's hash names, show it if a filter
+   *  hid it, and scroll it into view: a permalink always lands on its finding. */
+  function revealTarget() {
+    var hash = window.location.hash;
+    if (!hash || hash.length < 2) return;
+    var id;
+    try { id = decodeURIComponent(hash.slice(1)); } catch (e) { id = hash.slice(1); }
+    var target = document.getElementById(id);
+    if (!target) return;
+    var changed = false;
+    for (var node = target.parentNode; node && node !== document; node = node.parentNode) {
+      if (node.nodeName && node.nodeName.toLowerCase() === "details" && !node.open) { node.open = true; changed = true; }
+      if (node.hidden && node.classList && (node.classList.contains("rule-group") || node.classList.contains("severity-group"))) {
+        node.hidden = false;
+        changed = true;
+      }
+    }
+    if (changed && target.scrollIntoView) target.scrollIntoView({ block: "start" });
+    root.setAttribute("data-revealed", id);
+  }
+
+  function initPermalinks() {
+    if (!$("checks-filter")) revealTarget();
+    window.addEventListener("hashchange", revealTarget);
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Experiment: subscriber lookup
   // ---------------------------------------------------------------------------------------------
 
@@ -589,7 +707,7 @@
     scanForInlineCode();
     checkStylesheet();
     checkImages();
-    var steps = [initFilters, initLookup, initScrollRegions, initAges];
+    var steps = [initFilters, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks];
     steps.forEach(function (step) {
       try { step(); } catch (e) { recordProblem("script error: " + (e && e.message ? e.message : String(e))); }
     });

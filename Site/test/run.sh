@@ -13,6 +13,8 @@
 # 4. built-site.test.js  the same browser checks on sites the built tool makes from Templates/
 #                        (Examples/2026-06-23-release-3.3.json, and the Examples folder as a
 #                        series), so the mocks cannot drift from the real pages.
+# 5. checks.test.js      the checks page of the series site: infos collapsed, permalinks into
+#                        collapsed groups, ?severity= and ?rule= filters, rule pages.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -132,6 +134,7 @@ if [ "$have_node" -eq 1 ]; then
                 "$tool" build "$repo/Examples" --out "$work/series-site" --quiet; then
                 run_node "browser, sites built from Templates/ (headless $version)" \
                     "$here/built-site.test.js" "$work/snapshot-site" "$work/series-site"
+                run_node "checks page and rule pages (headless $version)" "$here/checks.test.js" "$work/series-site"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

@@ -19,7 +19,11 @@ struct CommonPageFields: TemplateContext {
 
 /// A finding, wherever a page lists `findings`.
 struct FindingRow: TemplateContext {
+    /// The finding's permalink id (`FindingPermalink`): its row's `id`.
+    var id: String
     var rule: String
+    /// The rule's page, for a rule of the catalogue.
+    var rulePath: String?
     var severity: String
     var isError: Bool
     var isWarning: Bool
@@ -34,7 +38,8 @@ struct FindingRow: TemplateContext {
     var anchor: String?
 
     static let fields: [TemplateField<Self>] = [
-        .init("rule", \.rule), .init("severity", \.severity), .init("isError", \.isError), .init("isWarning", \.isWarning),
+        .init("id", \.id), .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("severity", \.severity),
+        .init("isError", \.isError), .init("isWarning", \.isWarning),
         .init("isInfo", \.isInfo), .init("message", \.message), .init("pointer", \.pointer), .init("line", \.line),
         .init("column", \.column), .init("placement", omittedWhenNil: \.placement),
         .init("placementPath", omittedWhenNil: \.placementPath), .init("anchor", omittedWhenNil: \.anchor),
@@ -164,13 +169,23 @@ struct ChecksPage: TemplateContext {
     /// The findings of one rule, within a severity.
     struct RuleGroup: TemplateContext {
         var rule: String
+        /// The rule's page, for a rule of the catalogue.
+        var rulePath: String?
+        /// The id of the group's heading: `rule-<severity>-<rule>`, the rule id reduced to safe characters.
+        var anchor: String
+        var severity: String
         var summary: String
         var count: Int
+        var findingNoun: String
+        /// Whether the group starts expanded: errors and warnings do, infos do not.
+        var open: Bool
         var findings: [FindingRow]
         var moreFindings: Int
 
         static let fields: [TemplateField<Self>] = [
-            .init("rule", \.rule), .init("summary", \.summary), .init("count", \.count), .init("findings", \.findings),
+            .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("anchor", \.anchor),
+            .init("severity", \.severity), .init("summary", \.summary), .init("count", \.count),
+            .init("findingNoun", \.findingNoun), .init("open", \.open), .init("findings", \.findings),
             .init("moreFindings", \.moreFindings),
         ]
     }
@@ -521,7 +536,11 @@ struct HistoryPage: TemplateContext {
 
     /// A finding of the history rules.
     struct HistoryFindingRow: TemplateContext {
+        /// The finding's permalink id (`FindingPermalink`).
+        var id: String
         var rule: String
+        /// The rule's page, for a rule of the catalogue.
+        var rulePath: String?
         var severity: String
         var message: String
         var snapshot: String
@@ -531,7 +550,8 @@ struct HistoryPage: TemplateContext {
         var pointer: String
 
         static let fields: [TemplateField<Self>] = [
-            .init("rule", \.rule), .init("severity", \.severity), .init("message", \.message), .init("snapshot", \.snapshot),
+            .init("id", \.id), .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("severity", \.severity),
+            .init("message", \.message), .init("snapshot", \.snapshot),
             .init("placement", \.placement), .init("line", \.line), .init("column", \.column), .init("pointer", \.pointer),
         ]
     }

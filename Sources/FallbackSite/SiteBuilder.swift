@@ -44,6 +44,7 @@ public struct SiteBuilder: Sendable {
             case .experiment: "Experiment on \(SnapshotText.shortened(page.id ?? ""))"
             case .changes: "Changes"
             case .history: "History"
+            case .rule: "Rule \(SnapshotText.shortened(page.id ?? ""))"
             }
         var links: [(String, String, SitePage.Kind)] = [("Overview", "index.html", .overview), ("Checks", "checks.html", .checks)]
         if model.changes != nil { links.append(("Changes", "changes.html", .changes)) }

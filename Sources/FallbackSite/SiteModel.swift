@@ -218,10 +218,10 @@ extension SiteModel {
         return seconds >= 0 ? "\(text) old" : "\(text) in the future"
     }
 
-    static func finding(_ finding: Finding, root: String, model: SiteModel) -> FindingRow {
+    static func finding(_ finding: Finding, id: String, root: String, model: SiteModel) -> FindingRow {
         let key = finding.placementKey
         return FindingRow(
-            rule: finding.ruleId.rawValue, severity: finding.severity.rawValue, isError: finding.severity == .error,
+            id: id, rule: finding.ruleId.rawValue, rulePath: rulePath(finding.ruleId).map { root + $0 }, severity: finding.severity.rawValue, isError: finding.severity == .error,
             isWarning: finding.severity == .warning, isInfo: finding.severity == .info, message: finding.message,
             pointer: SnapshotText.shortenedPointer(finding.pointer), line: finding.line, column: finding.column,
             placement: key.map { SnapshotText.shortened($0) }, placementPath: key.map { root + model.placementPath($0) },

@@ -7,7 +7,7 @@ import RovenueFallback
 /// A page of the site: where it goes, which template renders it, and how to build its context.
 public struct SitePage: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
-        case overview, placement, funnel, experiment, checks, changes, history
+        case overview, placement, funnel, experiment, checks, changes, history, rule
     }
 
     public let kind: Kind
@@ -37,6 +37,7 @@ extension SitePage.Kind {
         case .checks: ChecksPage.self
         case .changes: ChangesPage.self
         case .history: HistoryPage.self
+        case .rule: RulePage.self
         }
     }
 }
@@ -50,6 +51,8 @@ extension SiteModel {
         pages += snapshot.file.entries.map { SitePage(kind: .placement, id: $0.key, path: placementPath($0.key)) }
         pages += funnels.map { SitePage(kind: .funnel, id: $0.funnel.id, path: "funnels/\($0.fileName).html") }
         pages += experiments.map { SitePage(kind: .experiment, id: $0.placementKey, path: "experiments/\($0.fileName).html") }
+        // Every rule of the catalogue, with findings or not, so a rule's link never breaks.
+        pages += Rule.all.map { SitePage(kind: .rule, id: $0.id.rawValue, path: SiteModel.rulePath($0.id)!) }
         return pages
     }
 
@@ -72,6 +75,7 @@ extension SiteModel {
         case .experiment: specific = experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
         case .changes: specific = changesPage(root: page.root)
         case .history: specific = historyPage(root: page.root, values: values)
+        case .rule: specific = rulePage(id: page.id ?? "", root: page.root, values: values)
         }
         if let specific { context.merge(specific.fieldValues) { _, new in new } }
         return .dictionary(context)
@@ -82,7 +86,8 @@ extension SiteModel {
 
     /// The first `listedFindingLimit` of `findings`, as a list's rows.
     func listedFindings(_ findings: [Finding], root: String) -> [FindingRow] {
-        findings.prefix(SiteModel.listedFindingLimit).map { SiteModel.finding($0, root: root, model: self) }
+        let listed = findings.prefix(SiteModel.listedFindingLimit)
+        return zip(listed, FindingPermalink.ids(for: listed)).map { SiteModel.finding($0, id: $1, root: root, model: self) }
     }
 
     /// How many of `findings` a list leaves out.
@@ -179,9 +184,9 @@ extension SiteModel {
                 warnings: record.findingCounts.warnings, infos: record.findingCounts.infos, counts: record.countsSummary,
                 summary: record.changes.summary, rejected: record.rejection != nil, current: record.stamp.index == timeline.currentIndex)
         }
-        let findings = timeline.findings.map { item in
+        let findings = zip(timeline.findings, FindingPermalink.ids(for: timeline.findings.map(\.finding))).map { item, id in
             HistoryPage.HistoryFindingRow(
-                rule: item.finding.ruleId.rawValue, severity: item.finding.severity.rawValue, message: item.finding.message,
+                id: id, rule: item.finding.ruleId.rawValue, rulePath: SiteModel.rulePath(item.finding.ruleId).map { root + $0 }, severity: item.finding.severity.rawValue, message: item.finding.message,
                 snapshot: item.snapshot.name, placement: item.finding.placementKey.map { SiteModel.name($0) }, line: item.finding.line,
                 column: item.finding.column, pointer: SnapshotText.shortenedPointer(item.finding.pointer))
         }
@@ -199,7 +204,10 @@ extension SiteModel {
             let byRule = Dictionary(grouping: findings, by: \.ruleId)
             let rules = byRule.keys.sorted().map { id in
                 ChecksPage.RuleGroup(
-                    rule: id.rawValue, summary: Rule(id: id)?.summary ?? "", count: byRule[id]!.count,
+                    rule: id.rawValue, rulePath: SiteModel.rulePath(id).map { root + $0 },
+                    anchor: "rule-\(severity.rawValue)-\(FindingPermalink.slug(id.rawValue))", severity: severity.rawValue,
+                    summary: Rule(id: id)?.summary ?? "", count: byRule[id]!.count,
+                    findingNoun: byRule[id]!.count == 1 ? "finding" : "findings", open: severity != .info,
                     findings: listedFindings(byRule[id]!, root: root), moreFindings: moreFindings(byRule[id]!))
             }
             let (anchor, heading): (String, String) =

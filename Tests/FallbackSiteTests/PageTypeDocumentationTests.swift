@@ -64,9 +64,9 @@ import Testing
 
     @Test func conversionKeepsEveryKeyAndLeavesOutOnlyOmittedNils() {
         let row = FindingRow(
-            rule: "r", severity: "error", isError: true, isWarning: false, isInfo: false, message: "m", pointer: "/p", line: 1, column: 2,
+            id: "f-r-1-2-0123456789", rule: "r", rulePath: nil, severity: "error", isError: true, isWarning: false, isInfo: false, message: "m", pointer: "/p", line: 1, column: 2,
             placement: nil, placementPath: nil, anchor: nil)
-        #expect(row.mustacheValue == ["rule": "r", "severity": "error", "isError": true, "isWarning": false, "isInfo": false, "message": "m",
+        #expect(row.mustacheValue == ["id": "f-r-1-2-0123456789", "rule": "r", "severity": "error", "isError": true, "isWarning": false, "isInfo": false, "message": "m",
             "pointer": "/p", "line": 1, "column": 2])
         let use = FunnelPage.Use(placement: "home", path: "placements/home.html", variant: nil)
         #expect(use.mustacheValue == ["placement": "home", "path": "placements/home.html", "variant": nil])
