@@ -13,6 +13,9 @@
 # 4. built-site.test.js  the same browser checks on sites the built tool makes from Templates/
 #                        (Examples/2026-06-23-release-3.3.json, and the Examples folder as a
 #                        series), so the mocks cannot drift from the real pages.
+# 5. search.test.js      the header's site search on those two sites (?search=…): each kind of
+#                        thing found, its link's file and anchor exist, ranking, the cap, and a
+#                        site built from a hostile snapshot showing its text as text.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -132,6 +135,8 @@ if [ "$have_node" -eq 1 ]; then
                 "$tool" build "$repo/Examples" --out "$work/series-site" --quiet; then
                 run_node "browser, sites built from Templates/ (headless $version)" \
                     "$here/built-site.test.js" "$work/snapshot-site" "$work/series-site"
+                run_node "browser, site search on the built sites (headless $version)" \
+                    "$here/search.test.js" "$work/snapshot-site" "$work/series-site" "$tool"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))
