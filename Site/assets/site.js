@@ -668,7 +668,17 @@
         // Paths are the site's own relative file names; never a scheme.
         link.setAttribute("href", /^[a-z][a-z0-9+.-]*:/i.test(result.path) ? "#" : siteRoot + result.path);
         link.appendChild(el("span", "search-kind", result.kind + ": "));
-        var text = el("bdi", "search-text", searchSnippet(result.text, result.at, query.length));
+        // The snippet with the matched part in <mark>, each part set as text.
+        var snippet = searchSnippet(result.text, result.at, query.length);
+        var text = el("bdi", "search-text");
+        var at = snippet.toLowerCase().indexOf(query.toLowerCase());
+        if (at < 0) {
+          text.textContent = snippet;
+        } else {
+          text.appendChild(document.createTextNode(snippet.slice(0, at)));
+          text.appendChild(el("mark", null, snippet.slice(at, at + query.length)));
+          text.appendChild(document.createTextNode(snippet.slice(at + query.length)));
+        }
         link.appendChild(text);
         link.appendChild(document.createTextNode(" → "));
         link.appendChild(el("bdi", "search-label", result.label));
@@ -696,6 +706,7 @@
         if (first) { e.preventDefault(); first.focus(); }
       } else if (e.key === "Enter") {
         e.preventDefault();
+        if (index()) render(); // what is typed now, not what the debounce last saw
         var top = links()[0];
         if (top) top.click();
       } else if (e.key === "Escape") {
@@ -708,7 +719,11 @@
       var at = all.indexOf(document.activeElement);
       if (e.key === "ArrowDown" && at >= 0 && at < all.length - 1) { e.preventDefault(); all[at + 1].focus(); }
       else if (e.key === "ArrowUp") { e.preventDefault(); if (at > 0) all[at - 1].focus(); else input.focus(); }
-      else if (e.key === "Escape") { e.preventDefault(); close(); input.focus(); }
+      else if (e.key === "Escape") { e.preventDefault(); input.focus(); close(); }
+    });
+    // A result on this very page (a funnel row) navigates without leaving it: close the list.
+    list.addEventListener("click", function (e) {
+      if (e.target && e.target.closest && e.target.closest("a")) close();
     });
     box.addEventListener("focusout", function (e) {
       if (!e.relatedTarget || !box.contains(e.relatedTarget)) close();
