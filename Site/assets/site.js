@@ -703,7 +703,12 @@
     input.addEventListener("keydown", function (e) {
       if (e.key === "ArrowDown") {
         var first = links()[0];
-        if (first) { e.preventDefault(); first.focus(); }
+        if (first) {
+          e.preventDefault();
+          list.hidden = false; // reopened after Escape
+          box.classList.add("is-open");
+          first.focus();
+        }
       } else if (e.key === "Enter") {
         e.preventDefault();
         if (index()) render(); // what is typed now, not what the debounce last saw

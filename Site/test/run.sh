@@ -14,8 +14,8 @@
 #                        (Examples/2026-06-23-release-3.3.json, and the Examples folder as a
 #                        series), so the mocks cannot drift from the real pages.
 # 5. search.test.js      the header's site search on those two sites (?search=…): each kind of
-#                        thing found, its link's file and anchor exist, ranking, the cap, and a
-#                        site built from a hostile snapshot showing its text as text.
+#                        thing found, its link's file and anchor exist, ranking, the cap, the
+#                        keyboard, and a site built from a hostile snapshot showing its text as text.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is

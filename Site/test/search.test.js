@@ -9,13 +9,14 @@
 //
 // <snapshot site> is built from Examples/2026-06-23-release-3.3.json, <series site> from the
 // Examples folder (release 3.4 newest). With the binary, a site is also built from a hostile
-// snapshot in a temporary folder, to see its text stay text.
+// snapshot in a temporary folder, to see its text stay text. The keyboard is driven through
+// Chromium's DevTools protocol over a pipe (--remote-debugging-pipe; no extra package).
 
 const fs = require("fs");
 const path = require("path");
-const { spawnSync } = require("child_process");
+const { spawn, spawnSync } = require("child_process");
 const { test, run, equal, ok } = require("./lib/harness");
-const { temporaryFolder, fileUrl, dump, attrs, tags, tagById, text, assertClean } = require("./lib/browser");
+const { CHROMIUM, temporaryFolder, fileUrl, dump, attrs, tags, tagById, text, assertClean } = require("./lib/browser");
 
 const [snapshotSite, seriesSite, tool] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!snapshotSite || !seriesSite || !fs.existsSync(path.join(snapshotSite, "index.html"))) {
@@ -138,6 +139,89 @@ test("a search that finds nothing says so", () => {
   const found = search(snapshotSite, "index.html", "no-such-thing-anywhere");
   equal(found.results.length, 0, "results");
   equal(found.status, "Nothing matches “no-such-thing-anywhere”.", "status");
+});
+
+// --- The keyboard, through the DevTools protocol over a pipe ----------------------------------
+
+/// A headless Chromium driven over --remote-debugging-pipe: `evaluate`, `key`, `type`, `close`.
+async function drive(url) {
+  const dir = fs.mkdtempSync(path.join(temporaryFolder(), "kb-"));
+  const home = path.join(dir, "h");
+  fs.mkdirSync(home);
+  const child = spawn(CHROMIUM, [
+    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-dev-shm-usage",
+    "--remote-debugging-pipe", `--user-data-dir=${path.join(dir, "p")}`, "about:blank",
+  ], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"], env: { ...process.env, HOME: home, TMPDIR: dir } });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  let next = 0, buffer = "";
+  const waiting = new Map();
+  child.stdio[4].on("data", (data) => {
+    buffer += data;
+    for (let end; (end = buffer.indexOf("\0")) >= 0; buffer = buffer.slice(end + 1)) {
+      const message = JSON.parse(buffer.slice(0, end));
+      if (message.id && waiting.has(message.id)) { waiting.get(message.id)(message); waiting.delete(message.id); }
+    }
+  });
+  const send = (method, params, sessionId) => new Promise((resolve, reject) => {
+    const id = ++next;
+    const timer = setTimeout(() => reject(new Error(`no answer to ${method}`)), 20000);
+    waiting.set(id, (m) => { clearTimeout(timer); m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result); });
+    child.stdio[3].write(JSON.stringify({ id, method, params: params || {}, sessionId }) + "\0");
+  });
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const target = await send("Target.createTarget", { url: "about:blank" });
+  const { sessionId } = await send("Target.attachToTarget", { targetId: target.targetId, flatten: true });
+  const evaluate = async (expression) => (await send("Runtime.evaluate", { expression, returnByValue: true }, sessionId)).result.value;
+  await send("Page.navigate", { url }, sessionId);
+  for (let i = 0; i < 50 && (await evaluate("document.documentElement.getAttribute('data-js')")) !== "ready"; i++) await sleep(100);
+  const codes = { "/": 191, ArrowDown: 40, ArrowUp: 38, Enter: 13, Escape: 27 };
+  return {
+    evaluate,
+    async key(key) {
+      const base = { key, code: key === "/" ? "Slash" : key, windowsVirtualKeyCode: codes[key] };
+      await send("Input.dispatchKeyEvent", { type: "keyDown", ...base, text: key === "/" ? "/" : key === "Enter" ? "\r" : undefined }, sessionId);
+      await send("Input.dispatchKeyEvent", { type: "keyUp", ...base }, sessionId);
+      await sleep(50);
+    },
+    async type(text) { await send("Input.insertText", { text }, sessionId); await sleep(400); },
+    sleep,
+    async close() { child.kill(); await exited; },
+  };
+}
+
+test("keyboard: / focuses the box, arrows move through results, Escape closes, Enter opens", async () => {
+  const page = await drive(fileUrl(path.join(snapshotSite, "index.html")));
+  try {
+    const active = () => page.evaluate("document.activeElement.id || document.activeElement.textContent");
+    const open = () => page.evaluate("!document.getElementById('site-search-results').hidden");
+    await page.key("/");
+    equal(await active(), "site-search-input", "/ focuses the search box");
+    equal(await page.evaluate("document.getElementById('site-search-input').value"), "", "the / is not typed");
+    await page.type("pg_goal");
+    ok(await open(), "results listed while typing");
+    await page.key("ArrowDown");
+    equal(await active(), "page id: pg_goal → Calm start quiz", "ArrowDown: the first result");
+    await page.key("ArrowDown");
+    equal(await active(), "page id: pg_goal → Calm start – short", "ArrowDown: the second");
+    await page.key("ArrowUp");
+    await page.key("ArrowUp");
+    equal(await active(), "site-search-input", "ArrowUp from the first goes back to the box");
+    await page.key("Escape");
+    ok(!(await open()), "Escape closes the list");
+    equal(await active(), "site-search-input", "and leaves the focus in the box");
+    await page.key("ArrowDown");
+    ok(await open(), "ArrowDown reopens it");
+    await page.key("Escape");
+    equal(await active(), "site-search-input", "Escape on a result returns to the box");
+    ok(!(await open()), "with the list closed");
+    await page.evaluate("(function (i) { i.value = ''; })(document.getElementById('site-search-input'))");
+    await page.type("exp_onb_quiz_len");
+    await page.key("Enter");
+    await page.sleep(1000);
+    ok((await page.evaluate("location.pathname")).endsWith("/experiments/onboarding.html"), "Enter opens the first result");
+  } finally {
+    await page.close();
+  }
 });
 
 // --- Hostile text stays text ----------------------------------------------------------------
