@@ -362,17 +362,7 @@
       search.addEventListener("keydown", function (e) {
         if (e.key === "Escape" && search.value) { search.value = ""; apply(true); e.preventDefault(); }
       });
-      // "/" focuses the search from anywhere on the page (as on GitHub).
-      search.setAttribute("aria-keyshortcuts", "/");
-      document.addEventListener("keydown", function (e) {
-        if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-        var t = e.target;
-        var tag = t && t.nodeName ? t.nodeName.toLowerCase() : "";
-        if (tag === "input" || tag === "textarea" || tag === "select" || (t && t.isContentEditable)) return;
-        e.preventDefault();
-        search.focus();
-        search.select();
-      });
+      // "/" belongs to the header's site search (see "Site search" below), on every page.
     }
     if (kind) kind.addEventListener("change", function () { apply(true); });
     if (severity) severity.addEventListener("change", function () { apply(true); });
@@ -702,12 +692,192 @@
     });
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Site search (issue 9, point 2): the header's box over assets/search-index.js, a script that
+  // assigns self.fallbackSearchIndex = {kinds, pages, targets: [[page, label]],
+  // entries: [[kind, text, target, anchor?]]} (the format is documented in SearchIndex.swift). It is loaded on first use with <script src> (the CSP allows the site's
+  // own scripts; file:// forbids fetching JSON). Every result is built with textContent.
+  // ---------------------------------------------------------------------------------------------
+
+  var SEARCH_LIMIT = 50;
+  var SEARCH_SNIPPET = 80;
+
+  /** The entries of `index` whose text contains `query` (case-insensitive), best first: an exact
+   *  match, then a prefix, then a substring; then by kind (the index's order), then index order.
+   *  Returns {total, results: [{kind, text, label, path, at}]} with at most `limit` results. */
+  function searchEntries(index, query, limit) {
+    var q = String(query || "").trim().toLowerCase();
+    if (!q || !index || !index.entries) return { total: 0, results: [] };
+    var entries = index.entries;
+    if (!index.lower) index.lower = entries.map(function (e) { return String(e[1]).toLowerCase(); });
+    var matches = [];
+    for (var i = 0; i < entries.length; i++) {
+      var text = index.lower[i];
+      var at = text.indexOf(q);
+      if (at < 0) continue;
+      matches.push({ rank: text === q ? 0 : at === 0 ? 1 : 2, kind: entries[i][0], i: i, at: at });
+    }
+    matches.sort(function (a, b) { return a.rank - b.rank || a.kind - b.kind || a.i - b.i; });
+    var results = matches.slice(0, limit === undefined ? SEARCH_LIMIT : limit).map(function (m) {
+      var e = entries[m.i];
+      var target = index.targets[e[2]];
+      var anchor = e.length > 3 ? "#" + (e[3] === 1 ? "page-" + e[1] : e[3]) : "";
+      return { kind: index.kinds[e[0]], text: e[1], label: target[1], path: index.pages[target[0]] + anchor, at: m.at };
+    });
+    return { total: matches.length, results: results };
+  }
+
+  /** The part of `text` around a match at `at` (`length` long), at most SEARCH_SNIPPET characters. */
+  function searchSnippet(text, at, length) {
+    if (text.length <= SEARCH_SNIPPET) return text;
+    var start = Math.max(0, Math.min(at - 20, text.length - SEARCH_SNIPPET));
+    start = Math.max(0, Math.min(start, at));
+    var end = Math.min(text.length, Math.max(start + SEARCH_SNIPPET, at + length));
+    return (start > 0 ? "…" : "") + text.slice(start, end) + (end < text.length ? "…" : "");
+  }
+
+  api.searchEntries = searchEntries;
+  api.searchSnippet = searchSnippet;
+
+  function initSearch() {
+    var box = document.querySelector(".site-search[data-search-index]");
+    var input = $("site-search-input");
+    var list = $("site-search-results");
+    var status = $("site-search-status");
+    if (!box || !input || !list || !status) return;
+    var siteRoot = box.getAttribute("data-search-root") || "";
+    var loading = false;
+    var failed = false;
+
+    function index() { return window.fallbackSearchIndex; }
+
+    function load() {
+      if (index() || loading || failed) return;
+      loading = true;
+      status.textContent = "Loading the search index…";
+      var script = document.createElement("script");
+      script.src = box.getAttribute("data-search-index");
+      script.onload = function () { loading = false; render(); };
+      script.onerror = function () {
+        loading = false;
+        failed = true;
+        // The problem log's capture listener records the failed <script>.
+        status.textContent = "The search index (assets/search-index.js) could not be loaded.";
+      };
+      document.head.appendChild(script);
+    }
+
+    function close() {
+      list.hidden = true;
+      box.classList.remove("is-open");
+    }
+
+    function links() { return Array.prototype.slice.call(list.querySelectorAll("a")); }
+
+    function render() {
+      var query = input.value.trim();
+      while (list.firstChild) list.removeChild(list.firstChild);
+      if (!query) { status.textContent = ""; close(); return; }
+      if (!index()) { load(); return; }
+      var found = searchEntries(index(), query, SEARCH_LIMIT);
+      found.results.forEach(function (result) {
+        var item = el("li");
+        var link = el("a");
+        // Paths are the site's own relative file names; never a scheme.
+        link.setAttribute("href", /^[a-z][a-z0-9+.-]*:/i.test(result.path) ? "#" : siteRoot + result.path);
+        link.appendChild(el("span", "search-kind", result.kind + ": "));
+        // The snippet with the matched part in <mark>, each part set as text.
+        var snippet = searchSnippet(result.text, result.at, query.length);
+        var text = el("bdi", "search-text");
+        var at = snippet.toLowerCase().indexOf(query.toLowerCase());
+        if (at < 0) {
+          text.textContent = snippet;
+        } else {
+          text.appendChild(document.createTextNode(snippet.slice(0, at)));
+          text.appendChild(el("mark", null, snippet.slice(at, at + query.length)));
+          text.appendChild(document.createTextNode(snippet.slice(at + query.length)));
+        }
+        link.appendChild(text);
+        link.appendChild(document.createTextNode(" → "));
+        link.appendChild(el("bdi", "search-label", result.label));
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      var more = found.total - found.results.length;
+      if (more > 0) list.appendChild(el("li", "search-more", formatNumber(more) + " more; type more to narrow the search"));
+      if (found.total === 0) {
+        status.textContent = "Nothing matches “" + query + "”.";
+      } else {
+        status.textContent = (more > 0 ? "The first " + found.results.length + " of " : "") + formatNumber(found.total) +
+          " result" + (found.total === 1 ? "" : "s") + ".";
+      }
+      list.hidden = found.total === 0;
+      box.classList.toggle("is-open", found.total > 0);
+    }
+
+    var renderLater = debounce(render, 80);
+    input.addEventListener("input", function () { if (!index()) load(); renderLater(); });
+    input.addEventListener("focus", function () { load(); if (input.value.trim() && list.firstChild) { list.hidden = false; box.classList.add("is-open"); } });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowDown") {
+        var first = links()[0];
+        if (first) {
+          e.preventDefault();
+          list.hidden = false; // reopened after Escape
+          box.classList.add("is-open");
+          first.focus();
+        }
+      } else if (e.key === "Enter") {
+        e.preventDefault();
+        if (index()) render(); // what is typed now, not what the debounce last saw
+        var top = links()[0];
+        if (top) top.click();
+      } else if (e.key === "Escape") {
+        if (!list.hidden) { e.preventDefault(); close(); }
+        else if (input.value) { e.preventDefault(); input.value = ""; render(); }
+      }
+    });
+    list.addEventListener("keydown", function (e) {
+      var all = links();
+      var at = all.indexOf(document.activeElement);
+      if (e.key === "ArrowDown" && at >= 0 && at < all.length - 1) { e.preventDefault(); all[at + 1].focus(); }
+      else if (e.key === "ArrowUp") { e.preventDefault(); if (at > 0) all[at - 1].focus(); else input.focus(); }
+      else if (e.key === "Escape") { e.preventDefault(); input.focus(); close(); }
+    });
+    // A result on this very page (a funnel row) navigates without leaving it: close the list.
+    list.addEventListener("click", function (e) {
+      if (e.target && e.target.closest && e.target.closest("a")) close();
+    });
+    box.addEventListener("focusout", function (e) {
+      if (!e.relatedTarget || !box.contains(e.relatedTarget)) close();
+    });
+    // "/" focuses the search from anywhere on the page (as on GitHub).
+    input.setAttribute("aria-keyshortcuts", "/");
+    document.addEventListener("keydown", function (e) {
+      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      var t = e.target;
+      var tag = t && t.nodeName ? t.nodeName.toLowerCase() : "";
+      if (tag === "input" || tag === "textarea" || tag === "select" || (t && t.isContentEditable)) return;
+      e.preventDefault();
+      input.focus();
+      input.select();
+    });
+    box.hidden = false;
+    // ?search=… opens the page with that search shown (a link to a search; the browser tests).
+    var query = params();
+    var initial = query ? query.get("search") : null;
+    if (initial) {
+      input.value = initial;
+      if (index()) render(); else load();
+    }
+  }
+
   function init() {
     root.classList.add("js");
     scanForInlineCode();
     checkStylesheet();
     checkImages();
-    var steps = [initFilters, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks];
+    var steps = [initFilters, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks, initSearch];
     steps.forEach(function (step) {
       try { step(); } catch (e) { recordProblem("script error: " + (e && e.message ? e.message : String(e))); }
     });

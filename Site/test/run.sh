@@ -15,6 +15,9 @@
 #                        series), so the mocks cannot drift from the real pages.
 # 5. checks.test.js      the checks page of the series site: infos collapsed, permalinks into
 #                        collapsed groups, ?severity= and ?rule= filters, rule pages.
+# 6. search.test.js      the header's site search on those two sites (?search=…): each kind of
+#                        thing found, its link's file and anchor exist, ranking, the cap, the
+#                        keyboard, and a site built from a hostile snapshot showing its text as text.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -135,6 +138,8 @@ if [ "$have_node" -eq 1 ]; then
                 run_node "browser, sites built from Templates/ (headless $version)" \
                     "$here/built-site.test.js" "$work/snapshot-site" "$work/series-site"
                 run_node "checks page and rule pages (headless $version)" "$here/checks.test.js" "$work/series-site"
+                run_node "browser, site search on the built sites (headless $version)" \
+                    "$here/search.test.js" "$work/snapshot-site" "$work/series-site" "$tool"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

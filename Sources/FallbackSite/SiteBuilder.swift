@@ -71,6 +71,9 @@ public struct SiteBuilder: Sendable {
         for (path, bytes) in theme.assets {
             files["assets/" + path] = bytes
         }
+        // The header's search box loads the index on first use; the site's own index replaces
+        // any asset of the same name.
+        files[SearchIndex.path] = Array(model.searchIndex.script.utf8)
         return files
     }
 }

@@ -1,0 +1,263 @@
+import Foundation
+import RovenueFallback
+
+/// The site's search index: every identifier a reader may look for (placement keys, funnel ids,
+/// page ids, experiment and variant ids, paywall and product ids, the text of skipped entries),
+/// each with the most specific page that shows it. The header's search box reads it.
+///
+/// Pages open from `file://`, where a browser refuses to `fetch` JSON, so the index is a script
+/// (`assets/search-index.js`) that the CSP's `script-src 'self'` allows: one assignment of JSON
+/// data to `self.fallbackSearchIndex`, written by the project's JSON writer, with U+2028 and U+2029
+/// escaped as well, so no snapshot text can end a string or the statement. Entries keep the order
+/// they are found in (placements in file order), so the same snapshot gives the same bytes.
+public struct SearchIndex: Sendable, Hashable {
+    /// What an entry's text is. The cases' order is the order results of equal match rank in.
+    public enum Kind: String, Sendable, CaseIterable {
+        case placementKey = "placement key"
+        case placementIdentifier = "placement identifier"
+        case experimentId = "experiment id"
+        case experimentKey = "experiment key"
+        case variantId = "variant id"
+        case funnelId = "funnel id"
+        case funnelSlug = "funnel slug"
+        case funnelName = "funnel name"
+        case pageId = "page id"
+        case paywallId = "paywall id"
+        case paywallIdentifier = "paywall identifier"
+        case productId = "product id"
+        case skippedContent = "skipped entry"
+    }
+
+    /// One thing a search can find.
+    public struct Entry: Sendable, Hashable {
+        public let kind: Kind
+        /// The text a query is matched against, as the snapshot spells it (a skipped entry's text
+        /// bounded by `skippedTextLimit`, its runs of white space made one space).
+        public let text: String
+        /// What the result leads to, in words: `Calm start quiz`, `placement trial_ending`.
+        public let label: String
+        /// The page below the site's root, with its anchor when the page has one for it.
+        public let path: String
+    }
+
+    /// Where the index is written, below the output folder.
+    public static let path = "assets/search-index.js"
+    /// The global the script assigns.
+    public static let globalName = "fallbackSearchIndex"
+    /// How many UTF-8 bytes of a skipped entry's text the index keeps.
+    public static let skippedTextLimit = 2048
+
+    public let entries: [Entry]
+
+    public init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// The script file: `self.fallbackSearchIndex = {"kinds": […], "pages": […], "targets": […], "entries": […]};`
+    ///
+    /// - `kinds`: each `Kind`'s name, in rank order; an entry names its kind by index.
+    /// - `pages`: the paths of the pages results lead to.
+    /// - `targets`: `[page, label]` pairs, `page` an index into `pages`; many entries share one
+    ///   (a funnel's ids, pages and products all lead to its page, labelled with its name).
+    /// - `entries`: `[kind, text, target]`, or `[kind, text, target, anchor]` where the page has an
+    ///   anchor for it; an anchor of `1` stands for `"page-" + text` (a funnel page's row of a page
+    ///   whose id is already a safe anchor name, most of them).
+    ///
+    /// Shared in tables, so a page that shows 1,000 ids and a label many ids share are written once.
+    public var script: String {
+        var pageIndex: [String: Int] = [:]
+        var pages: [JSONValue] = []
+        var targetIndex: [String: [String: Int]] = [:]
+        var targets: [JSONValue] = []
+        var rows: [JSONValue] = []
+        rows.reserveCapacity(entries.count)
+        let kindIndex = Dictionary(uniqueKeysWithValues: Kind.allCases.enumerated().map { ($1, $0) })
+        for entry in entries {
+            let (page, anchor) = Self.split(entry.path)
+            let pageNumber: Int
+            if let known = pageIndex[page] {
+                pageNumber = known
+            } else {
+                pageNumber = pages.count
+                pageIndex[page] = pageNumber
+                pages.append(.string(page))
+            }
+            let target: Int
+            if let known = targetIndex[page]?[entry.label] {
+                target = known
+            } else {
+                target = targets.count
+                targetIndex[page, default: [:]][entry.label] = target
+                targets.append(.array([.number(JSONNumber(pageNumber)), .string(entry.label)]))
+            }
+            var row: [JSONValue] = [.number(JSONNumber(kindIndex[entry.kind]!)), .string(entry.text), .number(JSONNumber(target))]
+            if let anchor { row.append(anchor == "page-" + entry.text ? .number(JSONNumber(1)) : .string(anchor)) }
+            rows.append(.array(row))
+        }
+        let data = JSONValue.object([
+            .init("kinds", .array(Kind.allCases.map { .string($0.rawValue) })), .init("pages", .array(pages)), .init("targets", .array(targets)),
+            .init("entries", .array(rows)),
+        ])
+        return "self.\(Self.globalName) = \(Self.scriptSafe(data.jsonText()));\n"
+    }
+
+    /// `path` apart at its `#`: the page and the anchor.
+    static func split(_ path: String) -> (page: String, anchor: String?) {
+        guard let hash = path.firstIndex(of: "#") else { return (path, nil) }
+        return (String(path[..<hash]), String(path[path.index(after: hash)...]))
+    }
+
+    /// JSON text that is also safe as JavaScript source: U+2028 and U+2029, which JSON allows raw
+    /// in strings but older JavaScript reads as line ends, escaped. They occur only inside strings.
+    static func scriptSafe(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return json }
+        var output = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "\u{2028}": output.append(contentsOf: "\\u2028".unicodeScalars)
+            case "\u{2029}": output.append(contentsOf: "\\u2029".unicodeScalars)
+            default: output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+}
+
+extension SiteModel {
+    /// Everything the header's search finds on this site.
+    public var searchIndex: SearchIndex {
+        var collector = SearchIndexCollector(model: self)
+        collector.collect()
+        return SearchIndex(entries: collector.entries)
+    }
+}
+
+/// Walks a model's snapshot and gathers the search entries, each once.
+struct SearchIndexCollector {
+    let model: SiteModel
+    private(set) var entries: [SearchIndex.Entry] = []
+    private var seen: Set<SearchIndex.Entry> = []
+
+    init(model: SiteModel) {
+        self.model = model
+    }
+
+    mutating func add(_ kind: SearchIndex.Kind, _ text: String, label: String, path: String) {
+        guard !text.isEmpty else { return }
+        let entry = SearchIndex.Entry(kind: kind, text: text, label: label, path: path)
+        if seen.insert(entry).inserted { entries.append(entry) }
+    }
+
+    mutating func collect() {
+        let file = model.snapshot.file
+        for record in file.entries {
+            let key = record.key
+            let placementPath = model.placementPath(key)
+            let placementLabel = "placement \(SnapshotText.shortened(key))"
+            add(.placementKey, key, label: placementLabel, path: placementPath)
+            guard let entry = record.entry else {
+                add(.skippedContent, skippedText(of: record.value.node), label: "skipped \(placementLabel)", path: placementPath)
+                continue
+            }
+            if let placement = entry.placement, !ExactKey.same(placement.identifier, key) {
+                add(.placementIdentifier, placement.identifier, label: placementLabel, path: placementPath)
+            }
+            if let paywall = entry.paywall {
+                addPaywall(paywall, label: "paywall \(SnapshotText.shortened(paywall.id)) on \(placementLabel)", path: placementPath)
+            }
+            if let funnel = entry.funnel {
+                addFunnel(funnel, placementKey: key, variantId: nil, fallback: placementPath)
+            }
+            if let experiment = entry.experiment {
+                let decides = entry.offlineTarget.decidingExperiment != nil
+                let experimentPath = decides ? model.experimentInfo(placementKey: key).map { "experiments/\($0.fileName).html" } : nil
+                let path = experimentPath ?? placementPath
+                let label = "experiment on \(placementLabel)"
+                add(.experimentId, experiment.id, label: label, path: path)
+                add(.experimentKey, experiment.key, label: label, path: path)
+                let variantsPath = experimentPath.map { $0 + "#variants" } ?? placementPath
+                for variant in experiment.variants {
+                    let variantLabel = "variant \(SnapshotText.shortened(variant.variantId)) of the experiment on \(placementLabel)"
+                    add(.variantId, variant.variantId, label: label, path: variantsPath)
+                    if let paywall = variant.paywall {
+                        addPaywall(paywall, label: "paywall \(SnapshotText.shortened(paywall.id)) of \(variantLabel)", path: variantsPath)
+                    }
+                    if let funnel = variant.funnel {
+                        addFunnel(funnel, placementKey: decides ? key : nil, variantId: variant.variantId, fallback: experimentPath ?? placementPath)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A funnel's ids, pages and paywalls: on the funnel's page when this copy is one its page
+    /// counts among its uses (served by `placementKey`, through `variantId`), else on `fallback`.
+    mutating func addFunnel(_ funnel: Funnel, placementKey: String?, variantId: String?, fallback: String) {
+        let info = model.funnelInfo(id: funnel.id)
+        let served =
+            info?.uses.contains { use in
+                placementKey.map { ExactKey.same(use.placementKey, $0) } == true && use.variantId.map(ExactKey.init) == variantId.map(ExactKey.init)
+            } ?? false
+        let shown = served ? info : nil
+        let funnelPath = shown.map { "funnels/\($0.fileName).html" }
+        let name = SnapshotText.shortened(funnel.name ?? funnel.slug)
+        let label = "funnel \(name)"
+        add(.funnelId, funnel.id, label: name, path: funnelPath ?? fallback)
+        add(.funnelSlug, funnel.slug, label: name, path: funnelPath ?? fallback)
+        if let funnelName = funnel.name { add(.funnelName, funnelName, label: SnapshotText.shortened(funnel.id), path: funnelPath ?? fallback) }
+        // Rows are anchored as the funnel page anchors them: by the shown copy's page ids.
+        let anchors = shown.map { PageNames(identifiers: $0.funnel.pages.map(\.id)) }
+        let shownPages = Set(shown?.funnel.pages.map { ExactKey($0.id) } ?? [])
+        for page in funnel.pages {
+            var path = fallback
+            if let funnelPath, let anchors, shownPages.contains(ExactKey(page.id)) { path = funnelPath + "#page-" + anchors.name(for: page.id) }
+            add(.pageId, page.id, label: name, path: path)
+        }
+        for (paywallKey, paywall) in zip(funnel.paywalls?.keys ?? [], funnel.paywalls?.values ?? []) {
+            let path = funnelPath ?? fallback
+            let paywallLabel = "paywall \(SnapshotText.shortened(paywallKey)) in \(label)"
+            if !ExactKey.same(paywallKey, paywall.id) { add(.paywallId, paywallKey, label: paywallLabel, path: path) }
+            addPaywall(paywall, label: paywallLabel, path: path)
+        }
+    }
+
+    /// A paywall's id, identifier and the store product ids of its offering's packages.
+    mutating func addPaywall(_ paywall: Paywall, label: String, path: String) {
+        add(.paywallId, paywall.id, label: label, path: path)
+        add(.paywallIdentifier, paywall.identifier, label: label, path: path)
+        for package in paywall.offering?.packages ?? [] {
+            for product in [package.storeIds.apple, package.storeIds.google].compactMap({ $0 }) {
+                add(.productId, product, label: label, path: path)
+            }
+        }
+    }
+
+    /// The first `skippedTextLimit` bytes of a skipped entry's text as written, its runs of white
+    /// space made one space, cut at a character.
+    func skippedText(of node: Int) -> String {
+        let range = model.snapshot.file.document.value(at: node).byteRange
+        let bytes = model.snapshot.bytes
+        var output: [UInt8] = []
+        output.reserveCapacity(min(range.count, SearchIndex.skippedTextLimit))
+        var index = range.lowerBound
+        while index < range.upperBound, output.count < SearchIndex.skippedTextLimit {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                if output.last != 0x20 { output.append(0x20) }
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+        // Never end inside a UTF-8 sequence: drop a lead byte's incomplete tail.
+        while let last = output.last, last & 0xC0 == 0x80 || last >= 0xC0 {
+            let start = output.lastIndex { $0 & 0xC0 != 0x80 } ?? 0
+            let length = output.count - start
+            let lead = output[start]
+            let needed = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+            if length >= needed { break }
+            output.removeSubrange(start...)
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
