@@ -14,6 +14,9 @@
 #                        (Examples/2026-06-23-release-3.3.json, and the Examples folder as a
 #                        series), so the mocks cannot drift from the real pages.
 #
+# 5. overview-verdict.test.js  the overview of the Examples series: the verdict (1 error, 2
+#                        breaking changes, linked), problems first, sorting by clicking a header.
+#
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
 # missing is SKIPPED on a developer's machine, and FAILS when CI=true: in CI a skipped part would
@@ -132,6 +135,8 @@ if [ "$have_node" -eq 1 ]; then
                 "$tool" build "$repo/Examples" --out "$work/series-site" --quiet; then
                 run_node "browser, sites built from Templates/ (headless $version)" \
                     "$here/built-site.test.js" "$work/snapshot-site" "$work/series-site"
+                run_node "browser, the overview's verdict and sorting (headless $version)" \
+                    "$here/overview-verdict.test.js" "$work/series-site"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))
