@@ -79,6 +79,7 @@ struct OverviewVerdictTests {
         #expect(index.contains(#"href="checks.html#errors">1 error</a>"#))
         #expect(!index.contains("breaking change"))
         #expect(!index.contains("since the"))
+        #expect(index.contains(#"1 error</a> and <a class="badge sev-warning" href="checks.html#warnings">1 warning</a>."#))
     }
 
     /// Rows as the overview lists them: (key text, data-severity), in page order.
