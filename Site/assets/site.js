@@ -492,6 +492,69 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Overview: sortable columns (issue 9, point 10)
+  // ---------------------------------------------------------------------------------------------
+  // A header with data-sort gets a <button>: a click (or Enter/Space) sorts the rows by that
+  // column, ascending first, then toggles; aria-sort says which column and which way. The page's
+  // own order, problems first, is the "descending" order of the Findings column; every other
+  // order breaks ties by it, so sorting is deterministic and the filters keep working.
+
+  var SEVERITY_RANK = { error: 2, warning: 1 };
+
+  function initSorting() {
+    var table = $("placements");
+    if (!table || !table.tHead || !table.tBodies[0]) return;
+    var body = table.tBodies[0];
+    var headers = Array.prototype.slice.call(table.tHead.querySelectorAll("th[data-sort]"));
+    if (!headers.length) return;
+    var rows = Array.prototype.slice.call(body.rows).map(function (row, index) {
+      var cells = row.cells;
+      var revision = cells.length ? parseInt(cells[cells.length - 1].textContent, 10) : NaN;
+      return {
+        row: row,
+        index: index,
+        key: cells.length ? cells[0].textContent : "",
+        kind: row.getAttribute("data-kind") || "",
+        severity: SEVERITY_RANK[row.getAttribute("data-severity")] || 0,
+        revision: isNaN(revision) ? -1 : revision
+      };
+    });
+
+    function compare(column) {
+      switch (column) {
+        case "key": return function (a, b) { return a.key < b.key ? -1 : a.key > b.key ? 1 : 0; };
+        case "kind": return function (a, b) { return a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0; };
+        case "severity": return function (a, b) { return a.severity - b.severity; };
+        case "revision": return function (a, b) { return a.revision - b.revision; };
+        default: return function () { return 0; };
+      }
+    }
+
+    function sortBy(th, direction) {
+      var by = compare(th.getAttribute("data-sort"));
+      var sign = direction === "descending" ? -1 : 1;
+      var sorted = rows.slice().sort(function (a, b) { return sign * by(a, b) || a.index - b.index; });
+      var fragment = document.createDocumentFragment();
+      sorted.forEach(function (r) { fragment.appendChild(r.row); });
+      body.appendChild(fragment);
+      headers.forEach(function (h) {
+        if (h === th) h.setAttribute("aria-sort", direction); else h.removeAttribute("aria-sort");
+      });
+    }
+
+    headers.forEach(function (th) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort-button";
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      button.addEventListener("click", function () {
+        sortBy(th, th.getAttribute("aria-sort") === "ascending" ? "descending" : "ascending");
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Experiment: subscriber lookup
   // ---------------------------------------------------------------------------------------------
 
@@ -877,7 +940,7 @@
     scanForInlineCode();
     checkStylesheet();
     checkImages();
-    var steps = [initFilters, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks, initSearch];
+    var steps = [initFilters, initSorting, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks, initSearch];
     steps.forEach(function (step) {
       try { step(); } catch (e) { recordProblem("script error: " + (e && e.message ? e.message : String(e))); }
     });

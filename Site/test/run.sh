@@ -19,6 +19,9 @@
 #                        thing found, its link's file and anchor exist, ranking, the cap, the
 #                        keyboard, and a site built from a hostile snapshot showing its text as text.
 #
+# 7. overview-verdict.test.js  the overview of the Examples series: the verdict (1 error, 2
+#                        breaking changes, linked), problems first, sorting by clicking a header.
+#
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
 # missing is SKIPPED on a developer's machine, and FAILS when CI=true: in CI a skipped part would
@@ -140,6 +143,8 @@ if [ "$have_node" -eq 1 ]; then
                 run_node "checks page and rule pages (headless $version)" "$here/checks.test.js" "$work/series-site"
                 run_node "browser, site search on the built sites (headless $version)" \
                     "$here/search.test.js" "$work/snapshot-site" "$work/series-site" "$tool"
+                run_node "browser, the overview's verdict and sorting (headless $version)" \
+                    "$here/overview-verdict.test.js" "$work/series-site"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

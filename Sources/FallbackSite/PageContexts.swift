@@ -114,6 +114,8 @@ struct OverviewPage: TemplateContext {
         var serves: String
         var findingCount: Int
         var findingNoun: String
+        /// The findings by severity, the badge's words: `1 error`, `1 warning, 2 infos` (never colour alone).
+        var findingSummary: String
         var severity: String
         var skipped: Bool
         var search: String
@@ -121,7 +123,72 @@ struct OverviewPage: TemplateContext {
         static let fields: [TemplateField<Self>] = [
             .init("key", \.key), .init("path", \.path), .init("revision", \.revision), .init("kind", \.kind), .init("icon", \.icon),
             .init("serves", \.serves), .init("findingCount", \.findingCount), .init("findingNoun", \.findingNoun),
-            .init("severity", \.severity), .init("skipped", \.skipped), .init("search", \.search),
+            .init("findingSummary", \.findingSummary), .init("severity", \.severity), .init("skipped", \.skipped), .init("search", \.search),
+        ]
+    }
+
+    /// The verdict the overview opens with: ready to ship, or what stands in the way, each linked.
+    struct Readiness: TemplateContext {
+        /// One count of the verdict: `1 error`, `no breaking changes`; linked when not zero.
+        struct Count: TemplateContext {
+            var count: Int
+            /// The count in words, the badge's text: `1 error`, `2 breaking changes`, `no errors`.
+            var text: String
+            /// The list of them (`checks.html#errors`, `changes.html#breaking`); nil when there are none.
+            var path: String?
+            /// The theme's severity class: `error`, `warning` or `none`.
+            var severity: String
+
+            static let fields: [TemplateField<Self>] = [
+                .init("count", \.count), .init("text", \.text), .init("path", \.path), .init("severity", \.severity),
+            ]
+        }
+
+        /// No errors, and no breaking changes since the snapshot compared against.
+        var ready: Bool
+        /// `Ready to ship` or `Not ready`.
+        var status: String
+        var errors: Count
+        /// Changes that break an offline first launch since `since`; nil without a snapshot to compare against.
+        var breaking: Count?
+        /// Mentioned after the rest; nil when there are none.
+        var warnings: Count?
+        /// What the breaking changes are counted since: `the previous snapshot` or `the baseline`; nil without one.
+        var since: String?
+        /// The name of the snapshot compared against; nil without one.
+        var baseline: String?
+
+        static let fields: [TemplateField<Self>] = [
+            .init("ready", \.ready), .init("status", \.status), .init("errors", \.errors),
+            .init("breaking", omittedWhenNil: \.breaking), .init("warnings", omittedWhenNil: \.warnings),
+            .init("since", omittedWhenNil: \.since), .init("baseline", omittedWhenNil: \.baseline),
+        ]
+    }
+
+    /// Where this page's rows sit among all placements, when they do not fit on one page.
+    struct Pager: TemplateContext {
+        struct Link: TemplateContext {
+            var number: Int
+            var path: String
+            var current: Bool
+
+            static let fields: [TemplateField<Self>] = [.init("number", \.number), .init("path", \.path), .init("current", \.current)]
+        }
+
+        /// This page's number, from 1, and how many there are.
+        var number: Int
+        var count: Int
+        /// The rows listed here, from 1, and all of them.
+        var first: Int
+        var last: Int
+        var total: Int
+        var previous: String?
+        var next: String?
+        var pages: [Link]
+
+        static let fields: [TemplateField<Self>] = [
+            .init("number", \.number), .init("count", \.count), .init("first", \.first), .init("last", \.last), .init("total", \.total),
+            .init("previous", omittedWhenNil: \.previous), .init("next", omittedWhenNil: \.next), .init("pages", \.pages),
         ]
     }
 
@@ -132,6 +199,7 @@ struct OverviewPage: TemplateContext {
     var bytes: Int
     var sha256: String
     var verdict: String
+    var readiness: Readiness
     var rejected: Bool
     var rejection: Rejection?
     var counts: SeverityCounts
@@ -140,13 +208,15 @@ struct OverviewPage: TemplateContext {
     var skipped: Int
     var hasPlacements: Bool
     var placements: [PlacementRow]
+    var pager: Pager?
 
     static let fields: [TemplateField<Self>] = [
         .init("projectId", \.projectId), .init("generatedAt", omittedWhenNil: \.generatedAt), .init("formatVersion", \.formatVersion),
         .init("size", \.size), .init("bytes", \.bytes), .init("sha256", \.sha256), .init("verdict", \.verdict),
-        .init("rejected", \.rejected), .init("rejection", omittedWhenNil: \.rejection), .init("counts", \.counts),
+        .init("readiness", \.readiness), .init("rejected", \.rejected), .init("rejection", omittedWhenNil: \.rejection), .init("counts", \.counts),
         .init("loaded", \.loaded), .init("entryCount", \.entryCount), .init("skipped", \.skipped),
         .init("hasPlacements", \.hasPlacements), .init("placements", \.placements),
+        .init("pager", omittedWhenNil: \.pager),
     ]
 }
 

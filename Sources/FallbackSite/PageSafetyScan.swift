@@ -34,7 +34,7 @@ public struct PageSafetyScan: Sendable {
     /// The attributes those elements carry.
     public static let allowedAttributes: Set<String> = [
         "lang", "charset", "name", "content", "http-equiv", "rel", "href", "type", "src", "defer", "class", "id", "aria-label",
-        "aria-current", "aria-hidden", "aria-describedby", "aria-labelledby", "aria-live", "alt", "width", "height", "role", "title",
+        "aria-current", "aria-hidden", "aria-describedby", "aria-labelledby", "aria-live", "aria-sort", "alt", "width", "height", "role", "title",
         "for", "placeholder", "autocomplete", "spellcheck", "value", "selected", "datetime", "colspan", "rowspan", "scope",
         "align", "open", "dir", "tabindex", "hidden", "start",
         "viewbox", "xmlns", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "d", "points", "fill", "stroke",

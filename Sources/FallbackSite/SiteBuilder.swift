@@ -37,7 +37,7 @@ public struct SiteBuilder: Sendable {
     func layoutContext(for page: SitePage, content: TrustedHTML) -> LayoutContext {
         let heading: String =
             switch page.kind {
-            case .overview: "Overview"
+            case .overview: page.id.map { "Overview, page \($0)" } ?? "Overview"
             case .checks: "Checks"
             case .placement: "Placement \(SnapshotText.shortened(page.id ?? ""))"
             case .funnel: "Funnel \(SnapshotText.shortened(model.funnelInfo(id: page.id ?? "")?.funnel.name ?? page.id ?? ""))"

@@ -62,6 +62,10 @@ public struct SiteModel: Sendable {
     /// Seconds since 1970 to measure ages against (`SOURCE_DATE_EPOCH`); nil leaves ages to the browser.
     public let referenceDate: Int?
     public let placementNames: PageNames
+    /// The most placements one overview page lists; the rest go on `index-2.html`, `index-3.html`, …
+    /// so the overview of a 10,000-placement file stays small enough to open on a phone.
+    public var overviewRowLimit = SiteModel.defaultOverviewRowLimit
+    public static let defaultOverviewRowLimit = 500
     /// Distinct funnels by id, in order of first appearance.
     public let funnels: [FunnelInfo]
     /// Experiments in placement order.

@@ -46,6 +46,8 @@ extension SiteModel {
     /// Every page of the site, in a stable order.
     public var pages: [SitePage] {
         var pages = [SitePage(kind: .overview, id: nil, path: "index.html"), SitePage(kind: .checks, id: nil, path: "checks.html")]
+        // The placements past the overview's first `overviewRowLimit`: `index-2.html`, `index-3.html`, … (id "2", "3", …).
+        pages += (1..<overviewPageCount).map { SitePage(kind: .overview, id: String($0 + 1), path: SiteModel.overviewPath(number: $0 + 1)) }
         if changes != nil { pages.append(SitePage(kind: .changes, id: nil, path: "changes.html")) }
         if timeline != nil { pages.append(SitePage(kind: .history, id: nil, path: "history.html")) }
         pages += snapshot.file.entries.map { SitePage(kind: .placement, id: $0.key, path: placementPath($0.key)) }
@@ -68,7 +70,7 @@ extension SiteModel {
         var context = common.fieldValues
         let specific: (any TemplateContext)?
         switch page.kind {
-        case .overview: specific = overviewPage(root: page.root)
+        case .overview: specific = overviewPage(number: page.id.flatMap { Int($0) } ?? 1, root: page.root)
         case .checks: specific = checksPage(root: page.root)
         case .placement: specific = placementPage(key: page.id ?? "", root: page.root, values: values)
         case .funnel: specific = funnelPage(id: page.id ?? "", root: page.root, values: values)
@@ -97,7 +99,67 @@ extension SiteModel {
 
     // MARK: Overview
 
-    func overviewPage(root: String) -> OverviewPage {
+    /// How many overview pages list the placements: one per `overviewRowLimit` rows, at least one.
+    var overviewPageCount: Int {
+        max(1, (snapshot.file.entries.count + overviewRows - 1) / overviewRows)
+    }
+
+    /// `overviewRowLimit`, at least 1.
+    var overviewRows: Int { max(1, overviewRowLimit) }
+
+    /// `index.html` for the first overview page, `index-2.html` for the second, ….
+    static func overviewPath(number: Int) -> String { number <= 1 ? "index.html" : "index-\(number).html" }
+
+    /// The file's entries, problems first: errors, then warnings, then the rest; within each, by
+    /// the key's bytes (as the SDK compares keys), so the order never depends on the file's.
+    func entriesProblemsFirst() -> [EntryRecord] {
+        func rank(_ key: String) -> Int {
+            switch findings(forPlacement: key).map(\.severity).max() {
+            case .error: 0
+            case .warning: 1
+            default: 2
+            }
+        }
+        return snapshot.file.entries.map { (rank: rank($0.key), bytes: Array($0.key.utf8), entry: $0) }
+            .sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.bytes.lexicographicallyPrecedes($1.bytes) }
+            .map(\.entry)
+    }
+
+    /// The verdict the overview opens with: not ready with any error, or with any breaking change
+    /// since `comparison`'s snapshot; warnings are mentioned, never decisive. Links start at `root`.
+    static func readiness(
+        counts: SeverityCounts, comparison: (breaking: Int, baseline: String, since: String)?, root: String
+    ) -> OverviewPage.Readiness {
+        func count(_ value: Int, _ noun: (Int) -> String, path: String, severity: String) -> OverviewPage.Readiness.Count {
+            OverviewPage.Readiness.Count(
+                count: value, text: value == 0 ? "no \(noun(0))" : "\(value) \(noun(value))", path: value == 0 ? nil : root + path,
+                severity: value == 0 ? "none" : severity)
+        }
+        let breaking = comparison.map {
+            count($0.breaking, { $0 == 1 ? "breaking change" : "breaking changes" }, path: "changes.html#breaking", severity: "error")
+        }
+        let ready = counts.errors == 0 && (comparison?.breaking ?? 0) == 0
+        return OverviewPage.Readiness(
+            ready: ready, status: ready ? "Ready to ship" : "Not ready",
+            errors: count(counts.errors, Severity.error.noun(count:), path: "checks.html#errors", severity: "error"), breaking: breaking,
+            warnings: counts.warnings == 0 ? nil : count(counts.warnings, Severity.warning.noun(count:), path: "checks.html#warnings", severity: "warning"),
+            since: comparison?.since, baseline: comparison?.baseline)
+    }
+
+    /// The overview's verdict for this model: breaking changes since the baseline, when there is one.
+    func readiness(root: String) -> OverviewPage.Readiness {
+        var comparison: (breaking: Int, baseline: String, since: String)?
+        if let changes, let baseline {
+            // In a series the baseline is the snapshot before the newest unless the build named another.
+            let previous = timeline.flatMap { timeline in
+                timeline.currentIndex.flatMap { $0 > 0 ? timeline.snapshots[$0 - 1].stamp.name : nil }
+            }
+            comparison = (changes.count(.breaking), baseline.name, previous == baseline.name ? "the previous snapshot" : "the baseline")
+        }
+        return Self.readiness(counts: SiteModel.severityCounts(snapshot.findings), comparison: comparison, root: root)
+    }
+
+    func overviewPage(number: Int, root: String) -> OverviewPage {
         let file = snapshot.file
         var generatedAt: OverviewPage.GeneratedAt?
         if let milliseconds = file.generatedAtMilliseconds {
@@ -112,13 +174,16 @@ extension SiteModel {
                 message: rejection.message, rule: rejection.rule.section, summary: rejection.rule.summary,
                 line: rejection.position.line, column: rejection.position.column)
         }
-        let placements = file.entries.map { record in
+        let first = (max(1, number) - 1) * overviewRows
+        let listed = entriesProblemsFirst().dropFirst(first).prefix(overviewRows)
+        let placements = listed.map { record in
             let findings = findings(forPlacement: record.key)
             let serving = SiteModel.serving(record.entry)
             return OverviewPage.PlacementRow(
                 key: SiteModel.name(record.key), path: root + placementPath(record.key),
                 revision: record.entry?.placement.map { String($0.revision) }, kind: serving.kind, icon: serving.icon,
                 serves: serving.text, findingCount: findings.count, findingNoun: findings.count == 1 ? "finding" : "findings",
+                findingSummary: SeverityCounts(findings).description,
                 severity: SiteModel.worstSeverity(findings), skipped: record.entry == nil,
                 search: [record.key, record.entry?.placement?.identifier ?? "", serving.text].map { SnapshotText.spelledOut(SnapshotText.shortened($0)) }
                     .joined(separator: " ").lowercased())
@@ -127,9 +192,23 @@ extension SiteModel {
             projectId: file.projectId?.string.map { SiteModel.name($0) }, generatedAt: generatedAt,
             formatVersion: file.formatVersion.map { $0.number?.text ?? FallbackFile.describeKind($0) } ?? "missing",
             size: SiteModel.size(snapshot.bytes.count), bytes: snapshot.bytes.count, sha256: SHA256Digest(of: snapshot.bytes).hexString,
-            verdict: file.verdict, rejected: file.rejection != nil, rejection: rejection, counts: SiteModel.severityCounts(snapshot.findings),
+            verdict: file.verdict, readiness: readiness(root: root), rejected: file.rejection != nil, rejection: rejection, counts: SiteModel.severityCounts(snapshot.findings),
             loaded: file.loadedCount, entryCount: file.entries.count, skipped: file.skippedCount, hasPlacements: !file.entries.isEmpty,
-            placements: placements)
+            placements: placements, pager: overviewPager(number: number, root: root))
+    }
+
+    /// The pager of overview page `number`; nil when every placement fits on one page.
+    func overviewPager(number: Int, root: String) -> OverviewPage.Pager? {
+        let count = overviewPageCount
+        guard count > 1 else { return nil }
+        let number = min(max(1, number), count)
+        let total = snapshot.file.entries.count
+        let first = (number - 1) * overviewRows + 1
+        func path(_ page: Int) -> String { root + SiteModel.overviewPath(number: page) }
+        return OverviewPage.Pager(
+            number: number, count: count, first: first, last: min(total, first + overviewRows - 1), total: total,
+            previous: number > 1 ? path(number - 1) : nil, next: number < count ? path(number + 1) : nil,
+            pages: (1...count).map { OverviewPage.Pager.Link(number: $0, path: path($0), current: $0 == number) })
     }
 
     // MARK: Changes

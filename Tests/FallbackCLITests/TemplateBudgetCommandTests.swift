@@ -76,7 +76,12 @@ struct TemplateBudgetCommandTests {
         let result = run(["build", example, "--out", out, "--templates", folder + "/templates"])
         #expect(result.status != 0)
         #expect(result.error.hasPrefix("error: \(folder)/templates/partials/severity-stats.md:1:"), "\(result.error.prefix(300))")
-        #expect(result.error.contains(#"partial "severity-stats" would be expanded more than"#))
+        // Which limit stops it first depends on how many steps the page took before the partial
+        // (each expansion costs about 4 of the 2,000,000 steps, and 500,000 expansions are allowed):
+        // either is the right outcome, as long as it names the partial and its position.
+        #expect(
+            result.error.contains(#"partial "severity-stats" would be expanded more than"#)
+                || result.error.contains("rendering would go past"), "\(result.error.prefix(300))")
         #expect(result.error.split(separator: "\n").count == 1)
         #expect(try Self.contents(of: out) == before)
     }
