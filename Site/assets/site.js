@@ -702,6 +702,9 @@
     function update() {
       Array.prototype.forEach.call(regions, function (r) {
         var overflows = r.scrollWidth > r.clientWidth + 1;
+        // Mobile (issue 9, point 11): the stylesheet shows a "scroll sideways" hint on it.
+        if (overflows) r.setAttribute("data-overflows", "");
+        else r.removeAttribute("data-overflows");
         if (overflows && !r.hasAttribute("tabindex")) {
           r.setAttribute("tabindex", "0");
           r.setAttribute("data-tabindex-added", "");

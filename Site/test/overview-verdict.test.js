@@ -40,7 +40,7 @@ function rows(html) {
   return (body[1].match(/<tr[\s\S]*?<\/tr>/g) || []).map((tr) => ({
     key: decode(rowKey(tr) || ""),
     severity: attrs(tags(tr, "tr")[0])["data-severity"],
-    revision: text((tr.match(/<td class="num">([\s\S]*?)<\/td>/) || [])[1] || ""),
+    revision: text((tr.match(/<td class="num"[^>]*>([\s\S]*?)<\/td>/) || [])[1] || ""),
   }));
 }
 

@@ -21,6 +21,8 @@
 #
 # 7. overview-verdict.test.js  the overview of the Examples series: the verdict (1 error, 2
 #                        breaking changes, linked), problems first, sorting by clicking a header.
+# 8. mobile.test.js      the Examples series at 390 px, light and dark: no page scrolls sideways,
+#                        nothing wider than the screen outside a scrolling drawing, tables as cards.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -145,6 +147,8 @@ if [ "$have_node" -eq 1 ]; then
                     "$here/search.test.js" "$work/snapshot-site" "$work/series-site" "$tool"
                 run_node "browser, the overview's verdict and sorting (headless $version)" \
                     "$here/overview-verdict.test.js" "$work/series-site"
+                run_node "browser, the series site at 390 px (headless $version)" \
+                    "$here/mobile.test.js" "$work/series-site"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

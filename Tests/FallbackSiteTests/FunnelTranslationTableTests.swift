@@ -43,13 +43,13 @@ struct FunnelTranslationTableTests {
     ])
     func theCalmQuizGermanRowCountsThePlainTexts(file: String, present: Int, plain: Int, percent: Int) throws {
         let page = try #require(try site(for: try example(file))["funnels/fnl_calm_quiz.html"])
-        let table = try #require(page.components(separatedBy: #"<table class="locales">"#).dropFirst().first?
+        let table = try #require(page.components(separatedBy: #"<table class="locales cards">"#).dropFirst().first?
             .components(separatedBy: "</table>").first)
         #expect(table.contains(#"<th scope="col" class="num">Plain text</th><th scope="col" class="num">Missing</th>"#))
         #expect(table.contains(
-            #"<tr><th scope="row"><code>en</code></th><td class="num">42 of 42</td><td class="num">0</td><td class="num">0</td><td class="num">100%</td></tr>"#))
+            #"<tr><th scope="row"><code>en</code></th><td class="num" data-label="Texts present">42 of 42</td><td class="num" data-label="Plain text">0</td><td class="num" data-label="Missing">0</td><td class="num" data-label="Coverage">100%</td></tr>"#))
         #expect(table.contains(
-            #"<tr><th scope="row"><code>de</code></th><td class="num">\#(present) of 42</td><td class="num">\#(plain)</td><td class="num">0</td><td class="num">\#(percent)%</td></tr>"#),
+            #"<tr><th scope="row"><code>de</code></th><td class="num" data-label="Texts present">\#(present) of 42</td><td class="num" data-label="Plain text">\#(plain)</td><td class="num" data-label="Missing">0</td><td class="num" data-label="Coverage">\#(percent)%</td></tr>"#),
             "\(table)")
         #expect(page.contains("<code>de</code> \(percent)%"))
         // The page lists the finding, about pg_practice_time, while the texts are plain.

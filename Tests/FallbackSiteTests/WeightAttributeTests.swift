@@ -54,7 +54,7 @@ struct WeightAttributeTests {
         #expect(try Self.dataWeights(files) == ["0.00015", "0.99985"])
         // The buckets column agrees: 0.00015 × 10,000 rounds to 1 bucket (0–0), not 2.
         let page = try #require(files.first { $0.key.hasPrefix("experiments/") }?.value)
-        #expect(page.contains("<td><bdi>0–0</bdi></td>"), "the buckets cell (non-ASCII text is isolated in <bdi>)")
+        #expect(page.contains(#"<td data-label="Buckets"><bdi>0–0</bdi></td>"#), "the buckets cell (non-ASCII text is isolated in <bdi>)")
     }
 
     /// A lone surrogate in projectId loads (§2 rule 1): the site shows it as U+FFFD, in valid UTF-8.

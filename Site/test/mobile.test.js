@@ -1,0 +1,148 @@
+"use strict";
+// The Examples series site on a phone (issue 9, point 11): at 390 CSS px wide, light and dark,
+// no page scrolls sideways and nothing in <main> is wider than the screen, except inside a box
+// that scrolls on purpose (a funnel drawing's .drawing-scroll, which then says so under the
+// drawing, or a JSON source listing, pre.source). Tables become cards: each cell carries its
+// column's name in data-label, shown before it.
+//
+//   node Site/test/mobile.test.js <series site>
+//   env: CHROMIUM (default "chromium")
+//
+// A small script file added to a copy of each page (the CSP allows only files) measures after
+// site.js has run and writes what it found on <html> for the dumped DOM.
+
+const fs = require("fs");
+const path = require("path");
+const { test, run, equal, ok } = require("./lib/harness");
+const { temporaryFolder, fileUrl, dump, htmlAttrs, tags, attrs, assertClean } = require("./lib/browser");
+
+const [seriesSite] = process.argv.slice(2).map((p) => path.resolve(p));
+if (!seriesSite || !fs.existsSync(path.join(seriesSite, "index.html"))) {
+  console.error("usage: node mobile.test.js <series site> (the Examples folder built by fallback-site)");
+  process.exit(2);
+}
+const TMP = temporaryFolder();
+const copy = path.join(TMP, "site");
+fs.cpSync(seriesSite, copy, { recursive: true });
+
+// Runs after site.js (both deferred, in order).
+fs.writeFileSync(path.join(copy, "assets", "test-mobile.js"), `
+  (function () {
+    var html = document.documentElement;
+    var width = window.innerWidth;
+    var allowed = ".drawing-scroll, pre.source";
+    var wide = [];
+    Array.prototype.forEach.call(document.querySelectorAll("main *"), function (el) {
+      var r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) return;
+      if (r.right <= width + 0.5 && r.left >= -0.5) return;
+      if (el.matches(allowed) || !el.closest(allowed)) {
+        wide.push(el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "") + " " + Math.round(r.left) + ".." + Math.round(r.right));
+      }
+    });
+    var hints = [];
+    Array.prototype.forEach.call(document.querySelectorAll(".drawing-scroll"), function (box) {
+      if (box.scrollWidth <= box.clientWidth + 1) return;
+      var caption = box.closest("figure") && box.closest("figure").querySelector("figcaption");
+      var hint = caption ? getComputedStyle(caption, "::before").content : "none";
+      hints.push(/sideways/.test(hint) ? "hinted" : "unhinted");
+    });
+    // The cards' cells that show, but for a page number shown in front of its row's key.
+    var cells = Array.prototype.filter.call(document.querySelectorAll("main table.cards td[data-label]"), function (td) {
+      var next = td.nextElementSibling;
+      return td.getClientRects().length > 0 && !(next && next.matches('th[scope="row"]'));
+    });
+    var labelled = Array.prototype.filter.call(cells, function (td) {
+      return getComputedStyle(td, "::before").content === JSON.stringify(td.getAttribute("data-label"));
+    }).length;
+    var seen = {
+      "data-test-width": String(width),
+      "data-test-scroll-width": String(document.documentElement.scrollWidth),
+      "data-test-wide": wide.slice(0, 8).join(" | "),
+      "data-test-hints": hints.join(","),
+      "data-test-cells": String(cells.length),
+      "data-test-labelled": String(labelled)
+    };
+    if (html.hasAttribute("data-errors")) seen["data-errors"] = html.getAttribute("data-errors");
+    parent.postMessage(JSON.stringify(seen), "*");
+  })();
+`);
+
+// Headless Chromium's window is at least 500 px wide, so each page is measured in a 390 px
+// <iframe> of a test page (outside the site, no CSP), which writes what the page posts it on
+// its own <html>.
+function frame(page, width) {
+  const file = path.join(TMP, `frame-${width}-${page.replace(/[^a-z0-9]+/gi, "-")}.html`);
+  fs.writeFileSync(file, `<!doctype html><html><head><style>body{margin:0}</style></head><body>
+<iframe src="${fileUrl(path.join(copy, page))}" style="width:${width}px;height:1200px;border:0"></iframe>
+<script>
+addEventListener("message", function (e) {
+  var seen = JSON.parse(e.data);
+  for (var k in seen) document.documentElement.setAttribute(k, seen[k]);
+});
+</script></body></html>`);
+  return file;
+}
+
+/** Dumps `page` (relative to the site) at `width` px, with the measuring script added. */
+function measure(page, width, dark) {
+  const file = path.join(copy, page);
+  const src = fs.readFileSync(file, "utf8");
+  const withTest = src.includes("test-mobile.js")
+    ? src
+    : src.replace(/(<script [^>]*src="((?:\.\.\/)*)assets\/site\.js"[^>]*><\/script>)/, '$1<script defer src="$2assets/test-mobile.js"></script>');
+  ok(withTest.includes("test-mobile.js"), `${page}: test script added`);
+  fs.writeFileSync(file, withTest);
+  const flags = [`--window-size=${Math.max(width, 800)},1300`, "--hide-scrollbars"];
+  if (dark) flags.push("--force-dark-mode", "--blink-settings=preferredColorScheme=0");
+  const r = dump(fileUrl(frame(page, width)), flags);
+  assertClean(r, page);
+  const a = htmlAttrs(r.dom);
+  ok(a["data-test-width"], `${page}: no measurement came back from the page`);
+  return { a };
+}
+
+const PAGES = ["index.html", "checks.html", "placements/onboarding.html", "placements/paywall_settings.html",
+  "changes.html", "history.html", "funnels/fnl_sleep_setup.html", "funnels/fnl_breath_first.html"];
+
+for (const page of PAGES) {
+  for (const dark of [false, true]) {
+    test(`${page} at 390 px${dark ? ", dark" : ""}: no sideways scroll, nothing wider than the screen`, () => {
+      const { a } = measure(page, 390, dark);
+      equal(a["data-test-width"], "390", "window.innerWidth");
+      equal(a["data-test-wide"], "", "elements of <main> wider than the screen, outside a scrolling drawing or source listing");
+      ok(Number(a["data-test-scroll-width"]) <= 390, `document scrollWidth ${a["data-test-scroll-width"]} > 390`);
+      ok(!/unhinted/.test(a["data-test-hints"] || ""), `a drawing that scrolls sideways says so: ${a["data-test-hints"]}`);
+      equal(a["data-test-labelled"], a["data-test-cells"], "card cells showing their data-label");
+    });
+  }
+}
+
+test("every cell of a cards table has a data-label, and its table a row header", () => {
+  let tables = 0;
+  // (The Examples' changes page has no table: no variant split changed.)
+  for (const page of ["index.html", "history.html", "funnels/fnl_sleep_setup.html"]) {
+    const html = fs.readFileSync(path.join(seriesSite, page), "utf8");
+    const found = html.match(/<table class="[^"]*\bcards\b[^"]*"[\s\S]*?<\/table>/g) || [];
+    ok(found.length > 0, `${page}: a table.cards`);
+    for (const table of found) {
+      tables++;
+      const body = table.match(/<tbody>([\s\S]*?)<\/tbody>/)[1];
+      const cells = tags(body, "td").map(attrs);
+      ok(cells.length > 0, `${page}: cells`);
+      for (const cell of cells) ok(cell["data-label"], `${page}: a <td> without data-label`);
+      equal((body.match(/<tr[\s>]/g) || []).length, (body.match(/<th scope="row">/g) || []).length, `${page}: a row header in each row`);
+    }
+  }
+  ok(tables >= 4, `cards tables: ${tables}`); // the funnel page has two
+});
+
+test("on a wide screen the tables stay tables: the overview at 1280 px", () => {
+  const { a } = measure("index.html", 1280, false);
+  equal(a["data-test-wide"], "", "nothing wider than the screen");
+  // The cells' labels are not shown: each column has its header.
+  equal(a["data-test-labelled"], "0", "cells showing a label at 1280 px");
+  ok(Number(a["data-test-cells"]) > 0, "cells of the placements table");
+});
+
+run();
