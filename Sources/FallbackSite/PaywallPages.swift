@@ -31,16 +31,22 @@ extension SiteModel {
     /// in order of first appearance; contents compared as written.
     static func collectPaywalls(file: FallbackFile, funnels: [FunnelInfo]) -> [PaywallInfo] {
         var order: [ExactKey] = []
-        var versions: [ExactKey: [(content: JSONValue, paywall: Paywall)]] = [:]
+        var versions: [ExactKey: [Paywall]] = [:]
+        // Each id's contents by value (hashed, so many contents under one id cost no pairwise comparisons).
+        var versionOfContent: [ExactKey: [JSONValue: Int]] = [:]
         var uses: [ExactKey: [PaywallUse]] = [:]
         func add(_ paywall: Paywall, _ place: PaywallUse.Place) {
             let id = ExactKey(paywall.id)
             if versions[id] == nil { order.append(id) }
             let content = file.document.value(at: paywall.source.node).owned
-            var known = versions[id] ?? []
-            let version = known.firstIndex { $0.content == content } ?? known.count
-            if version == known.count { known.append((content, paywall)) }
-            versions[id] = known
+            let version: Int
+            if let known = versionOfContent[id]?[content] {
+                version = known
+            } else {
+                version = versions[id, default: []].count
+                versions[id, default: []].append(paywall)
+                versionOfContent[id, default: [:]][content] = version
+            }
             uses[id, default: []].append(PaywallUse(place: place, version: version))
         }
         for (key, entry) in file.loadedEntries {
@@ -55,7 +61,7 @@ extension SiteModel {
         }
         let names = PageNames(identifiers: order.map(\.string))
         return order.map { id in
-            PaywallInfo(id: id.string, fileName: names.name(for: id.string), versions: versions[id]!.map(\.paywall), uses: uses[id]!)
+            PaywallInfo(id: id.string, fileName: names.name(for: id.string), versions: versions[id]!, uses: uses[id]!)
         }
     }
 
