@@ -59,6 +59,7 @@ test("the built sites have the pages the tests expect", () => {
   for (const page of ["index.html", "checks.html"]) ok(snapshotPages.includes(page), `snapshot site: ${page}`);
   ok(snapshotPages.some((p) => p.startsWith("experiments/")), "snapshot site: an experiment page");
   ok(snapshotPages.some((p) => p.startsWith("funnels/")), "snapshot site: a funnel page");
+  ok(snapshotPages.some((p) => p.startsWith("paywalls/")), "snapshot site: a paywall page");
   ok(snapshotPages.some((p) => p.startsWith("placements/")), "snapshot site: a placement page");
   if (seriesSite) for (const page of ["history.html", "changes.html"]) ok(seriesPages.includes(page), `series site: ${page}`);
 });

@@ -80,10 +80,10 @@ test("a funnel's name, matched whatever the case, leads to the funnel's page", (
   equal(found.results[0].text, hit.text, "the exact match comes first");
 });
 
-test("a paywall id inside a funnel leads to the funnel's page", () => {
+test("a paywall id inside a funnel leads to the paywall's page", () => {
   const found = search(snapshotSite, page, "pwl_onb_annual");
   const hit = expectResult(found, "paywall id: pwl_onb_annual → paywall pwl_onb_annual in funnel Calm start quiz", "pwl_onb_annual");
-  equal(path.relative(snapshotSite, hit.file), "funnels/fnl_calm_quiz.html", "the link");
+  equal(path.relative(snapshotSite, hit.file), "paywalls/pwl_onb_annual.html", "the link");
 });
 
 test("a product id leads to the page of a paywall that sells it", () => {
@@ -91,6 +91,7 @@ test("a product id leads to the page of a paywall that sells it", () => {
   ok(found.results.length > 0 && found.results.every((r) => r.text.startsWith("product id: app.stillpoint.premium.lifetime → ")),
     `results: ${found.results.map((r) => r.text).join(" | ")}`);
   for (const r of found.results) ok(fs.existsSync(r.file), `${r.text} links to ${r.href}, which does not exist`);
+  ok(found.results.every((r) => path.relative(snapshotSite, r.file).startsWith("paywalls/")), "every result links to a paywall page");
 });
 
 test("a page id leads to the page's row in its funnel", () => {

@@ -72,9 +72,11 @@ struct PaywallSummary: TemplateContext {
     var identifier: String
     /// On the placement page only.
     var name: String?
+    /// The link to the paywall's page.
+    var path: String?
 
     static let fields: [TemplateField<Self>] = [
-        .init("id", \.id), .init("identifier", \.identifier), .init("name", omittedWhenNil: \.name),
+        .init("id", \.id), .init("identifier", \.identifier), .init("name", omittedWhenNil: \.name), .init("path", \.path),
     ]
 }
 
@@ -373,12 +375,14 @@ struct FunnelPage: TemplateContext {
         var hasRules: Bool
         var defaultNext: String?
         var paywallId: String?
+        /// The link to the page of the paywall `paywallId` names in the funnel's `paywalls` map.
+        var paywallPath: String?
         var unreachable: Bool
 
         static let fields: [TemplateField<Self>] = [
             .init("number", \.number), .init("id", \.id), .init("anchor", \.anchor), .init("type", \.type), .init("title", \.title),
             .init("question", \.question), .init("options", \.options), .init("hasOptions", \.hasOptions), .init("rules", \.rules),
-            .init("hasRules", \.hasRules), .init("defaultNext", \.defaultNext), .init("paywallId", \.paywallId),
+            .init("hasRules", \.hasRules), .init("defaultNext", \.defaultNext), .init("paywallId", \.paywallId), .init("paywallPath", \.paywallPath),
             .init("unreachable", \.unreachable),
         ]
     }
@@ -413,6 +417,14 @@ struct FunnelPage: TemplateContext {
         ]
     }
 
+    /// A paywall of the funnel's own `paywalls` map.
+    struct BundledPaywall: TemplateContext {
+        var key: String
+        var path: String?
+
+        static let fields: [TemplateField<Self>] = [.init("key", \.key), .init("path", \.path)]
+    }
+
     /// A placement, or one of its experiment's variants, that serves the funnel.
     struct Use: TemplateContext {
         var placement: String
@@ -436,7 +448,7 @@ struct FunnelPage: TemplateContext {
     var media: [MediaRow]
     var hasMedia: Bool
     var uses: [Use]
-    var paywalls: [String]
+    var paywalls: [BundledPaywall]
     var findings: [FindingRow]
     var moreFindings: Int
     var hasFindings: Bool

@@ -221,8 +221,10 @@ struct SearchIndexCollector {
         }
     }
 
-    /// A paywall's id, identifier and the store product ids of its offering's packages.
-    mutating func addPaywall(_ paywall: Paywall, label: String, path: String) {
+    /// A paywall's id, identifier and the store product ids of its offering's packages: on the
+    /// paywall's page, else on `path`.
+    mutating func addPaywall(_ paywall: Paywall, label: String, path fallback: String) {
+        let path = model.paywallPath(paywall.id) ?? fallback
         add(.paywallId, paywall.id, label: label, path: path)
         add(.paywallIdentifier, paywall.identifier, label: label, path: path)
         for package in paywall.offering?.packages ?? [] {

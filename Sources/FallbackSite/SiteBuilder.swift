@@ -42,6 +42,7 @@ public struct SiteBuilder: Sendable {
             case .placement: "Placement \(SnapshotText.shortened(page.id ?? ""))"
             case .funnel: "Funnel \(SnapshotText.shortened(model.funnelInfo(id: page.id ?? "")?.funnel.name ?? page.id ?? ""))"
             case .experiment: "Experiment on \(SnapshotText.shortened(page.id ?? ""))"
+            case .paywall: "Paywall \(SnapshotText.shortened(model.paywallInfo(id: page.id ?? "")?.versions[0].name ?? page.id ?? ""))"
             case .changes: "Changes"
             case .history: "History"
             case .rule: "Rule \(SnapshotText.shortened(page.id ?? ""))"

@@ -70,6 +70,9 @@ public struct SiteModel: Sendable {
     public let funnels: [FunnelInfo]
     /// Experiments in placement order.
     public let experiments: [ExperimentInfo]
+    /// Distinct paywalls by id, in order of first appearance (`collectPaywalls`).
+    public let paywalls: [PaywallInfo]
+    let paywallIndex: [ExactKey: Int]
     /// Ids and keys compare by their bytes, as the SDK compares them: `é` and `e` + U+0301 are two.
     let funnelIndex: [ExactKey: Int]
     let experimentIndex: [ExactKey: Int]
@@ -141,6 +144,8 @@ public struct SiteModel: Sendable {
                 serves: $0.serves)
         }
         self.funnelIndex = funnelIndex
+        paywalls = SiteModel.collectPaywalls(file: file, funnels: self.funnels)
+        paywallIndex = Dictionary(paywalls.enumerated().map { (ExactKey($1.id), $0) }) { first, _ in first }
         experimentIndex = Dictionary(self.experiments.enumerated().map { (ExactKey($1.placementKey), $0) }) { first, _ in first }
         var byPlacement: [ExactKey: [Finding]] = [:]
         var byFunnel: [ExactKey: [Finding]] = [:]

@@ -7,7 +7,7 @@ import RovenueFallback
 /// A page of the site: where it goes, which template renders it, and how to build its context.
 public struct SitePage: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
-        case overview, placement, funnel, experiment, checks, changes, history, rule
+        case overview, placement, funnel, experiment, paywall, checks, changes, history, rule
     }
 
     public let kind: Kind
@@ -34,6 +34,7 @@ extension SitePage.Kind {
         case .placement: PlacementPage.self
         case .funnel: FunnelPage.self
         case .experiment: ExperimentPage.self
+        case .paywall: PaywallPage.self
         case .checks: ChecksPage.self
         case .changes: ChangesPage.self
         case .history: HistoryPage.self
@@ -53,6 +54,7 @@ extension SiteModel {
         pages += snapshot.file.entries.map { SitePage(kind: .placement, id: $0.key, path: placementPath($0.key)) }
         pages += funnels.map { SitePage(kind: .funnel, id: $0.funnel.id, path: "funnels/\($0.fileName).html") }
         pages += experiments.map { SitePage(kind: .experiment, id: $0.placementKey, path: "experiments/\($0.fileName).html") }
+        pages += paywalls.map { SitePage(kind: .paywall, id: $0.id, path: "paywalls/\($0.fileName).html") }
         // Every rule of the catalogue, with findings or not, so a rule's link never breaks.
         pages += Rule.all.map { SitePage(kind: .rule, id: $0.id.rawValue, path: SiteModel.rulePath($0.id)!) }
         return pages
@@ -75,6 +77,7 @@ extension SiteModel {
         case .placement: specific = placementPage(key: page.id ?? "", root: page.root, values: values)
         case .funnel: specific = funnelPage(id: page.id ?? "", root: page.root, values: values)
         case .experiment: specific = experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
+        case .paywall: specific = paywallPage(id: page.id ?? "", root: page.root, values: values)
         case .changes: specific = changesPage(root: page.root)
         case .history: specific = historyPage(root: page.root, values: values)
         case .rule: specific = rulePage(id: page.id ?? "", root: page.root, values: values)
@@ -331,7 +334,7 @@ extension SiteModel {
             case .funnel(let funnel):
                 page.funnel = funnelLink(funnel.id, root: root)
             case .paywall(let paywall):
-                page.paywall = PaywallSummary(id: SiteModel.name(paywall.id), identifier: SiteModel.name(paywall.identifier), name: paywall.name)
+                page.paywall = paywallSummary(paywall, root: root, name: paywall.name)
             case .experiment, .nothing:
                 break
             }
@@ -390,6 +393,7 @@ extension SiteModel {
                     title: SiteModel.text(page.title ?? page.headline, locale: locale), question: page.questionId.map { SiteModel.name($0) },
                     options: options, hasOptions: !options.isEmpty, rules: rules, hasRules: !rules.isEmpty,
                     defaultNext: page.defaultNext.map { SiteModel.name($0) }, paywallId: page.paywallId.map { SiteModel.name($0) },
+                    paywallPath: page.paywallId.flatMap { funnel.paywalls?[$0] }.flatMap { paywallPath($0.id) }.map { root + $0 },
                     unreachable: unreachable.contains(index)))
             for (path, url) in RemoteMedia.urls(on: page, in: snapshot.file) {
                 media.append(
@@ -415,7 +419,9 @@ extension SiteModel {
             name: funnel.name ?? funnel.slug, version: funnel.versionNo.map { String($0) }, versionId: funnel.versionId.map { SiteModel.name($0) },
             defaultLocale: locale.map { SiteModel.name($0) }, hasLocales: !locales.isEmpty, locales: coverage, pageCount: funnel.pages.count,
             pages: pages, media: media, hasMedia: !media.isEmpty, uses: uses,
-            paywalls: (funnel.paywalls?.keys ?? []).map { SiteModel.name($0) }, findings: listedFindings(funnelFindings, root: root),
+            paywalls: zip(funnel.paywalls?.keys ?? [], funnel.paywalls?.values ?? []).map { key, paywall in
+                FunnelPage.BundledPaywall(key: SiteModel.name(key), path: paywallPath(paywall.id).map { root + $0 })
+            }, findings: listedFindings(funnelFindings, root: root),
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
             drawing: values.html(FunnelDrawing(funnel: funnel, unreachablePageIndices: unreachable, locale: locale).svg))
     }
@@ -444,7 +450,7 @@ extension SiteModel {
             case .funnel(let funnel):
                 row.funnel = funnelLink(funnel.id, root: root)
             case .paywall(let paywall):
-                row.paywall = PaywallSummary(id: SiteModel.name(paywall.id), identifier: SiteModel.name(paywall.identifier))
+                row.paywall = paywallSummary(paywall, root: root)
             case .experiment, .nothing:
                 break
             }
