@@ -23,6 +23,8 @@
 #                        breaking changes, linked), problems first, sorting by clicking a header.
 # 8. mobile.test.js      the Examples series at 390 px, light and dark: no page scrolls sideways,
 #                        nothing wider than the screen outside a scrolling drawing, tables as cards.
+# 9. page-weight.test.js  Node, no browser: the site of a 1,000-placement sample (`sample
+#                        --placements 1000 --seed 2`) has no page over 1 MiB; prints the figures.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -155,6 +157,11 @@ if [ "$have_node" -eq 1 ]; then
             fi
         fi
     fi
+fi
+
+# Page weight needs no browser: the site of a 1,000-placement sample, every page under 1 MiB.
+if [ "$have_node" -eq 1 ] && [ "$have_tool" -eq 1 ]; then
+    run_node "page weight of a 1,000-placement site (Node)" "$here/page-weight.test.js" "$tool"
 fi
 
 echo

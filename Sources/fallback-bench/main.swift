@@ -129,8 +129,16 @@ if !CommandLine.arguments.contains("--site-only") && !historyOnly && !drawingOnl
 
 // MARK: - Site build, beside Hugo
 
+/// What a site's pages weigh: the average, the heaviest page and the overview's first page.
+struct PageWeight {
+    var averageBytes: Int
+    var largestPage: String
+    var largestBytes: Int
+    var overviewBytes: Int
+}
+
 /// Builds the site of a `placements`-placement sample into a temporary folder; returns pages and seconds.
-func buildSite(placements: Int) throws -> (pages: Int, seconds: Double, markdownBytes: Int) {
+func buildSite(placements: Int) throws -> (pages: Int, seconds: Double, markdownBytes: Int, weight: PageWeight) {
     let bytes = Array(SampleExport(placementCount: placements, seed: 2).jsonText().utf8)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-site-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -143,7 +151,11 @@ func buildSite(placements: Int) throws -> (pages: Int, seconds: Double, markdown
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let pages = files.keys.filter { $0.hasSuffix(".html") }
     let htmlBytes = pages.reduce(0) { $0 + files[$1]!.count }
-    return (pages.count, seconds, htmlBytes / max(pages.count, 1))
+    let largest = pages.max { (files[$0]!.count, $1) < (files[$1]!.count, $0) } ?? ""
+    let weight = PageWeight(
+        averageBytes: htmlBytes / max(pages.count, 1), largestPage: largest, largestBytes: files[largest]?.count ?? 0,
+        overviewBytes: files["index.html"]?.count ?? 0)
+    return (pages.count, seconds, htmlBytes / max(pages.count, 1), weight)
 }
 
 /// Builds `pages` Markdown pages of about `pageBytes` each with Hugo; nil when Hugo is not installed.
@@ -186,6 +198,9 @@ if !historyOnly && !drawingOnly {
     print("site: building the site of a \(sitePlacements)-placement sample…")
     let site = try buildSite(placements: sitePlacements)
     print(String(format: "fallback-site build  %5d pages in %7.2f s  %8.1f pages/s  (average page %d bytes of HTML)", site.pages, site.seconds, Double(site.pages) / site.seconds, site.markdownBytes))
+    let weight = site.weight
+    print(String(format: "page weight: average %.1f KB, heaviest %@ %.1f KB (goal ≤ 1,024 KB), overview %.1f KB (goal ≤ 1,536 KB)",
+        Double(weight.averageBytes) / 1024, weight.largestPage, Double(weight.largestBytes) / 1024, Double(weight.overviewBytes) / 1024))
     if let hugoSeconds = try buildWithHugo(pages: site.pages, pageBytes: site.markdownBytes) {
         print(String(format: "hugo                 %5d pages in %7.2f s  %8.1f pages/s", site.pages, hugoSeconds, Double(site.pages) / hugoSeconds))
         print(String(format: "fallback-site vs Hugo: %.2f× its pages per second (goal ≥ 2×)", hugoSeconds / site.seconds))
