@@ -153,6 +153,21 @@ public struct WordDiff: Sendable, Hashable {
         return !changed.isEmpty && changed.allSatisfy(\.isWhitespace)
     }
 
+    /// Whitespace made visible: `·` for a space, `⇥` for a tab, `↵` before a line break (which is
+    /// kept), `␣` for any other whitespace character. For a removed or added run of whitespace.
+    public static func visibleWhitespace(_ text: String) -> String {
+        var shown = ""
+        for character in text {
+            switch character {
+            case " ": shown += "·"
+            case "\t": shown += "⇥"
+            case "\n", "\r\n", "\r": shown += "↵\n"
+            default: shown += character.isWhitespace ? "␣" : String(character)
+            }
+        }
+        return shown
+    }
+
     // MARK: Words
 
     /// `text` split into words, whitespace runs and single other characters; joined, they are `text`.

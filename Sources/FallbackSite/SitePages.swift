@@ -289,7 +289,7 @@ extension SiteModel {
             segments.map { segment in
                 let changed = segment.operation != .same
                 let whitespace = changed && segment.isWhitespace
-                let text = whitespace ? Self.visibleWhitespace(segment.text) : segment.text
+                let text = whitespace ? WordDiff.visibleWhitespace(segment.text) : segment.text
                 return ChangesPage.CopySegment(
                     text: values.html(SnapshotText.html(text, limit: nil, isolated: false)), removed: segment.operation == .removed,
                     added: segment.operation == .added, whitespace: whitespace)
@@ -311,20 +311,6 @@ extension SiteModel {
         }
         let unchanged = copy.locales.filter { $0.status == .unchanged }.map { ChangesPage.LocaleName(locale: SiteModel.name($0.locale ?? "every locale")) }
         return ChangesPage.CopyDiff(form: form, locales: locales, unchanged: unchanged, hasUnchanged: !unchanged.isEmpty)
-    }
-
-    /// Whitespace shown: `·` for a space, `⇥` for a tab, `↵` before a line break (kept), `␣` for any other.
-    static func visibleWhitespace(_ text: String) -> String {
-        var shown = ""
-        for character in text {
-            switch character {
-            case " ": shown += "·"
-            case "\t": shown += "⇥"
-            case "\n", "\r\n", "\r": shown += "↵\n"
-            default: shown += "␣"
-            }
-        }
-        return shown
     }
 
     // MARK: History
