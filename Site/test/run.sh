@@ -23,7 +23,10 @@
 #                        breaking changes, linked), problems first, sorting by clicking a header.
 # 8. mobile.test.js      the Examples series at 390 px, light and dark: no page scrolls sideways,
 #                        nothing wider than the screen outside a scrolling drawing, tables as cards.
-# 9. page-weight.test.js  Node, no browser: the site of a 1,000-placement sample (`sample
+# 9. copydiff.test.js    the changes page's copy diffs: each locale's old and new text whole, the
+#                        changed words in <del>/<ins> with non-colour cues, locale labels, the link
+#                        to the funnel page's row; plus a site built from two snapshots it writes.
+# 99. page-weight.test.js  Node, no browser: the site of a 1,000-placement sample (`sample
 #                        --placements 1000 --seed 2`) has no page over 1 MiB; prints the figures.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
@@ -151,6 +154,8 @@ if [ "$have_node" -eq 1 ]; then
                     "$here/overview-verdict.test.js" "$work/series-site"
                 run_node "browser, the series site at 390 px (headless $version)" \
                     "$here/mobile.test.js" "$work/series-site"
+                run_node "browser, copy diffs on the changes page (headless $version)" \
+                    "$here/copydiff.test.js" "$work/series-site" "$tool"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

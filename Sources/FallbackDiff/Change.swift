@@ -152,6 +152,9 @@ public struct Change: Sendable, Hashable, CustomStringConvertible {
     public let oldLocation: FallbackFile.Location?
     /// Where the change sits in the new snapshot; nil when it has no place there.
     public let newLocation: FallbackFile.Location?
+    /// For `copy-changed`, the old and new text in full per locale with the words that differ; nil
+    /// for other kinds.
+    public let copy: CopyChange?
 
     public var changeClass: ChangeClass { kind.changeClass }
 

@@ -43,13 +43,13 @@ extension DiffRun {
     /// Reports a whole field as one change.
     mutating func reportField(
         _ kind: ChangeKind, in scope: ChangeScope, _ path: [PathStep], _ old: JSONDocument.Value?, _ new: JSONDocument.Value?,
-        oldAnchor: Int, newAnchor: Int, message: String? = nil
+        oldAnchor: Int, newAnchor: Int, message: String? = nil, copy: CopyChange? = nil
     ) {
         let field = PathStep.text(path)
         report(
             kind, in: scope, message ?? "\(scope.whereText): \(field) \(Self.verb(old, new)).", field: field,
             old: oldPlace(old?.index ?? oldAnchor),
-            new: newPlace(new?.index ?? newAnchor), written: (old, new))
+            new: newPlace(new?.index ?? newAnchor), written: (old, new), copy: copy)
     }
 
     /// Reports each value that differs under a field, as `base` (or `media-changed` under a media
@@ -212,7 +212,12 @@ extension DiffRun {
                     message: "\(scope.whereText): shows paywall \(Self.targetText(field.new)) instead of \(Self.targetText(field.old)).")
             case let copy? where Self.copyFields.contains(copy):
                 guard Self.differ(field.old, field.new) else { continue }
-                reportField(.copyChanged, in: scope, [.member(field.name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode)
+                let texts =
+                    Page.Field.textListFields.contains(copy)
+                    ? CopyChange(old: .init(old.textList(copy)), new: .init(new.textList(copy)))
+                    : CopyChange(old: .init(old.text(copy)), new: .init(new.text(copy)))
+                reportField(
+                    .copyChanged, in: scope, [.member(field.name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode, copy: texts)
             default:
                 compareValues(
                     field.old, field.new, path: [.member(field.name)], base: .fieldChanged, oldAnchor: oldNode, newAnchor: newNode,
@@ -265,7 +270,7 @@ extension DiffRun {
                     guard Self.differ(field.old, field.new) else { continue }
                     reportField(
                         .copyChanged, in: scope, fieldPath, field.old, field.new, oldAnchor: oldOption.source.node,
-                        newAnchor: option.source.node)
+                        newAnchor: option.source.node, copy: CopyChange(old: .init(oldOption.label), new: .init(option.label)))
                 } else {
                     compareValues(
                         field.old, field.new, path: fieldPath, base: .fieldChanged, oldAnchor: oldOption.source.node,

@@ -25,7 +25,7 @@ struct DiffRun {
     mutating func report(
         _ kind: ChangeKind, in scope: ChangeScope, _ message: String, field: String? = nil, old oldLocation: FallbackFile.Location?,
         new newLocation: FallbackFile.Location?, values: (old: JSONValue?, new: JSONValue?)? = nil,
-        written: (old: JSONDocument.Value?, new: JSONDocument.Value?)? = nil
+        written: (old: JSONDocument.Value?, new: JSONDocument.Value?)? = nil, copy: CopyChange? = nil
     ) {
         // Values as written are shown without building their owned copies (a value the SDK does not
         // read, such as projectId, may nest 100,000 deep).
@@ -35,7 +35,7 @@ struct DiffRun {
             Change(
                 kind: kind, placementKey: scope.placement, variantId: scope.variant, funnelId: scope.funnel, pageId: scope.page,
                 paywallId: scope.paywall, field: field, message: message, oldValue: oldValue, newValue: newValue,
-                oldLocation: oldLocation, newLocation: newLocation))
+                oldLocation: oldLocation, newLocation: newLocation, copy: copy))
     }
 
     func oldPlace(_ node: Int?) -> FallbackFile.Location? {

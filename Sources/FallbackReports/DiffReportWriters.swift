@@ -94,9 +94,7 @@ public struct DiffReport: FormattedReport {
             let entries = changes.map { change in
                 FindingListText.Entry(
                     scope: "", location: Self.display(change.placementKey), rule: change.kind.rawValue, severity: severity,
-                    message: change.message,
-                    detail: change.oldValue == nil && change.newValue == nil
-                        ? nil : "\(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")")
+                    message: change.message, detail: Self.detail(change))
             }
             output += FindingListText(entries, layout: .changelog, style: style).text
         }
@@ -110,6 +108,17 @@ public struct DiffReport: FormattedReport {
         let notShown = hidden == 0 ? "" : "; \(hidden) info \(hidden == 1 ? "change" : "changes") not shown: \(TextStyle.verboseHint)"
         output += "\n\(Self.summary(diff))\(notShown)\n"
         return output
+    }
+
+    /// The lines under a change in text: each locale's words for a copy change (`de: Guten
+    /// [-Morgen-]{+Abend+}`), else `old → new` as JSON; nil without values.
+    static func detail(_ change: Change) -> String? {
+        if let copy = change.copy {
+            let lines = CopyChangeText.lines(copy)
+            if !lines.isEmpty { return lines.joined(separator: "\n") }
+        }
+        guard change.oldValue != nil || change.newValue != nil else { return nil }
+        return "\(change.oldValue ?? "(none)") → \(change.newValue ?? "(none)")"
     }
 
     // MARK: JSON
@@ -147,6 +156,7 @@ public struct DiffReport: FormattedReport {
                 .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
                 .init("new", text(change.newValue)), .init("pointer", text(change.pointer)),
                 .init("oldLocation", location(change.oldLocation)), .init("newLocation", location(change.newLocation)),
+                .init("copy", change.copy.map(Self.copyJSON) ?? nil),
             ])
         }
         let shares = { (shares: [Rebucketing.Share]) -> JSONValue in
@@ -187,6 +197,33 @@ public struct DiffReport: FormattedReport {
         ])
     }
 
+    /// A copy change's texts: how each side writes the text, and every locale with its old and
+    /// new text in full, its status, and the runs of words (`same`, `removed`, `added`).
+    static func copyJSON(_ copy: CopyChange) -> JSONValue {
+        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
+        return .object([
+            .init("oldForm", .string(copy.oldForm.rawValue)), .init("newForm", .string(copy.newForm.rawValue)),
+            .init(
+                "locales",
+                .array(
+                    copy.locales.map { locale in
+                        .object([
+                            .init("locale", text(locale.locale)), .init("status", .string(locale.status.rawValue)),
+                            .init("whitespaceOnly", .bool(locale.changesOnlyWhitespace)), .init("old", text(locale.old)),
+                            .init("new", text(locale.new)),
+                            .init(
+                                "words",
+                                locale.words.map { words in
+                                    .array(
+                                        words.segments.map { segment in
+                                            .object([.init("op", .string(segment.operation.rawValue)), .init("text", .string(segment.text))])
+                                        })
+                                } ?? nil),
+                        ])
+                    })),
+        ])
+    }
+
     // MARK: Markdown
 
     /// Counts, both snapshots, a table per class (info folded away), then the re-bucketing.
@@ -218,10 +255,12 @@ public struct DiffReport: FormattedReport {
             }
             lines += ["| placement | kind | change | old | new |", "| --- | --- | --- | --- | --- |"]
             for change in changes.prefix(Self.markdownRowLimit) {
+                // A copy change shows each locale's whole text, the words that differ marked.
+                let copy = change.copy.flatMap { $0.changedLocales.isEmpty ? nil : $0 }
                 let cells = [
                     change.placementKey.map(escape) ?? "*file*", change.kind.rawValue, escape(change.message),
-                    escape(change.oldValue ?? ""),
-                    escape(change.newValue ?? ""),
+                    copy.map { CopyChangeText.markdown($0, new: false).joined(separator: "<br>") } ?? escape(change.oldValue ?? ""),
+                    copy.map { CopyChangeText.markdown($0, new: true).joined(separator: "<br>") } ?? escape(change.newValue ?? ""),
                 ]
                 lines.append("| " + cells.joined(separator: " | ") + " |")
             }

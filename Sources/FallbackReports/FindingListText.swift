@@ -118,8 +118,10 @@ struct FindingListText {
         }
     }
 
+    /// The detail under an entry, each of its lines indented.
     private static func detail(_ entry: Entry, indent: String) -> String {
-        entry.detail.map { VisibleText.forTerminal(indent + $0) + "\n" } ?? ""
+        guard let detail = entry.detail else { return "" }
+        return detail.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.forTerminal(indent + $0) + "\n" }.joined()
     }
 
     /// `severity: [rule]`, each coloured.

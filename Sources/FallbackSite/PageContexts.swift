@@ -542,11 +542,88 @@ struct ChangesPage: TemplateContext {
         var pointer: String?
         /// Only for a place in the new snapshot, which the placement's page marks.
         var anchor: String?
+        /// The funnel page the change is on, linked to its row on the funnel's page; nil when the
+        /// change is not on a page the site shows.
+        var funnelPage: FunnelPageLink?
+        /// For a copy change, each locale's old and new text in full; nil for other kinds.
+        var copy: CopyDiff?
 
         static let fields: [TemplateField<Self>] = [
             .init("kind", \.kind), .init("message", \.message), .init("placement", \.placement), .init("placementPath", \.placementPath),
             .init("from", omittedWhenNil: \.from), .init("to", omittedWhenNil: \.to), .init("line", omittedWhenNil: \.line),
             .init("column", omittedWhenNil: \.column), .init("pointer", omittedWhenNil: \.pointer), .init("anchor", omittedWhenNil: \.anchor),
+            .init("funnelPage", omittedWhenNil: \.funnelPage), .init("copy", omittedWhenNil: \.copy),
+        ]
+    }
+
+    // MARK: Copy diffs
+
+    /// A page of a funnel, linked to its row in the funnel page's Pages table.
+    struct FunnelPageLink: TemplateContext {
+        var page: String
+        var funnel: String
+        /// `funnels/<name>.html#page-<name>`.
+        var path: String
+
+        static let fields: [TemplateField<Self>] = [.init("page", \.page), .init("funnel", \.funnel), .init("path", \.path)]
+    }
+
+    /// A changed text (`copy-changed`): each locale whose text differs, old and new in full.
+    struct CopyDiff: TemplateContext {
+        /// How the way the text is written changed, in words (`Was one text for every locale; now
+        /// a text per locale.`); nil when both sides write it the same way.
+        var form: String?
+        var locales: [CopyLocale]
+        /// The locales whose text is the same on both sides.
+        var unchanged: [LocaleName]
+        var hasUnchanged: Bool
+
+        static let fields: [TemplateField<Self>] = [
+            .init("form", omittedWhenNil: \.form), .init("locales", \.locales), .init("unchanged", \.unchanged),
+            .init("hasUnchanged", \.hasUnchanged),
+        ]
+    }
+
+    struct LocaleName: TemplateContext {
+        var locale: String
+
+        static let fields: [TemplateField<Self>] = [.init("locale", \.locale)]
+    }
+
+    /// One locale's old and new text.
+    struct CopyLocale: TemplateContext {
+        /// The locale (`de`), or `every locale` for one text shown to all.
+        var locale: String
+        /// `changed`, `added` or `removed`.
+        var status: String
+        /// The status in words: `changed`, `only whitespace changed`, `added: no text before`, `removed: no text now`.
+        var statusText: String
+        var whitespaceOnly: Bool
+        /// The old text's runs (kept and removed); nil when the locale had no text.
+        var old: [CopySegment]?
+        /// The new text's runs (kept and added); nil when the locale has no text.
+        var new: [CopySegment]?
+        var hasOld: Bool { old != nil }
+        var hasNew: Bool { new != nil }
+
+        static let fields: [TemplateField<Self>] = [
+            .init("locale", \.locale), .init("status", \.status), .init("statusText", \.statusText),
+            .init("whitespaceOnly", \.whitespaceOnly), .init("old", omittedWhenNil: \.old), .init("new", omittedWhenNil: \.new),
+            .init("hasOld", \.hasOld), .init("hasNew", \.hasNew),
+        ]
+    }
+
+    /// A run of a text: kept, removed or added. Its text is whole (never cut), escaped, with hidden
+    /// characters spelled out; a removed or added run of whitespace shows its characters as
+    /// symbols (`·` space, `⇥` tab, `↵` line break).
+    struct CopySegment: TemplateContext {
+        var text: TrustedHTML
+        var removed: Bool
+        var added: Bool
+        var whitespace: Bool
+
+        static let fields: [TemplateField<Self>] = [
+            .init("text", \.text), .init("removed", \.removed), .init("added", \.added), .init("whitespace", \.whitespace),
         ]
     }
 

@@ -29,6 +29,8 @@ public struct PageSafetyScan: Sendable {
         "code", "pre", "table", "thead", "tbody", "tr", "th", "td", "label", "input", "select", "option", "output", "time",
         "mark", "br", "hr", "caption", "form", "button", "details", "summary", "bdi", "abbr", "small", "sup", "sub",
         "svg", "g", "rect", "path", "text", "tspan", "line", "polyline", "polygon", "circle", "marker", "defs", "desc",
+        // The changes page's copy diffs (partials/copy-diff.md): removed and added words.
+        "del", "ins",
     ]
 
     /// The attributes those elements carry.

@@ -78,7 +78,7 @@ extension SiteModel {
         case .funnel: specific = funnelPage(id: page.id ?? "", root: page.root, values: values)
         case .experiment: specific = experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
         case .paywall: specific = paywallPage(id: page.id ?? "", root: page.root, values: values)
-        case .changes: specific = changesPage(root: page.root)
+        case .changes: specific = changesPage(root: page.root, values: values)
         case .history: specific = historyPage(root: page.root, values: values)
         case .rule: specific = rulePage(id: page.id ?? "", root: page.root, values: values)
         }
@@ -216,13 +216,14 @@ extension SiteModel {
 
     // MARK: Changes
 
-    func changesPage(root: String) -> ChangesPage? {
+    func changesPage(root: String, values: PageValues) -> ChangesPage? {
         guard let diff = changes, let baseline else { return nil }
         let loaded = Set(snapshot.file.entries.map { ExactKey($0.key) })
         func link(_ key: String?) -> String? {
             guard let key, loaded.contains(ExactKey(key)) else { return nil }
             return root + placementPath(key)
         }
+        var rowNames: PageRowNames = [:]
         let groups = ChangeClass.allCases.compactMap { changeClass -> ChangesPage.ChangeGroup? in
             let changes = diff.changes(changeClass)
             guard !changes.isEmpty else { return nil }
@@ -233,7 +234,9 @@ extension SiteModel {
                     placementPath: link(change.placementKey), from: change.oldValue, to: change.newValue, line: location?.line,
                     column: location?.column, pointer: location.map { SnapshotText.shortenedPointer($0.pointer) },
                     // The placement's page anchors every change location it lists (see `changeAnchorsByPlacement`).
-                    anchor: change.newLocation.map { SourceListing.anchor(line: $0.line, column: $0.column) })
+                    anchor: change.newLocation.map { SourceListing.anchor(line: $0.line, column: $0.column) },
+                    funnelPage: funnelPageLink(funnelId: change.funnelId, pageId: change.pageId, root: root, names: &rowNames),
+                    copy: change.copy.map { copyDiff($0, values: values) })
             }
             let title: String =
                 switch changeClass {
@@ -252,6 +255,62 @@ extension SiteModel {
             baseline: baseline.name, baselineVerdict: baseline.file.verdict, breaking: diff.count(.breaking), notable: diff.count(.notable),
             infos: diff.count(.info), hasChanges: !diff.changes.isEmpty, groups: groups, rebucketing: rebucketing,
             hasRebucketing: !rebucketing.isEmpty)
+    }
+
+    /// A funnel's page ids and the names of their rows, made once per funnel for many links.
+    typealias PageRowNames = [ExactKey: (ids: Set<ExactKey>, names: PageNames)]
+
+    /// The row of page `pageId` on the page of funnel `funnelId`; nil when the site shows no such row.
+    func funnelPageLink(funnelId: String?, pageId: String?, root: String, names: inout PageRowNames) -> ChangesPage.FunnelPageLink? {
+        guard let funnelId, let pageId, let info = funnelInfo(id: funnelId) else { return nil }
+        let funnelKey = ExactKey(info.funnel.id)
+        if names[funnelKey] == nil {
+            let ids = info.funnel.pages.map(\.id)
+            names[funnelKey] = (Set(ids.map(ExactKey.init)), PageNames(identifiers: ids))
+        }
+        guard let rows = names[funnelKey], rows.ids.contains(ExactKey(pageId)) else { return nil }
+        let anchor = SiteModel.pageRowAnchor(pageId, names: rows.names)
+        return ChangesPage.FunnelPageLink(
+            page: SiteModel.name(pageId), funnel: SiteModel.name(info.funnel.name ?? info.funnel.slug),
+            path: root + "funnels/\(info.fileName).html#\(anchor)")
+    }
+
+    /// A copy change as the changes page shows it: each locale whose text differs, old and new whole.
+    func copyDiff(_ copy: CopyChange, values: PageValues) -> ChangesPage.CopyDiff {
+        let form: String? =
+            switch (copy.oldForm, copy.newForm) {
+            case (.plain, .localized): "Was one text for every locale; now a text per locale."
+            case (.localized, .plain): "Was a text per locale; now one text for every locale."
+            case (.absent, _): "New text."
+            case (_, .absent): "Text removed."
+            default: nil
+            }
+        func segments(_ segments: [WordDiff.Segment]) -> [ChangesPage.CopySegment] {
+            segments.map { segment in
+                let changed = segment.operation != .same
+                let whitespace = changed && segment.isWhitespace
+                let text = whitespace ? WordDiff.visibleWhitespace(segment.text) : segment.text
+                return ChangesPage.CopySegment(
+                    text: values.html(SnapshotText.html(text, limit: nil, isolated: false)), removed: segment.operation == .removed,
+                    added: segment.operation == .added, whitespace: whitespace)
+            }
+        }
+        let locales = copy.changedLocales.map { text in
+            let whole = { (text: String) in [WordDiff.Segment(.same, text)] }
+            let statusText: String =
+                switch text.status {
+                case .added: "added: no text before"
+                case .removed: "removed: no text now"
+                case .changed, .unchanged: text.changesOnlyWhitespace ? "only whitespace changed" : "changed"
+                }
+            return ChangesPage.CopyLocale(
+                locale: text.locale.map { SiteModel.name($0) } ?? "every locale", status: text.status.rawValue, statusText: statusText,
+                whitespaceOnly: text.changesOnlyWhitespace,
+                old: (text.words?.oldSegments ?? text.old.map(whole)).map(segments),
+                new: (text.words?.newSegments ?? text.new.map(whole)).map(segments))
+        }
+        let unchanged = copy.locales.filter { $0.status == .unchanged }.map { ChangesPage.LocaleName(locale: SiteModel.name($0.locale ?? "every locale")) }
+        return ChangesPage.CopyDiff(form: form, locales: locales, unchanged: unchanged, hasUnchanged: !unchanged.isEmpty)
     }
 
     // MARK: History
@@ -356,6 +415,11 @@ extension SiteModel {
         return page
     }
 
+    /// The anchor of page `pageId`'s row on its funnel's page: `page-` and its name among the funnel's page ids.
+    static func pageRowAnchor(_ pageId: String, names: PageNames) -> String {
+        "page-" + names.name(for: pageId)
+    }
+
     /// The link to the page of the funnel `id`; nil when the site has no page for it.
     func funnelLink(_ id: String, root: String) -> FunnelLink? {
         guard let info = funnelInfo(id: id) else { return nil }
@@ -377,7 +441,7 @@ extension SiteModel {
         let unreachable = Set(FunnelGraph(funnel).pagesReachedFromFirstPage().enumerated().compactMap { $1 ? nil : $0 })
         // Rows are anchored by a safe, bounded name of their page id.
         let anchors = PageNames(identifiers: funnel.pages.map(\.id))
-        func anchor(_ pageId: String) -> String { "page-" + anchors.name(for: pageId) }
+        func anchor(_ pageId: String) -> String { SiteModel.pageRowAnchor(pageId, names: anchors) }
         var pages: [FunnelPage.PageRow] = []
         var media: [FunnelPage.MediaRow] = []
         for (index, page) in funnel.pages.enumerated() {

@@ -96,14 +96,16 @@ enum SnapshotText {
 
     /// HTML for `text` in an element's content: escaped, hidden characters as
     /// `<span class="control-char">&lt;U+202E&gt;</span>`, isolated in `<bdi>` when it has any
-    /// non-ASCII character, and cut after `limit` characters (nil: never).
-    static func html(_ text: String, limit: Int? = textLength) -> String {
+    /// non-ASCII character, and cut after `limit` characters (nil: never). Without `isolated`, no
+    /// `<bdi>`: for runs of one text that an element isolated as a whole (`dir="auto"`) shows together.
+    static func html(_ text: String, limit: Int? = textLength, isolated: Bool = true) -> String {
         if let limit, text.utf8.count > limit {
-            return html(shortened(text, limit: limit), limit: nil)
+            return html(shortened(text, limit: limit), limit: nil, isolated: isolated)
         }
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         if isASCII, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return MarkupEscaping.html(text) }
-        var output = isASCII ? "" : "<bdi>"
+        let isolates = isolated && !isASCII
+        var output = isolates ? "<bdi>" : ""
         output.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
             if isHidden(scalar) {
@@ -112,7 +114,7 @@ enum SnapshotText {
                 MarkupEscaping.html.append(scalar, to: &output)
             }
         }
-        return isASCII ? output : output + "</bdi>"
+        return isolates ? output + "</bdi>" : output
     }
 
     /// `text` for an attribute value: the exact value, escaped, with hidden characters as

@@ -148,7 +148,7 @@ struct DiffCommandTests {
         #expect(changes.count == 9)
         let keys: Set<String> = [
             "class", "kind", "placement", "variant", "funnel", "page", "paywall", "field", "message", "old", "new", "pointer",
-            "oldLocation", "newLocation",
+            "oldLocation", "newLocation", "copy",
         ]
         #expect(changes.allSatisfy { Set($0.keys) == keys })
         #expect(
