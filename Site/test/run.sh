@@ -23,6 +23,10 @@
 #                        breaking changes, linked), problems first, sorting by clicking a header.
 # 8. mobile.test.js      the Examples series at 390 px, light and dark: no page scrolls sideways,
 #                        nothing wider than the screen outside a scrolling drawing, tables as cards.
+# 9. experiments.test.js  experiment pages (releases 3.0–3.3 as a series: onboarding's variant
+#                        cards, funnels compared, allocation history, ?subscriber= marker label and
+#                        copy link) and the Examples series' skipped experiment (paywall_settings):
+#                        its page says why the whole entry fails and is linked from everywhere.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -149,6 +153,16 @@ if [ "$have_node" -eq 1 ]; then
                     "$here/overview-verdict.test.js" "$work/series-site"
                 run_node "browser, the series site at 390 px (headless $version)" \
                     "$here/mobile.test.js" "$work/series-site"
+                # Experiment pages (issue 9, point 7): releases 3.0–3.3 run onboarding's experiment.
+                if "$tool" build "$repo/Examples/2026-03-03-release-3.0.json" "$repo/Examples/2026-04-14-release-3.1.json" \
+                    "$repo/Examples/2026-05-19-release-3.2.json" "$repo/Examples/2026-06-23-release-3.3.json" \
+                    --out "$work/experiment-site" --quiet; then
+                    run_node "browser, experiment pages (headless $version)" \
+                        "$here/experiments.test.js" "$work/series-site" "$work/experiment-site"
+                else
+                    echo "error: fallback-site build of releases 3.0–3.3 failed" >&2
+                    failed=$((failed + 1))
+                fi
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))
