@@ -71,16 +71,13 @@ extension SiteModel {
         if let key = subject.experimentPlacementKey ?? subject.variantPosition?.placementKey, let index = experimentIndex[key] {
             return "experiments/\(experiments[index].fileName).html"
         }
-        if let key = subject.placementKey, let index = skippedExperimentIndex[key] {
-            return "experiments/\(skippedExperiments[index].fileName).html"
-        }
-        return nil
+        return subject.placementKey.flatMap { skippedExperimentIndex[$0] }.map { "experiments/\(skippedExperiments[$0].fileName).html" }
     }
 
     /// The page of the experiment placement `key` runs, or of the experiment its skipped entry carries.
     func experimentPagePath(forPlacement key: String) -> String? {
-        experimentPagePath(about: .experiment(placementKey: ExactKey(key), id: ExactKey("")))
-            ?? skippedExperimentIndex[ExactKey(key)].map { "experiments/\(skippedExperiments[$0].fileName).html" }
+        if let index = experimentIndex[ExactKey(key)] { return "experiments/\(experiments[index].fileName).html" }
+        return skippedExperimentIndex[ExactKey(key)].map { "experiments/\(skippedExperiments[$0].fileName).html" }
     }
 
     /// The placement page's link to the experiment of its skipped entry.
@@ -160,8 +157,11 @@ extension SiteModel {
         let shares = Bucketing.shares(weights: weights)
         let sum = weights.reduce(0, +)
         let history = allocationHistory(placementKey: placementKey)
+        let findingsByVariant = Dictionary(grouping: placementFindings.filter { $0.subject.variantPosition != nil }) {
+            $0.subject.variantPosition?.index ?? -1
+        }
         let variants = experiment.variants.enumerated().map { index, variant in
-            let health = placementFindings.filter { $0.subject.variantPosition?.index == index }
+            let health = findingsByVariant[index] ?? []
             let counts = SeverityCounts(health)
             var row = ExperimentPage.VariantRow(
                 index: index, colour: index % 8, variantId: SiteModel.name(variant.variantId),
@@ -280,9 +280,11 @@ extension SiteModel {
         guard let timeline, timeline.snapshots.count > 1 else { return nil }
         let revisions = timeline.placement(key)?.revisions ?? []
         var runs: [(state: AllocationState, first: SnapshotRecord, last: SnapshotRecord, count: Int)] = []
+        // Snapshots and revisions are both in timeline order: one pass over each.
+        var next = 0
         for record in timeline.snapshots {
-            let index = record.stamp.index
-            let revision = revisions.last { $0.firstSeen.index <= index }
+            while next < revisions.count, revisions[next].firstSeen.index <= record.stamp.index { next += 1 }
+            let revision = next > 0 ? revisions[next - 1] : nil
             let state = AllocationState(revision: revision, rejected: record.rejection != nil)
             if let last = runs.last, last.state.isSame(as: state) {
                 runs[runs.count - 1].last = record
