@@ -555,6 +555,91 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Experiment pages (issue 9, point 7): the bucket marker's label and the lookup's copy link.
+  // The label sits under the allocation bar at the subscriber's bucket ("bucket 4,213 of 10,000 →
+  // variant b"); the link is an ordinary <a href="?subscriber=…"> (what to copy by hand when the
+  // clipboard refuses) with a "Copy link" button beside it. Positioned through the CSSOM, which the
+  // CSP's style-src 'self' allows (no style attribute is written).
+  // ---------------------------------------------------------------------------------------------
+
+  function lookupURL(id) {
+    try {
+      var url = new URL(window.location.href);
+      url.hash = "";
+      url.searchParams.set("subscriber", id);
+      return url.href;
+    } catch (e) {
+      return "?subscriber=" + encodeURIComponent(id);
+    }
+  }
+
+  function copyText(text) {
+    if (navigator.clipboard && typeof navigator.clipboard.writeText === "function") {
+      return navigator.clipboard.writeText(text).catch(function () { return copyBySelection(text); });
+    }
+    return copyBySelection(text);
+  }
+
+  function copyBySelection(text) {
+    return new Promise(function (resolve, reject) {
+      var area = el("textarea", "visually-hidden");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.setAttribute("aria-hidden", "true");
+      document.body.appendChild(area);
+      area.select();
+      var copied = false;
+      try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+      document.body.removeChild(area);
+      if (copied) resolve(); else reject(new Error("the browser refused to copy"));
+    });
+  }
+
+  function removeLookupExtras() {
+    Array.prototype.forEach.call(document.querySelectorAll(".alloc-marker-label, .lookup-share"), function (node) {
+      node.parentNode.removeChild(node);
+    });
+  }
+
+  function showMarkerLabel(b, variantText) {
+    var bar = document.querySelector(".alloc .alloc-bar");
+    if (!bar || !bar.parentNode) return;
+    var label = el("p", "alloc-marker-label",
+      "bucket " + formatNumber(b) + " of " + formatNumber(BUCKET_COUNT) + " \u2192 " + variantText);
+    var percent = (b + 0.5) * 100 / BUCKET_COUNT;
+    label.style.left = percent + "%";
+    if (percent < 15) label.classList.add("is-start");
+    else if (percent > 85) label.classList.add("is-end");
+    bar.parentNode.insertBefore(label, bar.nextSibling);
+  }
+
+  function showCopyLink(output, id) {
+    var url = lookupURL(id);
+    var share = el("p", "lookup-share");
+    var link = el("a", "lookup-link", "Link to this lookup");
+    link.href = url;
+    var button = el("button", "copy-link", "Copy link");
+    button.type = "button";
+    button.setAttribute("data-url", url);
+    var status = el("span", "copy-status");
+    status.setAttribute("role", "status");
+    button.addEventListener("click", function () {
+      copyText(url).then(function () {
+        status.textContent = "Link copied.";
+      }, function () {
+        status.textContent = "Could not copy: copy the link beside the button instead.";
+      });
+    });
+    share.appendChild(link);
+    share.appendChild(document.createTextNode(" "));
+    share.appendChild(button);
+    share.appendChild(document.createTextNode(" "));
+    share.appendChild(status);
+    // After the <output>, not in it: its live region announces the result, not the controls.
+    output.parentNode.insertBefore(share, output.nextSibling);
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Experiment: subscriber lookup
   // ---------------------------------------------------------------------------------------------
 
@@ -594,6 +679,7 @@
       output.removeAttribute("data-bucket");
       output.removeAttribute("data-variant-id");
       output.removeAttribute("data-variant-index");
+      removeLookupExtras();
     }
 
     function markBars(b, index) {
@@ -635,6 +721,7 @@
         if (index === null) {
           line.appendChild(document.createTextNode("draws nothing: this experiment has no variants, so nothing is served."));
           output.appendChild(line);
+          showCopyLink(output, id);
           return;
         }
         var vid = ids[index] === null ? "#" + (index + 1) : ids[index];
@@ -660,6 +747,8 @@
           rows[index].setAttribute("aria-current", "true");
         }
         markBars(b, index);
+        showMarkerLabel(b, "variant " + vid);
+        showCopyLink(output, id);
       }, function (err) {
         if (mine !== generation) return;
         output.classList.add("is-error");

@@ -26,6 +26,10 @@
 # 9. copydiff.test.js    the changes page's copy diffs: each locale's old and new text whole, the
 #                        changed words in <del>/<ins> with non-colour cues, locale labels, the link
 #                        to the funnel page's row; plus a site built from two snapshots it writes.
+# 10. experiments.test.js  experiment pages (releases 3.0–3.3 as a series: onboarding's variant
+#                        cards, funnels compared, allocation history, ?subscriber= marker label and
+#                        copy link) and the Examples series' skipped experiment (paywall_settings):
+#                        its page says why the whole entry fails and is linked from everywhere.
 # 99. page-weight.test.js  Node, no browser: the site of a 1,000-placement sample (`sample
 #                        --placements 1000 --seed 2`) has no page over 1 MiB; prints the figures.
 #
@@ -156,6 +160,16 @@ if [ "$have_node" -eq 1 ]; then
                     "$here/mobile.test.js" "$work/series-site"
                 run_node "browser, copy diffs on the changes page (headless $version)" \
                     "$here/copydiff.test.js" "$work/series-site" "$tool"
+                # Experiment pages (issue 9, point 7): releases 3.0–3.3 run onboarding's experiment.
+                if "$tool" build "$repo/Examples/2026-03-03-release-3.0.json" "$repo/Examples/2026-04-14-release-3.1.json" \
+                    "$repo/Examples/2026-05-19-release-3.2.json" "$repo/Examples/2026-06-23-release-3.3.json" \
+                    --out "$work/experiment-site" --quiet; then
+                    run_node "browser, experiment pages (headless $version)" \
+                        "$here/experiments.test.js" "$work/series-site" "$work/experiment-site"
+                else
+                    echo "error: fallback-site build of releases 3.0–3.3 failed" >&2
+                    failed=$((failed + 1))
+                fi
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

@@ -36,9 +36,13 @@ struct FindingRow: TemplateContext {
     var placement: String?
     var placementPath: String?
     var anchor: String?
+    /// For a finding about an experiment, one of its variants, or the skipped entry that carries
+    /// one: the experiment's page.
+    var experimentPath: String? = nil
 
     static let fields: [TemplateField<Self>] = [
         .init("id", \.id), .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("severity", \.severity),
+        .init("experimentPath", omittedWhenNil: \.experimentPath),
         .init("isError", \.isError), .init("isWarning", \.isWarning),
         .init("isInfo", \.isInfo), .init("message", \.message), .init("pointer", \.pointer), .init("line", \.line),
         .init("column", \.column), .init("placement", omittedWhenNil: \.placement),
@@ -121,11 +125,14 @@ struct OverviewPage: TemplateContext {
         var severity: String
         var skipped: Bool
         var search: String
+        /// The page of the experiment the placement runs, or of the experiment its skipped entry carries.
+        var experimentPath: String? = nil
 
         static let fields: [TemplateField<Self>] = [
             .init("key", \.key), .init("path", \.path), .init("revision", \.revision), .init("kind", \.kind), .init("icon", \.icon),
             .init("serves", \.serves), .init("findingCount", \.findingCount), .init("findingNoun", \.findingNoun),
             .init("findingSummary", \.findingSummary), .init("severity", \.severity), .init("skipped", \.skipped), .init("search", \.search),
+            .init("experimentPath", \.experimentPath),
         ]
     }
 
@@ -285,9 +292,12 @@ struct PlacementPage: TemplateContext {
         var key: String
         var variantCount: Int
         var path: String
+        /// The SDK skips the whole entry, experiment included: the page says why.
+        var skipped = false
 
         static let fields: [TemplateField<Self>] = [
             .init("id", \.id), .init("key", \.key), .init("variantCount", \.variantCount), .init("path", \.path),
+            .init("skipped", \.skipped),
         ]
     }
 
@@ -480,11 +490,128 @@ struct ExperimentPage: TemplateContext {
         var share: String
         var funnel: FunnelLink?
         var paywall: PaywallSummary?
+        /// What a device that draws the variant gets when it serves neither (`nothing (…)`); null otherwise.
+        var nothing: String?
+        /// The findings about the variant and what it serves (its funnel, pages, paywalls), by severity.
+        var health: SeverityCounts
+        /// The card's badge, in words: `1 error, 2 warnings`, or `no errors or warnings`.
+        var healthSummary: String
+        /// The theme's severity class of the worst of them: `error`, `warning`, or `none` (infos only, or nothing).
+        var healthSeverity: String
+        /// Those findings (at most 500), each linked to its permalink on the checks page.
+        var healthFindings: [FindingRow]
+        var moreHealthFindings: Int
 
         static let fields: [TemplateField<Self>] = [
             .init("index", \.index), .init("colour", \.colour), .init("variantId", \.variantId), .init("variantLabel", \.variantLabel),
             .init("weight", \.weight), .init("weightValue", \.weightValue), .init("buckets", \.buckets), .init("share", \.share),
-            .init("funnel", omittedWhenNil: \.funnel), .init("paywall", omittedWhenNil: \.paywall),
+            .init("funnel", omittedWhenNil: \.funnel), .init("paywall", omittedWhenNil: \.paywall), .init("nothing", \.nothing),
+            .init("health", \.health), .init("healthSummary", \.healthSummary), .init("healthSeverity", \.healthSeverity),
+            .init("healthFindings", \.healthFindings), .init("moreHealthFindings", \.moreHealthFindings),
+        ]
+    }
+
+    /// A page of a variant's funnel, linked to its row on the funnel's page.
+    struct PageLink: TemplateContext {
+        var id: String
+        /// Null when the funnel has no page on the site.
+        var path: String?
+
+        static let fields: [TemplateField<Self>] = [.init("id", \.id), .init("path", \.path)]
+    }
+
+    /// A variant's funnel against the first variant's: the diff's funnel comparison.
+    struct ComparisonRow: TemplateContext {
+        var variantId: String
+        var colour: Int
+        var funnel: FunnelLink?
+        /// Why there are no page lists, when there are none: `serves a paywall`, `the same funnel as control`.
+        var note: String?
+        /// Pages of this variant's funnel that the first variant's does not have (linked in this funnel).
+        var added: [PageLink]
+        /// Pages of the first variant's funnel that this one does not have (linked in that funnel).
+        var removed: [PageLink]
+        /// Pages both have whose copy (texts, options) differs.
+        var copyChanged: [PageLink]
+        /// Pages both have whose routing (`next_rules`, `default_next`, the paywall shown) differs, and
+        /// `pages reordered` when the order of their common pages differs.
+        var routingChanged: [PageLink]
+        /// The pages both have are in another order (which moves where a page with no matching rule goes next).
+        var reordered: Bool
+        /// Every other difference the diff reports (slug, name, theme, media, bundled paywalls).
+        var otherChanges: Int
+
+        static let fields: [TemplateField<Self>] = [
+            .init("variantId", \.variantId), .init("colour", \.colour), .init("funnel", \.funnel), .init("note", \.note),
+            .init("added", \.added), .init("removed", \.removed), .init("copyChanged", \.copyChanged),
+            .init("routingChanged", \.routingChanged), .init("reordered", \.reordered), .init("otherChanges", \.otherChanges),
+        ]
+    }
+
+    /// The experiment's allocation over a run of consecutive snapshots of the series.
+    struct AllocationRow: TemplateContext {
+        /// One variant's weight in that run.
+        struct Weight: TemplateContext {
+            var variantId: String
+            var weight: String
+            var share: String
+
+            static let fields: [TemplateField<Self>] = [.init("variantId", \.variantId), .init("weight", \.weight), .init("share", \.share)]
+        }
+
+        /// `release-3.2`, or `release-3.2 … release-3.3 (2 snapshots)` for a run of several.
+        var snapshots: String
+        /// The first and last snapshot of the run (the same for a run of one), and how many it spans.
+        var first: String
+        var last: String
+        var snapshotCount: Int
+        /// The run includes the snapshot the site is built from.
+        var current: Bool
+        /// Whether the placement runs the experiment in this run; when not, `state` says what it does.
+        var present: Bool
+        var state: String
+        var experimentId: String?
+        /// The bucketing key (§5: it seeds every subscriber's bucket).
+        var key: String?
+        var weights: [Weight]
+        /// `34/33/33`: the share of buckets of each variant, in percent.
+        var split: String?
+        /// What the change from the previous run does to subscribers' variants; null for the first run.
+        var note: String?
+        /// `everyone` (all buckets are drawn again), `some` (some buckets change variant), `none`
+        /// (nobody changes variant), `start` or `end`; null for the first run.
+        var moves: String?
+        /// `moves` in words, the badge's text: `everyone redrawn`, `some move`, `nobody moves`, `starts`, `stops`.
+        var movesLabel: String?
+
+        static let fields: [TemplateField<Self>] = [
+            .init("snapshots", \.snapshots), .init("movesLabel", \.movesLabel), .init("first", \.first), .init("last", \.last), .init("snapshotCount", \.snapshotCount), .init("current", \.current),
+            .init("present", \.present), .init("state", \.state), .init("experimentId", \.experimentId), .init("key", \.key),
+            .init("weights", \.weights), .init("split", \.split), .init("note", \.note), .init("moves", \.moves),
+        ]
+    }
+
+    /// Why the SDK skips the entry that carries the experiment, for an experiment whose entry does not decode.
+    struct Skipped: TemplateContext {
+        /// The whole story in plain words: what failed, where, and what that does offline.
+        var explanation: String
+        /// The decoder's words: `expected an integer, found the string "5"`.
+        var expectation: String
+        var pointer: String
+        var line: Int
+        var column: Int
+        /// The anchor of that line in `source`.
+        var anchor: String
+        /// True when the failure is inside the experiment itself.
+        var inExperiment: Bool
+        var variantCount: Int?
+        /// The entry as written, its failing line marked.
+        var source: TrustedHTML
+
+        static let fields: [TemplateField<Self>] = [
+            .init("explanation", \.explanation), .init("expectation", \.expectation), .init("pointer", \.pointer),
+            .init("line", \.line), .init("column", \.column), .init("anchor", \.anchor), .init("inExperiment", \.inExperiment),
+            .init("variantCount", \.variantCount), .init("source", \.source),
         ]
     }
 
@@ -503,13 +630,24 @@ struct ExperimentPage: TemplateContext {
     var findings: [FindingRow]
     var moreFindings: Int
     var hasFindings: Bool
+    /// The variant the others' funnels are compared with: the first one. Null without variants.
+    var control: String?
+    var comparison: [ComparisonRow]
+    /// The allocation over the series, oldest first; null when the site is built from one snapshot.
+    var history: [AllocationRow]?
+    /// `history` is there: the site is built from a series.
+    var hasHistory: Bool
+    /// For an experiment whose entry the SDK skips; null otherwise (then every field above describes it).
+    var skipped: Skipped?
 
     static let fields: [TemplateField<Self>] = [
         .init("id", \.id), .init("key", \.key), .init("lookupKey", \.lookupKey), .init("placement", \.placement),
         .init("placementPath", \.placementPath), .init("variants", \.variants), .init("variantCount", \.variantCount),
         .init("hasVariants", \.hasVariants), .init("serves", \.serves), .init("weightsSumToOne", \.weightsSumToOne),
         .init("weightSum", \.weightSum), .init("allocation", \.allocation), .init("findings", \.findings),
-        .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings),
+        .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("control", \.control),
+        .init("comparison", \.comparison), .init("history", \.history), .init("hasHistory", \.hasHistory),
+        .init("skipped", \.skipped),
     ]
 }
 

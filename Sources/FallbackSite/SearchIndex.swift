@@ -157,6 +157,7 @@ struct SearchIndexCollector {
             add(.placementKey, key, label: placementLabel, path: placementPath)
             guard let entry = record.entry else {
                 add(.skippedContent, skippedText(of: record.value.node), label: "skipped \(placementLabel)", path: placementPath)
+                addSkippedExperiment(of: key, placementLabel: placementLabel)
                 continue
             }
             if let placement = entry.placement, !ExactKey.same(placement.identifier, key) {
@@ -188,6 +189,18 @@ struct SearchIndexCollector {
                 }
             }
         }
+    }
+
+    /// The id and key of the experiment a skipped entry carries, as written (when they are strings),
+    /// leading to the page that says why the entry fails.
+    mutating func addSkippedExperiment(of key: String, placementLabel: String) {
+        guard let index = model.skippedExperimentIndex[ExactKey(key)] else { return }
+        let info = model.skippedExperiments[index]
+        let value = model.snapshot.file.document.value(at: info.experimentNode)
+        let path = "experiments/\(info.fileName).html"
+        let label = "skipped experiment on \(placementLabel)"
+        if let id = SiteModel.member(Experiment.Field.id, of: value)?.string { add(.experimentId, id, label: label, path: path) }
+        if let experimentKey = SiteModel.member(Experiment.Field.key, of: value)?.string { add(.experimentKey, experimentKey, label: label, path: path) }
     }
 
     /// A funnel's ids, pages and paywalls: on the funnel's page when this copy is one its page

@@ -51,6 +51,17 @@ public struct SiteModel: Sendable {
         public let serves: String
     }
 
+    /// An experiment whose entry the SDK skips (§3): the whole entry fails to decode, so no variant
+    /// is ever drawn. Its page says why.
+    public struct SkippedExperimentInfo: Sendable {
+        public let placementKey: String
+        public let fileName: String
+        /// The entry's `experiment` value as written.
+        public let experimentNode: Int
+        /// Why the decoder gave up on the entry.
+        public let failure: DecodeFailure
+    }
+
     public let snapshot: Snapshot
     /// The snapshot the Changes page compares against (the previous one, or a baseline).
     public let baseline: Snapshot?
@@ -70,6 +81,10 @@ public struct SiteModel: Sendable {
     public let funnels: [FunnelInfo]
     /// Experiments in placement order.
     public let experiments: [ExperimentInfo]
+    /// Skipped entries that carry an experiment, in placement order; their pages are named among
+    /// the experiments' (by placement key), so the two never share a name.
+    public let skippedExperiments: [SkippedExperimentInfo]
+    let skippedExperimentIndex: [ExactKey: Int]
     /// Distinct paywalls by id, in order of first appearance (`collectPaywalls`).
     public let paywalls: [PaywallInfo]
     let paywallIndex: [ExactKey: Int]
@@ -136,8 +151,15 @@ public struct SiteModel: Sendable {
         self.funnels = funnels.map {
             FunnelInfo(funnel: $0.funnel, fileName: funnelNames.name(for: $0.funnel.id), uses: $0.uses)
         }
-        // An experiment's page is named after the placement that runs it: ids may repeat across placements.
-        let experimentNames = PageNames(identifiers: experiments.map(\.placementKey))
+        // An experiment's page is named after the placement that runs it: ids may repeat across
+        // placements. Skipped experiments are named in the same set, by their (distinct) keys.
+        let skipped = SiteModel.skippedExperimentEntries(in: file)
+        let experimentNames = PageNames(identifiers: experiments.map(\.placementKey) + skipped.map(\.key))
+        skippedExperiments = skipped.map {
+            SkippedExperimentInfo(
+                placementKey: $0.key, fileName: experimentNames.name(for: $0.key), experimentNode: $0.experimentNode, failure: $0.failure)
+        }
+        skippedExperimentIndex = Dictionary(skippedExperiments.enumerated().map { (ExactKey($1.placementKey), $0) }) { first, _ in first }
         self.experiments = experiments.map {
             ExperimentInfo(
                 experiment: $0.experiment, placementKey: $0.placementKey, fileName: experimentNames.name(for: $0.placementKey),
@@ -234,7 +256,8 @@ extension SiteModel {
             isWarning: finding.severity == .warning, isInfo: finding.severity == .info, message: finding.message,
             pointer: SnapshotText.shortenedPointer(finding.pointer), line: finding.line, column: finding.column,
             placement: key.map { SnapshotText.shortened($0) }, placementPath: key.map { root + model.placementPath($0) },
-            anchor: key.map { _ in SourceListing.anchor(line: finding.line, column: finding.column) })
+            anchor: key.map { _ in SourceListing.anchor(line: finding.line, column: finding.column) },
+            experimentPath: model.experimentPagePath(about: finding.subject).map { root + $0 })
     }
 
     static func severityCounts(_ findings: [Finding]) -> SeverityCounts {

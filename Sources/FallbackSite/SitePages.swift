@@ -54,6 +54,7 @@ extension SiteModel {
         pages += snapshot.file.entries.map { SitePage(kind: .placement, id: $0.key, path: placementPath($0.key)) }
         pages += funnels.map { SitePage(kind: .funnel, id: $0.funnel.id, path: "funnels/\($0.fileName).html") }
         pages += experiments.map { SitePage(kind: .experiment, id: $0.placementKey, path: "experiments/\($0.fileName).html") }
+        pages += skippedExperiments.map { SitePage(kind: .experiment, id: $0.placementKey, path: "experiments/\($0.fileName).html") }
         pages += paywalls.map { SitePage(kind: .paywall, id: $0.id, path: "paywalls/\($0.fileName).html") }
         // Every rule of the catalogue, with findings or not, so a rule's link never breaks.
         pages += Rule.all.map { SitePage(kind: .rule, id: $0.id.rawValue, path: SiteModel.rulePath($0.id)!) }
@@ -76,7 +77,10 @@ extension SiteModel {
         case .checks: specific = checksPage(root: page.root)
         case .placement: specific = placementPage(key: page.id ?? "", root: page.root, values: values)
         case .funnel: specific = funnelPage(id: page.id ?? "", root: page.root, values: values)
-        case .experiment: specific = experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
+        case .experiment:
+            specific =
+                experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
+                ?? skippedExperimentPage(placementKey: page.id ?? "", root: page.root, values: values)
         case .paywall: specific = paywallPage(id: page.id ?? "", root: page.root, values: values)
         case .changes: specific = changesPage(root: page.root, values: values)
         case .history: specific = historyPage(root: page.root, values: values)
@@ -189,7 +193,7 @@ extension SiteModel {
                 findingSummary: SeverityCounts(findings).description,
                 severity: SiteModel.worstSeverity(findings), skipped: record.entry == nil,
                 search: [record.key, record.entry?.placement?.identifier ?? "", serving.text].map { SnapshotText.spelledOut(SnapshotText.shortened($0)) }
-                    .joined(separator: " ").lowercased())
+                    .joined(separator: " ").lowercased(), experimentPath: experimentPagePath(forPlacement: record.key).map { root + $0 })
         }
         return OverviewPage(
             projectId: file.projectId?.string.map { SiteModel.name($0) }, generatedAt: generatedAt,
@@ -381,6 +385,7 @@ extension SiteModel {
             let location = file.location(of: failure.source)
             page.skip = PlacementPage.Skip(
                 reason: "\(SnapshotText.shortenedPointer(location.pointer)): \(failure.expectation)", line: location.line, column: location.column)
+            page.experiment = skippedExperimentLink(placementKey: key, root: root)
         }
         if let entry = record.entry {
             if let placement = entry.placement {
@@ -488,47 +493,6 @@ extension SiteModel {
             }, findings: listedFindings(funnelFindings, root: root),
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
             drawing: values.html(FunnelDrawing(funnel: funnel, unreachablePageIndices: unreachable, locale: locale).svg))
-    }
-
-    // MARK: Experiment
-
-    func experimentPage(placementKey: String, root: String, values: PageValues) -> ExperimentPage? {
-        guard let info = experimentInfo(placementKey: placementKey) else { return nil }
-        let experiment = info.experiment
-        let experimentFindings = findings(forExperimentOf: placementKey)
-        let weights = experiment.variants.map(\.weight)
-        let ranges = Bucketing.bucketRanges(weights: weights)
-        let shares = Bucketing.shares(weights: weights)
-        let sum = weights.reduce(0, +)
-        let variants = experiment.variants.enumerated().map { index, variant in
-            var row = ExperimentPage.VariantRow(
-                index: index, colour: index % 8, variantId: SiteModel.name(variant.variantId),
-                // What the lookup shows when it draws this variant (site.js writes it as text).
-                variantLabel: SnapshotText.spelledOut(SnapshotText.shortened(variant.variantId)), weight: variant.weightText,
-                // What the lookup draws with: the SDK's value (§2.1, not what JSON.parse makes of the
-                // text), as the shortest text that `parseFloat` reads back to exactly that double.
-                weightValue: variant.weight.description,
-                buckets: ranges[index].map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none",
-                share: String(format: "%.2f%%", Double(shares[index]) / 100))
-            switch variant.offlineTarget {
-            case .funnel(let funnel):
-                row.funnel = funnelLink(funnel.id, root: root)
-            case .paywall(let paywall):
-                row.paywall = paywallSummary(paywall, root: root)
-            case .experiment, .nothing:
-                break
-            }
-            return row
-        }
-        return ExperimentPage(
-            id: SiteModel.name(experiment.id), key: SiteModel.name(experiment.key), lookupKey: experiment.key,
-            placement: SiteModel.name(placementKey), placementPath: root + placementPath(placementKey), variants: variants,
-            variantCount: variants.count, hasVariants: !variants.isEmpty, serves: info.serves, weightsSumToOne: abs(sum - 1) <= 1e-9,
-            weightSum: JSONNumber(sum).text,
-            allocation: values.html(
-                AllocationBar.svg(variantIds: experiment.variants.map { SnapshotText.spelledOut(SnapshotText.shortened($0.variantId)) }, shares: shares)),
-            findings: listedFindings(experimentFindings, root: root), moreFindings: moreFindings(experimentFindings),
-            hasFindings: !experimentFindings.isEmpty)
     }
 }
 

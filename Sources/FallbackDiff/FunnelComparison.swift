@@ -1,0 +1,17 @@
+import RovenueFallback
+
+extension SnapshotDiff {
+    /// What differs between two funnels of one snapshot, as the diff words a funnel's changes
+    /// between two snapshots (`page-added`, `page-removed`, `copy-changed`, `rule-changed`, …):
+    /// pages matched by id, options by value, rules by id. The experiment page compares each
+    /// variant's funnel with the first variant's this way.
+    ///
+    /// Changes are reported under `placementKey` and `variantId`, the funnel named by `new`'s id.
+    public static func funnelChanges(
+        from old: Funnel, to new: Funnel, in file: FallbackFile, placementKey: String?, variantId: String?
+    ) -> [Change] {
+        var run = DiffRun(old: file, new: file)
+        run.compareFunnels(old, new, in: ChangeScope(placement: placementKey, variant: variantId, funnel: new.id))
+        return run.changes
+    }
+}
