@@ -1012,6 +1012,9 @@
         apply();
       });
       apply();
+      // A drawing that starts closed (a big funnel) has no size until it opens.
+      var details = figure.closest("details");
+      if (details) details.addEventListener("toggle", function () { if (details.open) apply(); });
 
       // The way on from a page: built once, so a hover is linear in what it lights.
       var leaving = {};

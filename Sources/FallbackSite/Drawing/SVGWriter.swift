@@ -325,12 +325,13 @@ struct DrawingWriter {
             case .defaultNext: html += "<path class=\"fd-edge is-default\" d=\"M1,6L27,6\"/>"
             case .paywall: html += "<path class=\"fd-edge is-paywall\" d=\"M1,6L27,6\"/>"
             case .back: html += "<path class=\"fd-edge is-back\" d=\"M1,6L27,6\"/>"
-            case .end: html += "<g class=\"fd-terminal\"><rect x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"5\"/></g>"
+            // Nodes get key classes of their own, so the page's own boxes can be counted by class.
+            case .end: html += "<rect class=\"fd-key-end\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"5\"/>"
             case .unknown:
-                html += "<path class=\"fd-edge is-unknown\" d=\"M1,6L12,6\"/><g class=\"fd-terminal is-error\">"
-                html += "<rect x=\"13\" y=\"1\" width=\"14\" height=\"10\" rx=\"5\"/></g>"
+                html += "<path class=\"fd-edge is-unknown\" d=\"M1,6L12,6\"/>"
+                html += "<rect class=\"fd-key-unknown\" x=\"13\" y=\"1\" width=\"14\" height=\"10\" rx=\"5\"/>"
             case .unreachable:
-                html += "<g class=\"fd-page is-unreachable\"><rect x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"2\"/></g>"
+                html += "<rect class=\"fd-key-unreachable\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"2\"/>"
             }
             html += "</svg>\(DrawingText.escaped(entry.text))</li>"
         }
