@@ -1027,12 +1027,141 @@
     }
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Funnel graph (issue 9 point 5): zoom and the way on from a page.
+  //   <figure class="funnel-drawing" data-graph> gets a toolbar (− / + / Fit) before its drawing.
+  //   Fit (the default, and without script) scales the SVG to the figure's width; + and − set its
+  //   width attribute (an attribute, not a style, so the CSP allows it) and let it scroll.
+  //   Hovering or focusing a page box (a.fd-link[data-node]) marks its outgoing steps, their
+  //   labels and priority beads, and the pages they lead to with .is-lit, the box with .is-origin,
+  //   and the svg with .has-path so the stylesheet dims the rest: where a user can go from here.
+  // ---------------------------------------------------------------------------------------------
+  function initFunnelGraphs() {
+    var figures = document.querySelectorAll("figure.funnel-drawing[data-graph]");
+    Array.prototype.forEach.call(figures, function (figure) {
+      var svg = figure.querySelector("svg.fd");
+      if (!svg) return;
+      var naturalWidth = parseFloat(svg.getAttribute("width")) || 0;
+      var naturalHeight = parseFloat(svg.getAttribute("height")) || 0;
+      if (naturalWidth <= 0 || naturalHeight <= 0) return;
+      var scroller = figure.querySelector(".drawing-scroll");
+
+      // Zoom: null is "fit to width".
+      var zoom = null;
+      var bar = document.createElement("div");
+      bar.className = "fd-zoom";
+      bar.setAttribute("role", "toolbar");
+      bar.setAttribute("aria-label", "Zoom the page graph");
+      function button(text, label, action) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.textContent = text;
+        b.setAttribute("aria-label", label);
+        b.setAttribute("data-zoom-action", action);
+        bar.appendChild(b);
+        return b;
+      }
+      button("\u2212", "Zoom out", "out");
+      button("+", "Zoom in", "in");
+      button("Fit", "Fit to width", "fit");
+      var status = document.createElement("output");
+      status.className = "fd-zoom-status";
+      status.setAttribute("aria-live", "polite");
+      bar.appendChild(status);
+      figure.insertBefore(bar, figure.firstChild);
+
+      /** The drawing's scale as shown: its width on screen over its own width. */
+      function scale() {
+        var shown = svg.getBoundingClientRect().width;
+        return shown > 0 ? shown / naturalWidth : 1;
+      }
+      function apply() {
+        if (zoom === null) {
+          figure.classList.remove("is-zoomed");
+          svg.setAttribute("width", String(naturalWidth));
+          svg.setAttribute("height", String(naturalHeight));
+          figure.setAttribute("data-zoom", "fit");
+        } else {
+          figure.classList.add("is-zoomed");
+          svg.setAttribute("width", String(Math.round(naturalWidth * zoom)));
+          svg.setAttribute("height", String(Math.round(naturalHeight * zoom)));
+          figure.setAttribute("data-zoom", String(Math.round(zoom * 100) / 100));
+        }
+        status.textContent = (zoom === null ? "Fit to width: " : "") + Math.round(scale() * 100) + "%";
+        if (scroller) window.dispatchEvent(new Event("resize"));
+      }
+      bar.addEventListener("click", function (e) {
+        var b = e.target && e.target.closest ? e.target.closest("button[data-zoom-action]") : null;
+        if (!b) return;
+        var action = b.getAttribute("data-zoom-action");
+        var now = scale();
+        if (action === "in") zoom = Math.min(4, now * 1.25);
+        else if (action === "out") zoom = Math.max(0.2, now / 1.25);
+        else zoom = null;
+        apply();
+      });
+      apply();
+      // A drawing that starts closed (a big funnel) has no size until it opens.
+      var details = figure.closest("details");
+      if (details) details.addEventListener("toggle", function () { if (details.open) apply(); });
+
+      // The way on from a page: built once, so a hover is linear in what it lights.
+      var leaving = {};
+      Array.prototype.forEach.call(svg.querySelectorAll("[data-from]"), function (el) {
+        var from = el.getAttribute("data-from");
+        (leaving[from] = leaving[from] || []).push(el);
+      });
+      var lit = [];
+      var current = null;
+      function clear() {
+        lit.forEach(function (el) { el.classList.remove("is-lit", "is-origin"); });
+        lit = [];
+        current = null;
+        svg.classList.remove("has-path");
+      }
+      function light(nodeId) {
+        if (nodeId === current) return;
+        clear();
+        current = nodeId;
+        svg.classList.add("has-path");
+        var origin = document.getElementById(nodeId);
+        if (origin) { origin.classList.add("is-lit", "is-origin"); lit.push(origin); }
+        (leaving[nodeId] || []).forEach(function (el) {
+          el.classList.add("is-lit");
+          lit.push(el);
+          var target = document.getElementById(el.getAttribute("data-to") || "");
+          if (target && !target.classList.contains("is-lit")) { target.classList.add("is-lit"); lit.push(target); }
+        });
+      }
+      function nodeOf(target) {
+        var link = target && target.closest ? target.closest("a.fd-link[data-node]") : null;
+        return link ? link.getAttribute("data-node") : null;
+      }
+      svg.addEventListener("focusin", function (e) {
+        var node = nodeOf(e.target);
+        if (node) light(node);
+      });
+      svg.addEventListener("focusout", function (e) {
+        if (!e.relatedTarget || !nodeOf(e.relatedTarget)) clear();
+      });
+      svg.addEventListener("mouseover", function (e) {
+        var node = nodeOf(e.target);
+        if (node) light(node);
+      });
+      svg.addEventListener("mouseleave", function () {
+        var focused = nodeOf(document.activeElement);
+        if (focused && svg.contains(document.activeElement)) light(focused);
+        else clear();
+      });
+    });
+  }
+
   function init() {
     root.classList.add("js");
     scanForInlineCode();
     checkStylesheet();
     checkImages();
-    var steps = [initFilters, initSorting, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks, initSearch];
+    var steps = [initFilters, initSorting, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks, initSearch, initFunnelGraphs];
     steps.forEach(function (step) {
       try { step(); } catch (e) { recordProblem("script error: " + (e && e.message ? e.message : String(e))); }
     });

@@ -30,6 +30,8 @@
 #                        cards, funnels compared, allocation history, ?subscriber= marker label and
 #                        copy link) and the Examples series' skipped experiment (paywall_settings):
 #                        its page says why the whole entry fails and is linked from everywhere.
+# 11. graph.test.js      a funnel page of the Examples series at 1280 and 390 px: page boxes link
+#                        to rows, focus lights the way on, zoom + / − / Fit, the outline.
 # 99. page-weight.test.js  Node, no browser: the site of a 1,000-placement sample (`sample
 #                        --placements 1000 --seed 2`) has no page over 1 MiB; prints the figures.
 #
@@ -170,6 +172,8 @@ if [ "$have_node" -eq 1 ]; then
                     echo "error: fallback-site build of releases 3.0–3.3 failed" >&2
                     failed=$((failed + 1))
                 fi
+                run_node "browser, the funnel graph: links, focus, zoom, outline (headless $version)" \
+                    "$here/graph.test.js" "$work/series-site"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

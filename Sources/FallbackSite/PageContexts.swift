@@ -388,12 +388,40 @@ struct FunnelPage: TemplateContext {
         /// The link to the page of the paywall `paywallId` names in the funnel's `paywalls` map.
         var paywallPath: String?
         var unreachable: Bool
+        /// Every way out of the page, in the order the SDK tries them (the outline).
+        var steps: [StepRow]
 
         static let fields: [TemplateField<Self>] = [
             .init("number", \.number), .init("id", \.id), .init("anchor", \.anchor), .init("type", \.type), .init("title", \.title),
             .init("question", \.question), .init("options", \.options), .init("hasOptions", \.hasOptions), .init("rules", \.rules),
             .init("hasRules", \.hasRules), .init("defaultNext", \.defaultNext), .init("paywallId", \.paywallId), .init("paywallPath", \.paywallPath),
-            .init("unreachable", \.unreachable),
+            .init("unreachable", \.unreachable), .init("steps", \.steps),
+        ]
+    }
+
+    /// One way out of a page, as `FunnelGraph` runs it (§6 of the format): a rule, then
+    /// `default_next` or the next page in order.
+    struct StepRow: TemplateContext {
+        /// From 1, in the order the SDK tries the page's steps; the first that matches wins.
+        var priority: Int
+        /// `rule <id>`, `default_next` or `next page in order`.
+        var kind: String
+        /// A rule's condition as it reads; nil for the step taken when no rule matches.
+        var condition: String?
+        /// True for the step taken when none of the page's rules matches.
+        var otherwise: Bool
+        /// Where it leads: a page id, `end`, or the target as written when it leads nowhere.
+        var target: String
+        /// The anchor of the target page's row; nil for the end and unknown targets.
+        var targetAnchor: String?
+        var toPaywall: Bool
+        var toEnd: Bool
+        var toUnknown: Bool
+
+        static let fields: [TemplateField<Self>] = [
+            .init("priority", \.priority), .init("kind", \.kind), .init("condition", \.condition), .init("otherwise", \.otherwise),
+            .init("target", \.target), .init("targetAnchor", \.targetAnchor), .init("toPaywall", \.toPaywall), .init("toEnd", \.toEnd),
+            .init("toUnknown", \.toUnknown),
         ]
     }
 
@@ -463,6 +491,13 @@ struct FunnelPage: TemplateContext {
     var moreFindings: Int
     var hasFindings: Bool
     var drawing: TrustedHTML
+    /// HTML: a list with a key and words for every style the drawing uses.
+    var legend: TrustedHTML
+    /// At least `largeFunnelPages` pages: the outline opens and the drawing starts closed.
+    var largeFunnel: Bool
+
+    /// From this many pages on, a funnel's outline reads better than its drawing.
+    static let largeFunnelPages = 30
 
     static let fields: [TemplateField<Self>] = [
         .init("id", \.id), .init("fullId", \.fullId), .init("slug", \.slug), .init("name", \.name), .init("version", \.version),
@@ -470,6 +505,7 @@ struct FunnelPage: TemplateContext {
         .init("locales", \.locales), .init("pageCount", \.pageCount), .init("pages", \.pages), .init("media", \.media),
         .init("hasMedia", \.hasMedia), .init("uses", \.uses), .init("paywalls", \.paywalls), .init("findings", \.findings),
         .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("drawing", \.drawing),
+        .init("legend", \.legend), .init("largeFunnel", \.largeFunnel),
     ]
 }
 

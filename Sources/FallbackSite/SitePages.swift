@@ -443,7 +443,8 @@ extension SiteModel {
         // The pages of the copy shown that its first page does not reach, by position, not id: a
         // reachable page may share its id with an unreachable one. The graph decides, not the
         // findings, so a configuration that turns `page-unreachable` off keeps the marks.
-        let unreachable = Set(FunnelGraph(funnel).pagesReachedFromFirstPage().enumerated().compactMap { $1 ? nil : $0 })
+        let graph = FunnelGraph(funnel)
+        let unreachable = Set(graph.pagesReachedFromFirstPage().enumerated().compactMap { $1 ? nil : $0 })
         // Rows are anchored by a safe, bounded name of their page id.
         let anchors = PageNames(identifiers: funnel.pages.map(\.id))
         func anchor(_ pageId: String) -> String { SiteModel.pageRowAnchor(pageId, names: anchors) }
@@ -456,6 +457,32 @@ extension SiteModel {
             let rules = (page.nextRules ?? []).map { rule in
                 FunnelPage.RuleRow(id: SiteModel.name(rule.id), goto: SiteModel.name(rule.goto), condition: FunnelGraph.text(of: rule.condition))
             }
+            let steps = zip(1..., graph.steps(from: index)).map { priority, step in
+                var row = FunnelPage.StepRow(
+                    priority: priority, kind: "next page in order", condition: nil, otherwise: !rules.isEmpty, target: "",
+                    targetAnchor: nil, toPaywall: false, toEnd: false, toUnknown: false)
+                switch step.kind {
+                case .rule(let rule):
+                    row.kind = "rule " + rules[rule].id
+                    row.condition = rules[rule].condition
+                    row.otherwise = false
+                case .defaultNext: row.kind = "default_next"
+                case .nextInOrder: break
+                }
+                switch step.target {
+                case .page(let target), .paywall(let target):
+                    row.target = SiteModel.name(funnel.pages[target].id)
+                    row.targetAnchor = anchor(funnel.pages[target].id)
+                    if case .paywall = step.target { row.toPaywall = true }
+                case .end:
+                    row.target = "end"
+                    row.toEnd = true
+                case .unknown:
+                    row.target = SiteModel.name(graph.writtenTarget(of: step) ?? "")
+                    row.toUnknown = true
+                }
+                return row
+            }
             pages.append(
                 FunnelPage.PageRow(
                     number: index + 1, id: SiteModel.name(page.id), anchor: anchor(page.id), type: SiteModel.name(page.type),
@@ -463,7 +490,7 @@ extension SiteModel {
                     options: options, hasOptions: !options.isEmpty, rules: rules, hasRules: !rules.isEmpty,
                     defaultNext: page.defaultNext.map { SiteModel.name($0) }, paywallId: page.paywallId.map { SiteModel.name($0) },
                     paywallPath: page.paywallId.flatMap { funnel.paywalls?[$0] }.flatMap { paywallPath($0.id) }.map { root + $0 },
-                    unreachable: unreachable.contains(index)))
+                    unreachable: unreachable.contains(index), steps: steps))
             for (path, url) in RemoteMedia.urls(on: page, in: snapshot.file) {
                 media.append(
                     FunnelPage.MediaRow(
@@ -478,6 +505,8 @@ extension SiteModel {
                 total: counted.total, percent: counted.total == 0 ? 100 : counted.present * 100 / counted.total,
                 complete: counted.present == counted.total)
         }
+        let drawing = FunnelDrawing(
+            funnel: funnel, unreachablePageIndices: unreachable, locale: locale, pageAnchors: funnel.pages.map { anchor($0.id) })
         let uses = info.uses.map { use in
             FunnelPage.Use(
                 placement: SiteModel.name(use.placementKey), path: root + placementPath(use.placementKey),
@@ -492,7 +521,8 @@ extension SiteModel {
                 FunnelPage.BundledPaywall(key: SiteModel.name(key), path: paywallPath(paywall.id).map { root + $0 })
             }, findings: listedFindings(funnelFindings, root: root),
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
-            drawing: values.html(FunnelDrawing(funnel: funnel, unreachablePageIndices: unreachable, locale: locale).svg))
+            drawing: values.html(drawing.svg), legend: values.html(drawing.legend),
+            largeFunnel: funnel.pages.count >= FunnelPage.largeFunnelPages)
     }
 }
 

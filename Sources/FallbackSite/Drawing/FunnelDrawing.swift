@@ -3,15 +3,20 @@ import RovenueFallback
 /// A drawing of a funnel's flow as an inline `<svg>` element.
 ///
 /// Pages are boxes in layers from the first page, joined by the steps §6 of the format can take:
-/// each rule's `goto` (labelled with its condition), `default_next`, and the next page in order
-/// when a page has no `default_next`. `"paywall"` targets point at the first paywall page, `"end"`
-/// and falling off the last page at an end terminal, anything else at an error terminal. Steps
-/// back to an earlier layer run along the side so cycles stand out.
+/// each rule's `goto`, `default_next`, and the next page in order when a page has no
+/// `default_next`. On a page with rules, every step carries its priority (the order the SDK tries
+/// them: rules first, the first match wins, then `default_next` or the next page) in a numbered
+/// bead where it leaves the page, and a label below the page with the priority and the condition
+/// (or `else`), wrapped over lines, never cut short (up to `GraphLayout.Metrics.labelMaxLines`
+/// lines; the tooltip has the whole step). `"paywall"` targets point at the first paywall page,
+/// `"end"` and falling off the last page at an end terminal, anything else at an error terminal.
+/// Steps back to an earlier layer run along the side so cycles stand out.
 ///
 /// The drawing is styled only through classes (rules in `Site/assets/site.css`): it carries no `style` attribute
-/// and no `<style>` element. Every text from the snapshot is cleaned for XML 1.0, shortened and
-/// escaped, and element ids come from `idPrefix` and page positions only. The same funnel always
-/// gives the same bytes.
+/// and no `<style>` element. Every text from the snapshot is cleaned for XML 1.0 and escaped (a
+/// page box's text shortened to the box), and element ids come from `idPrefix` and page positions
+/// only. Steps, labels and beads carry `data-from` and `data-to` (node ids) for the theme's script.
+/// The same funnel always gives the same bytes.
 public struct FunnelDrawing: Sendable {
     /// The `<svg>` element.
     public let svg: String
@@ -19,6 +24,9 @@ public struct FunnelDrawing: Sendable {
     public let width: Int
     /// The drawing's height in CSS pixels, as in its `height` attribute.
     public let height: Int
+    /// An HTML list (`<ul class="legend fd-legend">`) naming every style of step and node the
+    /// drawing uses, each with a key drawn in that style and words, so no style is told by colour alone.
+    public let legend: String
 
     /// Draws `funnel`, with the pages whose ids have exactly the bytes of one of `unreachablePages`
     /// in the error style (ids as `ExactKey`s: canonically equivalent ids are different pages). Every page
@@ -39,16 +47,24 @@ public struct FunnelDrawing: Sendable {
 
     /// Draws `funnel`, with the pages at the positions in `unreachablePageIndices` (positions in
     /// `funnel.pages`, as a check found them) in the error style.
-    public init(funnel: Funnel, unreachablePageIndices: Set<Int>, locale: String? = nil, idPrefix: String? = nil) {
+    ///
+    /// - Parameter pageAnchors: Per page position, the element id of the page's row on the page that
+    ///   shows the drawing (one per page, else ignored): each box becomes a link there, focusable and
+    ///   named, and the drawing a group of links rather than an image.
+    public init(
+        funnel: Funnel, unreachablePageIndices: Set<Int>, locale: String? = nil, idPrefix: String? = nil,
+        pageAnchors: [String]? = nil
+    ) {
         let flow = FunnelFlow(graph: FunnelGraph(funnel))
         let layout = GraphLayout(graph: flow)
         let prefix = FunnelDrawing.elementIdPrefix(idPrefix, funnelId: funnel.id)
         var writer = DrawingWriter(
             funnel: funnel, flow: flow, layout: layout, prefix: prefix, unreachablePages: unreachablePageIndices,
-            locale: locale)
+            locale: locale, pageAnchors: pageAnchors)
         svg = writer.write()
         width = writer.width
         height = writer.height
+        legend = writer.legend
     }
 
     /// `requested` when it is a plain identifier; otherwise a slug of it (or of the funnel's id)

@@ -23,12 +23,19 @@ struct FunnelFlow: LayeredGraph {
         var from: Int
         var to: Int
         var kind: Kind
-        /// The condition or `else`, as the snapshot has it (not yet made safe).
-        var label: String?
+        /// The condition or `else`, as the snapshot has it (not yet made safe); nil for the only
+        /// way out of a page without rules.
+        var condition: String?
+        /// Where the step comes in the order the SDK tries its page's steps, from 1: its rules in
+        /// order (the first that matches wins), then `default_next` or the next page in order.
+        var priority: Int
         /// The whole step in words, for a tooltip (not yet made safe).
         var summary: String
-        var hasCondition: Bool
         var jumpsToPaywall: Bool
+
+        /// The text on the step: its priority and condition, as in `2 · age ≥ 40`; nil for the
+        /// only way out of a page without rules.
+        var label: String? { condition.map { "\(priority) · \($0)" } }
     }
 
     let pageCount: Int
@@ -71,24 +78,25 @@ struct FunnelFlow: LayeredGraph {
             let rules = page.nextRules ?? []
             ruleCount += rules.count
             let label = rules.isEmpty ? nil : "else"
-            for step in graph.steps(from: index) {
+            for (priority, step) in zip(1..., graph.steps(from: index)) {
                 let target = node(step.target, written: graph.writtenTarget(of: step))
                 switch step.kind {
                 case .rule(let rule):
                     let condition = FunnelGraph.text(of: rules[rule].condition)
                     steps.append(
                         Step(
-                            from: index, to: target.node, kind: .rule, label: condition,
-                            summary: "Rule \(rules[rule].id) of \(page.id): if \(condition) → \(target.name)",
-                            hasCondition: true, jumpsToPaywall: target.paywall))
+                            from: index, to: target.node, kind: .rule, condition: condition, priority: priority,
+                            summary: "\(priority). Rule \(rules[rule].id) of \(page.id): if \(condition) → \(target.name)",
+                            jumpsToPaywall: target.paywall))
                 case .defaultNext, .nextInOrder:
                     let written = step.kind == .defaultNext
                     steps.append(
                         Step(
-                            from: index, to: target.node, kind: written ? .defaultNext : .sequential, label: label,
-                            summary: "\(page.id): \(rules.isEmpty ? "" : "else ")\(written ? "default_next" : "next page") → "
-                                + target.name,
-                            hasCondition: false, jumpsToPaywall: target.paywall))
+                            from: index, to: target.node, kind: written ? .defaultNext : .sequential, condition: label,
+                            priority: priority,
+                            summary: "\(rules.isEmpty ? "" : "\(priority). ")\(page.id): \(rules.isEmpty ? "" : "else ")"
+                                + "\(written ? "default_next" : "next page") → \(target.name)",
+                            jumpsToPaywall: target.paywall))
                 }
             }
         }
@@ -113,5 +121,4 @@ struct FunnelFlow: LayeredGraph {
     func from(_ step: LayoutStepID) -> LayoutNodeID { LayoutNodeID(steps[step.index].from) }
     func to(_ step: LayoutStepID) -> LayoutNodeID { LayoutNodeID(steps[step.index].to) }
     func label(of step: LayoutStepID) -> String? { steps[step.index].label }
-    func isConditional(_ step: LayoutStepID) -> Bool { steps[step.index].hasCondition }
 }

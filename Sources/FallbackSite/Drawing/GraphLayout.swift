@@ -38,11 +38,8 @@ protocol LayeredGraph {
     func from(_ step: LayoutStepID) -> LayoutNodeID
     /// The node `step` leads to.
     func to(_ step: LayoutStepID) -> LayoutNodeID
-    /// The text shown on `step` (not yet fitted or escaped), if any.
+    /// The text shown on `step` at the node it leaves (not yet wrapped or escaped), if any.
     func label(of step: LayoutStepID) -> String?
-    /// True when `step` is taken on a condition: a fan of conditions into fewer targets puts
-    /// their labels above the targets.
-    func isConditional(_ step: LayoutStepID) -> Bool
 }
 
 /// Where everything goes: a layered (Sugiyama-style) layout, linear in pages and steps apart from
@@ -81,10 +78,14 @@ struct GraphLayout {
 
     struct Label {
         var step: LayoutStepID
-        var text: String
+        /// The label's text wrapped to lines (not yet escaped).
+        var lines: [String]
         var x: Double
         var y: Double
         var width: Double
+        var height: Double
+        /// Where the step leaves its node: the centre of the badge with its priority.
+        var port: Point
     }
 
     enum Metrics {
@@ -106,9 +107,16 @@ struct GraphLayout {
         /// How much wider bold text runs than regular.
         static let boldWidening = 1.06
         static let textPadding = 10.0
-        static let labelHeight = 16.0
-        static let labelRow = 19.0
+        /// One line of a label, and the padding above and below its lines.
+        static let labelLine = 14.0
+        static let labelVerticalPadding = 3.0
         static let labelMaxTextWidth = 200.0
+        /// More lines than this (some 1,300 characters) only come from hostile or absurd
+        /// conditions; the outline and the pages table show them whole.
+        static let labelMaxLines = 40
+        /// The room below a node for the badges with the priorities of its steps.
+        static let badgeBand = 22.0
+        static let badgeRadius = 7.5
         static let labelPadding = 5.0
         static let labelSpacing = 6.0
         static let bend = 36.0
@@ -124,7 +132,6 @@ struct GraphLayout {
         var from: Int
         var to: Int
         var label: String?
-        var hasCondition: Bool
     }
 
     /// Nodes `0..<boxCount` are boxes, the rest terminals.
@@ -166,8 +173,7 @@ struct GraphLayout {
         edges = (0..<graph.stepCount).map { index in
             let step = LayoutStepID(index)
             return Edge(
-                from: graph.from(step).index, to: graph.to(step).index, label: graph.label(of: step),
-                hasCondition: graph.isConditional(step))
+                from: graph.from(step).index, to: graph.to(step).index, label: graph.label(of: step))
         }
         var seeds = (0..<count).map(Double.init)
         terminalText = (0..<count).map { node in
@@ -602,17 +608,20 @@ struct GraphLayout {
         var entryCount = 1
     }
 
-    /// A label waiting for its row in the band below or above a layer.
+    /// A label waiting for its row in the band below its layer.
     private struct PendingLabel {
         var step: Int
-        var text: String
+        var lines: [String]
         var center: Double
         var width: Double
+        var height: Double
         var row = 0
+        /// From the top of the band's first row.
+        var offset = 0.0
     }
 
     /// Vertical positions. Gap `g` lies above layer `g` (the last one below the last layer) and holds
-    /// the labels below the layer before it, a bend, and the labels above the layer after it.
+    /// the badges and labels below the layer before it, and a bend.
     private struct Rows {
         var layerTop: [Double] = []
         var layerHeight: [Double] = []
@@ -628,14 +637,11 @@ struct GraphLayout {
         centerX = Array(x[0..<count])
         let back = planBackSteps()
         let (outPort, inPort) = ports(back: back)
-        var (below, above) = pendingLabels(outPort: outPort, inPort: inPort)
-        var rowsBelow: [Int] = []
-        var rowsAbove: [Int] = []
-        for layer in layers.indices {
-            rowsBelow.append(Self.packRows(&below[layer]))
-            rowsAbove.append(Self.packRows(&above[layer]))
+        var below = pendingLabels(outPort: outPort)
+        let bands = below.indices.map { layer in
+            below[layer].isEmpty ? 0 : Metrics.badgeBand + Self.packRows(&below[layer])
         }
-        let rows = verticalRows(rowsBelow: rowsBelow, rowsAbove: rowsAbove, back: back)
+        let rows = verticalRows(bands: bands, back: back)
         top = (0..<count).map { rows.layerTop[layerOf[$0]] }
         totalHeight = rows.total
 
@@ -647,7 +653,7 @@ struct GraphLayout {
         let extent = nodeExtent()
         var left = extent.left
         var right = extent.right
-        for label in (below + above).joined() {
+        for label in below.joined() {
             left = min(left, label.center - label.width / 2)
             right = max(right, label.center + label.width / 2)
         }
@@ -667,18 +673,13 @@ struct GraphLayout {
         labels = []
         for layer in layers.indices {
             for pending in below[layer] {
-                let y = rows.layerBottom(layer) + 6 + Double(pending.row) * Metrics.labelRow
+                let from = edges[pending.step].from
                 labels.append(
                     Label(
-                        step: LayoutStepID(pending.step), text: pending.text, x: pending.center - pending.width / 2, y: y,
-                        width: pending.width))
-            }
-            for pending in above[layer] {
-                let y = rows.layerTop[layer] - 6 - Metrics.labelHeight - Double(pending.row) * Metrics.labelRow
-                labels.append(
-                    Label(
-                        step: LayoutStepID(pending.step), text: pending.text, x: pending.center - pending.width / 2, y: y,
-                        width: pending.width))
+                        step: LayoutStepID(pending.step), lines: pending.lines, x: pending.center - pending.width / 2,
+                        y: rows.layerBottom(layer) + Metrics.badgeBand + pending.offset, width: pending.width,
+                        height: pending.height,
+                        port: Point(x: outPort[pending.step], y: top[from] + nodeHeight[from] + Metrics.badgeRadius + 2)))
             }
         }
         labels.sort { $0.step < $1.step }
@@ -783,50 +784,51 @@ struct GraphLayout {
         return (outPort, inPort)
     }
 
-    /// The labels in the band below their step's page, or, for a condition whose target has fewer
-    /// labelled arrivals than its page has conditions (a fan), above the target.
-    private func pendingLabels(outPort: [Double], inPort: [Double]) -> (
-        below: [[PendingLabel]], above: [[PendingLabel]]
-    ) {
-        let steps = edges
-        var conditionsFrom = [Int](repeating: 0, count: nodeCount)
-        var conditionsInto = [Int](repeating: 0, count: nodeCount)
-        for (index, step) in steps.enumerated() where step.hasCondition {
-            conditionsFrom[step.from] += 1
-            if !isBack[index] { conditionsInto[step.to] += 1 }
-        }
+    /// The labels in the band below the node their step leaves, each centred on where the step
+    /// leaves it.
+    private func pendingLabels(outPort: [Double]) -> [[PendingLabel]] {
         var below = [[PendingLabel]](repeating: [], count: layers.count)
-        var above = [[PendingLabel]](repeating: [], count: layers.count)
-        for (index, step) in steps.enumerated() {
+        for (index, step) in edges.enumerated() {
             guard let raw = step.label else { continue }
-            let text = DrawingText.fitted(raw, maxWidth: Metrics.labelMaxTextWidth, fontSize: Metrics.fontSize)
-            let width = DrawingText.width(of: text, fontSize: Metrics.fontSize) + 2 * Metrics.labelPadding
-            if !isBack[index] && step.hasCondition && conditionsInto[step.to] < conditionsFrom[step.from] {
-                above[layerOf[step.to]].append(
-                    PendingLabel(step: index, text: text, center: inPort[index], width: width))
-            } else {
-                below[layerOf[step.from]].append(
-                    PendingLabel(step: index, text: text, center: outPort[index], width: width))
-            }
+            let lines = DrawingText.wrapped(
+                raw, maxWidth: Metrics.labelMaxTextWidth, fontSize: Metrics.fontSize, maxLines: Metrics.labelMaxLines)
+            let textWidth = lines.map { DrawingText.width(of: $0, fontSize: Metrics.fontSize) }.max() ?? 0
+            below[layerOf[step.from]].append(
+                PendingLabel(
+                    step: index, lines: lines, center: outPort[index], width: textWidth + 2 * Metrics.labelPadding,
+                    height: Double(lines.count) * Metrics.labelLine + 2 * Metrics.labelVerticalPadding))
         }
-        return (below, above)
+        return below
     }
 
-    /// Gives each label the first row where it overlaps no other; returns the number of rows.
-    private static func packRows(_ band: inout [PendingLabel]) -> Int {
+    /// Gives each label the first row where it overlaps no other, and each row the height of its
+    /// tallest label; returns the height of the rows.
+    private static func packRows(_ band: inout [PendingLabel]) -> Double {
         band.sort { ($0.center - $0.width / 2, $0.step) < ($1.center - $1.width / 2, $1.step) }
         var rowEnds: [Double] = []
+        var rowHeights: [Double] = []
         for index in band.indices {
             let start = band[index].center - band[index].width / 2
             let row = rowEnds.firstIndex { $0 + Metrics.labelSpacing <= start } ?? rowEnds.count
-            if row == rowEnds.count { rowEnds.append(0) }
+            if row == rowEnds.count {
+                rowEnds.append(0)
+                rowHeights.append(0)
+            }
             rowEnds[row] = start + band[index].width
+            rowHeights[row] = max(rowHeights[row], band[index].height)
             band[index].row = row
         }
-        return rowEnds.count
+        var offsets: [Double] = []
+        var total = 0.0
+        for height in rowHeights {
+            offsets.append(total)
+            total += height + 3
+        }
+        for index in band.indices { band[index].offset = offsets[band[index].row] }
+        return total
     }
 
-    private func verticalRows(rowsBelow: [Int], rowsAbove: [Int], back: [BackRoute?]) -> Rows {
+    private func verticalRows(bands: [Double], back: [BackRoute?]) -> Rows {
         let count = nodeCount
         let layerCount = layers.count
         var legs = [Int](repeating: 0, count: layerCount + 1)
@@ -839,7 +841,7 @@ struct GraphLayout {
         rows.layerHeight = layers.map { layer in layer.filter { $0 < count }.map { nodeHeight[$0] }.max() ?? 0 }
         var y = 0.0
         for gap in 0...layerCount {
-            if gap > 0 { y += 8 + Double(rowsBelow[gap - 1]) * Metrics.labelRow }
+            if gap > 0 { y += 8 + bands[gap - 1] }
             rows.bendTop.append(y)
             if gap > 0 && gap < layerCount {
                 y += max(Metrics.bend, 16 + Metrics.legPitch * Double(legs[gap]))
@@ -848,7 +850,7 @@ struct GraphLayout {
             }
             rows.bendBottom.append(y)
             if gap < layerCount {
-                y += 6 + Double(rowsAbove[gap]) * Metrics.labelRow
+                y += 6
                 rows.layerTop.append(y)
                 y += rows.layerHeight[gap]
             }

@@ -9,6 +9,8 @@ struct DrawingWriter {
     /// Positions of the pages drawn in the error style.
     let unreachablePages: Set<Int>
     let locale: String?
+    /// Per page position, the id of the page's row the page's box links to; none: boxes are not links.
+    let pageAnchors: [String]?
     private(set) var width = 0
     private(set) var height = 0
     private var output = ""
@@ -21,7 +23,7 @@ struct DrawingWriter {
 
     init(
         funnel: Funnel, flow: FunnelFlow, layout: GraphLayout, prefix: String, unreachablePages: Set<Int>,
-        locale: String?
+        locale: String?, pageAnchors: [String]?
     ) {
         self.funnel = funnel
         self.flow = flow
@@ -29,6 +31,7 @@ struct DrawingWriter {
         self.prefix = prefix
         self.unreachablePages = unreachablePages
         self.locale = locale
+        self.pageAnchors = pageAnchors.flatMap { $0.count == funnel.pages.count ? $0 : nil }
     }
 
     mutating func write() -> String {
@@ -43,7 +46,7 @@ struct DrawingWriter {
 
         output += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"fd\" width=\"\(width)\" height=\"\(height)\" "
         output +=
-            "viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(prefix)-title \(prefix)-desc\">\n"
+            "viewBox=\"0 0 \(width) \(height)\" role=\"\(pageAnchors == nil ? "img" : "group")\" aria-labelledby=\"\(prefix)-title \(prefix)-desc\">\n"
         output += "<title id=\"\(prefix)-title\">\(text("Flow of funnel \(funnelName)", width: 600))</title>\n"
         output += "<desc id=\"\(prefix)-desc\">\(text(summary, width: Self.tooltipWidth))</desc>\n"
         writeMarkers()
@@ -53,6 +56,7 @@ struct DrawingWriter {
             writeEdges()
             writeNodes()
             writeLabels()
+            writeBadges()
         }
         output += "</svg>\n"
         return output
@@ -136,9 +140,9 @@ struct DrawingWriter {
 
     private mutating func writeEdges() {
         output += "<g class=\"fd-edges\">\n"
-        for (index, step) in flow.steps.enumerated() {
-            output += "<path class=\"fd-edge \(stepClasses(index))\" data-from=\"\(nodeId(step.from))\" "
-            output += "data-to=\"\(nodeId(step.to))\" d=\"\(pathData(layout.path(of: LayoutStepID(index))))\" "
+        for index in flow.steps.indices {
+            output += "<path class=\"fd-edge \(stepClasses(index))\" \(ends(index)) "
+            output += "d=\"\(pathData(layout.path(of: LayoutStepID(index))))\" "
             output += "marker-end=\"url(#\(prefix)-arrow-\(arrow(index).rawValue))\"/>\n"
         }
         output += "</g>\n"
@@ -185,6 +189,12 @@ struct DrawingWriter {
         let top = frame.top
         let inner = GraphLayout.Metrics.pageWidth - 2 * GraphLayout.Metrics.textPadding
         let textX = number(left + GraphLayout.Metrics.textPadding + offsetX)
+        let anchor = pageAnchors.map { $0[index] }
+        if let anchor {
+            let name = "Page \(index + 1) of \(funnel.pages.count): \(tooltip). Go to its row in the pages table"
+            output += "<a class=\"fd-link\" href=\"#\(DrawingText.escaped(anchor))\" data-node=\"\(nodeId(node))\" "
+            output += "aria-label=\"\(text(name, width: Self.tooltipWidth))\">"
+        }
         output += "<g class=\"\(classes)\" id=\"\(nodeId(node))\">"
         output += "<title>\(text(tooltip, width: Self.tooltipWidth))</title>"
         output += rect(x: left, y: top, width: frame.width, height: frame.height, radius: 6)
@@ -196,7 +206,7 @@ struct DrawingWriter {
             output += "<text class=\"fd-page-title\" x=\"\(textX)\" y=\"\(number(top + 51 + offsetY))\">"
             output += text(copy, width: inner) + "</text>"
         }
-        output += "</g>\n"
+        output += anchor == nil ? "</g>\n" : "</g></a>\n"
     }
 
     /// A pill with `end`, or in the error style, the unknown target.
@@ -225,13 +235,107 @@ struct DrawingWriter {
             case .sequential: classes += " is-sequential"
             }
             if layout.runsBack(label.step) { classes += " is-back" }
-            output += "<g class=\"\(classes)\"><title>\(text(step.summary, width: Self.tooltipWidth))</title>"
-            output += rect(
-                x: label.x, y: label.y, width: label.width, height: GraphLayout.Metrics.labelHeight, radius: 3)
-            output += "<text x=\"\(number(label.x + GraphLayout.Metrics.labelPadding + offsetX))\" "
-            output += "y=\"\(number(label.y + 12 + offsetY))\">\(DrawingText.escaped(label.text))</text></g>\n"
+            output += "<g class=\"\(classes)\" \(ends(label.step.index))>"
+            output += "<title>\(text(step.summary, width: Self.tooltipWidth))</title>"
+            output += rect(x: label.x, y: label.y, width: label.width, height: label.height, radius: 3)
+            let x = number(label.x + GraphLayout.Metrics.labelPadding + offsetX)
+            output += "<text>"
+            for (row, line) in label.lines.enumerated() {
+                let baseline = label.y + GraphLayout.Metrics.labelVerticalPadding + 11 + Double(row) * GraphLayout.Metrics.labelLine
+                output += "<tspan x=\"\(x)\" y=\"\(number(baseline + offsetY))\">\(DrawingText.escaped(line))</tspan>"
+            }
+            output += "</text></g>\n"
         }
         output += "</g>\n"
+    }
+
+    /// A numbered bead where each labelled step leaves its page: its priority, so a step can be
+    /// told from its neighbours and matched with its label however the labels stack.
+    private mutating func writeBadges() {
+        output += "<g class=\"fd-badges\" aria-hidden=\"true\">\n"
+        for label in layout.labels {
+            let step = flow.steps[label.step.index]
+            output += "<g class=\"fd-badge \(stepClasses(label.step.index))\" \(ends(label.step.index))>"
+            output += "<circle cx=\"\(number(label.port.x + offsetX))\" cy=\"\(number(label.port.y + offsetY))\" "
+            output += "r=\"\(number(GraphLayout.Metrics.badgeRadius))\"/>"
+            output += "<text x=\"\(number(label.port.x + offsetX))\" y=\"\(number(label.port.y + 3.5 + offsetY))\" "
+            output += "text-anchor=\"middle\">\(step.priority)</text></g>\n"
+        }
+        output += "</g>\n"
+    }
+
+    /// The `data-from` and `data-to` attributes of step `index`: the ids of the nodes it joins.
+    private func ends(_ index: Int) -> String {
+        "data-from=\"\(nodeId(flow.steps[index].from))\" data-to=\"\(nodeId(flow.steps[index].to))\""
+    }
+
+    // MARK: Legend
+
+    /// The styles a drawing can use, in the order the legend lists them.
+    enum LegendEntry: String, CaseIterable {
+        case sequential, rule, defaultNext = "default", paywall, back, end, unknown, unreachable
+
+        var text: String {
+            switch self {
+            case .sequential: "next page in order (no rule matched, no default_next)"
+            case .rule: "rule, numbered in the order the SDK tries them: the first that matches wins"
+            case .defaultNext: "default_next (no rule matched)"
+            case .paywall: "to the paywall page (\"paywall\")"
+            case .back: "back to an earlier page (a loop)"
+            case .end: "the funnel ends"
+            case .unknown: "error: a target that is no page (unknown target)"
+            case .unreachable: "error: a page no path from the first page reaches"
+            }
+        }
+    }
+
+    /// The styles this drawing uses, in legend order.
+    var legendEntries: [LegendEntry] {
+        var used: Set<LegendEntry> = []
+        for (index, step) in flow.steps.enumerated() {
+            switch step.kind {
+            case .rule: used.insert(.rule)
+            case .defaultNext: used.insert(.defaultNext)
+            case .sequential: used.insert(.sequential)
+            }
+            if step.jumpsToPaywall { used.insert(.paywall) }
+            if layout.runsBack(LayoutStepID(index)) { used.insert(.back) }
+            switch flow.nodes[step.to] {
+            case .end: used.insert(.end)
+            case .unknown: used.insert(.unknown)
+            case .page: break
+            }
+        }
+        if funnel.pages.indices.contains(where: unreachablePages.contains) { used.insert(.unreachable) }
+        return LegendEntry.allCases.filter(used.contains)
+    }
+
+    /// An HTML list with a key and a sentence for every style the drawing uses, so no style is told
+    /// by its colour alone.
+    var legend: String {
+        var html = "<ul class=\"legend fd-legend\" aria-label=\"Legend of the page graph\">"
+        for entry in legendEntries {
+            html += "<li data-style=\"\(entry.rawValue)\"><svg class=\"legend-key fd-key\" viewBox=\"0 0 28 12\" width=\"28\" "
+            html += "height=\"12\" aria-hidden=\"true\" focusable=\"false\">"
+            switch entry {
+            case .sequential: html += "<path class=\"fd-edge is-sequential\" d=\"M1,6L27,6\"/>"
+            case .rule:
+                html += "<path class=\"fd-edge is-rule\" d=\"M1,6L27,6\"/><g class=\"fd-badge is-rule\">"
+                html += "<circle cx=\"14\" cy=\"6\" r=\"5.5\"/><text x=\"14\" y=\"9\" text-anchor=\"middle\">1</text></g>"
+            case .defaultNext: html += "<path class=\"fd-edge is-default\" d=\"M1,6L27,6\"/>"
+            case .paywall: html += "<path class=\"fd-edge is-paywall\" d=\"M1,6L27,6\"/>"
+            case .back: html += "<path class=\"fd-edge is-back\" d=\"M1,6L27,6\"/>"
+            // Nodes get key classes of their own, so the page's own boxes can be counted by class.
+            case .end: html += "<rect class=\"fd-key-end\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"5\"/>"
+            case .unknown:
+                html += "<path class=\"fd-edge is-unknown\" d=\"M1,6L12,6\"/>"
+                html += "<rect class=\"fd-key-unknown\" x=\"13\" y=\"1\" width=\"14\" height=\"10\" rx=\"5\"/>"
+            case .unreachable:
+                html += "<rect class=\"fd-key-unreachable\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"2\"/>"
+            }
+            html += "</svg>\(DrawingText.escaped(entry.text))</li>"
+        }
+        return html + "</ul>"
     }
 
     /// The copy a page box shows: its title, else headline, body or subtitle.

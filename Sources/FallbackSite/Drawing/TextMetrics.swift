@@ -44,6 +44,75 @@ enum DrawingText {
         return kept.joined() + ellipsis
     }
 
+    /// `text` cleaned as `fitted` cleans it, broken into lines of at most `maxWidth` pixels at
+    /// `fontSize`: at spaces where it can, inside a word longer than a line where it must. Nothing
+    /// is dropped up to `maxLines` lines; text beyond them (only hostile or absurd input has any)
+    /// ends the last line with `…`, and the caller shows the whole text elsewhere. Reads only as
+    /// much of `text` as it keeps.
+    static func wrapped(_ text: String, maxWidth: Double, fontSize: Double, maxLines: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0.0
+        var word = ""
+        var wordWidth = 0.0
+        let space = advance(of: " ") * fontSize
+        var truncated = false
+
+        /// Puts `word` on the current line, or on a new one, breaking it where it is wider than a line.
+        func place() {
+            guard !word.isEmpty else { return }
+            if !line.isEmpty && lineWidth + space + wordWidth <= maxWidth {
+                line += " " + word
+                lineWidth += space + wordWidth
+            } else {
+                if !line.isEmpty { lines.append(line) }
+                line = ""
+                lineWidth = 0
+                for character in word {
+                    let width = advance(of: character.unicodeScalars.first) * fontSize
+                    if !line.isEmpty && lineWidth + width > maxWidth {
+                        lines.append(line)
+                        line = ""
+                        lineWidth = 0
+                    }
+                    line.append(character)
+                    lineWidth += width
+                }
+            }
+            word = ""
+            wordWidth = 0
+        }
+
+        for character in text {
+            guard let clean = cleaned(character) else {
+                place()
+                if lines.count >= maxLines {
+                    truncated = true
+                    break
+                }
+                continue
+            }
+            word += clean
+            wordWidth += advance(of: clean.unicodeScalars.first) * fontSize
+            if wordWidth > maxWidth * Double(maxLines + 1) {
+                truncated = true
+                break
+            }
+        }
+        place()
+        if !line.isEmpty { lines.append(line) }
+        if lines.count > maxLines {
+            truncated = true
+            lines.removeLast(lines.count - maxLines)
+        }
+        if truncated, var last = lines.popLast() {
+            let room = maxWidth - advance(of: "…") * fontSize
+            while !last.isEmpty && (width(of: last, fontSize: fontSize) > room || last.last == " ") { last.removeLast() }
+            lines.append(last + ellipsis)
+        }
+        return lines
+    }
+
     /// `character` as drawn: `nil` for white space, U+FFFD for controls, noncharacters and bidi
     /// controls.
     static func cleaned(_ character: Character) -> String? {
