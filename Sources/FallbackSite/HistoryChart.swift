@@ -29,7 +29,7 @@ enum HistoryChart {
         case circle, square, triangle, diamond
 
         /// The marker centred at (`x`, `y`).
-        func svg(x: Double, y: Double, className: String, title: String) -> String {
+        func svg(x: Double, y: Double, className: String, title: String?) -> String {
             let n = HistoryChart.number
             let shape: String =
                 switch self {
@@ -46,7 +46,7 @@ enum HistoryChart {
                 case .square: "</rect>"
                 case .triangle, .diamond: "</path>"
                 }
-            return shape + "<title>\(title)</title>" + close
+            return shape + (title.map { "<title>\($0)</title>" } ?? "") + close
         }
     }
 
@@ -108,7 +108,7 @@ enum HistoryChart {
             let dash = line.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
             html += "<li><svg class=\"hc-key\" viewBox=\"0 0 36 12\" width=\"36\" height=\"12\" aria-hidden=\"true\">"
                 + "<polyline class=\"\(line.className)\"\(dash) points=\"2,6 34,6\"/>"
-                + line.marker.svg(x: 18, y: 6, className: line.className, title: line.name)
+                + line.marker.svg(x: 18, y: 6, className: line.className, title: nil)
                 + "</svg>\(line.name)</li>"
         }
         return html + "</ul>"
