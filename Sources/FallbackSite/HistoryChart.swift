@@ -14,6 +14,8 @@ enum HistoryChart {
     static let labelLimit = 12
     /// The most characters of a label the axis shows; the whole label is in its `<title>`.
     static let labelLength = 24
+    /// The longest series whose every point gets a marker.
+    static let markerLimit = 40
 
     /// One line of the chart and how it is told apart.
     struct Line {
@@ -76,18 +78,24 @@ enum HistoryChart {
         svg += "<line class=\"hc-axis\" x1=\"\(number(margin.left))\" y1=\"\(number(y(0)))\" x2=\"\(number(width - margin.right))\" y2=\"\(number(y(0)))\"/>"
         svg += "<text class=\"hc-tick\" x=\"\(number(margin.left - 6))\" y=\"\(number(y(maximum) + 4))\" text-anchor=\"end\">\(maximum)</text>"
         svg += "<text class=\"hc-tick\" x=\"\(number(margin.left - 6))\" y=\"\(number(y(0) + 4))\" text-anchor=\"end\">0</text>"
+        // Release labels, turned 45° so long ones never overlap; at most `labelLimit`, the newest always.
+        let step = max(1, (snapshots.count + labelLimit - 1) / labelLimit)
+        let labelled = snapshots.indices.filter { index in
+            index == snapshots.count - 1 || (index % step == 0 && snapshots.count - 1 - index >= step)  // not too near the newest's
+        }
+        // Every point is marked in a short series; in a long one, the labelled releases only, so
+        // the markers stay apart (the table below the chart has every number).
+        let marked = snapshots.count <= markerLimit ? Array(snapshots.indices) : labelled
         for line in lines {
             let points = line.values.enumerated().map { "\(number(x($0.offset))),\(number(y($0.element)))" }.joined(separator: " ")
             let dash = line.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
             svg += "<polyline class=\"\(line.className)\"\(dash) points=\"\(points)\"><title>\(line.name)</title></polyline>"
-            for (index, value) in line.values.enumerated() {
+            for index in marked {
+                let value = line.values[index]
                 svg += line.marker.svg(x: x(index), y: y(value), className: line.className, title: "\(names[index]): \(value) \(line.name)")
             }
         }
-        // Release labels, turned 45° so long ones never overlap; at most `labelLimit`, the newest always.
-        let step = max(1, (snapshots.count + labelLimit - 1) / labelLimit)
-        for index in snapshots.indices where index % step == 0 || index == snapshots.count - 1 {
-            if index != snapshots.count - 1, snapshots.count - 1 - index < step { continue }  // too near the newest's
+        for index in labelled {
             let full = labels.map { $0.indices.contains(index) ? $0[index] : snapshots[index].stamp.name } ?? snapshots[index].stamp.name
             // A long label keeps its start and its end (where a release number usually is).
             let shown = full.count > labelLength ? String(full.prefix(labelLength / 2 - 1)) + "…" + String(full.suffix(labelLength / 2)) : full
