@@ -106,6 +106,13 @@ struct HistoryWalkTests {
         #expect(files["changes.html"]?.contains(#"<nav class="walk""#) == false)
     }
 
+    @Test func everyLinkOfTheWalkedExamplesSeriesResolves() throws {
+        let (_, files) = try Self.examplesSite()
+        #expect(files.keys.contains { $0.hasPrefix("snapshots/") } && files.keys.contains { $0.hasPrefix("diffs/") })
+        let broken = LinkChecker(files: files).brokenLinks()
+        #expect(broken.isEmpty, "\(broken.prefix(10))")
+    }
+
     @Test func onlyTheNewestPairLinksThePlacementPagesOfTheSnapshotTheSiteShows() throws {
         let (model, files) = try Self.examplesSite()
         let walk = try #require(model.walk)
