@@ -178,4 +178,14 @@ test("checks.html: findings badged against the previous snapshot, ?status=new ke
   ok(shown.every((a) => a["data-status"] === "new"), "only new findings are shown");
 });
 
+test("the header's search finds a snapshot by its release label and leads to its page", () => {
+  const r = dump(fileUrl(historyPath, "?search=" + encodeURIComponent("release-3.2")));
+  assertClean(r, "history.html?search=release-3.2");
+  const list = r.dom.match(/<ul class="site-search-results"[^>]*>([\s\S]*?)<\/ul>/);
+  ok(list, "the results list");
+  const hit = (list[1].match(/<li[^>]*>[\s\S]*?<\/li>/g) || []).find((li) => text(li) === `snapshot: ${releases[2]} → snapshot ${releases[2]}`);
+  ok(hit, `no snapshot result among ${text(list[1])}`);
+  expectTarget(historyPath, attrs(tags(hit, "a")[0]).href, "search result");
+});
+
 run().then(() => console.log(`# ${chromiumRuns()} Chromium runs`));

@@ -113,6 +113,19 @@ struct HistoryWalkTests {
         #expect(broken.isEmpty, "\(broken.prefix(10))")
     }
 
+    @Test func searchFindsEachSnapshotByItsReleaseLabelAndLeadsToItsPage() throws {
+        let (model, files) = try Self.examplesSite()
+        let walk = try #require(model.walk)
+        let entries = model.searchIndex.entries.filter { $0.kind == .snapshot }
+        for (index, label) in Self.examples.enumerated() {
+            let entry = try #require(entries.first { $0.text == label }, "\(label)")
+            #expect(entry.path == walk.snapshotPath(index))
+            #expect(entry.label == "snapshot \(label)")
+            #expect(files[entry.path] != nil)
+        }
+        #expect(entries.contains { $0.text == "2026-07-21-release-3.4.json" })
+    }
+
     @Test func onlyTheNewestPairLinksThePlacementPagesOfTheSnapshotTheSiteShows() throws {
         let (model, files) = try Self.examplesSite()
         let walk = try #require(model.walk)
@@ -206,7 +219,8 @@ struct HistoryWalkTests {
             #expect(name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || "-_.".contains($0)) }, "\(path)")
             #expect(files[path] != nil, "\(path)")
         }
-        #expect(files.values.allSatisfy { !$0.contains("<script>x") })
+        // No page carries the name as markup (the search index, a script of JSON data, holds it as text).
+        #expect(files.filter { $0.key.hasSuffix(".html") }.values.allSatisfy { !$0.contains("<script>x") })
     }
 
     // MARK: The chart
