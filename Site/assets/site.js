@@ -394,6 +394,8 @@
     if (!form) return;
     var severity = $("checks-severity");
     var select = $("checks-rule");
+    // History you can walk (issue 9 point 8): new / still present against the snapshot before.
+    var findingStatus = $("checks-finding-status");
     var status = form.querySelector(".filter-status");
     var groups = Array.prototype.slice.call(document.querySelectorAll(".rule-group[data-rule]"));
     var sections = Array.prototype.slice.call(document.querySelectorAll(".severity-group"));
@@ -427,6 +429,7 @@
       var asked = checksSeverities(q.getAll("severity").join(","));
       if (asked.length !== SEVERITIES.length) choose(severity, asked.join(","));
       if (q.has("rule") && Object.prototype.hasOwnProperty.call(counts, q.get("rule"))) choose(select, q.get("rule"));
+      if (findingStatus && q.has("status")) choose(findingStatus, q.get("status"));
     }
 
     function apply(updateUrl) {
@@ -435,10 +438,17 @@
       // Asked for by name (a rule, or infos alone), a group is opened, whatever its severity.
       var openShown = !!rule || severity.value === "info";
       var shownGroups = 0, shownFindings = 0, total = 0;
+      var wantedStatus = findingStatus ? findingStatus.value : "";
       groups.forEach(function (g) {
-        var n = countOf(g);
-        total += n;
-        var ok = wanted.indexOf(g.getAttribute("data-severity")) !== -1 && (!rule || g.getAttribute("data-rule") === rule);
+        total += countOf(g);
+        // Findings of another status are hidden one by one; a group with none left is hidden.
+        var n = 0;
+        Array.prototype.forEach.call(g.querySelectorAll(".finding"), function (f) {
+          var shown = !wantedStatus || f.getAttribute("data-status") === wantedStatus;
+          f.hidden = !shown;
+          if (shown) n++;
+        });
+        var ok = n > 0 && wanted.indexOf(g.getAttribute("data-severity")) !== -1 && (!rule || g.getAttribute("data-rule") === rule);
         g.hidden = !ok;
         if (ok) {
           shownGroups++;
@@ -453,11 +463,12 @@
           "Showing " + formatNumber(shownFindings) + " of " + formatNumber(total) + " findings" +
           (shownGroups === 0 ? ": none of this rule at this severity. Choose All severities or All rules." : ".");
       }
-      if (updateUrl) replaceQuery({ severity: severity.value, rule: rule });
+      if (updateUrl) replaceQuery(findingStatus ? { severity: severity.value, rule: rule, status: wantedStatus } : { severity: severity.value, rule: rule });
     }
 
     severity.addEventListener("change", function () { apply(true); });
     select.addEventListener("change", function () { apply(true); });
+    if (findingStatus) findingStatus.addEventListener("change", function () { apply(true); });
     form.addEventListener("submit", function (e) { e.preventDefault(); apply(true); });
     form.hidden = false;
     apply(false);
@@ -475,6 +486,8 @@
     var target = document.getElementById(id);
     if (!target) return;
     var changed = false;
+    // A finding the status filter hid (issue 9 point 8) is shown too.
+    if (target.hidden && target.classList && target.classList.contains("finding")) { target.hidden = false; changed = true; }
     for (var node = target.parentNode; node && node !== document; node = node.parentNode) {
       if (node.nodeName && node.nodeName.toLowerCase() === "details" && !node.open) { node.open = true; changed = true; }
       if (node.hidden && node.classList && (node.classList.contains("rule-group") || node.classList.contains("severity-group"))) {

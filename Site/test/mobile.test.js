@@ -103,7 +103,9 @@ function measure(page, width, dark) {
 }
 
 const PAGES = ["index.html", "checks.html", "placements/onboarding.html", "placements/paywall_settings.html",
-  "changes.html", "history.html", "funnels/fnl_sleep_setup.html", "funnels/fnl_breath_first.html"];
+  "changes.html", "history.html", "funnels/fnl_sleep_setup.html", "funnels/fnl_breath_first.html",
+  // The newest snapshot's page and the newest pair's changes page (issue 9 point 8).
+  ...["snapshots", "diffs"].flatMap((d) => fs.existsSync(path.join(seriesSite, d)) ? fs.readdirSync(path.join(seriesSite, d)).sort().slice(-1).map((f) => `${d}/${f}`) : [])];
 
 for (const page of PAGES) {
   for (const dark of [false, true]) {

@@ -32,6 +32,9 @@
 #                        its page says why the whole entry fails and is linked from everywhere.
 # 11. graph.test.js      a funnel page of the Examples series at 1280 and 390 px: page boxes link
 #                        to rows, focus lights the way on, zoom + / − / Fit, the outline.
+# 12. history-walk.test.js  the Examples series' history: rows lead to each snapshot's page and
+#                        each pair's changes page (files and anchors exist), the chart's release
+#                        labels and legend, new / still present / fixed badges, ?status= on checks.
 # 99. page-weight.test.js  Node, no browser: the site of a 1,000-placement sample (`sample
 #                        --placements 1000 --seed 2`) has no page over 1 MiB; prints the figures.
 #
@@ -174,6 +177,8 @@ if [ "$have_node" -eq 1 ]; then
                 fi
                 run_node "browser, the funnel graph: links, focus, zoom, outline (headless $version)" \
                     "$here/graph.test.js" "$work/series-site"
+                run_node "browser, walking the series' history (headless $version)" \
+                    "$here/history-walk.test.js" "$work/series-site"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

@@ -71,11 +71,22 @@ public struct SnapshotSeries: Sendable {
     public func timeline(
         _ options: HistoryOptions = HistoryOptions(), progress: ((SnapshotRecord) -> Void)? = nil
     ) throws -> Timeline {
+        try timeline(options) { _, _, record in progress?(record) }
+    }
+
+    /// Reads, parses, audits and folds each snapshot in timeline order, and hands `visit` each
+    /// parsed file with its findings (`options.audit`'s, computed once) and its record, before the
+    /// file is dropped: what a caller keeps of a snapshot is up to it, one snapshot at a time.
+    public func timeline(
+        _ options: HistoryOptions, visit: (_ file: FallbackFile, _ findings: [Finding], _ record: SnapshotRecord) -> Void
+    ) throws -> Timeline {
         var builder = TimelineBuilder(options: options)
         for member in members {
-            let record = builder.add(FallbackFile(bytes: try source.bytes(of: member.reference)), as: member)
+            let file = FallbackFile(bytes: try source.bytes(of: member.reference))
+            let findings = options.audit.findings(in: file)
+            let record = builder.add(file, as: member, findings: findings)
+            visit(file, findings, record)
             releaseFreedMemory()
-            progress?(record)
         }
         return builder.finish()
     }

@@ -55,9 +55,10 @@ public struct TimelineBuilder: Sendable {
         var stamp: SnapshotStamp
     }
 
-    /// Folds `file`, the next snapshot in timeline order, and returns its record.
+    /// Folds `file`, the next snapshot in timeline order, and returns its record. `findings` are
+    /// `options.audit`'s findings in `file` when the caller has them already; nil audits the file.
     @discardableResult
-    public mutating func add(_ file: FallbackFile, as member: SnapshotSeries.Member) -> SnapshotRecord {
+    public mutating func add(_ file: FallbackFile, as member: SnapshotSeries.Member, findings audited: [Finding]? = nil) -> SnapshotRecord {
         let stamp = SnapshotStamp(
             index: snapshots.count, name: member.reference.name, location: member.reference.location, generatedAt: member.generatedAt, commit: member.reference.commit)
         let projectId = file.projectId.flatMap { $0.kind == .string ? $0.string : nil }
@@ -73,7 +74,7 @@ public struct TimelineBuilder: Sendable {
         let record = SnapshotRecord(
             stamp: stamp, sourceIndex: member.sourceIndex, projectId: projectId, rejection: file.rejection,
             entryCount: file.entries.count, loadedCount: file.loadedCount, skippedCount: file.skippedCount,
-            findingCounts: SeverityCounts(options.audit.findings(in: file)), changes: changes,
+            findingCounts: SeverityCounts(audited ?? options.audit.findings(in: file)), changes: changes,
             generatedAtLocation: file.generatedAt.map { file.location(of: SourceRef(node: $0.index)) })
         snapshots.append(record)
         return record

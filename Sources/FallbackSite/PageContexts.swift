@@ -39,6 +39,10 @@ struct FindingRow: TemplateContext {
     /// For a finding about an experiment, one of its variants, or the skipped entry that carries
     /// one: the experiment's page.
     var experimentPath: String? = nil
+    /// Against the previous snapshot (`FindingStatus`): `new`, `still-present` or `fixed`, and the
+    /// badge's words; only where a page compares (a snapshot's page, the checks page of a series).
+    var status: String? = nil
+    var statusLabel: String? = nil
 
     static let fields: [TemplateField<Self>] = [
         .init("id", \.id), .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("severity", \.severity),
@@ -47,6 +51,7 @@ struct FindingRow: TemplateContext {
         .init("isInfo", \.isInfo), .init("message", \.message), .init("pointer", \.pointer), .init("line", \.line),
         .init("column", \.column), .init("placement", omittedWhenNil: \.placement),
         .init("placementPath", omittedWhenNil: \.placementPath), .init("anchor", omittedWhenNil: \.anchor),
+        .init("status", omittedWhenNil: \.status), .init("statusLabel", omittedWhenNil: \.statusLabel),
     ]
 }
 
@@ -272,8 +277,13 @@ struct ChecksPage: TemplateContext {
     var counts: SeverityCounts
     var hasFindings: Bool
     var groups: [SeverityGroup]
+    /// The findings against the snapshot before (the baseline); nil without one.
+    var comparison: FindingChanges? = nil
 
-    static let fields: [TemplateField<Self>] = [.init("counts", \.counts), .init("hasFindings", \.hasFindings), .init("groups", \.groups)]
+    static let fields: [TemplateField<Self>] = [
+        .init("counts", \.counts), .init("hasFindings", \.hasFindings), .init("groups", \.groups),
+        .init("comparison", omittedWhenNil: \.comparison),
+    ]
 }
 
 // MARK: - Placement
@@ -706,8 +716,11 @@ struct ChangesPage: TemplateContext {
         var kind: String
         var message: String
         var placement: String?
-        /// Null when the key is no longer loaded.
+        /// Null when the key is no longer loaded, or the page compares two snapshots of the series
+        /// that the site does not show.
         var placementPath: String?
+        /// True when the newer snapshot no longer loads the key.
+        var unloaded: Bool = false
         var from: String?
         var to: String?
         /// Where the change is: in the new snapshot, else in the old one.
@@ -724,7 +737,7 @@ struct ChangesPage: TemplateContext {
 
         static let fields: [TemplateField<Self>] = [
             .init("kind", \.kind), .init("message", \.message), .init("placement", \.placement), .init("placementPath", \.placementPath),
-            .init("from", omittedWhenNil: \.from), .init("to", omittedWhenNil: \.to), .init("line", omittedWhenNil: \.line),
+            .init("unloaded", \.unloaded), .init("from", omittedWhenNil: \.from), .init("to", omittedWhenNil: \.to), .init("line", omittedWhenNil: \.line),
             .init("column", omittedWhenNil: \.column), .init("pointer", omittedWhenNil: \.pointer), .init("anchor", omittedWhenNil: \.anchor),
             .init("funnelPage", omittedWhenNil: \.funnelPage), .init("copy", omittedWhenNil: \.copy),
         ]
@@ -825,11 +838,30 @@ struct ChangesPage: TemplateContext {
     var groups: [ChangeGroup]
     var rebucketing: [RebucketingRow]
     var hasRebucketing: Bool
+    /// The newer snapshot: the site's own, or a pair's newer one.
+    var newer: String
+    /// On a pair's page (`diffs/…`): the pair's place in the series; nil on `changes.html`.
+    var pair: PairLinks? = nil
+
+    /// Where a pair of the series stands: its two snapshots' pages and the pairs beside it.
+    struct PairLinks: TemplateContext {
+        var older: SnapshotLink
+        var newer: SnapshotLink
+        var previousPair: String?
+        var nextPair: String?
+        var historyPath: String
+
+        static let fields: [TemplateField<Self>] = [
+            .init("older", \.older), .init("newer", \.newer), .init("previousPair", \.previousPair), .init("nextPair", \.nextPair),
+            .init("historyPath", \.historyPath),
+        ]
+    }
 
     static let fields: [TemplateField<Self>] = [
         .init("baseline", \.baseline), .init("baselineVerdict", \.baselineVerdict), .init("breaking", \.breaking),
         .init("notable", \.notable), .init("infos", \.infos), .init("hasChanges", \.hasChanges), .init("groups", \.groups),
-        .init("rebucketing", \.rebucketing), .init("hasRebucketing", \.hasRebucketing),
+        .init("rebucketing", \.rebucketing), .init("hasRebucketing", \.hasRebucketing), .init("newer", \.newer),
+        .init("pair", omittedWhenNil: \.pair),
     ]
 }
 
@@ -858,12 +890,16 @@ struct HistoryPage: TemplateContext {
         var summary: String
         var rejected: Bool
         var current: Bool
+        /// The snapshot's own page, and the page of its changes since the snapshot before (none for the first).
+        var path: String? = nil
+        var changesPath: String? = nil
 
         static let fields: [TemplateField<Self>] = [
             .init("name", \.name), .init("date", omittedWhenNil: \.date), .init("commit", omittedWhenNil: \.commit),
             .init("entries", \.entries), .init("loaded", \.loaded), .init("skipped", \.skipped), .init("errors", \.errors),
             .init("warnings", \.warnings), .init("infos", \.infos), .init("counts", \.counts), .init("summary", \.summary),
-            .init("rejected", \.rejected), .init("current", \.current),
+            .init("rejected", \.rejected), .init("current", \.current), .init("path", omittedWhenNil: \.path),
+            .init("changesPath", omittedWhenNil: \.changesPath),
         ]
     }
 

@@ -26,6 +26,8 @@ public struct SearchIndex: Sendable, Hashable {
         case paywallIdentifier = "paywall identifier"
         case productId = "product id"
         case skippedContent = "skipped entry"
+        /// A snapshot of a series, by its release label and its name (its own page).
+        case snapshot
     }
 
     /// One thing a search can find.
@@ -149,6 +151,18 @@ struct SearchIndexCollector {
     }
 
     mutating func collect() {
+        collectPlacements()
+        // The snapshots of a series, each leading to its own page (issue 9 point 8).
+        if let walk = model.walk {
+            for (index, summary) in walk.snapshots.enumerated() {
+                let label = SeriesWalk.label(summary.stamp)
+                add(.snapshot, label, label: "snapshot \(SnapshotText.shortened(label))", path: walk.snapshotPath(index))
+                add(.snapshot, summary.stamp.name, label: "snapshot \(SnapshotText.shortened(label))", path: walk.snapshotPath(index))
+            }
+        }
+    }
+
+    mutating func collectPlacements() {
         let file = model.snapshot.file
         for record in file.entries {
             let key = record.key

@@ -80,6 +80,8 @@ public struct SiteBuild: Sendable {
         public let snapshot: SiteModel.Snapshot
         public let baseline: SiteModel.Snapshot?
         public let timeline: Timeline?
+        /// The series as pages to walk: each snapshot's summary and each consecutive pair's changes.
+        public var walk: SeriesWalk? = nil
     }
 
     /// `diff`'s output: the audited snapshots and what changed from the baseline to the newest.
@@ -211,23 +213,28 @@ public struct SiteBuild: Sendable {
     ) throws(SiteBuildError) -> AuditedSnapshots {
         let audit = settings.audit
         var timeline: Timeline?
+        var walk: SeriesWalk?
         if let series = loaded.series {
             var folded = 0
+            var walking = SeriesWalk()
             do {
                 timeline = try series.timeline(
                     HistoryOptions(
                         now: settings.referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, staleAfterDays: settings.staleAfterDays,
                         audit: audit)
-                ) { _ in
+                ) { file, findings, record in
+                    walking.add(file, findings: findings, record: record)
                     folded += 1
                     progress?(.folding(done: folded, total: series.members.count))
                 }
             } catch {
                 throw .series(error)
             }
+            walk = walking.named()
         }
         return AuditedSnapshots(
-            snapshot: snapshot(loaded.newest, audit: audit), baseline: loaded.baseline.map { snapshot($0, audit: audit) }, timeline: timeline)
+            snapshot: snapshot(loaded.newest, audit: audit), baseline: loaded.baseline.map { snapshot($0, audit: audit) }, timeline: timeline,
+            walk: walk)
     }
 
     /// A snapshot read and audited.
@@ -253,9 +260,11 @@ public struct SiteBuild: Sendable {
 
     /// Everything the pages show, gathered once.
     public static func model(_ compared: ComparedSnapshots, title: String?, referenceDate: Int?) -> SiteModel {
-        SiteModel(
+        var model = SiteModel(
             snapshot: compared.audited.snapshot, baseline: compared.audited.baseline, changes: compared.changes,
             timeline: compared.audited.timeline, title: title, referenceDate: referenceDate)
+        model.walk = compared.audited.walk
+        return model
     }
 
     /// Every page rendered, with the theme's assets: each file by its path below the output folder.

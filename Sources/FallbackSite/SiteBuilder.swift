@@ -43,9 +43,10 @@ public struct SiteBuilder: Sendable {
             case .funnel: "Funnel \(SnapshotText.shortened(model.funnelInfo(id: page.id ?? "")?.funnel.name ?? page.id ?? ""))"
             case .experiment: "Experiment on \(SnapshotText.shortened(page.id ?? ""))"
             case .paywall: "Paywall \(SnapshotText.shortened(model.paywallInfo(id: page.id ?? "")?.versions[0].name ?? page.id ?? ""))"
-            case .changes: "Changes"
+            case .changes: pairTitle(page) ?? "Changes"
             case .history: "History"
             case .rule: "Rule \(SnapshotText.shortened(page.id ?? ""))"
+            case .snapshot: "Snapshot \(snapshotLabel(page.id.flatMap { Int($0) }))"
             }
         var links: [(String, String, SitePage.Kind)] = [("Overview", "index.html", .overview), ("Checks", "checks.html", .checks)]
         if model.changes != nil { links.append(("Changes", "changes.html", .changes)) }
@@ -54,8 +55,25 @@ public struct SiteBuilder: Sendable {
             root: page.root, title: heading, siteTitle: model.title, snapshot: model.snapshot.name,
             snapshotFile: (model.snapshot.name as NSString).lastPathComponent, kind: page.kind.rawValue,
             csp: SiteBuilder.contentSecurityPolicy, generator: "fallback-site",
-            navigation: links.map { LayoutContext.NavigationLink(label: $0.0, path: page.root + $0.1, current: page.kind == $0.2) },
+            navigation: links.map { LayoutContext.NavigationLink(label: $0.0, path: page.root + $0.1, current: section(of: page) == $0.2) },
             content: content)
+    }
+
+    /// The section of the navigation a page belongs to: a series' snapshot and pair pages are the history's.
+    func section(of page: SitePage) -> SitePage.Kind {
+        page.kind == .snapshot || (page.kind == .changes && page.id != nil) ? .history : page.kind
+    }
+
+    /// A snapshot's release label (`SeriesWalk.label`), shortened.
+    func snapshotLabel(_ index: Int?) -> String {
+        guard let walk = model.walk, let index, walk.snapshots.indices.contains(index) else { return "" }
+        return SnapshotText.shortened(SeriesWalk.label(walk.snapshots[index].stamp))
+    }
+
+    /// `Changes from 3.3 to 3.4` for a pair of the series; nil for the site's own changes page.
+    func pairTitle(_ page: SitePage) -> String? {
+        guard let walk = model.walk, let index = page.id.flatMap({ Int($0) }), walk.pairs.indices.contains(index) else { return nil }
+        return "Changes from \(snapshotLabel(walk.pairs[index].older)) to \(snapshotLabel(walk.pairs[index].newer))"
     }
 
     /// Every file of the site by its path below the output folder. Pages render concurrently;

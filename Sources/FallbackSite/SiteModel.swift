@@ -69,6 +69,8 @@ public struct SiteModel: Sendable {
     public let changes: SnapshotDiff?
     /// The series the snapshot is the newest of, when the site is built from several.
     public let timeline: Timeline?
+    /// The series as pages to walk (`snapshots/…`, `diffs/…`), when the site is built from several.
+    public var walk: SeriesWalk?
     public let title: String
     /// Seconds since 1970 to measure ages against (`SOURCE_DATE_EPOCH`); nil leaves ages to the browser.
     public let referenceDate: Int?

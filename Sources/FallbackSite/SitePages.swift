@@ -8,6 +8,9 @@ import RovenueFallback
 public struct SitePage: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case overview, placement, funnel, experiment, paywall, checks, changes, history, rule
+        /// One snapshot of a series (`snapshots/<name>.html`); a pair's changes are `changes` pages
+        /// with the pair's index as id (`diffs/<older>--<newer>.html`).
+        case snapshot
     }
 
     public let kind: Kind
@@ -39,6 +42,7 @@ extension SitePage.Kind {
         case .changes: ChangesPage.self
         case .history: HistoryPage.self
         case .rule: RulePage.self
+        case .snapshot: SnapshotPage.self
         }
     }
 }
@@ -51,6 +55,10 @@ extension SiteModel {
         pages += (1..<overviewPageCount).map { SitePage(kind: .overview, id: String($0 + 1), path: SiteModel.overviewPath(number: $0 + 1)) }
         if changes != nil { pages.append(SitePage(kind: .changes, id: nil, path: "changes.html")) }
         if timeline != nil { pages.append(SitePage(kind: .history, id: nil, path: "history.html")) }
+        if let walk {
+            pages += walk.snapshots.indices.map { SitePage(kind: .snapshot, id: String($0), path: walk.snapshotPath($0)) }
+            pages += walk.pairs.indices.map { SitePage(kind: .changes, id: String($0), path: walk.pairPath($0)) }
+        }
         pages += snapshot.file.entries.map { SitePage(kind: .placement, id: $0.key, path: placementPath($0.key)) }
         pages += funnels.map { SitePage(kind: .funnel, id: $0.funnel.id, path: "funnels/\($0.fileName).html") }
         pages += experiments.map { SitePage(kind: .experiment, id: $0.placementKey, path: "experiments/\($0.fileName).html") }
@@ -82,9 +90,10 @@ extension SiteModel {
                 experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
                 ?? skippedExperimentPage(placementKey: page.id ?? "", root: page.root, values: values)
         case .paywall: specific = paywallPage(id: page.id ?? "", root: page.root, values: values)
-        case .changes: specific = changesPage(root: page.root, values: values)
+        case .changes: specific = page.id.flatMap { Int($0) }.map { pairChangesPage(index: $0, root: page.root, values: values) } ?? changesPage(root: page.root, values: values)
         case .history: specific = historyPage(root: page.root, values: values)
         case .rule: specific = rulePage(id: page.id ?? "", root: page.root, values: values)
+        case .snapshot: specific = page.id.flatMap { Int($0) }.flatMap { snapshotPage(index: $0, root: page.root) }
         }
         if let specific { context.merge(specific.fieldValues) { _, new in new } }
         return .dictionary(context)
@@ -135,7 +144,8 @@ extension SiteModel {
     /// The verdict the overview opens with: not ready with any error, or with any breaking change
     /// since `comparison`'s snapshot; warnings are mentioned, never decisive. Links start at `root`.
     static func readiness(
-        counts: SeverityCounts, comparison: (breaking: Int, baseline: String, since: String)?, root: String
+        counts: SeverityCounts, comparison: (breaking: Int, baseline: String, since: String)?, root: String,
+        links: (errors: String, warnings: String, breaking: String) = ("checks.html#errors", "checks.html#warnings", "changes.html#breaking")
     ) -> OverviewPage.Readiness {
         func count(_ value: Int, _ noun: (Int) -> String, path: String, severity: String) -> OverviewPage.Readiness.Count {
             OverviewPage.Readiness.Count(
@@ -143,13 +153,13 @@ extension SiteModel {
                 severity: value == 0 ? "none" : severity)
         }
         let breaking = comparison.map {
-            count($0.breaking, { $0 == 1 ? "breaking change" : "breaking changes" }, path: "changes.html#breaking", severity: "error")
+            count($0.breaking, { $0 == 1 ? "breaking change" : "breaking changes" }, path: links.breaking, severity: "error")
         }
         let ready = counts.errors == 0 && (comparison?.breaking ?? 0) == 0
         return OverviewPage.Readiness(
             ready: ready, status: ready ? "Ready to ship" : "Not ready",
-            errors: count(counts.errors, Severity.error.noun(count:), path: "checks.html#errors", severity: "error"), breaking: breaking,
-            warnings: counts.warnings == 0 ? nil : count(counts.warnings, Severity.warning.noun(count:), path: "checks.html#warnings", severity: "warning"),
+            errors: count(counts.errors, Severity.error.noun(count:), path: links.errors, severity: "error"), breaking: breaking,
+            warnings: counts.warnings == 0 ? nil : count(counts.warnings, Severity.warning.noun(count:), path: links.warnings, severity: "warning"),
             since: comparison?.since, baseline: comparison?.baseline)
     }
 
@@ -223,9 +233,32 @@ extension SiteModel {
     func changesPage(root: String, values: PageValues) -> ChangesPage? {
         guard let diff = changes, let baseline else { return nil }
         let loaded = Set(snapshot.file.entries.map { ExactKey($0.key) })
+        return changesPage(diff, baseline: baseline.name, newer: snapshot.name, root: root, values: values) { key in
+            loaded.contains(ExactKey(key)) ? .page(root + placementPath(key)) : .notLoaded
+        }
+    }
+
+    /// Where a changes page links a placement: to its page, to nothing because the newer snapshot no
+    /// longer loads it, or to nothing because the site shows another snapshot (a pair of the series).
+    enum ChangedPlacement {
+        case page(String)
+        case notLoaded
+        case notShown
+    }
+
+    /// The changes from `baseline` to `newer` (the site's snapshot, or a pair of its series).
+    /// `linksFunnelPages` is false for a pair whose newer snapshot the site does not show.
+    func changesPage(
+        _ diff: SnapshotDiff, baseline: String, newer: String, root: String, values: PageValues, linksFunnelPages: Bool = true,
+        placement: (String) -> ChangedPlacement
+    ) -> ChangesPage {
         func link(_ key: String?) -> String? {
-            guard let key, loaded.contains(ExactKey(key)) else { return nil }
-            return root + placementPath(key)
+            guard let key, case .page(let path) = placement(key) else { return nil }
+            return path
+        }
+        func unloaded(_ key: String?) -> Bool {
+            guard let key, case .notLoaded = placement(key) else { return false }
+            return true
         }
         var rowNames: PageRowNames = [:]
         let groups = ChangeClass.allCases.compactMap { changeClass -> ChangesPage.ChangeGroup? in
@@ -235,11 +268,12 @@ extension SiteModel {
                 let location = change.newLocation ?? change.oldLocation
                 return ChangesPage.ChangeRow(
                     kind: change.kind.id, message: change.message, placement: change.placementKey.map { SiteModel.name($0) },
-                    placementPath: link(change.placementKey), from: change.oldValue, to: change.newValue, line: location?.line,
+                    placementPath: link(change.placementKey), unloaded: unloaded(change.placementKey), from: change.oldValue, to: change.newValue, line: location?.line,
                     column: location?.column, pointer: location.map { SnapshotText.shortenedPointer($0.pointer) },
                     // The placement's page anchors every change location it lists (see `changeAnchorsByPlacement`).
                     anchor: change.newLocation.map { SourceListing.anchor(line: $0.line, column: $0.column) },
-                    funnelPage: funnelPageLink(funnelId: change.funnelId, pageId: change.pageId, root: root, names: &rowNames),
+                    // Funnel pages are the shown snapshot's: an older pair of a series links none.
+                    funnelPage: linksFunnelPages ? funnelPageLink(funnelId: change.funnelId, pageId: change.pageId, root: root, names: &rowNames) : nil,
                     copy: change.copy.map { copyDiff($0, values: values) })
             }
             let title: String =
@@ -256,9 +290,9 @@ extension SiteModel {
                 split: item.splitText, moved: item.movedPercent, movedBuckets: item.movedBuckets)
         }
         return ChangesPage(
-            baseline: baseline.name, baselineVerdict: baseline.file.verdict, breaking: diff.count(.breaking), notable: diff.count(.notable),
+            baseline: baseline, baselineVerdict: diff.old.verdict, breaking: diff.count(.breaking), notable: diff.count(.notable),
             infos: diff.count(.info), hasChanges: !diff.changes.isEmpty, groups: groups, rebucketing: rebucketing,
-            hasRebucketing: !rebucketing.isEmpty)
+            hasRebucketing: !rebucketing.isEmpty, newer: newer)
     }
 
     /// A funnel's page ids and the names of their rows, made once per funnel for many links.
@@ -327,7 +361,8 @@ extension SiteModel {
                 commit: record.stamp.commit.map { HistoryPage.SnapshotRow.Commit(hash: $0.shortHash, date: $0.authorDate, subject: $0.subject) },
                 entries: record.entryCount, loaded: record.loadedCount, skipped: record.skippedCount, errors: record.findingCounts.errors,
                 warnings: record.findingCounts.warnings, infos: record.findingCounts.infos, counts: record.countsSummary,
-                summary: record.changes.summary, rejected: record.rejection != nil, current: record.stamp.index == timeline.currentIndex)
+                summary: record.changes.summary, rejected: record.rejection != nil, current: record.stamp.index == timeline.currentIndex,
+                path: walkPath(record.stamp.index, root: root, pair: false), changesPath: walkPath(record.stamp.index, root: root, pair: true))
         }
         let findings = zip(timeline.findings, FindingPermalink.ids(for: timeline.findings.map(\.finding))).map { item, id in
             HistoryPage.HistoryFindingRow(
@@ -337,23 +372,40 @@ extension SiteModel {
         }
         return HistoryPage(
             snapshotCount: timeline.snapshots.count, snapshots: snapshots, findings: findings, hasFindings: !findings.isEmpty,
-            chart: values.html(HistoryChart.svg(for: timeline.snapshots)))
+            chart: values.html(
+                HistoryChart.svg(
+                    for: timeline.snapshots, labels: timeline.snapshots.map { SeriesWalk.label($0.stamp) },
+                    paths: walk.map { walk in timeline.snapshots.indices.compactMap { walkPath($0, root: root, pair: false) } }
+                        .flatMap { $0.count == timeline.snapshots.count ? $0 : nil })))
+    }
+
+    /// Snapshot `index`'s page, or (`pair`) the page of its changes since the snapshot before; nil
+    /// when the site has none.
+    func walkPath(_ index: Int, root: String, pair: Bool) -> String? {
+        guard let walk, walk.snapshots.indices.contains(index) else { return nil }
+        if pair { return index > 0 ? root + walk.pairPath(index - 1) : nil }
+        return root + walk.snapshotPath(index)
     }
 
     // MARK: Checks
 
     func checksPage(root: String) -> ChecksPage {
+        // Against the snapshot before, each finding (by position) is new or still present.
+        let compared = checksComparison(root: root)
+        let all = snapshot.findings
         let groups = Severity.allCases.sorted(by: >).compactMap { severity -> ChecksPage.SeverityGroup? in
-            let findings = snapshot.findings.filter { $0.severity == severity }
+            let findings = all.filter { $0.severity == severity }
             guard !findings.isEmpty else { return nil }
-            let byRule = Dictionary(grouping: findings, by: \.ruleId)
+            let byRule = Dictionary(grouping: all.indices.filter { all[$0].severity == severity }, by: { all[$0].ruleId })
             let rules = byRule.keys.sorted().map { id in
-                ChecksPage.RuleGroup(
+                let ruleFindings = byRule[id]!.map { all[$0] }
+                return ChecksPage.RuleGroup(
                     rule: id.rawValue, rulePath: SiteModel.rulePath(id).map { root + $0 },
                     anchor: "rule-\(severity.rawValue)-\(FindingPermalink.slug(id.rawValue))", severity: severity.rawValue,
-                    summary: Rule(id: id)?.summary ?? "", count: byRule[id]!.count,
-                    findingNoun: byRule[id]!.count == 1 ? "finding" : "findings", open: severity != .info,
-                    findings: listedFindings(byRule[id]!, root: root), moreFindings: moreFindings(byRule[id]!))
+                    summary: Rule(id: id)?.summary ?? "", count: ruleFindings.count,
+                    findingNoun: ruleFindings.count == 1 ? "finding" : "findings", open: severity != .info,
+                    findings: statusRows(ruleFindings, statuses: compared.map { compared in byRule[id]!.map { compared.statuses[$0] } }, linked: true, root: root),
+                    moreFindings: moreFindings(ruleFindings))
             }
             let (anchor, heading): (String, String) =
                 switch severity {
@@ -363,7 +415,9 @@ extension SiteModel {
                 }
             return ChecksPage.SeverityGroup(severity: severity.rawValue, anchor: anchor, title: heading, count: findings.count, rules: rules)
         }
-        return ChecksPage(counts: SiteModel.severityCounts(snapshot.findings), hasFindings: !snapshot.findings.isEmpty, groups: groups)
+        return ChecksPage(
+            counts: SiteModel.severityCounts(snapshot.findings), hasFindings: !snapshot.findings.isEmpty, groups: groups,
+            comparison: compared?.changes)
     }
 
     // MARK: Placement

@@ -1,0 +1,292 @@
+import FallbackAudit
+import FallbackDiff
+import FallbackHistory
+import Foundation
+import Testing
+@testable import FallbackSite
+import RovenueFallback
+
+/// History you can walk (issue 9 point 8): a page per snapshot of a series with its verdict, a
+/// changes page per consecutive pair, findings new / still present / fixed by identity, and a chart
+/// that names releases and has a legend.
+@Suite("History you can walk")
+struct HistoryWalkTests {
+    /// Snapshots in memory, in the order given (their names untrusted).
+    struct Snapshots: SnapshotSource {
+        let snapshots: [(name: String, text: String)]
+
+        func references() throws -> [SnapshotReference] {
+            snapshots.enumerated().map { SnapshotReference(name: $1.name, location: String($0)) }
+        }
+
+        func bytes(of reference: SnapshotReference) throws -> [UInt8] {
+            Array(snapshots[Int(reference.location)!].text.utf8)
+        }
+    }
+
+    /// The site of a series, through every step of a build but the writing.
+    static func build(_ source: some SnapshotSource) throws -> (model: SiteModel, files: [String: String]) {
+        let loaded = try SiteBuild.loadSeries(.series(source), baseline: nil, readFile: { _ in [] })
+        let model = SiteBuild.model(SiteBuild.diff(try SiteBuild.audit(loaded, settings: SiteBuild.AuditSettings())), title: nil, referenceDate: nil)
+        let files = try SiteBuild.render(model, theme: try SiteBuild.loadTheme(templates: nil, assets: nil))
+        return (model, files.compactMapValues { String(bytes: $0, encoding: .utf8) })
+    }
+
+    static let examples = [
+        "2026-03-03-release-3.0", "2026-04-14-release-3.1", "2026-05-19-release-3.2", "2026-06-23-release-3.3", "2026-07-21-release-3.4",
+    ]
+
+    static func examplesSite() throws -> (model: SiteModel, files: [String: String]) {
+        try build(SnapshotFolder(path: repositoryRoot.appendingPathComponent("Examples").path))
+    }
+
+    /// A snapshot whose placements are written one per line, in the order given, after `padding` empty lines.
+    static func snapshot(_ placements: [(key: String, entry: String)], padding: Int = 0) -> String {
+        let body = placements.map { "\"\($0.key)\": \($0.entry)" }.joined(separator: ",\n")
+        return String(repeating: "\n", count: padding) + "{\"formatVersion\": 1, \"placements\": {\n\(body)\n}}"
+    }
+
+    /// An entry that loads and serves nothing: a `serves-nothing` warning about its placement.
+    static func servesNothing(_ key: String, revision: Int = 1) -> String {
+        "{\"placement\": {\"identifier\": \"\(key)\", \"revision\": \(revision)}}"
+    }
+
+    // MARK: Pages
+
+    @Test func eachSnapshotOfTheExamplesHasAPageWithItsOwnVerdict() throws {
+        let (model, files) = try Self.examplesSite()
+        let walk = try #require(model.walk)
+        #expect(walk.snapshots.map { SeriesWalk.label($0.stamp) } == Self.examples)
+        var previous: FallbackFile?
+        for (index, name) in Self.examples.enumerated() {
+            let file = FallbackFile(bytes: try example("Examples/\(name).json"))
+            let errors = Audit().findings(in: file).count { $0.severity == .error }
+            let breaking = previous.map { SnapshotDiff(old: $0, new: file).count(.breaking) }
+            previous = file
+            let page = try #require(files[walk.snapshotPath(index)], "\(name)")
+            #expect(page.contains("<h1>Snapshot \(name)"))
+            let ready = errors == 0 && (breaking ?? 0) == 0
+            #expect(page.contains(">\(ready ? "Ready to ship" : "Not ready")</h2>"), "\(name)")
+            #expect(page.contains(errors == 0 ? "no errors" : ">\(errors) error\(errors == 1 ? "" : "s")</a>"), "\(name)")
+            if let breaking, breaking > 0 {
+                #expect(page.contains(#"href="../\#(walk.pairPath(index - 1))#breaking">\#(breaking) breaking change"#), "\(name)")
+            }
+            #expect(page.contains("Snapshot \(index + 1) of \(Self.examples.count)"))
+        }
+        // Release 3.4, as the overview says: 1 error, 2 breaking changes since 3.3.
+        let newest = try #require(files[walk.snapshotPath(4)])
+        #expect(newest.contains(">1 error</a>") && newest.contains(">2 breaking changes</a>"))
+    }
+
+    @Test func eachConsecutivePairHasAChangesPageLinkedBothWays() throws {
+        let (model, files) = try Self.examplesSite()
+        let walk = try #require(model.walk)
+        #expect(walk.pairs.count == Self.examples.count - 1)
+        for (index, pair) in walk.pairs.enumerated() {
+            #expect(pair.older == index && pair.newer == index + 1)
+            let path = walk.pairPath(index)
+            #expect(path == "diffs/\(walk.snapshots[index].fileName)--\(walk.snapshots[index + 1].fileName).html")
+            let page = try #require(files[path])
+            #expect(page.contains("<h1>Changes from \(Self.examples[index]) to \(Self.examples[index + 1])</h1>"))
+            let old = FallbackFile(bytes: try example("Examples/\(Self.examples[index]).json"))
+            let new = FallbackFile(bytes: try example("Examples/\(Self.examples[index + 1]).json"))
+            #expect(page.contains("<strong>\(SnapshotDiff(old: old, new: new).count(.breaking)) breaking</strong>"))
+            // Each side's snapshot page links here, and this page links back to both.
+            #expect(files[walk.snapshotPath(index)]?.contains(#"href="../\#(path)""#) == true)
+            #expect(files[walk.snapshotPath(index + 1)]?.contains(#"href="../\#(path)"#) == true)
+            #expect(page.contains(#"href="../\#(walk.snapshotPath(index))""#) && page.contains(#"href="../\#(walk.snapshotPath(index + 1))""#))
+        }
+        // The history's rows lead to both kinds of page.
+        let history = try #require(files["history.html"])
+        for index in walk.snapshots.indices {
+            #expect(history.contains(#"<a href="\#(walk.snapshotPath(index))">"#))
+            if index > 0 { #expect(history.contains(#"<a class="pair-link" href="\#(walk.pairPath(index - 1))""#)) }
+        }
+        // The site's own changes page is unchanged: no pair walk on it.
+        #expect(files["changes.html"]?.contains(#"<nav class="walk""#) == false)
+    }
+
+    @Test func everyLinkOfTheWalkedExamplesSeriesResolves() throws {
+        let (_, files) = try Self.examplesSite()
+        #expect(files.keys.contains { $0.hasPrefix("snapshots/") } && files.keys.contains { $0.hasPrefix("diffs/") })
+        let broken = LinkChecker(files: files).brokenLinks()
+        #expect(broken.isEmpty, "\(broken.prefix(10))")
+    }
+
+    @Test func searchFindsEachSnapshotByItsReleaseLabelAndLeadsToItsPage() throws {
+        let (model, files) = try Self.examplesSite()
+        let walk = try #require(model.walk)
+        let entries = model.searchIndex.entries.filter { $0.kind == .snapshot }
+        for (index, label) in Self.examples.enumerated() {
+            let entry = try #require(entries.first { $0.text == label }, "\(label)")
+            #expect(entry.path == walk.snapshotPath(index))
+            #expect(entry.label == "snapshot \(label)")
+            #expect(files[entry.path] != nil)
+        }
+        #expect(entries.contains { $0.text == "2026-07-21-release-3.4.json" })
+    }
+
+    @Test func onlyTheNewestPairLinksThePlacementPagesOfTheSnapshotTheSiteShows() throws {
+        let (model, files) = try Self.examplesSite()
+        let walk = try #require(model.walk)
+        for index in walk.pairs.indices {
+            let page = try #require(files[walk.pairPath(index)])
+            #expect(page.contains(#"href="../placements/"#) == (index == walk.pairs.count - 1), "pair \(index)")
+        }
+    }
+
+    // MARK: New, still present, fixed
+
+    @Test func findingsAreMatchedByRuleSubjectAndPointerNotByLine() throws {
+        // b serves nothing in all three; a appears in the second, before b, so b's line moves.
+        let first = Self.snapshot([("b", Self.servesNothing("b"))])
+        let second = Self.snapshot([("a", Self.servesNothing("a")), ("b", Self.servesNothing("b"))], padding: 3)
+        let third = Self.snapshot([("a", Self.servesNothing("a", revision: 2))])
+        let findings = [first, second, third].map { Audit().findings(in: FallbackFile(bytes: Array($0.utf8))).filter { $0.ruleId == Rule.servesNothing.id } }
+        let b = try #require(findings[0].first)
+        let movedB = try #require(findings[1].first { $0.placementKey == "b" })
+        #expect(b.line != movedB.line)
+        #expect(b.identity == movedB.identity)
+
+        let secondAgainstFirst = FindingComparison(previous: findings[0], current: findings[1])
+        #expect(zip(findings[1], secondAgainstFirst.statuses).map { "\($0.placementKey ?? "") \($1.label)" } == ["a new", "b still present"])
+        #expect(secondAgainstFirst.fixed.isEmpty)
+        let thirdAgainstSecond = FindingComparison(previous: findings[1], current: findings[2])
+        #expect(thirdAgainstSecond.statuses == [.stillPresent])
+        #expect(thirdAgainstSecond.fixed.map(\.placementKey) == ["b"])
+        #expect((thirdAgainstSecond.newCount, thirdAgainstSecond.stillPresentCount) == (0, 1))
+    }
+
+    @Test func aProblemReportedTwiceIsMatchedOncePerReport() {
+        let finding = Finding(ruleId: Rule.servesNothing.id, severity: .warning, message: "m", placementKey: "k", pointer: "/placements/k", line: 1, column: 1)
+        let moved = Finding(ruleId: Rule.servesNothing.id, severity: .warning, message: "m", placementKey: "k", pointer: "/placements/k", line: 9, column: 3)
+        let comparison = FindingComparison(previous: [finding, finding], current: [moved])
+        #expect(comparison.statuses == [.stillPresent])
+        #expect(comparison.fixed.count == 1)
+        let grown = FindingComparison(previous: [finding], current: [moved, moved])
+        #expect(grown.statuses == [.stillPresent, .new])
+        // Another pointer or another rule is another problem.
+        let elsewhere = Finding(ruleId: Rule.servesNothing.id, severity: .warning, message: "m", placementKey: "k", pointer: "/placements/k/x", line: 1, column: 1)
+        #expect(FindingComparison(previous: [finding], current: [elsewhere]).statuses == [.new])
+    }
+
+    @Test func snapshotPagesAndTheChecksPageBadgeFindingsAgainstTheSnapshotBefore() throws {
+        let texts = [
+            ("one.json", Self.snapshot([("b", Self.servesNothing("b"))])),
+            ("two.json", Self.snapshot([("a", Self.servesNothing("a")), ("b", Self.servesNothing("b"))], padding: 3)),
+            ("three.json", Self.snapshot([("a", Self.servesNothing("a", revision: 2))])),
+        ]
+        let (model, files) = try Self.build(Snapshots(snapshots: texts))
+        let walk = try #require(model.walk)
+        func badges(_ page: String) -> [String] {
+            page.matches(
+                of: #/<span class="badge finding-status status-[a-z-]+">([a-z ]+)</span> <span class="badge sev-warning"><img [^>]*>warning</span> <a class="rule-link" href="[^"]*"><code class="rule-id">serves-nothing</code>/#
+            ).map { String($0.output.1) }
+        }
+        #expect(badges(try #require(files[walk.snapshotPath(0)])).isEmpty)
+        #expect(badges(try #require(files[walk.snapshotPath(1)])) == ["new", "still present"])
+        let third = try #require(files[walk.snapshotPath(2)])
+        #expect(badges(third) == ["still present", "fixed"])
+        #expect(third.contains(#"id="fixed-title""#))
+        // The checks page of the newest: against two.json, filterable by status.
+        let checks = try #require(files["checks.html"])
+        #expect(badges(checks) == ["still present", "fixed"])
+        #expect(checks.contains(#"data-status="still-present""#) && checks.contains(#"id="checks-finding-status""#))
+        // Every finding of three.json was in two.json too (the file's own findings among them).
+        #expect(checks.contains(#">0 new</span>"#) && checks.contains(">\(model.snapshot.findings.count) still present</span>"))
+        #expect(checks.contains(#">1 fixed</a>"#))
+        #expect(checks.contains(#"href="\#(walk.snapshotPath(1))""#))
+    }
+
+    @Test func aSingleSnapshotSiteHasNoWalkAndNoBadges() throws {
+        let files = try site(for: try example("Examples/2026-07-21-release-3.4.json"))
+        #expect(!files.keys.contains { $0.hasPrefix("snapshots/") || $0.hasPrefix("diffs/") })
+        #expect(files["checks.html"]?.contains("finding-status") == false)
+    }
+
+    // MARK: Names
+
+    @Test func untrustedNamesMakeSafeDistinctPageNames() throws {
+        let text = Self.snapshot([("b", Self.servesNothing("b"))])
+        let names = ["../../<script>x.json", "a/same.json", "b/same.json", "CON.json", "same.json"]
+        let (model, files) = try Self.build(Snapshots(snapshots: names.map { ($0, text) }))
+        let walk = try #require(model.walk)
+        let paths = walk.snapshots.indices.map(walk.snapshotPath) + walk.pairs.indices.map(walk.pairPath)
+        #expect(Set(paths).count == names.count * 2 - 1)
+        for path in paths {
+            let name = path.split(separator: "/").last.map(String.init) ?? ""
+            #expect(path.split(separator: "/").count == 2 && !name.hasPrefix("."), "\(path)")
+            #expect(name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || "-_.".contains($0)) }, "\(path)")
+            #expect(files[path] != nil, "\(path)")
+        }
+        // No page carries the name as markup (the search index, a script of JSON data, holds it as text).
+        #expect(files.filter { $0.key.hasSuffix(".html") }.values.allSatisfy { !$0.contains("<script>x") })
+    }
+
+    // MARK: The chart
+
+    static func records(_ count: Int) throws -> [SnapshotRecord] {
+        let texts = (0..<count).map { Self.snapshot([("k", Self.servesNothing("k", revision: $0 + 1))]) }
+        return try SnapshotSeries(Snapshots(snapshots: texts.enumerated().map { ("release-\($0).json", $1) })).timeline(HistoryOptions()).snapshots
+    }
+
+    @Test(arguments: [1, 2, 5, 12, 13, 40, 200])
+    func theChartNamesReleasesWithoutCrowdingTheAxis(_ count: Int) throws {
+        let records = try Self.records(count)
+        let labels = records.map { SeriesWalk.label($0.stamp) }
+        let svg = HistoryChart.svg(for: records, labels: labels, paths: records.indices.map { "snapshots/\($0).html" })
+        let shown = svg.matches(of: #/<a href="snapshots/(\d+)\.html"><text class="hc-tick hc-release" x="([0-9.]+)"[^>]*rotate\(-45 [^>]*><title>([^<]*)</title>([^<]*)</text></a>/#)
+        #expect(shown.count <= HistoryChart.labelLimit + 1)
+        #expect(shown.count == min(count, HistoryChart.labelLimit) || count > HistoryChart.labelLimit)
+        #expect(shown.last.map { Int($0.output.1) } == count - 1, "the newest is always named")
+        for match in shown {
+            let index = Int(match.output.1)!
+            #expect(match.output.3.hasPrefix(labels[index] + " ("), "the whole label is in the title")
+            #expect(match.output.4 == labels[index])
+        }
+        // Turned 45°, labels at least 20 units apart never overlap at a 12-unit font.
+        let xs = shown.map { Double($0.output.2)! }
+        for (a, b) in zip(xs, xs.dropFirst()) { #expect(b - a >= 20, "\(a) and \(b)") }
+    }
+
+    @Test func theLegendNamesEachLineWithItsOwnDashAndMarker() throws {
+        let svg = HistoryChart.svg(for: try Self.records(3))
+        let legend = try #require(svg.firstMatch(of: #/<ul class="hc-legend"[^>]*>(.*)</ul>/#)).output.1
+        let items = legend.matches(of: #/<li>(.*?)</li>/#).map { String($0.output.1) }
+        #expect(items.map { $0.replacing(#/<[^>]*>/#, with: "") } == ["placements", "errors", "warnings", "infos"])
+        let dashes = items.map { $0.firstMatch(of: #/stroke-dasharray="([^"]*)"/#).map { String($0.output.1) } ?? "solid" }
+        // A marker is its element, and for a path its number of corners.
+        let markers = items.map { item in
+            (item.firstMatch(of: #/<(circle|rect|path) /#).map { String($0.output.1) } ?? "")
+                + (item.firstMatch(of: #/<path [^>]*d="([^"]*)"/#).map { String($0.output.1.split(separator: "L").count) } ?? "")
+        }
+        #expect(Set(dashes).count == 4, "\(dashes)")
+        #expect(Set(markers).count == 4, "\(markers)")
+        // Each line of the chart carries its legend's dash.
+        for (name, dash) in zip(["placements", "errors", "warnings", "infos"], dashes) {
+            let line = try #require(svg.firstMatch(of: try Regex("<polyline class=\"hc-line is-\(name)\"( stroke-dasharray=\"([^\"]*)\")? points")))
+            #expect((line.output[2].substring.map(String.init) ?? "solid") == dash, "\(name)")
+        }
+    }
+
+    // MARK: Scale
+
+    @Test func aSeriesOf200SnapshotsHasAPageForEachAndEachPair() throws {
+        let texts = (0..<200).map { index in
+            ("release-\(index).json", Self.snapshot([("k", Self.servesNothing("k", revision: index + 1)), ("x\(index % 3)", Self.servesNothing("x\(index % 3)"))]))
+        }
+        let (model, files) = try Self.build(Snapshots(snapshots: texts))
+        let walk = try #require(model.walk)
+        #expect(walk.snapshots.count == 200 && walk.pairs.count == 199)
+        #expect(files.keys.count { $0.hasPrefix("snapshots/") } == 200)
+        #expect(files.keys.count { $0.hasPrefix("diffs/") } == 199)
+        // Each snapshot after the first: x(i) is new, k still present, x(i - 1) fixed.
+        for (index, summary) in walk.snapshots.enumerated().dropFirst() {
+            let comparison = try #require(summary.comparison)
+            let statuses = zip(summary.findings, comparison.statuses).filter { $0.0.ruleId == Rule.servesNothing.id }
+                .map { "\($0.0.placementKey ?? "") \($0.1.label)" }
+            #expect(statuses.sorted() == ["k still present", "x\(index % 3) new"])
+            #expect(comparison.fixed.filter { $0.ruleId == Rule.servesNothing.id }.map(\.placementKey) == ["x\((index - 1) % 3)"])
+        }
+    }
+}
