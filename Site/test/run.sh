@@ -23,6 +23,10 @@
 #                        breaking changes, linked), problems first, sorting by clicking a header.
 # 8. mobile.test.js      the Examples series at 390 px, light and dark: no page scrolls sideways,
 #                        nothing wider than the screen outside a scrolling drawing, tables as cards.
+# 10. axe.test.js        the accessibility gate: axe-core (axe.min.js, `make browser-deps`; set
+#                        AXE_JS to use another) on one page of every kind of both built sites, the
+#                        kinds only a 510-placement sample's site has (the overview's later pages),
+#                        and the mocks, light and dark: no serious or critical violation.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -90,6 +94,9 @@ else
 fi
 have_tool=0
 [ -x "$tool" ] && have_tool=1
+axe="${AXE_JS:-$repo/.build/axe-core/axe.min.js}"
+have_axe=0
+[ -f "$axe" ] && have_axe=1
 
 # A part cannot run because `what` is missing: skipped here, a failure in CI.
 missing() {
@@ -113,6 +120,7 @@ if [ "$have_chromium" -eq 0 ]; then
     fi
 fi
 [ "$have_tool" -eq 1 ] || missing "the built-site tests" "no fallback-site executable at $tool (swift build, or set FALLBACK_SITE)"
+[ "$have_axe" -eq 1 ] || missing "the accessibility gate (axe-core)" "no axe.min.js at $axe (make browser-deps, or set AXE_JS)"
 if [ "$failed" -ne 0 ] && [ "$ci" -eq 1 ]; then
     # In CI every part must run: stop before running any, so the cause is the last thing said.
     echo "error: CI=true and a part of the theme's tests cannot run; nothing was run" >&2
@@ -149,6 +157,18 @@ if [ "$have_node" -eq 1 ]; then
                     "$here/overview-verdict.test.js" "$work/series-site"
                 run_node "browser, the series site at 390 px (headless $version)" \
                     "$here/mobile.test.js" "$work/series-site"
+                if [ "$have_axe" -eq 1 ]; then
+                    # Past 500 placements the overview has more pages (index-2.html, …): a sample that
+                    # size gives the gate those kinds too.
+                    if "$tool" sample --placements 510 --out "$work/sample.json" >/dev/null &&
+                        "$tool" build "$work/sample.json" --out "$work/sample-site" --quiet; then
+                        run_node "accessibility: axe-core on every page kind, light and dark (headless $version)" \
+                            "$here/axe.test.js" "$axe" "$work/series-site" "$work/snapshot-site" --new-kinds "$work/sample-site" --mocks "$here/mock"
+                    else
+                        echo "error: fallback-site sample or build failed" >&2
+                        failed=$((failed + 1))
+                    fi
+                fi
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))
