@@ -57,4 +57,15 @@ function pagePerKind(site) {
     .map(({ kind, page, pages }) => ({ kind, page, pages }));
 }
 
-module.exports = { sitePages, pageKind, pagePerKind };
+/// The largest page of `kind` in `site` whose HTML contains `marker` (relative path), or null.
+function largestPageWith(site, kind, marker) {
+  let best = null;
+  for (const page of sitePages(site)) {
+    if (pageKind(page) !== kind) continue;
+    const html = fs.readFileSync(path.join(site, page), "utf8");
+    if (html.includes(marker) && (!best || html.length > best.size)) best = { page, size: html.length };
+  }
+  return best ? best.page : null;
+}
+
+module.exports = { sitePages, pageKind, pagePerKind, largestPageWith };
