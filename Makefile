@@ -11,7 +11,7 @@ define cmark_present
 && ls "$$(pkg-config --variable=libdir $(CMARK_PC))"/libcmark-gfm-extensions.* >/dev/null 2>&1 )
 endef
 
-.PHONY: all deps browser-deps shell-deps build release test site examples bench fuzz fuzz-smoke clean
+.PHONY: all deps browser-deps axe-core screenshots shell-deps build release test site examples bench fuzz fuzz-smoke clean
 
 all: build
 
@@ -46,29 +46,50 @@ deps:
 		exit 1; \
 	fi
 
-# Headless Chromium and Node for the site's browser tests (skipped when they are missing, except
-# with CI=true, where a missing one fails the run).
-browser-deps:
+# Installs the Debian packages $(2) with apt-get (through sudo when not root) for target $(1),
+# or, with no apt-get, says what to install ($(3)) and fails.
+define apt_install
+if ! command -v apt-get >/dev/null 2>&1; then echo "$(1): $(3)" >&2; exit 1; fi; \
+sudo=; if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; fi; \
+echo "$(1): installing $(2)"; \
+$$sudo apt-get update -qq \
+&& $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null
+endef
+
+# Headless Chromium and Node for the site's browser tests, and axe-core for their accessibility
+# gate (each skipped when it is missing, except with CI=true, where a missing one fails the run).
+browser-deps: axe-core
 	@if command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then exit 0; fi; \
-	if ! command -v apt-get >/dev/null 2>&1; then \
-		echo "browser-deps: install Chromium and Node.js to run the browser tests" >&2; exit 1; \
+	$(call apt_install,browser-deps,chromium nodejs,install Chromium and Node.js to run the browser tests)
+
+# axe-core's axe.min.js in .build/axe-core/ (where Site/test/run.sh looks, unless AXE_JS says
+# otherwise), from a pinned PyPI wheel fetched with pip and checked by SHA-256:
+# Site/test/install-axe-core.py holds the pins. Installs python3 and pip when they are missing.
+AXE_DIR ?= .build/axe-core
+
+axe-core:
+	@if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then \
+		$(call apt_install,axe-core,python3 python3-pip,install Python 3 with pip to fetch axe-core for the accessibility tests) \
+		|| exit 1; \
 	fi; \
-	sudo=; if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; fi; \
-	echo "browser-deps: installing chromium nodejs"; \
-	$$sudo apt-get update -qq \
-	&& $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nodejs >/dev/null
+	python3 Site/test/install-axe-core.py "$(AXE_DIR)"
+
+# Screenshots of one page of every kind of the Examples series (desktop 1280 px and phone 390 px,
+# light and dark) into OUT, with an index.html listing them: `make screenshots OUT=folder`.
+# Needs Chromium and Node (make browser-deps); the site is built in a temporary folder.
+screenshots: deps
+	@if [ -z "$(OUT)" ]; then echo "usage: make screenshots OUT=folder" >&2; exit 2; fi
+	@$(SWIFT) build -q --product fallback-site
+	@tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/fallback-site-screenshots.XXXXXX") || exit 1; \
+	trap 'rm -rf "$$tmp"' EXIT; \
+	"$$($(SWIFT) build --show-bin-path)/fallback-site" build Examples --out "$$tmp/site" --quiet \
+	&& node Site/test/screenshots.js "$$tmp/site" "$(OUT)"
 
 # zsh and fish, whose completion scripts the tests load (bash always runs; with CI=true a missing
 # shell's tests count as skipped, which fails the run).
 shell-deps:
 	@if command -v zsh >/dev/null 2>&1 && command -v fish >/dev/null 2>&1; then exit 0; fi; \
-	if ! command -v apt-get >/dev/null 2>&1; then \
-		echo "shell-deps: install zsh and fish to test their completion scripts" >&2; exit 1; \
-	fi; \
-	sudo=; if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; fi; \
-	echo "shell-deps: installing zsh fish"; \
-	$$sudo apt-get update -qq \
-	&& $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zsh fish >/dev/null
+	$(call apt_install,shell-deps,zsh fish,install zsh and fish to test their completion scripts)
 
 build: deps
 	$(SWIFT) build

@@ -35,7 +35,11 @@
 # 12. history-walk.test.js  the Examples series' history: rows lead to each snapshot's page and
 #                        each pair's changes page (files and anchors exist), the chart's release
 #                        labels and legend, new / still present / fixed badges, ?status= on checks.
-# 99. page-weight.test.js  Node, no browser: the site of a 1,000-placement sample (`sample
+# 13. axe.test.js        the accessibility gate: axe-core (axe.min.js, `make browser-deps`; set
+#                        AXE_JS to use another) on one page of every kind of both built sites, the
+#                        kinds only a 510-placement sample's site has (the overview's later pages),
+#                        and the mocks, light and dark: no serious or critical violation.
+# 14. page-weight.test.js Node, no browser: the site of a 1,000-placement sample (`sample
 #                        --placements 1000 --seed 2`) has no page over 1 MiB; prints the figures.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
@@ -104,6 +108,9 @@ else
 fi
 have_tool=0
 [ -x "$tool" ] && have_tool=1
+axe="${AXE_JS:-$repo/.build/axe-core/axe.min.js}"
+have_axe=0
+[ -f "$axe" ] && have_axe=1
 
 # A part cannot run because `what` is missing: skipped here, a failure in CI.
 missing() {
@@ -127,6 +134,7 @@ if [ "$have_chromium" -eq 0 ]; then
     fi
 fi
 [ "$have_tool" -eq 1 ] || missing "the built-site tests" "no fallback-site executable at $tool (swift build, or set FALLBACK_SITE)"
+[ "$have_axe" -eq 1 ] || missing "the accessibility gate (axe-core)" "no axe.min.js at $axe (make browser-deps, or set AXE_JS)"
 if [ "$failed" -ne 0 ] && [ "$ci" -eq 1 ]; then
     # In CI every part must run: stop before running any, so the cause is the last thing said.
     echo "error: CI=true and a part of the theme's tests cannot run; nothing was run" >&2
@@ -179,6 +187,21 @@ if [ "$have_node" -eq 1 ]; then
                     "$here/graph.test.js" "$work/series-site"
                 run_node "browser, walking the series' history (headless $version)" \
                     "$here/history-walk.test.js" "$work/series-site"
+                if [ "$have_axe" -eq 1 ]; then
+                    # The experiment pages with variant cards live in the releases 3.0–3.3 site.
+                    axe_extra=()
+                    [ -f "$work/experiment-site/index.html" ] && axe_extra=("$work/experiment-site")
+                    # Past 500 placements the overview has more pages (index-2.html, …): a sample that
+                    # size gives the gate those kinds too.
+                    if "$tool" sample --placements 510 --out "$work/sample.json" >/dev/null &&
+                        "$tool" build "$work/sample.json" --out "$work/sample-site" --quiet; then
+                        run_node "accessibility: axe-core on every page kind, light and dark (headless $version)" \
+                            "$here/axe.test.js" "$axe" "$work/series-site" "$work/snapshot-site" "${axe_extra[@]}" --new-kinds "$work/sample-site" --mocks "$here/mock"
+                    else
+                        echo "error: fallback-site sample or build failed" >&2
+                        failed=$((failed + 1))
+                    fi
+                fi
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

@@ -10,13 +10,14 @@
 // <snapshot site> is built from Examples/2026-06-23-release-3.3.json, <series site> from the
 // Examples folder (release 3.4 newest). With the binary, a site is also built from a hostile
 // snapshot in a temporary folder, to see its text stay text. The keyboard is driven through
-// Chromium's DevTools protocol over a pipe (--remote-debugging-pipe; no extra package).
+// Chromium's DevTools protocol over a pipe (lib/cdp.js; no extra package).
 
 const fs = require("fs");
 const path = require("path");
-const { spawn, spawnSync } = require("child_process");
+const { spawnSync } = require("child_process");
 const { test, run, equal, ok } = require("./lib/harness");
-const { CHROMIUM, temporaryFolder, fileUrl, dump, attrs, tags, tagById, text, assertClean } = require("./lib/browser");
+const { temporaryFolder, fileUrl, dump, attrs, tags, tagById, text, assertClean } = require("./lib/browser");
+const { Browser } = require("./lib/cdp");
 
 const [snapshotSite, seriesSite, tool] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!snapshotSite || !seriesSite || !fs.existsSync(path.join(snapshotSite, "index.html"))) {
@@ -144,49 +145,31 @@ test("a search that finds nothing says so", () => {
 
 // --- The keyboard, through the DevTools protocol over a pipe ----------------------------------
 
-/// A headless Chromium driven over --remote-debugging-pipe: `evaluate`, `key`, `type`, `close`.
+/// A headless Chromium (lib/cdp.js) on `url`, once site.js is ready: `evaluate`, `key`, `type`, `close`.
 async function drive(url) {
-  const dir = fs.mkdtempSync(path.join(temporaryFolder(), "kb-"));
-  const home = path.join(dir, "h");
-  fs.mkdirSync(home);
-  const child = spawn(CHROMIUM, [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-dev-shm-usage",
-    "--remote-debugging-pipe", `--user-data-dir=${path.join(dir, "p")}`, "about:blank",
-  ], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"], env: { ...process.env, HOME: home, TMPDIR: dir } });
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  let next = 0, buffer = "";
-  const waiting = new Map();
-  child.stdio[4].on("data", (data) => {
-    buffer += data;
-    for (let end; (end = buffer.indexOf("\0")) >= 0; buffer = buffer.slice(end + 1)) {
-      const message = JSON.parse(buffer.slice(0, end));
-      if (message.id && waiting.has(message.id)) { waiting.get(message.id)(message); waiting.delete(message.id); }
-    }
-  });
-  const send = (method, params, sessionId) => new Promise((resolve, reject) => {
-    const id = ++next;
-    const timer = setTimeout(() => reject(new Error(`no answer to ${method}`)), 20000);
-    waiting.set(id, (m) => { clearTimeout(timer); m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result); });
-    child.stdio[3].write(JSON.stringify({ id, method, params: params || {}, sessionId }) + "\0");
-  });
+  const browser = await Browser.launch();
+  const page = await browser.newPage();
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const target = await send("Target.createTarget", { url: "about:blank" });
-  const { sessionId } = await send("Target.attachToTarget", { targetId: target.targetId, flatten: true });
-  const evaluate = async (expression) => (await send("Runtime.evaluate", { expression, returnByValue: true }, sessionId)).result.value;
-  await send("Page.navigate", { url }, sessionId);
-  for (let i = 0; i < 50 && (await evaluate("document.documentElement.getAttribute('data-js')")) !== "ready"; i++) await sleep(100);
+  const evaluate = (expression) => page.evaluate(expression);
+  try {
+    await page.open(url);
+    for (let i = 0; i < 50 && (await evaluate("document.documentElement.getAttribute('data-js')")) !== "ready"; i++) await sleep(100);
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
   const codes = { "/": 191, ArrowDown: 40, ArrowUp: 38, Enter: 13, Escape: 27 };
   return {
     evaluate,
     async key(key) {
       const base = { key, code: key === "/" ? "Slash" : key, windowsVirtualKeyCode: codes[key] };
-      await send("Input.dispatchKeyEvent", { type: "keyDown", ...base, text: key === "/" ? "/" : key === "Enter" ? "\r" : undefined }, sessionId);
-      await send("Input.dispatchKeyEvent", { type: "keyUp", ...base }, sessionId);
+      await page.send("Input.dispatchKeyEvent", { type: "keyDown", ...base, text: key === "/" ? "/" : key === "Enter" ? "\r" : undefined });
+      await page.send("Input.dispatchKeyEvent", { type: "keyUp", ...base });
       await sleep(50);
     },
-    async type(text) { await send("Input.insertText", { text }, sessionId); await sleep(400); },
+    async type(text) { await page.send("Input.insertText", { text }); await sleep(400); },
     sleep,
-    async close() { child.kill(); await exited; },
+    close: () => browser.close(),
   };
 }
 

@@ -55,10 +55,9 @@ function fileUrl(p, query) {
 let runs = 0;
 function chromiumRuns() { return runs; }
 
-/// Runs headless Chromium on `url` with a throwaway profile and home; returns its DOM (when
-/// asked with --dump-dom), its log and its exit status.
-function chromium(url, flags) {
-  runs++;
+/// The environment and the leading flags of every headless Chromium the tests start (here and in
+/// lib/cdp.js): home, XDG folders and TMPDIR in the scratch folder, the profile in `profile`.
+function chromiumLaunch(profile) {
   const root = chromiumScratch();
   const home = path.join(root, "h");
   const env = {
@@ -69,13 +68,23 @@ function chromium(url, flags) {
     XDG_DATA_HOME: path.join(home, ".local", "share"),
     TMPDIR: path.join(root, "t"),
   };
-  const args = [
+  const flags = [
     "--no-sandbox", "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-    "--disable-extensions", "--disable-dev-shm-usage", `--user-data-dir=${path.join(root, "p")}`,
-    "--virtual-time-budget=3000", "--enable-logging=stderr", "--v=0",
+    "--disable-extensions", "--disable-dev-shm-usage", `--user-data-dir=${profile}`,
+  ];
+  return { env, flags };
+}
+
+/// Runs headless Chromium on `url` with a throwaway profile and home; returns its DOM (when
+/// asked with --dump-dom), its log and its exit status.
+function chromium(url, flags) {
+  runs++;
+  const launch = chromiumLaunch(path.join(chromiumScratch(), "p"));
+  const args = [
+    ...launch.flags, "--virtual-time-budget=3000", "--enable-logging=stderr", "--v=0",
     ...(flags || []), url,
   ];
-  const r = spawnSync(CHROMIUM, args, { encoding: "utf8", timeout: 90000, maxBuffer: 64 << 20, env });
+  const r = spawnSync(CHROMIUM, args, { encoding: "utf8", timeout: 90000, maxBuffer: 64 << 20, env: launch.env });
   if (r.error) throw r.error;
   return { dom: r.stdout || "", log: r.stderr || "", status: r.status };
 }
@@ -197,7 +206,7 @@ function checkLookup(r, subscriberId, bucket, variantId, title) {
 }
 
 module.exports = {
-  CHROMIUM, CSP, temporaryFolder, fileUrl, chromium, chromiumRuns, dump,
+  CHROMIUM, CSP, temporaryFolder, chromiumScratch, chromiumLaunch, fileUrl, chromium, chromiumRuns, dump,
   attrs, decode, tags, tagById, innerById, text, htmlAttrs, placementRows, variantRows,
   assertClean, expectVisible, expectedDraw, checkLookup,
 };
