@@ -73,8 +73,11 @@ enum HistoryChart {
         func text(_ value: String) -> String { SnapshotText.plainText(value, oneLine: true) }
         let names = snapshots.map { text($0.stamp.name) }
 
+        // With release labels that link to their pages the chart is a group of links (an image may
+        // hold nothing interactive: axe's nested-interactive); without, one image.
+        let role = paths == nil ? "img" : "group"
         var svg = "<svg class=\"history-chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
-            + "role=\"img\" aria-labelledby=\"hc-title\"><title id=\"hc-title\">Placements, errors, warnings and infos in each of \(snapshots.count) snapshots</title>"
+            + "role=\"\(role)\" aria-labelledby=\"hc-title\"><title id=\"hc-title\">Placements, errors, warnings and infos in each of \(snapshots.count) snapshots</title>"
         svg += "<line class=\"hc-axis\" x1=\"\(number(margin.left))\" y1=\"\(number(y(0)))\" x2=\"\(number(width - margin.right))\" y2=\"\(number(y(0)))\"/>"
         svg += "<text class=\"hc-tick\" x=\"\(number(margin.left - 6))\" y=\"\(number(y(maximum) + 4))\" text-anchor=\"end\">\(maximum)</text>"
         svg += "<text class=\"hc-tick\" x=\"\(number(margin.left - 6))\" y=\"\(number(y(0) + 4))\" text-anchor=\"end\">0</text>"

@@ -249,6 +249,18 @@ struct HistoryWalkTests {
         for (a, b) in zip(xs, xs.dropFirst()) { #expect(b - a >= 20, "\(a) and \(b)") }
     }
 
+    /// An image may hold nothing interactive (axe-core's nested-interactive, serious): with release
+    /// labels that link, the chart is a labelled group; without links it stays one image.
+    @Test func aChartWithLinksIsAGroupNotAnImage() throws {
+        let records = try Self.records(3)
+        let linked = HistoryChart.svg(for: records, paths: records.indices.map { "snapshots/\($0).html" })
+        let plain = HistoryChart.svg(for: records)
+        #expect(linked.contains("<a href=\"snapshots/0.html\">"))
+        #expect(linked.hasPrefix("<svg class=\"history-chart\"") && linked.contains(#"role="group" aria-labelledby="hc-title""#))
+        #expect(!linked.contains(#"role="img""#))
+        #expect(!plain.contains("<a ") && plain.contains(#"role="img" aria-labelledby="hc-title""#))
+    }
+
     @Test func theLegendNamesEachLineWithItsOwnDashAndMarker() throws {
         let svg = HistoryChart.svg(for: try Self.records(3))
         let legend = try #require(svg.firstMatch(of: #/<ul class="hc-legend"[^>]*>(.*)</ul>/#)).output.1
