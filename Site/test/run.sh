@@ -23,6 +23,8 @@
 #                        breaking changes, linked), problems first, sorting by clicking a header.
 # 8. mobile.test.js      the Examples series at 390 px, light and dark: no page scrolls sideways,
 #                        nothing wider than the screen outside a scrolling drawing, tables as cards.
+# 9. previews.test.js    phone previews: rows link to previews and back, the locale switch shows
+#                        each locale's copy and the missing-copy marks, hostile text, paywalls.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -149,6 +151,8 @@ if [ "$have_node" -eq 1 ]; then
                     "$here/overview-verdict.test.js" "$work/series-site"
                 run_node "browser, the series site at 390 px (headless $version)" \
                     "$here/mobile.test.js" "$work/series-site"
+                run_node "browser, phone previews and their locale switch (headless $version)" \
+                    "$here/previews.test.js" "$work/series-site" "$tool"
             else
                 echo "error: fallback-site build failed" >&2
                 failed=$((failed + 1))

@@ -453,6 +453,13 @@ struct FunnelPage: TemplateContext {
     var moreFindings: Int
     var hasFindings: Bool
     var drawing: TrustedHTML
+    /// One phone preview per page, in page order (`Previews.swift`).
+    var previews: [FunnelPreviews.Page]
+    /// The locale switch of the previews; empty with fewer than two previewed locales.
+    var previewLocales: [FunnelPreviews.Locale]
+    var hasLocaleSwitch: Bool
+    /// Declared locales past `FunnelPreviews.localeLimit`, not previewed.
+    var unpreviewedLocales: Int
 
     static let fields: [TemplateField<Self>] = [
         .init("id", \.id), .init("fullId", \.fullId), .init("slug", \.slug), .init("name", \.name), .init("version", \.version),
@@ -460,6 +467,8 @@ struct FunnelPage: TemplateContext {
         .init("locales", \.locales), .init("pageCount", \.pageCount), .init("pages", \.pages), .init("media", \.media),
         .init("hasMedia", \.hasMedia), .init("uses", \.uses), .init("paywalls", \.paywalls), .init("findings", \.findings),
         .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("drawing", \.drawing),
+        .init("previews", \.previews), .init("previewLocales", \.previewLocales), .init("hasLocaleSwitch", \.hasLocaleSwitch),
+        .init("unpreviewedLocales", \.unpreviewedLocales),
     ]
 }
 

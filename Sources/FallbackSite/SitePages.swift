@@ -403,6 +403,7 @@ extension SiteModel {
             }
         }
         let locales = funnel.locales ?? []
+        let previews = FunnelPreviews(funnel: funnel)
         let coverage = FunnelText.coverage(of: funnel).map { locale, counted in
             FunnelPage.LocaleCoverage(
                 locale: SiteModel.name(locale), present: counted.present, plain: counted.plain, missing: counted.missing,
@@ -423,7 +424,12 @@ extension SiteModel {
                 FunnelPage.BundledPaywall(key: SiteModel.name(key), path: paywallPath(paywall.id).map { root + $0 })
             }, findings: listedFindings(funnelFindings, root: root),
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
-            drawing: values.html(FunnelDrawing(funnel: funnel, unreachablePageIndices: unreachable, locale: locale).svg))
+            drawing: values.html(FunnelDrawing(funnel: funnel, unreachablePageIndices: unreachable, locale: locale).svg),
+            previews: previews.pages(anchor: anchor) { page in
+                RemoteMedia.urls(on: page, in: snapshot.file).map { SnapshotText.shortenedPointer($0.path) }
+            },
+            previewLocales: previews.switchLocales, hasLocaleSwitch: !previews.switchLocales.isEmpty,
+            unpreviewedLocales: max(0, previews.declaredLocaleCount - FunnelPreviews.localeLimit))
     }
 
     // MARK: Experiment
