@@ -214,9 +214,15 @@ struct PaywallPreview: TemplateContext {
     struct Package: TemplateContext {
         var displayName: String
         var type: String
-        var products: String
+        /// The store product ids of `storeIds`, each nil when absent.
+        var apple: String?
+        var google: String?
+        var hasProduct: Bool { apple != nil || google != nil }
 
-        static let fields: [TemplateField<Self>] = [.init("displayName", \.displayName), .init("type", \.type), .init("products", \.products)]
+        static let fields: [TemplateField<Self>] = [
+            .init("displayName", \.displayName), .init("type", \.type), .init("apple", \.apple), .init("google", \.google),
+            .init("hasProduct", \.hasProduct),
+        ]
     }
 
     /// A string in a config, with the path to it below the config.
@@ -255,11 +261,9 @@ struct PaywallPreview: TemplateContext {
             PreviewLine(role: "image", text: "image: \(SnapshotText.shortenedPointer(path)) (remote, not bundled)")
         }
         packages = (paywall.offering?.packages ?? []).map { package in
-            let products = [package.storeIds.apple.map { "App Store " + SiteModel.name($0) }, package.storeIds.google.map { "Google Play " + SiteModel.name($0) }]
-                .compactMap { $0 }
-            return Package(
-                displayName: package.displayName, type: SiteModel.name(package.type),
-                products: products.isEmpty ? "no store product" : products.joined(separator: " · "))
+            Package(
+                displayName: package.displayName, type: SiteModel.name(package.type), apple: package.storeIds.apple.map { SiteModel.name($0) },
+                google: package.storeIds.google.map { SiteModel.name($0) })
         }
         hasPackages = !packages.isEmpty
     }

@@ -116,7 +116,7 @@ struct FunnelPreviewTests {
     @Test func remoteImagesArePlaceholders() throws {
         let html = try Self.page(
             #""locales":["en"],"pages":[{"id":"p1","type":"statement","mediaUrl":"https://cdn.example.com/a.png","title":{"en":"Hi"}}]"#)
-        #expect(html.contains(#"<p class="pv pv-image"><span class="pv-text">image: mediaUrl (remote, not bundled)</span></p>"#))
+        #expect(html.contains(#"<p class="pv-image">image: mediaUrl (remote, not bundled)</p>"#))
     }
 
     @Test func hostileTextStaysText() throws {
@@ -164,12 +164,15 @@ struct FunnelPreviewTests {
         #expect(!english.contains("pv-mark"))
     }
 
+    /// `Examples/README.md`: `pwl_trial_end_v2` is a remote-config paywall (`remoteConfig.locale` `en`).
     @Test func aPaywallPageHasAPreviewOfItsOfferingAndRemoteConfig() throws {
         let files = try site(for: try example("Examples/2026-07-21-release-3.4.json"))
-        let html = try #require(files["paywalls/pwl_trial_end.html"] ?? files.first { $0.key.hasPrefix("paywalls/") && $0.value.contains("remoteConfig.locale") }?.value)
-        #expect(html.contains(#"<div class="preview paywall-preview"><div class="phone">"#))
-        #expect(html.contains("remote config&#39;s text is written in <code>en</code>") || html.contains("remote config's text is written in <code>en</code>"))
-        #expect(html.contains(#"<p class="pv pv-package"><span class="pv-text">"#))
-        #expect(html.contains("App Store "))
+        let html = try #require(files["paywalls/pwl_trial_end_v2.html"])
+        let preview = try #require(html.components(separatedBy: #"<div class="preview paywall-preview">"#).dropFirst().first?
+            .components(separatedBy: "<h3>Remote config</h3>").first)
+        #expect(preview.contains(#"<div class="phone-screen" lang="en">"#))
+        #expect(preview.contains(#"<p class="pv-config"><span class="pv-path">/cta</span> <span class="pv-text">Stay on Premium</span></p>"#))
+        #expect(preview.contains(#"<span class="pv-path">SUBSCRIPTION · App Store <code>app.stillpoint.premium.monthly</code> · Google Play <code>premium</code></span>"#))
+        #expect(preview.contains("The remote config's text is written in <code>en</code>"))
     }
 }
