@@ -101,10 +101,21 @@ struct FunnelPreviews {
     var declaredLocaleCount: Int { Set((funnel.locales ?? []).map(ExactKey.init)).count }
 
     /// The lines a device with `locale` (nil: a funnel that names no locale) shows on `page`, in
-    /// screen order: image placeholders, headline, title, subtitle, body, options, lists, input
-    /// hints, agreement, paywall, call to action.
+    /// screen order: the page's image placeholders, headline, title, subtitle, body, options
+    /// (each after its own image), lists, input hints, agreement, paywall, call to action.
     func lines(of page: RovenueFallback.Page, locale: String?, images: [String]) -> [PreviewLine] {
-        var lines = images.map { PreviewLine(role: "image", text: "image: \($0) (remote, not bundled)") }
+        // An option's own image (`options/2/imageUrl`) stands with its option; the page's on top.
+        func image(_ path: String) -> PreviewLine { PreviewLine(role: "image", text: "image: \(path) (remote, not bundled)") }
+        var optionImages: [Int: [String]] = [:]
+        var lines: [PreviewLine] = []
+        for path in images {
+            let tokens = path.split(separator: "/", maxSplits: 2)
+            if tokens.count == 3, tokens[0] == "options", let index = Int(tokens[1]) {
+                optionImages[index, default: []].append(path)
+            } else {
+                lines.append(image(path))
+            }
+        }
         func add(_ role: String, _ text: LocalizedText?) {
             guard let text else { return }
             lines.append(line(role, text.copy(for: locale ?? ""), locale: locale, needsTranslation: PlainCopy.needsTranslation(text)))
@@ -128,7 +139,10 @@ struct FunnelPreviews {
         add("title", page.title)
         add("subtitle", page.subtitle)
         add("body", page.body)
-        for option in page.options ?? [] { add("option", option.label) }
+        for (index, option) in (page.options ?? []).enumerated() {
+            lines += (optionImages[index] ?? []).map(image)
+            add("option", option.label)
+        }
         add(page.benefits)
         add(page.features)
         add(page.steps)

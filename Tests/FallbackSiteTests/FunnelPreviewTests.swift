@@ -119,6 +119,14 @@ struct FunnelPreviewTests {
         #expect(html.contains(#"<p class="pv-image">image: mediaUrl (remote, not bundled)</p>"#))
     }
 
+    @Test func anOptionsImageStandsWithItsOption() throws {
+        let funnel = try Self.funnel(
+            #""locales":["en"],"pages":[{"id":"p1","type":"picture_choice","title":"Pick","options":[{"label":"A","value":"a"},{"label":"B","value":"b","imageUrl":"https://cdn.example.com/b.png"}]}]"#)
+        let lines = FunnelPreviews(funnel: funnel).lines(of: funnel.pages[0], locale: "en", images: ["mediaUrl", "options/1/imageUrl"])
+        #expect(lines.map(\.role) == ["image", "title", "option", "image", "option"])
+        #expect(lines[3].text == "image: options/1/imageUrl (remote, not bundled)")
+    }
+
     @Test func hostileTextStaysText() throws {
         let html = try Self.page(
             #""locales":["en"],"pages":[{"id":"p1","type":"statement","title":{"en":"<script>alert(1)</script>\u202Egnp.exe"}}]"#)
