@@ -132,7 +132,7 @@ struct FunnelPreviews {
                 lines.append(
                     PreviewLine(
                         role: "item", text: item.isEmpty ? nil : item,
-                        mark: item.isEmpty ? "blank item on device" : index == 0 ? head.mark : nil))
+                        mark: item.isEmpty ? "blank item on device" : index == 0 ? head.mark.map { $0 + " (the whole list)" } : nil))
             }
         }
         add("headline", page.headline)

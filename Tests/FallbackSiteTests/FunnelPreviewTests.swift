@@ -71,7 +71,7 @@ struct FunnelPreviewTests {
             #""defaultLocale":"en","locales":["en","de"],"pages":[{"id":"p1","type":"info","steps":{"en":["In",""]},"benefits":["Sleep"]}]"#)
         let german = try #require(screens["de"])
         #expect(german.map(\.text) == ["Sleep", nil])
-        #expect(german.map(\.mark) == ["missing in de: shows en", "blank on device: no de copy"])
+        #expect(german.map(\.mark) == ["missing in de: shows en (the whole list)", "blank on device: no de copy"])
         let english = try #require(screens["en"])
         #expect(english.map(\.text) == ["Sleep", "In", nil])
         #expect(english.map(\.mark) == [nil, nil, "blank item on device"])
