@@ -1169,12 +1169,43 @@
     });
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Phone previews: locale switch (funnel pages, issue 9 point 4)
+  //
+  // Without script every locale's screen is a <details>, the default locale's open, so every
+  // locale stays one click away. The switch (hidden until this runs) opens the chosen locale's
+  // screen on every page and closes the others; it compares data-locale values as strings.
+  // ---------------------------------------------------------------------------------------------
+
+  function initPreviewSwitch() {
+    var bars = document.querySelectorAll(".preview-switch");
+    Array.prototype.forEach.call(bars, function (bar) {
+      var section = bar.closest(".previews");
+      if (!section) return;
+      var buttons = bar.querySelectorAll("button[data-preview-locale]");
+      function show(locale) {
+        Array.prototype.forEach.call(buttons, function (button) {
+          button.setAttribute("aria-pressed", button.getAttribute("data-preview-locale") === locale ? "true" : "false");
+        });
+        var screens = section.querySelectorAll("details.preview-screen");
+        Array.prototype.forEach.call(screens, function (screen) {
+          screen.open = screen.getAttribute("data-locale") === locale;
+        });
+        section.setAttribute("data-preview-locale", locale);
+      }
+      Array.prototype.forEach.call(buttons, function (button) {
+        button.addEventListener("click", function () { show(button.getAttribute("data-preview-locale")); });
+      });
+      bar.hidden = false;
+    });
+  }
+
   function init() {
     root.classList.add("js");
     scanForInlineCode();
     checkStylesheet();
     checkImages();
-    var steps = [initFilters, initSorting, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks, initSearch, initFunnelGraphs];
+    var steps = [initFilters, initSorting, initLookup, initScrollRegions, initAges, initChecksFilter, initPermalinks, initSearch, initFunnelGraphs, initPreviewSwitch];
     steps.forEach(function (step) {
       try { step(); } catch (e) { recordProblem("script error: " + (e && e.message ? e.message : String(e))); }
     });

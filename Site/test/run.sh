@@ -35,11 +35,13 @@
 # 12. history-walk.test.js  the Examples series' history: rows lead to each snapshot's page and
 #                        each pair's changes page (files and anchors exist), the chart's release
 #                        labels and legend, new / still present / fixed badges, ?status= on checks.
-# 13. axe.test.js        the accessibility gate: axe-core (axe.min.js, `make browser-deps`; set
+# 13. previews.test.js   phone previews: rows link to previews and back, the locale switch shows
+#                        each locale's copy and the missing-copy marks, hostile text, paywalls.
+# 14. axe.test.js        the accessibility gate: axe-core (axe.min.js, `make browser-deps`; set
 #                        AXE_JS to use another) on one page of every kind of both built sites, the
 #                        kinds only a 510-placement sample's site has (the overview's later pages),
 #                        and the mocks, light and dark: no serious or critical violation.
-# 14. page-weight.test.js Node, no browser: the site of a 1,000-placement sample (`sample
+# 15. page-weight.test.js Node, no browser: the site of a 1,000-placement sample (`sample
 #                        --placements 1000 --seed 2`) has no page over 1 MiB; prints the figures.
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
@@ -187,6 +189,8 @@ if [ "$have_node" -eq 1 ]; then
                     "$here/graph.test.js" "$work/series-site"
                 run_node "browser, walking the series' history (headless $version)" \
                     "$here/history-walk.test.js" "$work/series-site"
+                run_node "browser, phone previews and their locale switch (headless $version)" \
+                    "$here/previews.test.js" "$work/series-site" "$tool"
                 if [ "$have_axe" -eq 1 ]; then
                     # The experiment pages with variant cards live in the releases 3.0–3.3 site.
                     axe_extra=()

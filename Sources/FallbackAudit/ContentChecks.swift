@@ -489,4 +489,12 @@ public enum RemoteMedia {
         var scan = MediaScan(document: file.document, listingLimit: .max)
         return scan.urls(under: page.source.node, skippingCopy: true)?.listed ?? []
     }
+
+    /// Every image or video URL a paywall's `builderConfig` loads, with the path of the value
+    /// below the builderConfig, in text order; empty without a builderConfig.
+    public static func urls(inBuilderConfigOf paywall: Paywall, in file: FallbackFile) -> [(path: String, url: String)] {
+        guard let config = paywall.builderConfig else { return [] }
+        var scan = MediaScan(document: file.document, listingLimit: .max)
+        return scan.urls(under: config.index, skippingCopy: false)?.listed ?? []
+    }
 }

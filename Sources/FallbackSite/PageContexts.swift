@@ -508,6 +508,13 @@ struct FunnelPage: TemplateContext {
 
     /// From this many pages on, a funnel's outline reads better than its drawing.
     static let largeFunnelPages = 30
+    /// One phone preview per page, in page order (`Previews.swift`).
+    var previews: [FunnelPreviews.Page]
+    /// The locale switch of the previews; empty with fewer than two previewed locales.
+    var previewLocales: [FunnelPreviews.Locale]
+    var hasLocaleSwitch: Bool
+    /// Declared locales past `FunnelPreviews.localeLimit`, not previewed.
+    var unpreviewedLocales: Int
 
     static let fields: [TemplateField<Self>] = [
         .init("id", \.id), .init("fullId", \.fullId), .init("slug", \.slug), .init("name", \.name), .init("version", \.version),
@@ -516,6 +523,8 @@ struct FunnelPage: TemplateContext {
         .init("hasMedia", \.hasMedia), .init("uses", \.uses), .init("paywalls", \.paywalls), .init("findings", \.findings),
         .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("drawing", \.drawing),
         .init("legend", \.legend), .init("largeFunnel", \.largeFunnel),
+        .init("previews", \.previews), .init("previewLocales", \.previewLocales), .init("hasLocaleSwitch", \.hasLocaleSwitch),
+        .init("unpreviewedLocales", \.unpreviewedLocales),
     ]
 }
 

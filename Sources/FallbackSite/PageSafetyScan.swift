@@ -39,6 +39,8 @@ public struct PageSafetyScan: Sendable {
         "aria-current", "aria-hidden", "aria-describedby", "aria-labelledby", "aria-live", "aria-sort", "alt", "width", "height", "role", "title",
         "for", "placeholder", "autocomplete", "spellcheck", "value", "selected", "datetime", "colspan", "rowspan", "scope",
         "align", "open", "dir", "tabindex", "hidden", "start",
+        // The phone previews' locale switch (a toggle button's state).
+        "aria-pressed",
         "viewbox", "xmlns", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "d", "points", "fill", "stroke",
         "stroke-width", "stroke-dasharray", "transform", "text-anchor", "dominant-baseline", "font-size", "marker-end",
         "markerwidth", "markerheight", "markerunits", "refx", "refy", "orient", "preserveaspectratio", "focusable",

@@ -104,7 +104,8 @@ extension SiteModel {
             }
             return PaywallPage.Version(
                 number: index + 1, identifier: SiteModel.name(paywall.identifier), name: paywall.name,
-                configFormatVersion: String(paywall.configFormatVersion), offering: offering, remoteConfig: remoteConfig)
+                configFormatVersion: String(paywall.configFormatVersion), offering: offering, remoteConfig: remoteConfig,
+                preview: PaywallPreview(paywall, in: snapshot.file))
         }
         let uses = info.uses.map { use in
             let version = use.version + 1
@@ -173,10 +174,13 @@ struct PaywallPage: TemplateContext {
         var configFormatVersion: String
         var offering: OfferingRow?
         var remoteConfig: RemoteConfigRow?
+        /// The paywall in a phone frame (`Previews.swift`).
+        var preview: PaywallPreview
 
         static let fields: [TemplateField<Self>] = [
             .init("number", \.number), .init("identifier", \.identifier), .init("name", \.name),
             .init("configFormatVersion", \.configFormatVersion), .init("offering", \.offering), .init("remoteConfig", \.remoteConfig),
+            .init("preview", \.preview),
         ]
     }
 

@@ -553,6 +553,7 @@ extension SiteModel {
             }
         }
         let locales = funnel.locales ?? []
+        let previews = FunnelPreviews(funnel: funnel)
         let coverage = FunnelText.coverage(of: funnel).map { locale, counted in
             FunnelPage.LocaleCoverage(
                 locale: SiteModel.name(locale), present: counted.present, plain: counted.plain, missing: counted.missing,
@@ -576,7 +577,12 @@ extension SiteModel {
             }, findings: listedFindings(funnelFindings, root: root),
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
             drawing: values.html(drawing.svg), legend: values.html(drawing.legend),
-            largeFunnel: funnel.pages.count >= FunnelPage.largeFunnelPages)
+            largeFunnel: funnel.pages.count >= FunnelPage.largeFunnelPages,
+            previews: previews.pages(anchor: anchor) { page in
+                RemoteMedia.urls(on: page, in: snapshot.file).map { SnapshotText.shortenedPointer($0.path) }
+            },
+            previewLocales: previews.switchLocales, hasLocaleSwitch: !previews.switchLocales.isEmpty,
+            unpreviewedLocales: max(0, previews.declaredLocaleCount - FunnelPreviews.localeLimit))
     }
 }
 

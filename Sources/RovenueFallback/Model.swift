@@ -428,12 +428,7 @@ public enum LocalizedText: Sendable, Hashable {
     case localized(OrderedMap<String>)
 
     /// The text a device with `locale` shows, if the field has one for it.
-    public func text(for locale: String) -> String? {
-        switch self {
-        case .plain(let text): text
-        case .localized(let map): map[locale]
-        }
-    }
+    public func text(for locale: String) -> String? { copy(for: locale).value }
 }
 
 /// A list of strings, the same for every locale or one list per locale.
@@ -444,12 +439,7 @@ public enum LocalizedTextList: Sendable, Hashable {
     case localized(OrderedMap<[String]>)
 
     /// The list a device with `locale` shows, if the field has one for it.
-    public func list(for locale: String) -> [String]? {
-        switch self {
-        case .plain(let list): list
-        case .localized(let map): map[locale]
-        }
-    }
+    public func list(for locale: String) -> [String]? { copy(for: locale).value }
 }
 
 /// One choice of a question page (the contract's `Option`).

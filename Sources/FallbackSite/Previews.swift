@@ -1,0 +1,313 @@
+import FallbackAudit
+import RovenueFallback
+
+// MARK: - Previews of what a user sees offline (issue 9, point 4)
+
+/// One line of a phone preview: a text as a device shows it, with a mark when the device shows
+/// it blank or in another locale's words.
+struct PreviewLine: TemplateContext {
+    /// The part of the screen (`headline`, `title`, `subtitle`, `body`, `option`, `item`,
+    /// `placeholder`, `suffix`, `agreement`, `cta`, `image`, `paywall`, `config`, `package`).
+    var role: String
+    /// What the device shows; nil when it shows nothing.
+    var text: String?
+    /// Why the line is blank or not in the locale's words (`missing in de: shows en`); nil when it reads as written.
+    var mark: String?
+
+    static let fields: [TemplateField<Self>] = [.init("role", \.role), .init("text", \.text), .init("mark", \.mark)]
+}
+
+/// The funnel previews: one phone screen per page and previewed locale.
+struct FunnelPreviews {
+    /// At most this many locales are previewed; the translations table counts every declared one.
+    static let localeLimit = 16
+
+    /// A locale of the locale switch.
+    struct Locale: TemplateContext {
+        var locale: String
+        var isDefault: Bool
+
+        static let fields: [TemplateField<Self>] = [.init("locale", \.locale), .init("isDefault", \.isDefault)]
+    }
+
+    /// What a device in one locale shows on one page.
+    struct Screen: TemplateContext {
+        var locale: String
+        /// The locale for the screen's `lang` attribute; nil for a funnel that names no locale.
+        var lang: String?
+        var isDefault: Bool
+        var lines: [PreviewLine]
+        /// How many lines carry a mark.
+        var marks: Int
+
+        static let fields: [TemplateField<Self>] = [
+            .init("locale", \.locale), .init("lang", \.lang), .init("isDefault", \.isDefault), .init("lines", \.lines),
+            .init("marks", \.marks),
+        ]
+    }
+
+    /// The preview of one page of the funnel, in every previewed locale.
+    struct Page: TemplateContext {
+        var number: Int
+        var id: String
+        var anchor: String
+        var type: String
+        var screens: [Screen]
+
+        static let fields: [TemplateField<Self>] = [
+            .init("number", \.number), .init("id", \.id), .init("anchor", \.anchor), .init("type", \.type), .init("screens", \.screens),
+        ]
+    }
+
+    /// The locales a preview shows, in order: the distinct declared locales (by their bytes, as
+    /// the SDK compares them), else `defaultLocale`, else the locales the funnel's per-locale
+    /// copy is written in; at most `localeLimit`. Empty for a funnel whose copy is all plain and
+    /// that names no locale: its previews show one screen, for any locale.
+    static func locales(of funnel: Funnel) -> [String] {
+        var seen: Set<ExactKey> = []
+        var locales: [String] = []
+        func add(_ locale: String) {
+            if locales.count < localeLimit, seen.insert(ExactKey(locale)).inserted { locales.append(locale) }
+        }
+        (funnel.locales ?? []).forEach(add)
+        if locales.isEmpty, let locale = funnel.defaultLocale { add(locale) }
+        guard locales.isEmpty else { return locales }
+        for page in funnel.pages {
+            for (_, text) in page.texts { if case .localized(let map) = text { map.keys.forEach(add) } }
+            for (_, list) in page.textLists { if case .localized(let map) = list { map.keys.forEach(add) } }
+            for option in page.options ?? [] { if case .localized(let map) = option.label { map.keys.forEach(add) } }
+            if locales.count == localeLimit { break }
+        }
+        return locales
+    }
+
+    let funnel: Funnel
+    let locales: [String]
+    /// The locale whose screen shows first: the one plain copy is written in, else the first previewed.
+    let defaultLocale: String?
+    private let written: String?
+    private let untranslated: Set<ExactKey>
+
+    init(funnel: Funnel) {
+        self.funnel = funnel
+        locales = Self.locales(of: funnel)
+        written = PlainCopy.writtenLocale(of: funnel)
+        untranslated = Set(PlainCopy.untranslatedLocales(of: funnel).map(ExactKey.init))
+        let written = written
+        defaultLocale = locales.first { locale in written.map { ExactKey.same($0, locale) } ?? false } ?? locales.first
+    }
+
+    /// How many distinct locales the funnel declares.
+    var declaredLocaleCount: Int { Set((funnel.locales ?? []).map(ExactKey.init)).count }
+
+    /// The lines a device with `locale` (nil: a funnel that names no locale) shows on `page`, in
+    /// screen order: the page's image placeholders, headline, title, subtitle, body, options
+    /// (each after its own image), lists, input hints, agreement, paywall, call to action.
+    func lines(of page: RovenueFallback.Page, locale: String?, images: [String]) -> [PreviewLine] {
+        // An option's own image (`options/2/imageUrl`) stands with its option; the page's on top.
+        func image(_ path: String) -> PreviewLine { PreviewLine(role: "image", text: "image: \(path) (remote, not bundled)") }
+        var optionImages: [Int: [String]] = [:]
+        var lines: [PreviewLine] = []
+        for path in images {
+            let tokens = path.split(separator: "/", maxSplits: 2)
+            if tokens.count == 3, tokens[0] == "options", let index = Int(tokens[1]) {
+                optionImages[index, default: []].append(path)
+            } else {
+                lines.append(image(path))
+            }
+        }
+        func add(_ role: String, _ text: LocalizedText?) {
+            guard let text else { return }
+            lines.append(line(role, text.copy(for: locale ?? ""), locale: locale, needsTranslation: PlainCopy.needsTranslation(text)))
+        }
+        func add(_ list: LocalizedTextList?) {
+            guard let list else { return }
+            let copy = list.copy(for: locale ?? "")
+            let head = line("item", copy.map { $0.isEmpty ? "" : " " }, locale: locale, needsTranslation: PlainCopy.needsTranslation(list))
+            guard let items = copy.value, !items.isEmpty else {
+                lines.append(head)
+                return
+            }
+            for (index, item) in items.enumerated() {
+                lines.append(
+                    PreviewLine(
+                        role: "item", text: item.isEmpty ? nil : item,
+                        mark: item.isEmpty ? "blank item on device" : index == 0 ? head.mark.map { $0 + " (the whole list)" } : nil))
+            }
+        }
+        add("headline", page.headline)
+        add("title", page.title)
+        add("subtitle", page.subtitle)
+        add("body", page.body)
+        for (index, option) in (page.options ?? []).enumerated() {
+            lines += (optionImages[index] ?? []).map(image)
+            add("option", option.label)
+        }
+        add(page.benefits)
+        add(page.features)
+        add(page.steps)
+        add("placeholder", page.placeholder)
+        add("suffix", page.suffix)
+        add("agreement", page.agreementLabel)
+        if let paywallId = page.paywallId {
+            let bundled = funnel.paywalls?[paywallId] != nil
+            lines.append(
+                PreviewLine(
+                    role: "paywall", text: "paywall " + SiteModel.name(paywallId),
+                    mark: bundled ? nil : "not in the funnel's paywalls: blank on device"))
+        }
+        add("cta", page.cta)
+        return lines
+    }
+
+    /// A line for one text as a device with `locale` shows it.
+    private func line(_ role: String, _ copy: DeviceCopy<String>, locale: String?, needsTranslation: Bool) -> PreviewLine {
+        let name = locale.map { SiteModel.name($0) } ?? "any"
+        switch copy {
+        case .missing:
+            return PreviewLine(role: role, text: nil, mark: "blank on device: no \(name) copy")
+        case .localized(let text) where text.isEmpty:
+            return PreviewLine(role: role, text: nil, mark: "blank on device: the \(name) copy is empty")
+        case .localized(let text):
+            return PreviewLine(role: role, text: text, mark: nil)
+        case .plain(let text) where text.isEmpty:
+            return PreviewLine(role: role, text: nil, mark: "blank on device: the text is empty")
+        case .plain(let text):
+            guard needsTranslation, let locale, untranslated.contains(ExactKey(locale)), let written else {
+                return PreviewLine(role: role, text: text, mark: nil)
+            }
+            return PreviewLine(role: role, text: text, mark: "missing in \(name): shows \(SiteModel.name(written))")
+        }
+    }
+
+    /// Every page's preview; `anchor` names a page's row, `images` its remote media paths.
+    func pages(anchor: (String) -> String, images: (RovenueFallback.Page) -> [String]) -> [Page] {
+        let screenLocales: [String?] = locales.isEmpty ? [nil] : locales
+        return funnel.pages.enumerated().map { index, page in
+            let media = images(page)
+            let screens = screenLocales.map { locale in
+                let lines = lines(of: page, locale: locale, images: media)
+                return Screen(
+                    locale: locale.map { SiteModel.name($0) } ?? "any locale", lang: locale.map { SiteModel.name($0) },
+                    isDefault: locale.map { locale in defaultLocale.map { ExactKey.same($0, locale) } ?? false } ?? true,
+                    lines: lines, marks: lines.count { $0.mark != nil })
+            }
+            return Page(number: index + 1, id: SiteModel.name(page.id), anchor: anchor(page.id), type: SiteModel.name(page.type), screens: screens)
+        }
+    }
+
+    /// The locale switch, empty when there is nothing to switch between.
+    var switchLocales: [Locale] {
+        guard locales.count > 1 else { return [] }
+        return locales.map { locale in
+            Locale(locale: SiteModel.name(locale), isDefault: defaultLocale.map { ExactKey.same($0, locale) } ?? false)
+        }
+    }
+}
+
+extension DeviceCopy {
+    /// The same kind of copy with `transform` applied to its value.
+    func map<Other>(_ transform: (Value) -> Other) -> DeviceCopy<Other> {
+        switch self {
+        case .localized(let value): .localized(transform(value))
+        case .plain(let value): .plain(transform(value))
+        case .missing: .missing
+        }
+    }
+}
+
+// MARK: - Paywall preview
+
+/// What a paywall shows as text: its name, its packages, and the text of its remote config (in
+/// the config's one locale) and builderConfig.
+struct PaywallPreview: TemplateContext {
+    /// At most this many texts of a config are shown.
+    static let textLimit = 200
+
+    /// A package as the paywall lists it.
+    struct Package: TemplateContext {
+        var displayName: String
+        var type: String
+        /// The store product ids of `storeIds`, each nil when absent.
+        var apple: String?
+        var google: String?
+        var hasProduct: Bool { apple != nil || google != nil }
+
+        static let fields: [TemplateField<Self>] = [
+            .init("displayName", \.displayName), .init("type", \.type), .init("apple", \.apple), .init("google", \.google),
+            .init("hasProduct", \.hasProduct),
+        ]
+    }
+
+    /// A string in a config, with the path to it below the config.
+    struct ConfigText: TemplateContext {
+        var path: String
+        var text: String
+
+        static let fields: [TemplateField<Self>] = [.init("path", \.path), .init("text", \.text)]
+    }
+
+    var name: String
+    /// `remoteConfig.locale`: the one locale of the remote config's text, whatever the device's.
+    var configLocale: String?
+    var configTexts: [ConfigText]
+    var moreConfigTexts: Int
+    var builderTexts: [ConfigText]
+    var hasBuilderTexts: Bool { !builderTexts.isEmpty }
+    var moreBuilderTexts: Int
+    var images: [PreviewLine]
+    var packages: [Package]
+    var hasPackages: Bool
+
+    static let fields: [TemplateField<Self>] = [
+        .init("name", \.name), .init("configLocale", \.configLocale), .init("configTexts", \.configTexts),
+        .init("moreConfigTexts", \.moreConfigTexts), .init("builderTexts", \.builderTexts), .init("hasBuilderTexts", \.hasBuilderTexts),
+        .init("moreBuilderTexts", \.moreBuilderTexts),
+        .init("images", \.images), .init("packages", \.packages), .init("hasPackages", \.hasPackages),
+    ]
+
+    init(_ paywall: Paywall, in file: FallbackFile) {
+        name = paywall.name
+        configLocale = paywall.remoteConfig.map { SiteModel.name($0.locale) }
+        (configTexts, moreConfigTexts) = paywall.remoteConfig.map { Self.texts(in: $0.data) } ?? ([], 0)
+        (builderTexts, moreBuilderTexts) = paywall.builderConfig.map(Self.texts(in:)) ?? ([], 0)
+        images = RemoteMedia.urls(inBuilderConfigOf: paywall, in: file).map { path, _ in
+            PreviewLine(role: "image", text: "image: \(SnapshotText.shortenedPointer(path)) (remote, not bundled)")
+        }
+        packages = (paywall.offering?.packages ?? []).map { package in
+            Package(
+                displayName: package.displayName, type: SiteModel.name(package.type), apple: package.storeIds.apple.map { SiteModel.name($0) },
+                google: package.storeIds.google.map { SiteModel.name($0) })
+        }
+        hasPackages = !packages.isEmpty
+    }
+
+    /// The non-empty strings under `value` with their paths, in text order: the first
+    /// `textLimit`, and how many more there are. Walks with a stack, so depth costs no recursion.
+    static func texts(in config: JSONDocument.Value) -> ([ConfigText], Int) {
+        var texts: [ConfigText] = []
+        var more = 0
+        // Paths are made only for the texts shown, from the document's own pointers.
+        let base = config.pointer
+        var stack = [config]
+        while let value = stack.popLast() {
+            switch value.kind {
+            case .string:
+                guard let text = value.string, !text.isEmpty else { continue }
+                guard texts.count < textLimit else {
+                    more += 1
+                    continue
+                }
+                let path = String(value.pointer.utf8.dropFirst(base.utf8.count)) ?? ""
+                texts.append(ConfigText(path: SnapshotText.shortenedPointer(path.isEmpty ? "/" : path), text: text))
+            case .array:
+                stack.append(contentsOf: value.elements.reversed())
+            case .object:
+                stack.append(contentsOf: value.members.reversed().map(\.value))
+            default:
+                continue
+            }
+        }
+        return (texts, more)
+    }
+}
