@@ -1,18 +1,83 @@
 import RovenueFallback
 
-/// What makes a finding in one snapshot the same problem as a finding in another: the rule, the
-/// subject (`FindingSubject`) and the JSON Pointer of the value at fault, compared by their bytes.
-/// Never the line, column or message: an edit above a value moves its line, and a message may
-/// count things that change, without the problem being another one.
+/// What makes a finding in one snapshot the same problem as a finding in another: the rule, what
+/// the finding is about by its keys and ids alone, and where inside that thing the value at fault
+/// sits (the JSON Pointer below the subject's own node), compared by their bytes.
+///
+/// Never a position that another edit can move: not the line, column or message, and not the
+/// array index of a page, variant or funnel (a page inserted in front, or a funnel that moves from
+/// a variant to the entry itself, leaves its pages' problems the same problems). Two copies of one
+/// funnel in two variants therefore share an identity; `FindingComparison` matches such reports
+/// one for one.
 public struct FindingIdentity: Hashable, Sendable {
     public let ruleId: Rule.ID
-    public let subject: FindingSubject
+    /// The subject's kind and its keys and ids, outermost first (placement key, experiment id,
+    /// variant id, funnel id, page id, paywall id), without indices, and without the route by
+    /// which a placement serves a funnel or paywall.
+    public let subjectPath: [ExactKey]
+    /// The finding's JSON Pointer below the subject's node: `/options/2/imageUrl` of a page's
+    /// finding, the whole pointer for a finding about the file.
     public let pointer: ExactKey
 
     public init(_ finding: Finding) {
         ruleId = finding.ruleId
-        subject = finding.subject
-        pointer = ExactKey(finding.pointer)
+        let (path, anchor) = Self.path(of: finding.subject)
+        subjectPath = path
+        pointer = ExactKey(Self.pointer(finding.pointer, below: anchor))
+    }
+
+    /// The subject's kind and ids, and the pointer segments that end its node (searched from the end).
+    static func path(of subject: FindingSubject) -> ([ExactKey], [String]) {
+        // Not the route: a funnel or paywall that moves between a variant and the entry itself
+        // carries the same problems.
+        func served(_ funnel: FindingSubject.ServedFunnel) -> [ExactKey] { [funnel.placementKey, funnel.id] }
+        switch subject {
+        case .file:
+            return ([ExactKey("file")], [])
+        case .placement(let key):
+            return ([ExactKey("placement"), key], ["placements", key.string])
+        case .experiment(let key, let id):
+            return ([ExactKey("experiment"), key, id], ["experiment"])
+        case .variant(let key, let index, let id):
+            return ([ExactKey("variant"), key, id], ["variants", String(index)])
+        case .funnel(let funnel):
+            return ([ExactKey("funnel")] + served(funnel), ["funnel"])
+        case .page(let funnel, let index, let id):
+            return ([ExactKey("page")] + served(funnel) + [id], ["pages", String(index)])
+        case .paywall(.placement(let key, _), let id):
+            return ([ExactKey("paywall"), key, id], ["paywall"])
+        case .paywall(.funnel(let funnel), let id):
+            return ([ExactKey("funnel-paywall")] + served(funnel) + [id], ["paywalls"])
+        }
+    }
+
+    /// `pointer` below the last place its segments read `anchor` (for `paywalls`, the map's key
+    /// too), segments compared by their bytes; the whole pointer when they never do.
+    static func pointer(_ pointer: String, below anchor: [String]) -> String {
+        guard !anchor.isEmpty else { return pointer }
+        let segments = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let expected = anchor.map(escaped)
+        // A funnel's paywall sits under `paywalls/<key>`: its node is one segment deeper.
+        let width = anchor == ["paywalls"] ? 2 : anchor.count
+        guard segments.count >= width else { return pointer }
+        for start in stride(from: segments.count - width, through: 0, by: -1) {
+            let matches = zip(segments[start...], expected).allSatisfy { ExactKey.same($0, $1) }
+            if matches { return segments[(start + width)...].map { "/" + $0 }.joined() }
+        }
+        return pointer
+    }
+
+    /// A key as RFC 6901 writes it in a pointer: `~` as `~0`, `/` as `~1`.
+    static func escaped(_ key: String) -> String {
+        var result = ""
+        for character in key.unicodeScalars {
+            switch character {
+            case "~": result += "~0"
+            case "/": result += "~1"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
     }
 }
 

@@ -157,6 +157,55 @@ struct HistoryWalkTests {
         #expect((thirdAgainstSecond.newCount, thirdAgainstSecond.stillPresentCount) == (0, 1))
     }
 
+    /// A page inserted in front moves every later page's index in its pointer: its problems stay
+    /// the same problems, while two pages' (or two options') problems stay two.
+    @Test func aPageInsertedInFrontLeavesEveryProblemStillPresent() throws {
+        func entry(_ pages: [String]) -> String {
+            #"{"placement": {"identifier": "k", "revision": 1}, "funnel": {"id": "f", "slug": "f", "pages": ["#
+                + pages.joined(separator: ",") + "]}}"
+        }
+        let media = [
+            #"{"id": "p1", "type": "info", "mediaUrl": "https://x.test/a.png"}"#,
+            #"{"id": "p2", "type": "info", "mediaUrl": "https://x.test/b.png"}"#,
+        ]
+        let before = Self.snapshot([("k", entry(media))])
+        let after = Self.snapshot([("k", entry([#"{"id": "p0", "type": "info"}"#] + media))])
+        let findings = [before, after].map { text in
+            Audit().findings(in: FallbackFile(bytes: Array(text.utf8))).filter { $0.ruleId == Rule.remoteMedia.id }
+        }
+        #expect(findings[0].count == 2 && findings[1].count == 2)
+        #expect(findings[0].map(\.pointer) != findings[1].map(\.pointer), "the pages' indices moved")
+        let comparison = FindingComparison(previous: findings[0], current: findings[1])
+        #expect(comparison.statuses == [.stillPresent, .stillPresent])
+        #expect(comparison.fixed.isEmpty)
+        #expect(Set(findings[1].map(\.identity)).count == 2, "p1's and p2's images are two problems")
+    }
+
+    /// A funnel that moves from a variant to the entry itself keeps its pages' problems; the
+    /// variant's index is no part of a problem's identity, its id is.
+    @Test func identityUsesIdsNotIndicesOrRoutes() {
+        let funnel = FindingSubject.ServedFunnel(placementKey: ExactKey("k"), route: .variant(index: 2, id: ExactKey("v")), id: ExactKey("f"))
+        let direct = FindingSubject.ServedFunnel(placementKey: ExactKey("k"), route: .direct, id: ExactKey("f"))
+        func finding(_ subject: FindingSubject, _ pointer: String) -> Finding {
+            Finding(ruleId: Rule.remoteMedia.id, severity: .info, message: "m", subject: subject, pointer: pointer, line: 1, column: 1)
+        }
+        let inVariant = finding(.page(of: funnel, index: 1, id: ExactKey("p")), "/placements/k/experiment/variants/2/funnel/pages/1/options/0/imageUrl")
+        let moved = finding(.page(of: direct, index: 4, id: ExactKey("p")), "/placements/k/funnel/pages/4/options/0/imageUrl")
+        let otherOption = finding(.page(of: direct, index: 4, id: ExactKey("p")), "/placements/k/funnel/pages/4/options/1/imageUrl")
+        let otherPage = finding(.page(of: direct, index: 1, id: ExactKey("q")), "/placements/k/funnel/pages/1/options/0/imageUrl")
+        #expect(inVariant.identity == moved.identity)
+        #expect(moved.identity.pointer == ExactKey("/options/0/imageUrl"))
+        #expect(moved.identity != otherOption.identity)
+        #expect(moved.identity != otherPage.identity)
+        // Ids compare by their bytes: a composed and a decomposed page id are two pages.
+        let composed = finding(.page(of: direct, index: 0, id: ExactKey("caf\u{E9}")), "/placements/k/funnel/pages/0/mediaUrl")
+        let decomposed = finding(.page(of: direct, index: 0, id: ExactKey("cafe\u{301}")), "/placements/k/funnel/pages/0/mediaUrl")
+        #expect(composed.identity != decomposed.identity)
+        // A key holding `/` or `~` is found in the pointer as RFC 6901 writes it.
+        let slashed = finding(.placement(key: ExactKey("a/b~c")), "/placements/a~1b~0c/placement/revision")
+        #expect(slashed.identity.pointer == ExactKey("/placement/revision"))
+    }
+
     @Test func aProblemReportedTwiceIsMatchedOncePerReport() {
         let finding = Finding(ruleId: Rule.servesNothing.id, severity: .warning, message: "m", placementKey: "k", pointer: "/placements/k", line: 1, column: 1)
         let moved = Finding(ruleId: Rule.servesNothing.id, severity: .warning, message: "m", placementKey: "k", pointer: "/placements/k", line: 9, column: 3)
