@@ -138,7 +138,12 @@ extension SiteModel {
         return ExperimentPage(
             id: written.id, key: written.key, lookupKey: "", placement: shownKey, placementPath: root + placementPath(placementKey),
             variants: [], variantCount: 0, hasVariants: false, serves: OfflineTarget.skippedSummary, weightsSumToOne: true, weightSum: "0",
-            allocation: values.html(""), findings: listedFindings(placementFindings, root: root),
+            allocation: values.html(""),
+            findings: listedFindings(placementFindings, root: root).map { row in
+                var row = row
+                row.experimentPath = nil
+                return row
+            },
             moreFindings: moreFindings(placementFindings), hasFindings: !placementFindings.isEmpty, control: nil, comparison: [],
             history: history, hasHistory: history != nil, skipped: skipped)
     }
@@ -172,7 +177,11 @@ extension SiteModel {
                 weightValue: variant.weight.description,
                 buckets: ranges[index].map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none",
                 share: SiteModel.percent(buckets: shares[index]), health: counts, healthSummary: SiteModel.healthSummary(counts),
-                healthSeverity: counts.errors > 0 ? "error" : counts.warnings > 0 ? "warning" : "none", healthFindings: listedFindings(health, root: root),
+                healthSeverity: counts.errors > 0 ? "error" : counts.warnings > 0 ? "warning" : "none", healthFindings: listedFindings(health, root: root).map { row in
+                    var row = row
+                    if checksListedIds.contains(row.id) { row.checksPath = root + "checks.html#" + row.id }
+                    return row
+                },
                 moreHealthFindings: moreFindings(health))
             switch variant.offlineTarget {
             case .funnel(let funnel):
@@ -193,7 +202,12 @@ extension SiteModel {
             weightSum: JSONNumber(sum).text,
             allocation: values.html(
                 AllocationBar.svg(variantIds: experiment.variants.map { SnapshotText.spelledOut(SnapshotText.shortened($0.variantId)) }, shares: shares)),
-            findings: listedFindings(experimentFindings, root: root), moreFindings: moreFindings(experimentFindings),
+            // On the experiment's own page a finding needs no link back to it.
+            findings: listedFindings(experimentFindings, root: root).map { row in
+                var row = row
+                row.experimentPath = nil
+                return row
+            }, moreFindings: moreFindings(experimentFindings),
             hasFindings: !experimentFindings.isEmpty, control: experiment.variants.first.map { SiteModel.name($0.variantId) },
             comparison: comparison(of: experiment, placementKey: placementKey, root: root),
             history: history, hasHistory: history != nil, skipped: nil)

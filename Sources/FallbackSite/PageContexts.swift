@@ -43,8 +43,12 @@ struct FindingRow: TemplateContext {
     /// badge's words; only where a page compares (a snapshot's page, the checks page of a series).
     var status: String? = nil
     var statusLabel: String? = nil
+    /// Where a page other than the Checks page lists the finding: its row on the Checks page, when
+    /// that page lists it (not past a rule's `listedFindingLimit`).
+    var checksPath: String? = nil
 
     static let fields: [TemplateField<Self>] = [
+        .init("checksPath", omittedWhenNil: \.checksPath),
         .init("id", \.id), .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("severity", \.severity),
         .init("experimentPath", omittedWhenNil: \.experimentPath),
         .init("isError", \.isError), .init("isWarning", \.isWarning),

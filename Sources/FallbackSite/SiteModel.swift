@@ -102,6 +102,9 @@ public struct SiteModel: Sendable {
     /// Findings about an experiment, one of its variants or a paywall a variant serves, by the key
     /// of the placement that runs the experiment.
     let findingsByExperiment: [ExactKey: [Finding]]
+    /// The permalink ids of the findings the Checks page lists: the first `listedFindingLimit` of
+    /// each rule's group of each severity. Only those may be linked as `checks.html#<id>`.
+    let checksListedIds: Set<String>
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
     let changeAnchorsByPlacement: [ExactKey: [String]]
 
@@ -183,6 +186,10 @@ public struct SiteModel: Sendable {
         findingsByPlacement = byPlacement
         findingsByFunnel = byFunnel
         findingsByExperiment = byExperiment
+        // As the Checks page groups and cuts its lists (`checksPage`), once for every page.
+        var groups: [Severity: [Rule.ID: [Finding]]] = [:]
+        for finding in snapshot.findings { groups[finding.severity, default: [:]][finding.ruleId, default: []].append(finding) }
+        checksListedIds = Set(groups.values.flatMap(\.values).flatMap { FindingPermalink.ids(for: $0.prefix(SiteModel.listedFindingLimit)) })
         var changeAnchors: [ExactKey: [String]] = [:]
         for change in changes?.changes ?? [] {
             if let key = change.placementKey, let location = change.newLocation {
