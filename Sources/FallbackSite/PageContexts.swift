@@ -719,9 +719,12 @@ struct ChangesPage: TemplateContext {
         var title: String
         var count: Int
         var changes: [ChangeRow]
+        /// How many changes of the class the page leaves out (past `SiteModel.listedChangeLimit`).
+        var moreChanges: Int = 0
 
         static let fields: [TemplateField<Self>] = [
             .init("class", \.changeClass), .init("title", \.title), .init("count", \.count), .init("changes", \.changes),
+            .init("moreChanges", \.moreChanges),
         ]
     }
 
@@ -748,11 +751,15 @@ struct ChangesPage: TemplateContext {
         /// For a copy change, each locale's old and new text in full; nil for other kinds.
         var copy: CopyDiff?
 
+        /// A copy change whose texts the page leaves out, past `SiteModel.copyTextBudget`.
+        var copyLeftOut: Bool = false
+
         static let fields: [TemplateField<Self>] = [
             .init("kind", \.kind), .init("message", \.message), .init("placement", \.placement), .init("placementPath", \.placementPath),
             .init("unloaded", \.unloaded), .init("from", omittedWhenNil: \.from), .init("to", omittedWhenNil: \.to), .init("line", omittedWhenNil: \.line),
             .init("column", omittedWhenNil: \.column), .init("pointer", omittedWhenNil: \.pointer), .init("anchor", omittedWhenNil: \.anchor),
             .init("funnelPage", omittedWhenNil: \.funnelPage), .init("copy", omittedWhenNil: \.copy),
+            .init("copyLeftOut", \.copyLeftOut),
         ]
     }
 

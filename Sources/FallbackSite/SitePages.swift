@@ -101,6 +101,10 @@ extension SiteModel {
 
     /// The most findings one list on a page shows; `check` reports them all.
     static let listedFindingLimit = 500
+    /// The most changes of one class a changes page lists; `fallback-site diff` reports them all.
+    static let listedChangeLimit = 200
+    /// The bytes of old and new copy a changes page shows whole; `fallback-site diff` shows the rest.
+    static let copyTextBudget = 256 * 1024
 
     /// The first `listedFindingLimit` of `findings`, as a list's rows.
     func listedFindings(_ findings: [Finding], root: String) -> [FindingRow] {
@@ -261,10 +265,25 @@ extension SiteModel {
             return true
         }
         var rowNames: PageRowNames = [:]
+        // Whole texts until the page has shown `copyTextBudget` bytes of them; past it, copy
+        // changes say where to read their words, so a release that rewrites every text stays a page.
+        var copyBytesLeft = SiteModel.copyTextBudget
         let groups = ChangeClass.allCases.compactMap { changeClass -> ChangesPage.ChangeGroup? in
             let changes = diff.changes(changeClass)
             guard !changes.isEmpty else { return nil }
-            let rows = changes.map { change in
+            let rows = changes.prefix(SiteModel.listedChangeLimit).map { change in
+                var copy: CopyChange?
+                var copyLeftOut = false
+                if let changed = change.copy {
+                    let bytes = changed.locales.reduce(0) { $0 + ($1.old?.utf8.count ?? 0) + ($1.new?.utf8.count ?? 0) }
+                    if bytes <= copyBytesLeft {
+                        copyBytesLeft -= bytes
+                        copy = changed
+                    } else {
+                        copyBytesLeft = 0
+                        copyLeftOut = true
+                    }
+                }
                 let location = change.newLocation ?? change.oldLocation
                 return ChangesPage.ChangeRow(
                     kind: change.kind.id, message: change.message, placement: change.placementKey.map { SiteModel.name($0) },
@@ -274,7 +293,7 @@ extension SiteModel {
                     anchor: change.newLocation.map { SourceListing.anchor(line: $0.line, column: $0.column) },
                     // Funnel pages are the shown snapshot's: an older pair of a series links none.
                     funnelPage: linksFunnelPages ? funnelPageLink(funnelId: change.funnelId, pageId: change.pageId, root: root, names: &rowNames) : nil,
-                    copy: change.copy.map { copyDiff($0, values: values) })
+                    copy: copy.map { copyDiff($0, values: values) }, copyLeftOut: copyLeftOut)
             }
             let title: String =
                 switch changeClass {
@@ -282,7 +301,9 @@ extension SiteModel {
                 case .notable: "Notable"
                 case .info: "Info"
                 }
-            return ChangesPage.ChangeGroup(changeClass: changeClass.rawValue, title: title, count: changes.count, changes: rows)
+            return ChangesPage.ChangeGroup(
+                changeClass: changeClass.rawValue, title: title, count: changes.count, changes: Array(rows),
+                moreChanges: max(0, changes.count - SiteModel.listedChangeLimit))
         }
         let rebucketing = diff.rebucketing.map { item in
             ChangesPage.RebucketingRow(
