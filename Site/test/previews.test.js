@@ -126,13 +126,13 @@ test("switching to de shows the German copy of a translated page (fnl_calm_quiz,
   equal(a["data-test-open"], "en:false,de:true", "only the de screen is open");
 });
 
-test("in de, pg_practice_time's plain English title and options are marked: missing in de: shows en", () => {
+test("in de, pg_practice_time's plain English title and options are marked: not translated: shows the en text in de", () => {
   const page = calmQuiz.pages.find((p) => p.id === "pg_practice_time");
   ok(page && typeof page.title === "string", "pg_practice_time has a plain title (Examples/README.md)");
   const a = withScript(calmSite, "funnels/fnl_calm_quiz.html", "switch-plain", SWITCH("pg_practice_time"));
-  ok(!a["data-test-before"].includes("missing in de"), `before (en): no mark: ${a["data-test-before"]}`);
+  ok(!a["data-test-before"].includes("not translated"), `before (en): no mark: ${a["data-test-before"]}`);
   ok(a["data-test-after"].includes(page.title), "after (de): the title as written");
-  const marks = (a["data-test-after"].match(/missing in de: shows en/g) || []).length;
+  const marks = (a["data-test-after"].match(/not translated: shows the en text in de/g) || []).length;
   equal(marks, 1 + page.options.filter((o) => typeof o.label === "string").length, "marks: the title and each plain option");
 });
 

@@ -11,7 +11,7 @@ struct PreviewLine: TemplateContext {
     var role: String
     /// What the device shows; nil when it shows nothing.
     var text: String?
-    /// Why the line is blank or not in the locale's words (`missing in de: shows en`); nil when it reads as written.
+    /// Why the line is blank or not in the locale's words (`not translated: shows the en text in de`); nil when it reads as written.
     var mark: String?
 
     static let fields: [TemplateField<Self>] = [.init("role", \.role), .init("text", \.text), .init("mark", \.mark)]
@@ -176,7 +176,7 @@ struct FunnelPreviews {
             guard needsTranslation, let locale, untranslated.contains(ExactKey(locale)), let written else {
                 return PreviewLine(role: role, text: text, mark: nil)
             }
-            return PreviewLine(role: role, text: text, mark: "missing in \(name): shows \(SiteModel.name(written))")
+            return PreviewLine(role: role, text: text, mark: "not translated: shows the \(SiteModel.name(written)) text in \(name)")
         }
     }
 

@@ -146,7 +146,10 @@ struct SearchIndexCollector {
 
     mutating func add(_ kind: SearchIndex.Kind, _ text: String, label: String, path: String) {
         guard !text.isEmpty else { return }
-        let entry = SearchIndex.Entry(kind: kind, text: text, label: label, path: path)
+        // As every page shows snapshot text: hidden characters (bidi overrides, zero-width
+        // characters) spelled out, so a result reads in order and shows what is there.
+        let entry = SearchIndex.Entry(
+            kind: kind, text: SnapshotText.spelledOut(text, oneLine: true), label: SnapshotText.spelledOut(label, oneLine: true), path: path)
         if seen.insert(entry).inserted { entries.append(entry) }
     }
 

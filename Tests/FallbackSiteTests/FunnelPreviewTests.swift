@@ -37,7 +37,7 @@ struct FunnelPreviewTests {
         let german = try #require(try Self.screens(Self.quiz)["de"])
         #expect(german.map(\.text) == ["Breathe in", "5", nil, "Morgens", nil, "Weiter"])
         #expect(german.map(\.mark) == [
-            "missing in de: shows en", nil, "blank on device: the de copy is empty", nil, "blank on device: no de copy", nil,
+            "not translated: shows the en text in de", nil, "blank on device: the de copy is empty", nil, "blank on device: no de copy", nil,
         ])
     }
 
@@ -71,7 +71,7 @@ struct FunnelPreviewTests {
             #""defaultLocale":"en","locales":["en","de"],"pages":[{"id":"p1","type":"info","steps":{"en":["In",""]},"benefits":["Sleep"]}]"#)
         let german = try #require(screens["de"])
         #expect(german.map(\.text) == ["Sleep", nil])
-        #expect(german.map(\.mark) == ["missing in de: shows en (the whole list)", "blank on device: no de copy"])
+        #expect(german.map(\.mark) == ["not translated: shows the en text in de (the whole list)", "blank on device: no de copy"])
         let english = try #require(screens["en"])
         #expect(english.map(\.text) == ["Sleep", "In", nil])
         #expect(english.map(\.mark) == [nil, nil, "blank item on device"])
@@ -110,7 +110,7 @@ struct FunnelPreviewTests {
         #expect(html.contains(#"<details class="preview-screen" data-locale="en" open><summary>en</summary>"#))
         #expect(html.contains(#"<details class="preview-screen" data-locale="de"><summary>de · 3 marked</summary>"#))
         #expect(html.contains(#"<button type="button" class="preview-locale" data-preview-locale="de" aria-pressed="false">de</button>"#))
-        #expect(html.contains(#"<span class="pv-mark">missing in de: shows en</span>"#))
+        #expect(html.contains(#"<span class="pv-mark">not translated: shows the en text in de</span>"#))
     }
 
     @Test func remoteImagesArePlaceholders() throws {
@@ -166,7 +166,7 @@ struct FunnelPreviewTests {
             .dropFirst().first?.components(separatedBy: "</li>").first)
         let german = try #require(preview.components(separatedBy: #"data-locale="de""#).dropFirst().first)
         #expect(german.contains("When do you want to practise?"))
-        #expect(german.contains("missing in de: shows en"))
+        #expect(german.contains("not translated: shows the en text in de"))
         let english = try #require(preview.components(separatedBy: #"data-locale="en""#).dropFirst().first?
             .components(separatedBy: "</details>").first)
         #expect(!english.contains("pv-mark"))
