@@ -96,24 +96,23 @@ package struct StructuralIndex: Sendable, Equatable {
 
     // MARK: Vector path
 
-    /// Bit `i` set in every byte lane `i % 8`: a lane's weight in the mask a block turns into.
-    private static let laneBits: SIMD64<UInt8> = {
-        var bits = SIMD64<UInt8>()
-        for lane in 0..<64 { bits[lane] = 1 << UInt8(lane % 8) }
-        return bits
-    }()
-    private static let byteShifts = SIMD8<UInt64>(0, 8, 16, 24, 32, 40, 48, 56)
-
     /// The lanes where `mask` is true as bits of a 64-bit integer, lane 0 the lowest bit.
+    /// `laneBits` holds bit `i % 8` in lane `i`, as a mask's storage.
+    ///
+    /// Only operations the standard library lowers to vector instructions for these types are used
+    /// (`.==`, `.&` on masks, `&+`, shifts by a constant): its bitwise `&` and `|` on `SIMD64<UInt8>`
+    /// go lane by lane.
     @inline(__always)
-    private static func bits(_ mask: SIMDMask<SIMD64<Int8>>) -> UInt64 {
-        let weighted = SIMD64<UInt8>().replacing(with: laneBits, where: mask)
-        // Each 64-bit lane holds eight bytes with distinct bits: fold them into its lowest byte.
-        var words = unsafeBitCast(weighted, to: SIMD8<UInt64>.self)
-        words |= words &>> 32
-        words |= words &>> 16
-        words |= words &>> 8
-        return ((words & 0xFF) &<< byteShifts).wrappedSum()
+    private static func bits(_ mask: SIMDMask<SIMD64<Int8>>, _ laneBits: SIMDMask<SIMD64<Int8>>) -> UInt64 {
+        // Each 64-bit word holds eight bytes with distinct bits: their sum is their union, and the
+        // shifted additions gather it into the word's top byte without a carry.
+        var words = unsafeBitCast(mask .& laneBits, to: SIMD8<UInt64>.self)
+        words &+= words &<< 8
+        words &+= words &<< 16
+        words &+= words &<< 32
+        let bytes = unsafeBitCast(words, to: SIMD64<UInt8>.self)
+        let gathered = SIMD8<UInt8>(bytes[7], bytes[15], bytes[23], bytes[31], bytes[39], bytes[47], bytes[55], bytes[63])
+        return unsafeBitCast(gathered, to: UInt64.self)
     }
 
     /// Each bit set where an odd number of bits at or below it are set in `bits`.
@@ -142,6 +141,20 @@ package struct StructuralIndex: Sendable, Equatable {
         let count = bytes.count
         guard count > 0, let base = UnsafeRawPointer(bytes.baseAddress) else { return }
         let oddBits: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
+        var laneWeights = SIMD64<UInt8>()
+        for lane in 0..<64 { laneWeights[lane] = 1 << UInt8(lane % 8) }
+        let laneBits = unsafeBitCast(laneWeights, to: SIMDMask<SIMD64<Int8>>.self)
+        let quoteBytes = SIMD64<UInt8>(repeating: UInt8(ascii: "\""))
+        let backslashBytes = SIMD64<UInt8>(repeating: UInt8(ascii: "\\"))
+        let space = SIMD64<UInt8>(repeating: 0x20)
+        let braceOpen = SIMD64<UInt8>(repeating: UInt8(ascii: "{"))
+        let braceClose = SIMD64<UInt8>(repeating: UInt8(ascii: "}"))
+        let bracketOpen = SIMD64<UInt8>(repeating: UInt8(ascii: "["))
+        let bracketClose = SIMD64<UInt8>(repeating: UInt8(ascii: "]"))
+        let colonBytes = SIMD64<UInt8>(repeating: UInt8(ascii: ":"))
+        let commaBytes = SIMD64<UInt8>(repeating: UInt8(ascii: ","))
+        let lineFeedBytes = SIMD64<UInt8>(repeating: 0x0A)
+        let highBytes = SIMD64<UInt8>(repeating: 0x80)
         // Carried from block to block: whether the first byte is escaped, and whether it is in a string.
         var nextIsEscaped: UInt64 = 0
         var inStringCarry: UInt64 = 0
@@ -160,7 +173,7 @@ package struct StructuralIndex: Sendable, Equatable {
             }
 
             // Escapes: a backslash not escaped itself escapes the next byte; runs alternate.
-            let backslash = StructuralIndex.bits(block .== UInt8(ascii: "\\"))
+            let backslash = StructuralIndex.bits(block .== backslashBytes, laneBits)
             let escaped: UInt64
             let escape: UInt64
             if backslash == 0 {
@@ -175,16 +188,15 @@ package struct StructuralIndex: Sendable, Equatable {
             nextIsEscaped = escape >> 63
 
             // Strings: from each opening quote up to (not including) its closing one.
-            let quote = StructuralIndex.bits(block .== UInt8(ascii: "\"")) & ~escaped
+            let quote = StructuralIndex.bits(block .== quoteBytes, laneBits) & ~escaped
             let inString = StructuralIndex.prefixXOR(quote) ^ inStringCarry
             inStringCarry = UInt64(bitPattern: Int64(bitPattern: inString) >> 63)
 
-            let folded = block | 0x20
-            let structuralLanes = (folded .== UInt8(ascii: "{")) .| (folded .== UInt8(ascii: "}"))
-                .| (block .== UInt8(ascii: ":")) .| (block .== UInt8(ascii: ","))
-            let structural = StructuralIndex.bits(structuralLanes) & ~inString
-            let control = StructuralIndex.bits(block .< 0x20) & inString
-            let lineFeed = StructuralIndex.bits(block .== 0x0A)
+            let structuralLanes = (block .== braceOpen) .| (block .== braceClose) .| (block .== bracketOpen)
+                .| (block .== bracketClose) .| (block .== colonBytes) .| (block .== commaBytes)
+            let structural = StructuralIndex.bits(structuralLanes, laneBits) & ~inString
+            let control = StructuralIndex.bits(block .< space, laneBits) & inString
+            let lineFeed = StructuralIndex.bits(block .== lineFeedBytes, laneBits)
 
             StructuralIndex.append(quote, at: blockStart, to: &quotes)
             StructuralIndex.append(structural, at: blockStart, to: &structurals)
@@ -196,7 +208,7 @@ package struct StructuralIndex: Sendable, Equatable {
 
             let blockEnd = min(blockStart + 64, count)
             if firstInvalidUTF8 == nil, utf8Resume < blockEnd {
-                if utf8Resume <= blockStart, !any(block .>= 0x80) {
+                if utf8Resume <= blockStart, StructuralIndex.bits(block .>= highBytes, laneBits) == 0 {
                     utf8Resume = blockEnd
                 } else {
                     let checked = StructuralIndex.firstInvalidUTF8(bytes, from: max(utf8Resume, blockStart), through: blockEnd)
