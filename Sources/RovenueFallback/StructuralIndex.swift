@@ -54,7 +54,13 @@ package struct StructuralIndex: Sendable, Equatable {
         guard bytes.count <= JSONDocument.maximumByteCount else { return }
         bytes.withUnsafeBufferPointer { buffer in
             switch path {
-            case .vector: scanVector(buffer)
+            case .vector:
+                // The masks read a vector's bytes as words, lowest address lowest: little-endian only.
+                #if _endian(little)
+                    scanVector(buffer)
+                #else
+                    scanScalar(buffer)
+                #endif
             case .scalar: scanScalar(buffer)
             }
         }
@@ -180,6 +186,8 @@ package struct StructuralIndex: Sendable, Equatable {
                 escaped = nextIsEscaped
                 escape = 0
             } else {
+                // simdjson's trick: subtracting each run's unescaped start from the odd-bit pattern
+                // leaves the run's escaping backslashes and the byte after an odd run marked.
                 let potential = backslash & ~nextIsEscaped
                 let escapeAndTerminal = (((potential << 1) | oddBits) &- potential) ^ oddBits
                 escaped = escapeAndTerminal ^ (backslash | nextIsEscaped)
