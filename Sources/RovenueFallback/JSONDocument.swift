@@ -928,41 +928,11 @@ extension JSONDocument {
 
         /// The length of the well-formed UTF-8 sequence at `offset`, nil when it is not one.
         func utf8SequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int? {
-            let lead = bytes[offset]
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0x00..<0x80: return 1
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default: return nil
-            }
-            guard offset + length <= count else { return nil }
-            let second = bytes[offset + 1]
-            guard second >= lower, second <= upper else { return nil }
-            for index in offset + 2..<offset + length where bytes[index] & 0xC0 != 0x80 {
-                return nil
-            }
-            return length
+            StructuralIndex.utf8SequenceLength(bytes, at: offset)
         }
 
         func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-            var index = 0
-            while index < count {
-                if bytes[index] < 0x80 {
-                    index += 1
-                    continue
-                }
-                guard let length = utf8SequenceLength(bytes, index) else { return index }
-                index += length
-            }
-            return nil
+            StructuralIndex.firstInvalidUTF8(bytes, from: 0, through: count).invalid
         }
 
         mutating func parseNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Bool {
