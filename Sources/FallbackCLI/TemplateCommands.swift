@@ -9,9 +9,12 @@ enum ContextCommand: Command {
         name: "context",
         abstract: "Print the JSON context a page's template receives.",
         discussion: """
-            KIND is overview, checks, placement, funnel, experiment, changes or history; placement pages take the \
-            placement key, funnel pages the funnel id, experiment pages the key of the placement that runs the \
-            experiment (e.g. --page placement:onboarding). The snapshots are read as build reads them: the \
+            KIND is overview, checks, placement, funnel, experiment, paywall, rule, changes, history or snapshot; \
+            placement pages take the placement key, funnel pages the funnel id, experiment pages the key of the \
+            placement that runs the experiment, paywall pages the paywall id, rule pages the rule id (e.g. --page \
+            placement:onboarding, --page rule:goto-unknown). In a series, snapshot pages take the snapshot's \
+            position from 0, oldest first (--page snapshot:0), and changes:N is the page of pair N, the \
+            snapshots at positions N and N+1. The snapshots are read as build reads them: the \
             changes page needs a baseline (--baseline FILE, or the one before the newest of several snapshots, \
             a folder or --git-history PATH), the history page a series. Trusted HTML the site builds (drawings, \
             listings) appears as HTML.
@@ -65,10 +68,13 @@ enum ContextCommand: Command {
         let kind = options.page.kind
         let id = options.page.id
         guard let page = model.page(kind, id: id) else {
+            let snapshots = model.walk?.snapshots.count ?? 0
             let need: String =
-                switch kind {
-                case .changes: " (it needs --baseline FILE, or several snapshots)"
-                case .history: " (it needs several snapshots, a folder of them or --git-history PATH)"
+                switch (kind, id) {
+                case (.changes, .some) where snapshots > 1: " (pair pages take a position: 0 to \(snapshots - 2))"
+                case (.snapshot, _) where snapshots > 0: " (snapshot pages take a position, oldest first: 0 to \(snapshots - 1))"
+                case (.changes, _): " (it needs --baseline FILE, or several snapshots)"
+                case (.history, _), (.snapshot, _): " (it needs several snapshots, a folder of them or --git-history PATH)"
                 default: ""
                 }
             environment.writeError(

@@ -26,6 +26,30 @@ struct ContextSeriesPagesTests {
         #expect(context["baseline"] as? String == baseline)
     }
 
+    /// Snapshot pages and pair pages take positions, and a wrong one says which exist (review of issue 9).
+    @Test(arguments: [
+        (["--page", "snapshot:2026-07-21-release-3.4"], "(snapshot pages take a position, oldest first: 0 to 4)"),
+        (["--page", "changes:9"], "(pair pages take a position: 0 to 3)"),
+    ])
+    func aWrongPositionSaysWhichExist(page: [String], hint: String) throws {
+        let result = runAt(["context", Self.examples] + page, clock: Date())
+        #expect(result.status == 1)
+        #expect(result.error.hasSuffix(hint + "\n"), "\(result.error)")
+    }
+
+    @Test func snapshotAndPairPagesByPosition() throws {
+        let snapshot = runAt(["context", Self.examples, "--page", "snapshot:0"], clock: Date())
+        #expect(snapshot.status == 0, "\(snapshot.error)")
+        #expect(try jsonObject(snapshot.output)["kind"] as? String == "snapshot")
+        let pair = runAt(["context", Self.examples, "--page", "changes:0"], clock: Date())
+        #expect(pair.status == 0, "\(pair.error)")
+        #expect(try jsonObject(pair.output)["baseline"] as? String == "2026-03-03-release-3.0.json")
+        // One snapshot has no series to walk.
+        let single = runAt(["context", Self.newest, "--page", "snapshot:0"], clock: Date())
+        #expect(single.status == 1)
+        #expect(single.error.contains("(it needs several snapshots, a folder of them or --git-history PATH)"))
+    }
+
     @Test func theHistoryPageOfAFolder() throws {
         let result = runAt(["context", Self.examples, "--page", "history"], clock: Date())
         #expect(result.status == 0, "\(result.error)")
