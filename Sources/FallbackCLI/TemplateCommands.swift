@@ -71,7 +71,7 @@ enum ContextCommand: Command {
             let snapshots = model.walk?.snapshots.count ?? 0
             let need: String =
                 switch (kind, id) {
-                case (.changes, .some) where snapshots > 1: " (pair pages take a position: 0 to \(snapshots - 2))"
+                case (.changes, .some) where snapshots > 1: " (pair pages are numbered from 0, oldest pair first: 0 to \(snapshots - 2))"
                 case (.snapshot, _) where snapshots > 0: " (snapshot pages take a position, oldest first: 0 to \(snapshots - 1))"
                 case (.changes, _): " (it needs --baseline FILE, or several snapshots)"
                 case (.history, _), (.snapshot, _): " (it needs several snapshots, a folder of them or --git-history PATH)"

@@ -29,7 +29,7 @@ struct ContextSeriesPagesTests {
     /// Snapshot pages and pair pages take positions, and a wrong one says which exist (review of issue 9).
     @Test(arguments: [
         (["--page", "snapshot:2026-07-21-release-3.4"], "(snapshot pages take a position, oldest first: 0 to 4)"),
-        (["--page", "changes:9"], "(pair pages take a position: 0 to 3)"),
+        (["--page", "changes:9"], "(pair pages are numbered from 0, oldest pair first: 0 to 3)"),
     ])
     func aWrongPositionSaysWhichExist(page: [String], hint: String) throws {
         let result = runAt(["context", Self.examples] + page, clock: Date())
