@@ -89,8 +89,9 @@ public struct SiteBuilder: Sendable {
     }
 
     /// How many pages render concurrently before they are handed to the sink: the most pages a
-    /// build holds in memory at once, whatever the size of the site.
-    public static let defaultBatchSize = 256
+    /// build holds in memory at once, whatever the size of the site. Sixteen per core keeps every
+    /// core busy to the end of a batch; the output does not depend on it.
+    public static let defaultBatchSize = max(64, ProcessInfo.processInfo.activeProcessorCount * 16)
 
     /// Renders every page and hands each to `sink` with the theme's assets and the search index,
     /// in a stable order (pages as `model.pages` lists them, then the assets by path, then the
