@@ -10,6 +10,10 @@ import RovenueFallback
 ///
 /// `checkOutput` → `loadSeries` → `audit` → `diff` → `loadTheme` → `model` → `render` → `write`
 ///
+/// `run` does `render` and `write` as one step, `renderAndWrite`, which writes the pages in
+/// batches as they are rendered so a build's memory does not grow with its number of pages;
+/// `render` keeps the whole site in memory, for tests and tools that look at the pages.
+///
 /// ```swift
 /// let writer = SiteWriter(outputPath: "site")
 /// try SiteBuild.checkOutput(writer)  // before any work
@@ -136,9 +140,9 @@ public struct SiteBuild: Sendable {
         case reading(done: Int, total: Int)
         /// Snapshots of a series folded into its timeline.
         case folding(done: Int, total: Int)
-        /// Pages rendered, in any order.
+        /// Pages rendered, in any order; they are written in batches as they are rendered.
         case rendering(done: Int, total: Int)
-        /// The pages are complete and being written.
+        /// The pages are complete and written; the site is being finished and swapped in.
         case writing(pages: Int)
     }
 
@@ -151,9 +155,7 @@ public struct SiteBuild: Sendable {
         let model = Self.model(compared, title: title, referenceDate: settings.referenceDate)
         var pages: (@Sendable (Int, Int) -> Void)?
         if let progress { pages = { progress(.rendering(done: $0, total: $1)) } }
-        let files = try Self.render(model, theme: theme, progress: pages)
-        progress?(.writing(pages: files.keys.count { $0.hasSuffix(".html") }))
-        return try Self.write(files, with: writer)
+        return try Self.renderAndWrite(model, theme: theme, with: writer, progress: pages) { progress?(.writing(pages: $0)) }
     }
 
     // MARK: Steps
@@ -276,6 +278,36 @@ public struct SiteBuild: Sendable {
         } catch {
             throw .render(error)
         }
+    }
+
+    /// `render` and `write` in one pass, in bounded memory: pages are rendered in batches and each
+    /// batch is written into the writer's temporary folder before the next is rendered
+    /// (`SiteBuilder.write(to:batchSize:progress:)`), then the folder is swapped in. The previous
+    /// site stays unless the new one is whole; on failure the temporary folder is removed.
+    /// `swapping` is called with the number of pages once every file is written, before the swap.
+    public static func renderAndWrite(
+        _ model: SiteModel, theme: PreparedTheme, with writer: SiteWriter, batchSize: Int = SiteBuilder.defaultBatchSize,
+        progress: (@Sendable (Int, Int) -> Void)? = nil, swapping: ((Int) -> Void)? = nil
+    ) throws(SiteBuildError) -> WrittenSite {
+        var staging: SiteWriter.Staging
+        do {
+            staging = try writer.begin()
+        } catch {
+            throw .write(error)
+        }
+        do throws(SiteBuildError) {
+            try SiteBuilder(model: model, theme: theme).write(to: &staging, batchSize: batchSize, progress: progress)
+            swapping?(staging.pageCount)
+            do {
+                try staging.finish()
+            } catch {
+                throw .write(error)
+            }
+        } catch {
+            staging.discard()
+            throw error
+        }
+        return WrittenSite(output: writer.outputPath, pageCount: staging.pageCount)
     }
 
     /// Writes the site atomically (`SiteWriter`): the previous site stays unless the new one is whole.

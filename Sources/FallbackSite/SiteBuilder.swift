@@ -76,23 +76,65 @@ public struct SiteBuilder: Sendable {
         return "Changes from \(snapshotLabel(walk.pairs[index].older)) to \(snapshotLabel(walk.pairs[index].newer))"
     }
 
-    /// Every file of the site by its path below the output folder. Pages render concurrently;
-    /// `progress` is called with (pages rendered, total) from any thread.
+    /// Every file of the site by its path below the output folder, in memory. Pages render
+    /// concurrently; `progress` is called with (pages rendered, total) from any thread.
     public func files(progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [String: [UInt8]] {
-        let pages = model.pages
-        let outcomes = ParallelChunks(count: pages.count, size: 1).map(progress: progress) { range in
-            Result { try render(pages[range.lowerBound]) }
-        }
         var files: [String: [UInt8]] = [:]
-        for (page, outcome) in zip(pages, outcomes) {
-            files[page.path] = Array(try outcome.get().utf8)
+        do {
+            try write(to: &files, progress: progress)
+        } catch .render(let error), .write(let error) {
+            throw error
         }
-        for (path, bytes) in theme.assets {
-            files["assets/" + path] = bytes
+        return files
+    }
+
+    /// How many pages render concurrently before they are handed to the sink: the most pages a
+    /// build holds in memory at once, whatever the size of the site. Sixteen per core keeps every
+    /// core busy to the end of a batch; the output does not depend on it.
+    public static let defaultBatchSize = max(64, ProcessInfo.processInfo.activeProcessorCount * 16)
+
+    /// Renders every page and hands each to `sink` with the theme's assets and the search index,
+    /// in a stable order (pages as `model.pages` lists them, then the assets by path, then the
+    /// index). Pages render concurrently in batches of `batchSize`, each batch handed over before
+    /// the next is rendered, so memory does not grow with the number of pages. `progress` is
+    /// called with (pages rendered, total) from any thread.
+    ///
+    /// Fails with `.render` when a page cannot be rendered (the first in page order), `.write`
+    /// when the sink refuses a file; the sink keeps what it was given before.
+    public func write<Sink: SiteSink>(
+        to sink: inout Sink, batchSize: Int = SiteBuilder.defaultBatchSize, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(SiteBuildError) {
+        let pages = model.pages
+        for batch in ParallelChunks(count: pages.count, size: batchSize).ranges {
+            let start = batch.lowerBound
+            var rendering: (@Sendable (Int, Int) -> Void)?
+            if let progress { rendering = { done, _ in progress(start + done, pages.count) } }
+            let rendered = ParallelChunks(count: batch.count, size: 1).map(progress: rendering) { range in
+                Result { () throws -> [UInt8] in Array(try render(pages[start + range.lowerBound]).utf8) }
+            }
+            for (page, outcome) in zip(pages[batch], rendered) {
+                let bytes: [UInt8]
+                do {
+                    bytes = try outcome.get()
+                } catch {
+                    throw .render(error)
+                }
+                try handOver(page.path, bytes, to: &sink)
+            }
         }
         // The header's search box loads the index on first use; the site's own index replaces
         // any asset of the same name.
-        files[SearchIndex.path] = Array(model.searchIndex.script.utf8)
-        return files
+        for (path, bytes) in theme.assets.sorted(by: { $0.key < $1.key }) where "assets/" + path != SearchIndex.path {
+            try handOver("assets/" + path, bytes, to: &sink)
+        }
+        try handOver(SearchIndex.path, Array(model.searchIndex.script.utf8), to: &sink)
+    }
+
+    private func handOver<Sink: SiteSink>(_ path: String, _ bytes: [UInt8], to sink: inout Sink) throws(SiteBuildError) {
+        do {
+            try sink.write(path, bytes)
+        } catch {
+            throw .write(error)
+        }
     }
 }

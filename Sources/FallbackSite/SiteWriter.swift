@@ -62,6 +62,20 @@ public struct FileIO: Sendable {
     }
 }
 
+/// Where a site's files go as they are made, one by one: the temporary folder of a build
+/// (`SiteWriter.Staging`) or, for tests and commands that look at pages, a dictionary of them by path.
+public protocol SiteSink {
+    /// Takes `bytes` as the content of the file at `path` below the output folder.
+    mutating func write(_ path: String, _ bytes: [UInt8]) throws
+}
+
+/// The site in memory: each file's bytes by its path below the output folder.
+extension Dictionary: SiteSink where Key == String, Value == [UInt8] {
+    public mutating func write(_ path: String, _ bytes: [UInt8]) throws {
+        self[path] = bytes
+    }
+}
+
 public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
     /// The output folder holds files that no build of this tool wrote.
     case notAPreviousOutput(String)
@@ -113,8 +127,9 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Writes a whole site at once: into a temporary folder beside the output, then swapped in, so a
-/// failed or interrupted build leaves the previous site as it was.
+/// Writes a whole site: into a temporary folder beside the output, file by file as the pages are
+/// made (`begin()`) or all at once (`write(_:)`), then swapped in, so a failed or interrupted build
+/// leaves the previous site as it was.
 ///
 /// The output follows the rules of `OutputFolder`, checked before anything is written and again
 /// right before the swap.
@@ -161,39 +176,93 @@ public struct SiteWriter: Sendable {
         for path in files.keys where !SiteWriter.isSafe(path) {
             throw SiteWriterError.unsafePath(path)
         }
+        var staging = try begin()
+        do {
+            for path in files.keys.sorted() { try staging.write(path, files[path]!) }
+            try staging.finish()
+        } catch {
+            staging.discard()
+            throw error
+        }
+    }
+
+    /// Checks the output and opens its temporary folder, for a site written file by file as it is
+    /// made (`SiteBuilder.write(to:)`): `Staging.finish()` swaps it in, `Staging.discard()` removes
+    /// it, and until then the output is as it was.
+    public func begin() throws -> Staging {
         let output = try OutputFolder(outputPath, io: io)
         try output.checkPlace(inputs: inputs, io: io)
         let process = ProcessInfo.processInfo.processIdentifier
-        let staging = output.sibling(.building, process: process)
-        let retired = output.sibling(.previous, process: process)
         removeStale(beside: output)
         try output.checkExisting(force: force, io: io)
+        let staging = Staging(
+            writer: self, output: output, folder: output.sibling(.building, process: process), retired: output.sibling(.previous, process: process))
+        try io.createDirectory(staging.folder)
+        return staging
+    }
 
-        try io.createDirectory(staging)
-        do {
-            var directories: Set<String> = [staging]
-            for path in files.keys.sorted() {
-                let target = staging + "/" + path
-                let directory = (target as NSString).deletingLastPathComponent
-                if directories.insert(directory).inserted { try io.createDirectory(directory) }
-                try io.writeFile(target, files[path]!)
+    /// A site being written into the temporary folder beside the output (`.NAME.building-PID`).
+    public struct Staging: SiteSink {
+        let writer: SiteWriter
+        let output: OutputFolder
+        /// The temporary folder.
+        let folder: String
+        /// Where the previous site waits while the new one is moved in (`.NAME.previous-PID`).
+        let retired: String
+        private var directories: Set<String> = []
+        /// How many `.html` files are written so far.
+        public private(set) var pageCount = 0
+
+        init(writer: SiteWriter, output: OutputFolder, folder: String, retired: String) {
+            self.writer = writer
+            self.output = output
+            self.folder = folder
+            self.retired = retired
+            directories = [folder]
+        }
+
+        /// Writes one file, at a plain relative path (`SiteWriter.isSafe`), into the temporary folder.
+        public mutating func write(_ path: String, _ bytes: [UInt8]) throws {
+            guard SiteWriter.isSafe(path) else { throw SiteWriterError.unsafePath(path) }
+            let target = folder + "/" + path
+            let directory = (target as NSString).deletingLastPathComponent
+            if !directories.contains(directory) {
+                try writer.io.createDirectory(directory)
+                directories.insert(directory)
             }
-            try io.writeFile(staging + "/" + SiteWriter.markerName, Array("This folder is written by fallback-site; a build replaces it whole.\n".utf8))
-            if io.itemKind(output.path) != nil {
-                try io.move(output.path, retired)
-                do {
-                    try io.move(staging, output.path)
-                } catch {
-                    try? io.move(retired, output.path)
-                    throw error
+            try writer.io.writeFile(target, bytes)
+            if path.hasSuffix(".html") { pageCount += 1 }
+        }
+
+        /// Marks the folder as this tool's output and swaps it in for the output, after checking
+        /// again what is there (a build may take long); on failure the previous site stays and the
+        /// temporary folder is removed.
+        public func finish() throws {
+            let io = writer.io
+            do {
+                try io.writeFile(folder + "/" + SiteWriter.markerName, Array("This folder is written by fallback-site; a build replaces it whole.\n".utf8))
+                try output.checkExisting(force: writer.force, io: io)
+                if io.itemKind(output.path) != nil {
+                    try io.move(output.path, retired)
+                    do {
+                        try io.move(folder, output.path)
+                    } catch {
+                        try? io.move(retired, output.path)
+                        throw error
+                    }
+                    try? io.remove(retired)
+                } else {
+                    try io.move(folder, output.path)
                 }
-                try? io.remove(retired)
-            } else {
-                try io.move(staging, output.path)
+            } catch {
+                discard()
+                throw error
             }
-        } catch {
-            try? io.remove(staging)
-            throw error
+        }
+
+        /// Removes the temporary folder and whatever was written into it; the output is untouched.
+        public func discard() {
+            try? writer.io.remove(folder)
         }
     }
 
