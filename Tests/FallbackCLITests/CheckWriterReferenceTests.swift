@@ -84,6 +84,21 @@ struct CheckWriterReferenceTests {
         }
     }
 
+    /// The JSON report's `loaded` keys, read from the records, are `loadedEntries`' keys.
+    @Test func loadedKeysAreTheLoadedEntriesKeys() throws {
+        let skipping = #"{"formatVersion":1,"generatedAt":1760000000000,"projectId":"p","placements":{"#
+            + #""a":{"placement":{"identifier":"a","revision":1}},"b":{"placement":{"identifier":"b","revision":"x"}},"#
+            + #""c":{"placement":{"identifier":"c","revision":2}},"a":{"placement":{"identifier":"a","revision":3}}}}"#
+        let files = [FallbackFile(bytes: Array(skipping.utf8)), FallbackFile(bytes: Array(#"[1]"#.utf8))]
+            + (try [funnelEraPath, repositoryPath("Tests/RovenueFallbackTests/Fixtures/paywall-era-fallback.json")].map {
+                FallbackFile(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: $0))))
+            })
+        #expect(CheckedFilesReport.loadedKeys(files[0]) == ["a", "c"])
+        for file in files {
+            #expect(CheckedFilesReport.loadedKeys(file) == file.loadedEntries.map(\.key))
+        }
+    }
+
     /// SARIF lists each rule once, the report's first, then the rules only findings name, in the
     /// order met; each location's URI is its own path's.
     @Test func sarifListsRulesOnceAndEncodesEachPath() throws {
