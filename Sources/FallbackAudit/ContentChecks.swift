@@ -107,16 +107,18 @@ extension AuditRun {
         let written = PlainCopy.writtenLocale(of: funnel).map { " (\(Format.quoted($0)))" } ?? ""
         let pages = context.pages
         for index in pages.indices {
-            let page = pages[index]
+            // `pages[index]` each time, not a copy of the page: a page has many fields to retain.
             var fields: [(name: String, node: Int)] = []
-            for field in Page.Field.textFields where page.text(field).map(PlainCopy.needsTranslation) == true {
-                fields.append((field.rawValue, node(of: field, in: page)))
+            for field in Page.Field.textFields where pages[index].text(field).map(PlainCopy.needsTranslation) == true {
+                fields.append((field.rawValue, node(of: field, in: pages[index])))
             }
-            for field in Page.Field.textListFields where page.textList(field).map(PlainCopy.needsTranslation) == true {
-                fields.append((field.rawValue, node(of: field, in: page)))
+            for field in Page.Field.textListFields where pages[index].textList(field).map(PlainCopy.needsTranslation) == true {
+                fields.append((field.rawValue, node(of: field, in: pages[index])))
             }
-            for option in page.options ?? [] where PlainCopy.needsTranslation(option.label) {
-                fields.append(("option \(Format.quoted(option.value)) label", node(of: .label, in: option)))
+            if let options = pages[index].options {
+                for option in options.indices where PlainCopy.needsTranslation(options[option].label) {
+                    fields.append(("option \(Format.quoted(options[option].value)) label", node(of: .label, in: options[option])))
+                }
             }
             guard let first = fields.min(by: { $0.node < $1.node }) else { continue }
             var listed = fields.prefix(Self.listedPlainCopy).map(\.name)
@@ -124,7 +126,7 @@ extension AuditRun {
             let one = fields.count == 1
             report(
                 .textNotLocalized,
-                "Page \(Format.quoted(page.id)) of funnel \(Format.quoted(funnel.id)) has \(fields.count) plain "
+                "Page \(Format.quoted(pages[index].id)) of funnel \(Format.quoted(funnel.id)) has \(fields.count) plain "
                     + "\(one ? "text" : "texts") (\(listed.joined(separator: ", "))) in a funnel that declares \(declared): "
                     + "a first launch in \(devices) shows \(one ? "it" : "them") as written, in the default locale's "
                     + "words\(written). Write \(one ? "it" : "each") as an object with the copy for every declared locale.",
@@ -176,8 +178,9 @@ extension AuditRun {
     /// A paywall's `builderConfig` images. `remoteConfig.data` is the app's own data and is not read.
     mutating func checkPaywallMedia(_ paywall: Paywall, of owner: FindingSubject.PaywallOwner, checked: inout CheckedContent) {
         guard isEnabled(.remoteMedia) else { return }
-        if checked.paywalls.contains(where: { ExactKey.same($0.id, paywall.id) && sameJSON($0.node, paywall.source.node) }) { return }
-        checked.paywalls.append((paywall.id, paywall.source.node))
+        guard checked.paywalls.insert(id: paywall.id, node: paywall.source.node, fingerprint: textFingerprint, same: sameJSON) else {
+            return
+        }
         guard let config = paywall.builderConfig, let found = media.rememberedURLs(under: config.index) else {
             return
         }

@@ -6,8 +6,54 @@ import RovenueFallback
 /// variants. A copy with the same id and the same JSON text (whitespace aside) is checked once, at
 /// its first occurrence; copies that differ are each checked.
 struct CheckedContent {
-    var funnels: [(id: String, node: Int)] = []
-    var paywalls: [(id: String, node: Int)] = []
+    var funnels = CheckedCopies()
+    var paywalls = CheckedCopies()
+}
+
+/// The funnels (or paywalls) of one placement checked so far, to tell whether another is a copy of
+/// one of them: the same id and the same JSON text, whitespace between tokens aside.
+///
+/// A few are compared one by one; past `searchedLimit`, only those whose text has the same
+/// fingerprint are compared, so an experiment with thousands of variants, each carrying its own
+/// funnel under one id, costs linear work rather than a comparison of every pair.
+struct CheckedCopies {
+    /// How many values are compared one by one before fingerprints are taken.
+    static let searchedLimit = 8
+
+    private var values: [(id: String, node: Int)] = []
+    /// Indices into `values` by the fingerprint of their text, once there are more than `searchedLimit`.
+    private var byFingerprint: [Int: [Int]]?
+
+    var count: Int { values.count }
+
+    /// Records the value at `node` with `id`, unless it is a copy of one recorded before: then
+    /// false. `same` says whether two values have the same text; `fingerprint` is equal for values
+    /// with the same text.
+    mutating func insert(id: String, node: Int, fingerprint: (Int) -> Int, same: (Int, Int) -> Bool) -> Bool {
+        func isCopy(_ index: Int) -> Bool { ExactKey.same(values[index].id, id) && same(values[index].node, node) }
+        if byFingerprint == nil, values.count < Self.searchedLimit {
+            if values.indices.contains(where: isCopy) { return false }
+            values.append((id, node))
+            return true
+        }
+        // Taken out of the property while it grows, so it is never copied.
+        var index: [Int: [Int]] = [:]
+        if let existing = byFingerprint {
+            index = existing
+            byFingerprint = nil
+        } else {
+            for position in values.indices { index[fingerprint(values[position].node), default: []].append(position) }
+        }
+        let print = fingerprint(node)
+        if index[print]?.contains(where: isCopy) == true {
+            byFingerprint = index
+            return false
+        }
+        values.append((id, node))
+        index[print, default: []].append(values.count - 1)
+        byFingerprint = index
+        return true
+    }
 }
 
 /// A step back to an earlier page (or the same one) written in the snapshot: a rule's `goto` or a
@@ -33,8 +79,7 @@ extension AuditRun {
 
     /// Checks `funnel`, which a placement serves as `served`: its findings are about it, its pages and its paywalls.
     mutating func checkFunnel(_ funnel: Funnel, as served: FindingSubject.ServedFunnel, checked: inout CheckedContent) {
-        if checked.funnels.contains(where: { ExactKey.same($0.id, funnel.id) && sameJSON($0.node, funnel.source.node) }) { return }
-        checked.funnels.append((funnel.id, funnel.source.node))
+        guard checked.funnels.insert(id: funnel.id, node: funnel.source.node, fingerprint: textFingerprint, same: sameJSON) else { return }
 
         if isEnabled(.remoteMedia) {
             checkThemeMedia(funnel, about: served)
@@ -441,6 +486,26 @@ extension AuditRun {
     }
 
     // MARK: Copies
+
+    /// A hash of a value's JSON text, whitespace between tokens aside: equal for two values when
+    /// `sameJSON` says they are the same (seeded per process, as Swift's hashing is).
+    func textFingerprint(_ node: Int) -> Int {
+        let range = document.value(at: node).byteRange
+        return document.bytes.withUnsafeBufferPointer { bytes in
+            var tokens: [UInt8] = []
+            tokens.reserveCapacity(range.count)
+            var scan = JSONTextScan()
+            for offset in range {
+                let byte = bytes[offset]
+                if !scan.isInString, JSONTextScan.isWhitespace(byte) { continue }
+                scan.read(byte)
+                tokens.append(byte)
+            }
+            var hasher = Hasher()
+            tokens.withUnsafeBytes { hasher.combine(bytes: $0) }
+            return hasher.finalize()
+        }
+    }
 
     /// True when two values have the same JSON text, whitespace between tokens aside.
     func sameJSON(_ lhs: Int, _ rhs: Int) -> Bool {

@@ -70,8 +70,18 @@ public struct CommandEnvironment: Sendable {
         return environment
     }()
 
+    /// Writes `text` to `handle` in one write, from the string's own UTF-8 storage: a report of
+    /// tens of megabytes is not copied into a second buffer first.
+    private static func write(_ text: String, to handle: FileHandle) {
+        var text = text
+        text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+            handle.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
+        }
+    }
+
     private static let realProcess = CommandEnvironment(
-        writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        writeOutput: { write($0, to: .standardOutput) },
         writeError: { FileHandle.standardError.write(Data($0.utf8)) },
         readFile: { path in
             if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }

@@ -163,7 +163,7 @@ public struct CheckedFilesReport: FormattedReport {
             }
             files.append(.object([
                 .init("path", .string(report.path)), .init("fatal", fatal), .init("readable", true),
-                .init("loaded", .array(file.loadedEntries.map { .string($0.key) })), .init("skipped", .array(skipped)),
+                .init("loaded", .array(Self.loadedKeys(file).map(JSONValue.string))), .init("skipped", .array(skipped)),
                 .init("findings", .array(report.findings.map(Self.json))), .init("verdict", .string(Self.verdict(file))),
             ]))
         }
@@ -175,6 +175,15 @@ public struct CheckedFilesReport: FormattedReport {
                 .init("infos", Self.integer(counts.infos)),
             ])),
         ])
+    }
+
+    /// The keys of the entries that load, in file order: `loadedEntries`' keys, without copying
+    /// each entry out of its record.
+    static func loadedKeys(_ file: FallbackFile) -> [String] {
+        file.entries.compactMap { record in
+            if case .loaded = record.outcome { return record.key }
+            return nil
+        }
     }
 
     static func json(_ finding: Finding) -> JSONValue {

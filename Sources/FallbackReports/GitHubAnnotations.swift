@@ -34,21 +34,30 @@ public struct WorkflowCommand: Sendable, Hashable {
     /// character spelled out (`VisibleText`): the runner's log shows the line, so an escape
     /// sequence or a bidi override in a key must not recolour or reorder it.
     public static func escapeData(_ text: String) -> String {
-        escape(text, including: [])
+        escape(text, property: false)
     }
 
     /// A property value: as `escapeData`, and `:` and `,` too.
     public static func escapeProperty(_ text: String) -> String {
-        escape(text, including: [UInt8(ascii: ":"), UInt8(ascii: ",")])
+        escape(text, property: true)
     }
 
-    private static func escape(_ text: String, including extra: Set<UInt8>) -> String {
+    /// True for the bytes the runner unescapes: `%`, carriage return, line feed, and in a
+    /// property `:` and `,` (a switch, not a set: it runs on every byte of every annotation).
+    private static func isSpecial(_ byte: UInt8, property: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "%"), 0x0D, 0x0A: true
+        case UInt8(ascii: ":"), UInt8(ascii: ","): property
+        default: false
+        }
+    }
+
+    private static func escape(_ text: String, property: Bool) -> String {
         let text = VisibleText.forTerminal(text, keepingLineBreaks: true)
-        let special = extra.union([UInt8(ascii: "%"), 0x0D, 0x0A])
-        guard text.utf8.contains(where: special.contains) else { return text }
+        guard text.utf8.contains(where: { isSpecial($0, property: property) }) else { return text }
         var output = ""
         for scalar in text.unicodeScalars {
-            if scalar.isASCII, special.contains(UInt8(scalar.value)) {
+            if scalar.isASCII, isSpecial(UInt8(scalar.value), property: property) {
                 output += "%" + MarkdownEscaping.hex(UInt8(scalar.value))
             } else {
                 output.unicodeScalars.append(scalar)
@@ -79,12 +88,17 @@ public enum GitHubAnnotations {
         }
         for severity in Severity.allCases.sorted(by: >) {
             for file in report.files {
-                for (index, finding) in file.findings.enumerated() where finding.severity == severity {
-                    commands.append(command(for: finding, at: file.location(ofFindingAt: index)))
+                for index in file.findings.indices where file.findings[index].severity == severity {
+                    commands.append(command(for: file.findings[index], at: file.location(ofFindingAt: index)))
                 }
             }
         }
-        return commands.map { $0.line + "\n" }.joined()
+        var output = ""
+        for command in commands {
+            output += command.line
+            output += "\n"
+        }
+        return output
     }
 
     /// `error`, `warning` or `notice`.

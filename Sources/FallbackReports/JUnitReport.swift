@@ -12,17 +12,19 @@ import RovenueFallback
 /// of their own, so none is lost.
 public enum JUnitReport {
     public static func render(_ report: CheckReport) -> String {
-        var suites: [String] = []
+        // Every suite's cases are gathered first: the root element carries the totals.
+        let suites = report.files.map { Suite($0, report: report) }
         var totals = Tally()
-        for file in report.files {
-            let (suite, tally) = self.suite(file, report: report)
-            suites.append(suite)
-            totals.add(tally)
-        }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        for suite in suites { totals.add(suite.tally) }
+        let header = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"\(MarkupEscaping.xmlAttribute(report.title))\"\(totals.attributes)>\n"
-            + suites.joined()
-            + "</testsuites>\n"
+        // One buffer for the whole document: 10,000 placements make hundreds of thousands of cases.
+        var output = ""
+        output.reserveCapacity(header.utf8.count + suites.reduce(0) { $0 + $1.estimatedSize } + 16)
+        output += header
+        for suite in suites { suite.write(to: &output) }
+        output += "</testsuites>\n"
+        return output
     }
 
     struct Tally {
@@ -49,67 +51,132 @@ public enum JUnitReport {
         let rule: Rule.ID
     }
 
-    static func suite(_ file: CheckReport.File, report: CheckReport) -> (String, Tally) {
-        let classname = MarkupEscaping.xmlAttribute(file.path)
-        var tally = Tally()
-        var cases = ""
+    /// One file's `<testsuite>`: its cases in order, each with its findings, and their tally.
+    ///
+    /// The cases are every file rule, then every placement rule for each placement key in file
+    /// order, then, in the order of their first finding, the cases of findings that fit none of
+    /// those. Only cases with findings are stored: the rest pass, or are skipped in a rejected file.
+    struct Suite {
+        typealias Item = (finding: Finding, location: CheckReport.Location?)
 
-        func open(_ name: String) -> String {
-            "    <testcase classname=\"\(classname)\" name=\"\(MarkupEscaping.xmlAttribute(name))\" time=\"0\""
-        }
+        let file: CheckReport.File
+        let failOn: FailureThreshold
+        let fileRules: [Rule.ID]
+        let placementRules: [Rule.ID]
+        /// The findings of each placement's placement-rule cases, by rule.
+        private var placementFindings: [String: [Rule.ID: [Item]]] = [:]
+        /// The findings of the file-rule cases, by rule.
+        private var fileFindings: [Rule.ID: [Item]] = [:]
+        /// The cases of findings outside the cases above, in the order of their first finding.
+        private var extraCases: [CaseKey] = []
+        private var extraFindings: [CaseKey: [Item]] = [:]
+        private(set) var tally = Tally()
 
-        if case .unreadable(let reason) = file.status {
-            tally.tests = 1
-            tally.errors = 1
-            cases = open(ReportRule.fileUnreadable.id.rawValue) + ">\n"
-                + "      <error type=\"\(ReportRule.fileUnreadable.id)\" message=\"\(MarkupEscaping.xmlAttribute(file.verdict))\">"
-                + "\(MarkupEscaping.xmlText(reason))</error>\n    </testcase>\n"
-            return (suiteElement(file, tally: tally, cases: cases), tally)
-        }
-
-        var findingsByCase: [CaseKey: [(finding: Finding, location: CheckReport.Location?)]] = [:]
-        var order: [CaseKey] = []
-        let fileRules = report.rules.filter { $0.scope == .file }.map(\.id)
-        let placementRules = report.rules.filter { $0.scope == .placement }.map(\.id)
-        order += fileRules.map { CaseKey(placement: nil, rule: $0) }
-        for key in file.placementKeys {
-            order += placementRules.map { CaseKey(placement: key, rule: $0) }
-        }
-        var known = Set(order)
-        for (index, finding) in file.findings.enumerated() {
-            let key = CaseKey(placement: report.rule(finding.ruleId)?.scope == .file ? nil : finding.placementKey, rule: finding.ruleId)
-            if known.insert(key).inserted { order.append(key) }
-            findingsByCase[key, default: []].append((finding, file.location(ofFindingAt: index)))
-        }
-
-        for key in order {
-            let name = key.placement.map { "\($0)/\(key.rule)" } ?? key.rule.rawValue
-            let findings = findingsByCase[key] ?? []
-            tally.tests += 1
-            let failing = findings.filter { file.isFailure($0.finding, at: report.failOn) }
-            let lines = findings.map { line($0.finding, at: $0.location) }.joined(separator: "\n")
-            if let first = failing.first?.finding {
-                tally.failures += 1
-                cases += open(name) + ">\n"
-                    + "      <failure type=\"\(first.severity.rawValue)\" message=\"\(MarkupEscaping.xmlAttribute(first.message))\">"
-                    + MarkupEscaping.xmlText(lines) + "</failure>\n    </testcase>\n"
-            } else if !findings.isEmpty {
-                cases += open(name) + ">\n      <system-out>" + MarkupEscaping.xmlText(lines) + "</system-out>\n    </testcase>\n"
-            } else if file.isRejected, key.placement == nil {
-                tally.skipped += 1
-                cases += open(name) + ">\n      <skipped message=\"not checked: the SDK rejects this file\"/>\n    </testcase>\n"
-            } else {
-                cases += open(name) + "/>\n"
+        init(_ file: CheckReport.File, report: CheckReport) {
+            self.file = file
+            failOn = report.failOn
+            fileRules = report.rules.filter { $0.scope == .file }.map(\.id)
+            placementRules = report.rules.filter { $0.scope == .placement }.map(\.id)
+            if case .unreadable = file.status {
+                tally.tests = 1
+                tally.errors = 1
+                return
             }
+            let fileRuleSet = Set(fileRules)
+            let placementRuleSet = Set(placementRules)
+            let placementKeySet = Set(file.placementKeys)
+            // `report.rule(_:)` searches the rules: once per rule id, not once per finding.
+            var scopes: [Rule.ID: ReportRule.Scope?] = [:]
+            for index in file.findings.indices {
+                let finding = file.findings[index]
+                if scopes[finding.ruleId] == nil { scopes[finding.ruleId] = .some(report.rule(finding.ruleId)?.scope) }
+                let scope = scopes[finding.ruleId] ?? nil
+                let key = CaseKey(placement: scope == .file ? nil : finding.placementKey, rule: finding.ruleId)
+                let item = (finding, file.location(ofFindingAt: index))
+                if let placement = key.placement {
+                    if placementKeySet.contains(placement), placementRuleSet.contains(key.rule) {
+                        placementFindings[placement, default: [:]][key.rule, default: []].append(item)
+                        continue
+                    }
+                } else if fileRuleSet.contains(key.rule) {
+                    fileFindings[key.rule, default: []].append(item)
+                    continue
+                }
+                if extraFindings[key] == nil { extraCases.append(key) }
+                extraFindings[key, default: []].append(item)
+            }
+            var counted = Tally()
+            forEachCase { placement, _, findings in
+                counted.tests += 1
+                if findings.contains(where: { file.isFailure($0.finding, at: failOn) }) {
+                    counted.failures += 1
+                } else if findings.isEmpty, file.isRejected, placement == nil {
+                    counted.skipped += 1
+                }
+            }
+            tally = counted
         }
-        return (suiteElement(file, tally: tally, cases: cases), tally)
-    }
 
-    static func suiteElement(_ file: CheckReport.File, tally: Tally, cases: String) -> String {
-        "  <testsuite name=\"\(MarkupEscaping.xmlAttribute(file.path))\"\(tally.attributes)>\n"
-            + "    <properties>\n      <property name=\"verdict\" value=\"\(MarkupEscaping.xmlAttribute(file.verdict))\"/>\n    </properties>\n"
-            + cases
-            + "  </testsuite>\n"
+        /// Calls `body` with each case in order: its placement (nil for the file), rule and findings.
+        private func forEachCase(_ body: (String?, Rule.ID, [Item]) -> Void) {
+            for rule in fileRules { body(nil, rule, fileFindings[rule] ?? []) }
+            for key in file.placementKeys {
+                let found = placementFindings[key]
+                for rule in placementRules { body(key, rule, found?[rule] ?? []) }
+            }
+            for key in extraCases { body(key.placement, key.rule, extraFindings[key] ?? []) }
+        }
+
+        /// A rough size of the suite's text, to reserve the output once.
+        var estimatedSize: Int {
+            let cases = fileRules.count + file.placementKeys.count * placementRules.count + extraCases.count
+            return cases * (file.path.utf8.count + 80) + file.findings.count * 256 + 512
+        }
+
+        func write(to output: inout String) {
+            output += "  <testsuite name=\"\(MarkupEscaping.xmlAttribute(file.path))\"\(tally.attributes)>\n"
+            output += "    <properties>\n      <property name=\"verdict\" value=\"\(MarkupEscaping.xmlAttribute(file.verdict))\"/>\n    </properties>\n"
+            // `<testcase classname="PATH" name="`, escaped once for every case of the file.
+            let opening = "    <testcase classname=\"\(MarkupEscaping.xmlAttribute(file.path))\" name=\""
+            if case .unreadable(let reason) = file.status {
+                output += opening + MarkupEscaping.xmlAttribute(ReportRule.fileUnreadable.id.rawValue) + "\" time=\"0\">\n"
+                    + "      <error type=\"\(ReportRule.fileUnreadable.id)\" message=\"\(MarkupEscaping.xmlAttribute(file.verdict))\">"
+                    + "\(MarkupEscaping.xmlText(reason))</error>\n    </testcase>\n"
+                output += "  </testsuite>\n"
+                return
+            }
+            // Escaping works character by character, so `PLACEMENT/RULE` escapes as its parts do.
+            let escapedRules = Dictionary(
+                (fileRules + placementRules).map { ($0, MarkupEscaping.xmlAttribute($0.rawValue)) }, uniquingKeysWith: { first, _ in first })
+            var escapedPlacement: (key: String, text: String)?
+            forEachCase { placement, rule, findings in
+                output += opening
+                if let placement {
+                    if escapedPlacement?.key != placement {
+                        escapedPlacement = (placement, MarkupEscaping.xmlAttribute(placement))
+                    }
+                    output += escapedPlacement!.text
+                    output += "/"
+                }
+                output += escapedRules[rule] ?? MarkupEscaping.xmlAttribute(rule.rawValue)
+                output += "\" time=\"0\""
+                let lines = { findings.map { JUnitReport.line($0.finding, at: $0.location) }.joined(separator: "\n") }
+                if let first = findings.first(where: { file.isFailure($0.finding, at: failOn) })?.finding {
+                    output += ">\n      <failure type=\"\(first.severity.rawValue)\" message=\"\(MarkupEscaping.xmlAttribute(first.message))\">"
+                    output += MarkupEscaping.xmlText(lines())
+                    output += "</failure>\n    </testcase>\n"
+                } else if !findings.isEmpty {
+                    output += ">\n      <system-out>"
+                    output += MarkupEscaping.xmlText(lines())
+                    output += "</system-out>\n    </testcase>\n"
+                } else if file.isRejected, placement == nil {
+                    output += ">\n      <skipped message=\"not checked: the SDK rejects this file\"/>\n    </testcase>\n"
+                } else {
+                    output += "/>\n"
+                }
+            }
+            output += "  </testsuite>\n"
+        }
     }
 
     /// `path:line:column: severity: [rule] message`, as the text report writes a finding; without

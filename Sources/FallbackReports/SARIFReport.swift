@@ -19,15 +19,20 @@ public enum SARIFReport {
     /// The SARIF log as a JSON value.
     public static func document(_ report: CheckReport) -> JSONValue {
         var rules = report.rules
+        var listed = Set(rules.map(\.id))
         for file in report.files {
-            for id in ruleIds(of: file) where !rules.contains(where: { $0.id == id }) {
-                if let rule = report.rule(id) { rules.append(rule) }
+            for id in ruleIds(of: file) where !listed.contains(id) {
+                if let rule = report.rule(id) {
+                    rules.append(rule)
+                    listed.insert(id)
+                }
             }
         }
         let ruleIndex = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         var results: [JSONValue] = []
         var notifications: [JSONValue] = []
+        var uris = URICache()
         for file in report.files {
             if case .unreadable = file.status {
                 results.append(
@@ -39,13 +44,16 @@ public enum SARIFReport {
                     .init("locations", .array([location(path: file.path, line: nil, column: nil)])),
                 ]))
             }
-            for (index, finding) in file.findings.enumerated() {
+            results.reserveCapacity(results.count + file.findings.count)
+            for index in file.findings.indices {
                 let place = file.location(ofFindingAt: index)
+                let ruleId = file.findings[index].ruleId
                 results.append(
                     result(
-                        rule: finding.ruleId, index: ruleIndex[finding.ruleId], level: finding.severity, message: finding.message,
-                        location: place.map { location(path: $0.path, line: $0.line, column: $0.column) },
-                        placement: finding.placementKey, pointer: finding.pointer))
+                        rule: ruleId, index: ruleIndex[ruleId], level: file.findings[index].severity,
+                        message: file.findings[index].message,
+                        location: place.map { location(uri: uris.uri($0.path), line: $0.line, column: $0.column) },
+                        placement: file.findings[index].placementKey, pointer: file.findings[index].pointer))
             }
         }
 
@@ -113,7 +121,23 @@ public enum SARIFReport {
     }
 
     static func location(path: String, line: Int?, column: Int?) -> JSONValue {
-        var physical: [JSONValue.Member] = [.init("artifactLocation", .object([.init("uri", .string(uri(path)))]))]
+        location(uri: uri(path), line: line, column: column)
+    }
+
+    /// Each path's URI, encoded once: a file's findings all name it.
+    struct URICache {
+        private var uris: [String: String] = [:]
+
+        mutating func uri(_ path: String) -> String {
+            if let known = uris[path] { return known }
+            let encoded = SARIFReport.uri(path)
+            uris[path] = encoded
+            return encoded
+        }
+    }
+
+    static func location(uri: String, line: Int?, column: Int?) -> JSONValue {
+        var physical: [JSONValue.Member] = [.init("artifactLocation", .object([.init("uri", .string(uri))]))]
         if let line, let column, line >= 1, column >= 1 {
             physical.append(.init("region", .object([
                 .init("startLine", .number(JSONNumber(line))), .init("startColumn", .number(JSONNumber(column))),
