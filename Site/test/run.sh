@@ -42,7 +42,8 @@
 #                        kinds only a 510-placement sample's site has (the overview's later pages),
 #                        and the mocks, light and dark: no serious or critical violation.
 # 15. page-weight.test.js Node, no browser: the site of a 1,000-placement sample (`sample
-#                        --placements 1000 --seed 2`) has no page over 1 MiB; prints the figures.
+#                        --placements 1000 --seed 2`) has no page over 1 MiB and an average page
+#                        under 25 KB; prints the figures (pages, average, heaviest, per folder).
 #
 # Needs Node 20+, Chromium (`make browser-deps`; set CHROMIUM to use another binary) and the
 # built tool (`swift build`; set FALLBACK_SITE to use another binary). A part whose program is
@@ -214,7 +215,7 @@ if [ "$have_node" -eq 1 ]; then
     fi
 fi
 
-# Page weight needs no browser: the site of a 1,000-placement sample, every page under 1 MiB.
+# Page weight needs no browser: the site of a 1,000-placement sample, every page under 1 MiB, the average under 25 KB.
 if [ "$have_node" -eq 1 ] && [ "$have_tool" -eq 1 ]; then
     run_node "page weight of a 1,000-placement site (Node)" "$here/page-weight.test.js" "$tool"
 fi

@@ -582,7 +582,7 @@ extension SiteModel {
                 complete: counted.present == counted.total)
         }
         let drawing = FunnelDrawing(
-            funnel: funnel, unreachablePageIndices: unreachable, locale: locale, pageAnchors: funnel.pages.map { anchor($0.id) })
+            funnel: funnel, unreachablePageIndices: unreachable, locale: locale, idPrefix: "fd", pageAnchors: funnel.pages.map { anchor($0.id) })
         let uses = info.uses.map { use in
             FunnelPage.Use(
                 placement: SiteModel.name(use.placementKey), path: root + placementPath(use.placementKey),

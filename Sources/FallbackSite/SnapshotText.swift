@@ -98,12 +98,13 @@ enum SnapshotText {
     /// `<span class="control-char">&lt;U+202E&gt;</span>`, isolated in `<bdi>` when it has any
     /// non-ASCII character, and cut after `limit` characters (nil: never). Without `isolated`, no
     /// `<bdi>`: for runs of one text that an element isolated as a whole (`dir="auto"`) shows together.
-    static func html(_ text: String, limit: Int? = textLength, isolated: Bool = true) -> String {
+    /// `escaping` is `.htmlText` where the text can only be element content (quotes kept as they are).
+    static func html(_ text: String, limit: Int? = textLength, isolated: Bool = true, escaping: MarkupEscaping = .html) -> String {
         if let limit, text.utf8.count > limit {
-            return html(shortened(text, limit: limit), limit: nil, isolated: isolated)
+            return html(shortened(text, limit: limit), limit: nil, isolated: isolated, escaping: escaping)
         }
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-        if isASCII, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return MarkupEscaping.html(text) }
+        if isASCII, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return escaping.escape(text) }
         let isolates = isolated && !isASCII
         var output = isolates ? "<bdi>" : ""
         output.reserveCapacity(text.utf8.count + 16)
@@ -111,7 +112,7 @@ enum SnapshotText {
             if isHidden(scalar) {
                 output += "<span class=\"control-char\">" + MarkupEscaping.html(visibleName(of: scalar)) + "</span>"
             } else {
-                MarkupEscaping.html.append(scalar, to: &output)
+                escaping.append(scalar, to: &output)
             }
         }
         return isolates ? output + "</bdi>" : output

@@ -4,6 +4,13 @@ import RovenueFallback
 /// A value of the snapshot pretty-printed as HTML, each line numbered with the source line and
 /// column its value starts at, and each line that a finding points to marked and anchored.
 ///
+/// The markup is lean, because a placement's entry can run to thousands of lines: the listing is
+/// preformatted text, one text line per line, each starting with its gutter
+/// (`<span class="ln">1:2050</span>`, empty on a closing bracket); only a marked line is an element
+/// (`<span class="line is-marked sev-error">…</span>`); keys, strings, numbers and literals are
+/// `.k`, `.s`, `.n` and `.lit`; punctuation is bare text (the stylesheet mutes it); quotes are not
+/// escaped in text, only `&`, `<` and `>`.
+///
 /// The listing is bounded whatever the value: at most `maximumLines` lines, keys, strings and
 /// numbers cut after `maximumStringLength` characters (with their length), indentation capped at
 /// `maximumIndent` levels. Every anchor another page links to exists: a finding's or a change's
@@ -40,20 +47,18 @@ struct SourceListing {
         let rest = listing.unplacedAnchors()
         if listing.truncated || !rest.isEmpty {
             let note = listing.truncated ? "… the listing stops at \(maximumLines) lines" : ""
-            listing.lines.append(
-                "<span class=\"line\">\(rest)<span class=\"ln\"></span><span class=\"lc\">\(note)</span></span>\n")
+            listing.lines.append("\(rest)<span class=\"ln\"></span>\(note)\n")
         }
         return "<pre class=\"source\"><code>" + listing.lines.joined() + "</code></pre>"
     }
-
-    private static func punctuation(_ text: String) -> String { "<span class=\"tok-punct\">\(text)</span>" }
 
     /// `text` (a key, a string, a number) as the listing shows it: quoted when `quoted`, cut with its length when long.
     private static func token(_ text: String, quoted: Bool, tokenClass: String) -> String {
         let (kept, note) = SnapshotText.cut(text, limit: maximumStringLength)
         let shown = note == nil ? kept : kept + "…"
-        var html = "<span class=\"\(tokenClass)\">\(SnapshotText.html(quoted ? JSONValue.quoted(shown) : shown, limit: nil))</span>"
-        if let note { html += " <span class=\"tok-note\">(\(note))</span>" }
+        let text = SnapshotText.html(quoted ? JSONValue.quoted(shown) : shown, limit: nil, escaping: .htmlText)
+        var html = "<span class=\"\(tokenClass)\">\(text)</span>"
+        if let note { html += " <span class=\"note\">(\(note))</span>" }
         return html
     }
 
@@ -63,17 +68,17 @@ struct SourceListing {
             return
         }
         let indentation = String(repeating: "  ", count: min(indent, Self.maximumIndent))
-        let prefix = indentation + (key.map { Self.token($0, quoted: true, tokenClass: "tok-key") + ": " } ?? "")
-        let comma = trailingComma ? Self.punctuation(",") : ""
+        let prefix = indentation + (key.map { Self.token($0, quoted: true, tokenClass: "k") + ": " } ?? "")
+        let comma = trailingComma ? "," : ""
         switch value.kind {
         case .object, .array:
             let isObject = value.kind == .object
             let (open, close) = isObject ? ("{", "}") : ("[", "]")
             if value.count == 0 {
-                line(for: value, pointer: pointer, text: prefix + Self.punctuation(open + close) + comma)
+                line(for: value, pointer: pointer, text: prefix + open + close + comma)
                 return
             }
-            line(for: value, pointer: pointer, text: prefix + Self.punctuation(open))
+            line(for: value, pointer: pointer, text: prefix + open)
             if isObject {
                 let members = value.members
                 for (index, member) in members.enumerated() {
@@ -86,7 +91,7 @@ struct SourceListing {
                     emit(element, key: nil, pointer: pointer + "/\(index)", indent: indent + 1, trailingComma: index < elements.count - 1)
                 }
             }
-            lines.append("<span class=\"line\"><span class=\"ln\"></span><span class=\"lc\">\(indentation)\(Self.punctuation(close))\(comma)</span></span>\n")
+            lines.append("<span class=\"ln\"></span>\(indentation)\(close)\(comma)\n")
         default:
             line(for: value, pointer: pointer, text: prefix + scalar(value) + comma)
         }
@@ -94,19 +99,17 @@ struct SourceListing {
 
     private func scalar(_ value: JSONDocument.Value) -> String {
         switch value.kind {
-        case .string: return Self.token(value.string ?? "", quoted: true, tokenClass: "tok-string")
-        case .number: return Self.token(value.number?.text ?? "", quoted: false, tokenClass: "tok-number")
-        case .true: return "<span class=\"tok-literal\">true</span>"
-        case .false: return "<span class=\"tok-literal\">false</span>"
-        default: return "<span class=\"tok-literal\">null</span>"
+        case .string: return Self.token(value.string ?? "", quoted: true, tokenClass: "s")
+        case .number: return Self.token(value.number?.text ?? "", quoted: false, tokenClass: "n")
+        case .true: return "<span class=\"lit\">true</span>"
+        case .false: return "<span class=\"lit\">false</span>"
+        default: return "<span class=\"lit\">null</span>"
         }
     }
 
     private mutating func line(for value: JSONDocument.Value, pointer: String, text: String) {
         let position = value.position
         let marks = findings[ExactKey(pointer)] ?? []
-        var classes = "line"
-        if let worst = marks.map(\.severity).max() { classes += " is-marked sev-\(worst.rawValue)" }
         // Findings link here by their own line and column (a key's finding sits at the key), changes by the value's.
         var anchorHTML = ""
         let own = Self.anchor(line: position.line, column: position.column)
@@ -125,8 +128,13 @@ struct SourceListing {
             let count = ruleCounts[rule]!
             return " <mark>\(MarkupEscaping.html(rule.rawValue))</mark>" + (count > 1 ? " ×\(SnapshotText.grouped(count))" : "")
         }.joined()
-        lines.append(
-            "<span class=\"\(classes)\">\(anchorHTML)<span class=\"ln\">\(position.line):\(position.column)</span><span class=\"lc\">\(text)\(notes)</span></span>\n")
+        let content = "\(anchorHTML)<span class=\"ln\">\(position.line):\(position.column)</span>\(text)\(notes)\n"
+        // Only a marked line is an element (a block, for its background); its line feed ends it.
+        if let worst = marks.map(\.severity).max() {
+            lines.append("<span class=\"line is-marked sev-\(worst.rawValue)\">\(content)</span>")
+        } else {
+            lines.append(content)
+        }
     }
 
     /// Spans for the linked anchors no line carries, each once.

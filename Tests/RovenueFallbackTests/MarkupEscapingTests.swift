@@ -1,13 +1,14 @@
 import RovenueFallback
 import Testing
 
-/// One escaper, three contexts: HTML (pages and drawings) and XML 1.0 text and attributes (JUnit).
+/// One escaper, four contexts: HTML (pages and drawings), HTML text (source listings) and XML 1.0 text and attributes (JUnit).
 @Suite("MarkupEscaping")
 struct MarkupEscapingTests {
     static let sample = "a&b<c>d\"e'f\tg\nh\ri\u{1}j\u{FFFE}k\u{202E}l"
 
     @Test(arguments: [
         (MarkupEscaping.html, "a&amp;b&lt;c&gt;d&quot;e&#39;f\tg\nh\ri\u{1}j\u{FFFE}k\u{202E}l"),
+        (MarkupEscaping.htmlText, "a&amp;b&lt;c&gt;d\"e'f\tg\nh\ri\u{1}j\u{FFFE}k\u{202E}l"),
         (MarkupEscaping.xmlText, "a&amp;b&lt;c&gt;d\"e'f\tg\nh&#13;i\u{FFFD}j\u{FFFD}k\u{202E}l"),
         (MarkupEscaping.xmlAttribute, "a&amp;b&lt;c&gt;d&quot;e'f&#9;g&#10;h&#13;i\u{FFFD}j\u{FFFD}k\u{202E}l"),
     ])
