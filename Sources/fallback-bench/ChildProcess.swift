@@ -220,11 +220,30 @@ enum BenchBinaries {
                 """)
             return nil
         }
-        // `swift run -c release fallback-bench` rebuilds only the benchmark: say when fallback-site may be stale.
-        let modified = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date }
-        if let site = modified(path), let bench = modified(bench), site < bench {
-            print("note: \(path) is older than this benchmark; if the sources changed since, rebuild it: swift build -c release --product fallback-site")
+        // `swift build --product fallback-bench` recompiles the libraries the benchmark uses but does
+        // not relink fallback-site: say so when a library was compiled after fallback-site was linked.
+        if let stale = newerModule(than: path, in: folder.path) {
+            print("""
+                warning: \(path) is older than its module \(stale), rebuilt since: the whole-process rows would measure
+                  the old code. Rebuild it first: swift build -c release --product fallback-site (make bench does)
+                """)
         }
         return path
+    }
+
+    /// A module of the build folder (not the benchmark's, not a test's) with an object file newer than `binary`.
+    private static func newerModule(than binary: String, in folder: String) -> String? {
+        let files = FileManager.default
+        func modified(_ path: String) -> Date? { (try? files.attributesOfItem(atPath: path)[.modificationDate]) as? Date }
+        guard let linked = modified(binary), let entries = try? files.contentsOfDirectory(atPath: folder) else { return nil }
+        let modules = entries.filter { $0.hasSuffix(".build") && $0 != "fallback_bench.build" && !$0.contains("Test") }
+        for module in modules.sorted() {
+            let moduleFolder = (folder as NSString).appendingPathComponent(module)
+            let objects = (try? files.contentsOfDirectory(atPath: moduleFolder))?.filter { $0.hasSuffix(".o") } ?? []
+            if objects.contains(where: { modified((moduleFolder as NSString).appendingPathComponent($0)).map { $0 > linked } ?? false }) {
+                return String(module.dropLast(".build".count))
+            }
+        }
+        return nil
     }
 }
