@@ -11,7 +11,7 @@ define cmark_present
 && ls "$$(pkg-config --variable=libdir $(CMARK_PC))"/libcmark-gfm-extensions.* >/dev/null 2>&1 )
 endef
 
-.PHONY: all deps browser-deps axe-core screenshots shell-deps build release test site examples bench fuzz fuzz-smoke clean
+.PHONY: all deps browser-deps axe-core screenshots shell-deps bench-deps build release test site examples bench fuzz fuzz-smoke clean
 
 all: build
 
@@ -111,8 +111,15 @@ examples: deps
 	$(SWIFT) run -q fallback-site check --fail-on never Examples/*.json
 	$(SWIFT) run -q fallback-site build Examples --out "$(SITE_OUT)" --force
 
-bench: deps
-	$(SWIFT) run -c release fallback-bench
+# Hugo, the static site generator `make bench` compares the site build with (Debian's hugo).
+bench-deps:
+	@if command -v hugo >/dev/null 2>&1; then exit 0; fi; \
+	$(call apt_install,bench-deps,hugo,install Hugo (https://gohugo.io/installation/) for the benchmark's comparison with it)
+
+# BENCH_ARGS: options for fallback-bench (see README's Benchmark section), e.g. BENCH_ARGS='--git --large'.
+bench: deps bench-deps
+	$(SWIFT) build -c release --product fallback-site
+	$(SWIFT) run -c release fallback-bench $(BENCH_ARGS)
 
 # Fuzzing (libFuzzer + AddressSanitizer, Linux with the swift.org toolchain; see docs/fuzzing.md).
 # `make fuzz` runs each target for FUZZ_SECONDS (default 60); FUZZ_TARGETS picks targets

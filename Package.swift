@@ -100,6 +100,8 @@ let package = Package(
                 "FallbackCLI", "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackReports",
                 "FallbackMarkdown",
             ]),
+        // The benchmark's pure parts: goal verdicts, number formatting, its input generators, its child processes.
+        .testTarget(name: "FallbackBenchTests", dependencies: ["fallback-bench", "RovenueFallback", "FallbackAudit"]),
     ],
     swiftLanguageModes: [.v6]
 )

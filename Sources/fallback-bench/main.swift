@@ -1,7 +1,8 @@
 // fallback-bench: throughput of the validator beside Foundation's decoders, on the same bytes.
-// Run with `swift run -c release fallback-bench [--placements N] [--runs R] [--site-placements N] [--site-only]
-// [--history | --history-only] [--history-snapshots N] [--history-placements N] [--history-changes N]
-// [--drawing-only]`.
+// Run with `swift run -c release fallback-bench [--placements N] [--runs R] [--site-placements N] [--site-runs R]
+// [--site-only] [--history | --history-only] [--history-snapshots N] [--history-placements N] [--history-changes N]
+// [--drawing-only] [--git | --git-only] [--git-commits N] [--scaling-only] [--scale-… N] [--large]`
+// (README, "Benchmark", lists them all). The whole-process rows need `fallback-site` built in release beside it.
 import FallbackAudit
 import FallbackHistory
 import FallbackSample
@@ -83,15 +84,30 @@ func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double,
 let placementCount = option("placements", default: 10_000)
 let runs = option("runs", default: 5)
 let historyOnly = CommandLine.arguments.contains("--history-only")
-let drawingOnly = CommandLine.arguments.contains("--drawing-only")
+let gitOnly = CommandLine.arguments.contains("--git-only")
+/// True when an `--…-only` flag other than `only` was given: that section is skipped.
+func otherOnly(_ only: String) -> Bool {
+    ["--site-only", "--history-only", "--drawing-only", "--git-only", "--scaling-only"].contains { $0 != only && CommandLine.arguments.contains($0) }
+}
+/// Every goal the run measured (or could not), for the summary at the end.
+var goals: [Goal] = []
 
 // The history case measures peak memory in child processes of this binary: peak memory only grows.
 if let index = CommandLine.arguments.firstIndex(where: { $0.hasPrefix("--history-measure-") }), index + 1 < CommandLine.arguments.count {
     try measureHistoryChild(mode: CommandLine.arguments[index], path: CommandLine.arguments[index + 1])
     exit(0)
 }
+// The measuring process of every whole-process row (ChildProcess.swift).
+if let index = CommandLine.arguments.firstIndex(of: measureChildFlag) {
+    runMeasureChild(Array(CommandLine.arguments[(index + 1)...]))
+}
+// The whole-process anchor of `check`: this binary, decoding a file with JSONDecoder and nothing else.
+if let index = CommandLine.arguments.firstIndex(of: decodeChildFlag), index + 1 < CommandLine.arguments.count {
+    runDecodeChild(path: CommandLine.arguments[index + 1])
+}
+let siteCommands = BenchBinaries.fallbackSite().map(SiteCommands.init(executable:))
 
-if !CommandLine.arguments.contains("--site-only") && !historyOnly && !drawingOnly {
+if !otherOnly("") {
     print("fallback-bench: generating a sample of \(placementCount) placements (seed 1)…")
     let bytes = Array(SampleExport(placementCount: placementCount, seed: 1).jsonText().utf8)
     let data = Data(bytes)
@@ -130,6 +146,14 @@ if !CommandLine.arguments.contains("--site-only") && !historyOnly && !drawingOnl
     print("")
     print(String(format: "full validation vs JSONDecoder:      %.2f× its throughput (goal ≥ 3×)", decoder.seconds / validate.seconds))
     print(String(format: "full validation vs JSONSerialization: %.2f× its throughput", serialization.seconds / validate.seconds))
+    let samplePlacements = decimal(Double(placementCount), places: 0)
+    goals.append(Goal(name: "strict parse (\(samplePlacements) placements)", bound: .atLeast(800), unit: .megabytesPerSecond, figure: megabytes / parse.seconds))
+    goals.append(Goal(name: "full validation vs JSONDecoder (\(samplePlacements) placements)", bound: .atLeast(3), unit: .times, figure: decoder.seconds / validate.seconds))
+    if let siteCommands {
+        goals += try measureWholeProcessCheck(bytes: bytes, placements: placementCount, runs: runs, site: siteCommands)
+    } else {
+        goals.append(Goal(name: "whole-process check vs JSONDecoder", bound: .atLeast(3), unit: .times, figure: nil, note: "fallback-site is not built"))
+    }
 }
 
 // MARK: - Site build, beside Hugo
@@ -163,42 +187,8 @@ func buildSite(placements: Int) throws -> (pages: Int, seconds: Double, markdown
     return (pages.count, seconds, htmlBytes / max(pages.count, 1), weight)
 }
 
-/// Builds `pages` Markdown pages of about `pageBytes` each with Hugo; nil when Hugo is not installed.
-func buildWithHugo(pages: Int, pageBytes: Int) throws -> Double? {
-    let hugo = ["/usr/bin/hugo", "/usr/local/bin/hugo", "/opt/homebrew/bin/hugo"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let hugo else { return nil }
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-hugo-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: root) }
-    let content = root.appendingPathComponent("content/pages")
-    try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(at: root.appendingPathComponent("layouts/_default"), withIntermediateDirectories: true)
-    try Data("baseURL = '/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term', 'RSS', 'sitemap']\n".utf8)
-        .write(to: root.appendingPathComponent("config.toml"))
-    let layout = "<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ .Content }}</main></body></html>"
-    try Data(layout.utf8).write(to: root.appendingPathComponent("layouts/_default/single.html"))
-    try Data(layout.utf8).write(to: root.appendingPathComponent("layouts/_default/list.html"))
-    // Pages like ours: a heading, a facts list, a table of rows and prose, to about the same size.
-    var body = "## Findings\n\n| Severity | Rule | Where | Finding |\n| --- | --- | --- | --- |\n"
-    var row = 0
-    while body.utf8.count < pageBytes / 3 {
-        body += "| warning | `rule-\(row)` | line \(row), column 4 | Page *p\(row)* of funnel **f** loads a remote URL. |\n"
-        row += 1
-    }
-    for index in 0..<pages {
-        let page = "---\ntitle: \"Page \(index)\"\n---\n\n# Placement p\(index)\n\n- Key: `p\(index)`\n- Revision: 3\n\n" + body
-        try Data(page.utf8).write(to: content.appendingPathComponent("p\(index).md"))
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: hugo)
-    process.arguments = ["--quiet", "-s", root.path, "-d", root.appendingPathComponent("public").path]
-    let start = DispatchTime.now().uptimeNanoseconds
-    try process.run()
-    process.waitUntilExit()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-}
-
 let sitePlacements = option("site-placements", default: 1_000)
-if !historyOnly && !drawingOnly {
+if !otherOnly("--site-only") {
     print("")
     print("site: building the site of a \(sitePlacements)-placement sample…")
     let site = try buildSite(placements: sitePlacements)
@@ -206,11 +196,10 @@ if !historyOnly && !drawingOnly {
     let weight = site.weight
     print(String(format: "page weight: average %.1f KB, heaviest %@ %.1f KB (goal ≤ 1,024 KB), overview %.1f KB (goal ≤ 1,536 KB)",
         Double(weight.averageBytes) / 1024, weight.largestPage, Double(weight.largestBytes) / 1024, Double(weight.overviewBytes) / 1024))
-    if let hugoSeconds = try buildWithHugo(pages: site.pages, pageBytes: site.markdownBytes) {
-        print(String(format: "hugo                 %5d pages in %7.2f s  %8.1f pages/s", site.pages, hugoSeconds, Double(site.pages) / hugoSeconds))
-        print(String(format: "fallback-site vs Hugo: %.2f× its pages per second (goal ≥ 2×)", hugoSeconds / site.seconds))
+    if let siteCommands {
+        goals += try measureSiteBuilds(small: sitePlacements, runs: option("site-runs", default: 2), site: siteCommands)
     } else {
-        print("hugo is not installed (apt-get install hugo): no comparison")
+        goals.append(Goal(name: "build vs Hugo, plain Markdown", bound: .atLeast(2), unit: .times, figure: nil, note: "fallback-site is not built"))
     }
 }
 
@@ -225,7 +214,7 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     ) { count += 1 }
 }
 
-if !historyOnly && !CommandLine.arguments.contains("--site-only") {
+if !otherOnly("--drawing-only") {
     print("")
     print("funnel drawing: the tests' branching quiz, best of \(runs) runs; the anchor is Foundation's XMLParser reading the SVG drawn")
     for pageCount in [30, 400] {
@@ -328,7 +317,7 @@ func runHistoryChild(_ arguments: [String]) throws -> (seconds: Double, peak: In
     return (seconds, peak, String(columns[3]))
 }
 
-if historyOnly || CommandLine.arguments.contains("--history") {
+if historyOnly || (CommandLine.arguments.contains("--history") && !otherOnly("--history-only")) {
     let snapshotCount = option("history-snapshots", default: 200)
     let historyPlacements = option("history-placements", default: 1_000)
     let changes = option("history-changes", default: 5)
@@ -360,4 +349,43 @@ if historyOnly || CommandLine.arguments.contains("--history") {
     print(String(format: "site build, newest snapshot only  %9.3f s   peak %7.1f MiB  (%@)", singleBuild.seconds, megabytes(singleBuild.peak), singleBuild.note))
     print(String(format: "site build, %4d-snapshot series  %9.3f s   peak %7.1f MiB  (%@, with History and Changes)", snapshotCount, seriesBuild.seconds, megabytes(seriesBuild.peak), seriesBuild.note))
     print(String(format: "series build peak vs single build: %.2f× (goal < 2×)", Double(seriesBuild.peak) / Double(max(singleBuild.peak, 1))))
+}
+
+// MARK: - Whole processes: git history, the scaling table, the 100,000-placement runs
+
+let gitRequested = gitOnly || (CommandLine.arguments.contains("--git") && !otherOnly("--git-only"))
+let gitCommits = option("git-commits", default: 1_000)
+if let siteCommands, gitRequested {
+    goals += try measureGitHistory(
+        commits: gitCommits, placements: option("git-placements", default: 1_000), changes: option("git-changes", default: 5),
+        runs: option("git-runs", default: 1), site: siteCommands)
+} else if !otherOnly("--git-only") {
+    goals.append(Goal(
+        name: "history --git-history vs history FOLDER (\(decimal(Double(gitCommits), places: 0)) commits)", bound: .atMost(1.2), unit: .times,
+        figure: nil, note: siteCommands == nil ? "fallback-site is not built" : "add --git (or --git-only; --git-commits N) to measure, a few minutes"))
+}
+
+if let siteCommands, !otherOnly("--scaling-only") {
+    goals += try measureScaling(scalingCases { option($0, default: $1) }, runs: option("scaling-runs", default: 3), site: siteCommands)
+}
+
+let largePlacements = option("large-placements", default: 100_000)
+if let siteCommands, CommandLine.arguments.contains("--large") {
+    goals += try measureLargeRuns(placements: largePlacements, site: siteCommands)
+} else if !otherOnly("") {
+    let name = decimal(Double(largePlacements), places: 0)
+    goals.append(Goal(name: "check: \(name) placements, time", bound: .below(10), unit: .seconds, figure: nil, note: "add --large to measure"))
+    goals.append(Goal(name: "check: \(name) placements, peak memory", bound: .below(2000), unit: .megabytes, figure: nil, note: "add --large to measure"))
+    goals.append(Goal(name: "build: \(name) placements completes, peak memory", bound: .below(4000), unit: .megabytes, figure: nil, note: "add --large to measure"))
+}
+
+// MARK: - Summary: every goal of the run, judged from its figure
+
+if !goals.isEmpty {
+    print("")
+    print("summary (issue 10's goals; this machine's figures, noisy when it is shared):")
+    print(["goal".padded(to: 58), "bound".padded(to: 12), "measured".padded(to: 12), "verdict"].joined(separator: " "))
+    for goal in goals { print(goal.summaryLine) }
+    let held = goals.count { $0.holds == true }, missed = goals.count { $0.holds == false }
+    print("\(held) hold, \(missed) miss, \(goals.count - held - missed) not measured")
 }

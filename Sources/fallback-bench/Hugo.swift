@@ -1,0 +1,95 @@
+// Hugo beside the site build: the same number of pages, built by Hugo as a whole process.
+import Foundation
+
+/// The pages Hugo is given.
+enum HugoPages: Sendable {
+    /// Plain Markdown prose paragraphs of about `textBytes` each under a minimal layout: the issue's
+    /// "same amount of text as plain Markdown" (the goal's anchor).
+    case prose(textBytes: Int)
+    /// A heading, a facts list and a findings table, to about `htmlBytes` of HTML each: heavier pages,
+    /// closer to ours in shape.
+    case tables(htmlBytes: Int)
+
+    /// The Markdown of page `index`.
+    func markdown(index: Int) -> String {
+        switch self {
+        case .prose(let textBytes):
+            var body = "# Placement p\(index)\n\n"
+            var sentence = 0
+            while body.utf8.count < textBytes {
+                var paragraph = ""
+                for _ in 0..<4 {
+                    paragraph += "Placement p\(index) serves funnel number \(sentence) offline in two locales, and its paywall page offers a monthly and a yearly package. "
+                    sentence += 1
+                }
+                body += paragraph + "\n\n"
+            }
+            return "---\ntitle: \"Page \(index)\"\n---\n\n" + body
+        case .tables(let htmlBytes):
+            var body = "## Findings\n\n| Severity | Rule | Where | Finding |\n| --- | --- | --- | --- |\n"
+            var row = 0
+            while body.utf8.count < htmlBytes / 3 {
+                body += "| warning | `rule-\(row)` | line \(row), column 4 | Page *p\(row)* of funnel **f** loads a remote URL. |\n"
+                row += 1
+            }
+            return "---\ntitle: \"Page \(index)\"\n---\n\n# Placement p\(index)\n\n- Key: `p\(index)`\n- Revision: 3\n\n" + body
+        }
+    }
+}
+
+/// Hugo on the `PATH` (or where Debian and Homebrew put it), or nil.
+func hugoExecutable() -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    let folders = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
+    return folders.map { ($0 as NSString).appendingPathComponent("hugo") }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// Builds `pages` pages of `kind` with Hugo (`hugo --quiet`, no minification, no RSS, sitemap or
+/// taxonomies), best of `runs`; nil when Hugo is not installed. A failing Hugo throws.
+func buildWithHugo(pages: Int, kind: HugoPages, runs: Int) throws -> ChildRun? {
+    guard let hugo = hugoExecutable() else { return nil }
+    let root = try BenchFolder("hugo")
+    defer { root.remove() }
+    let content = root.file("content/pages")
+    try FileManager.default.createDirectory(atPath: content, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: root.file("layouts/_default"), withIntermediateDirectories: true)
+    try root.write("baseURL = '/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term', 'RSS', 'sitemap']\n", to: "config.toml")
+    let layout = "<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ .Content }}</main></body></html>"
+    try root.write(layout, to: "layouts/_default/single.html")
+    try root.write(layout, to: "layouts/_default/list.html")
+    for index in 0..<pages {
+        try Data(kind.markdown(index: index).utf8).write(to: URL(fileURLWithPath: (content as NSString).appendingPathComponent("p\(index).md")))
+    }
+    let publicFolder = root.file("public")
+    var command = ChildCommand(hugo, ["--quiet", "-s", root.path, "-d", publicFolder])
+    command.standardError = nil
+    return try measureChild(command, runs: runs) { try? FileManager.default.removeItem(atPath: publicFolder) }
+}
+
+/// Hugo's two comparisons with our whole-process build of the `placements`-placement sample.
+func measureHugo(ours: ChildRun, output: SiteOutput, placements: Int, runs: Int) throws -> [Goal] {
+    let name = "build of \(decimal(Double(placements), places: 0)) placements vs Hugo, plain Markdown"
+    guard hugoExecutable() != nil else {
+        print("hugo is not installed: no comparison (make bench-deps installs it; or see https://gohugo.io/installation/)")
+        return [Goal(name: name, bound: .atLeast(2), unit: .times, figure: nil, note: "hugo is not installed: make bench-deps")]
+    }
+    let pages = output.pages
+    let oursPerSecond = Double(pages) / ours.seconds
+    print("hugo, \(decimal(Double(pages), places: 0)) pages each, best of \(runs); fallback-site build: \(decimal(oursPerSecond, places: 0)) pages/s")
+    var goals: [Goal] = []
+    for kind in [HugoPages.prose(textBytes: output.averageTextBytes), .tables(htmlBytes: output.averageHTMLBytes)] {
+        guard let run = try buildWithHugo(pages: pages, kind: kind, runs: runs) else { continue }
+        let hugoPerSecond = Double(pages) / run.seconds
+        let speedUp = ratio(oursPerSecond, hugoPerSecond)
+        switch kind {
+        case .prose(let textBytes):
+            print("  (a) plain prose, \(decimal(Double(textBytes) / 1024, places: 1)) KB of text a page (our pages' text): \(formatRun(run)), "
+                + "\(decimal(hugoPerSecond, places: 0)) pages/s; fallback-site: \(decimal(speedUp, places: 2))× its pages per second (goal ≥ 2×)")
+            goals.append(Goal(name: name, bound: .atLeast(2), unit: .times, figure: speedUp, cpuFigure: ratio(run.cpuSeconds, ours.cpuSeconds)))
+        case .tables(let htmlBytes):
+            print("  (b) table pages, \(decimal(Double(htmlBytes) / 1024, places: 1)) KB of HTML a page (our pages' size): \(formatRun(run)), "
+                + "\(decimal(hugoPerSecond, places: 0)) pages/s; fallback-site: \(decimal(speedUp, places: 2))× its pages per second (no goal)")
+        }
+    }
+    return goals
+}

@@ -1,0 +1,137 @@
+// The scaling table: each dimension at N and 10N, as whole `fallback-site` processes.
+import Foundation
+
+/// One row of the scaling table: a dimension, the command that exercises it and its input at size n.
+struct ScalingCase {
+    enum Command: String {
+        case check, build, history
+    }
+
+    var name: String
+    var command: Command
+    /// N; the row also runs 10N.
+    var size: Int
+    /// Writes the input of size n into the folder and returns what to pass to the command.
+    var input: (_ size: Int, _ folder: BenchFolder) throws -> String
+}
+
+/// A measured row: the runs at N and 10N, and how the CPU time grew, start-up taken off. CPU time
+/// (user and system), not wall time, since the machine's load stretches wall time run by run.
+struct ScalingResult {
+    var scalingCase: ScalingCase
+    var small: ChildRun
+    var large: ChildRun
+    /// The CPU time a process of this command takes on an empty input.
+    var startUp: Double
+
+    var growthRatio: Double { ratio(max(large.cpuSeconds - startUp, 0), max(small.cpuSeconds - startUp, 0)) }
+    var growth: Growth { Growth(ratio: growthRatio, small: small.cpuSeconds - startUp) }
+}
+
+/// The rows, with N from the options (`--scale-placements`, `--scale-pages`, `--scale-pages-build`, …).
+func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
+    func file(_ make: @escaping (Int) -> String) -> (Int, BenchFolder) throws -> String {
+        { size, folder in try folder.write(make(size), to: "input-\(size).json") }
+    }
+    let releases: (Int, BenchFolder) throws -> String = { size, folder in
+        let path = folder.file("releases-\(size)")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try ScalingInputs.forEachRelease(size, placements: 100, changes: 5) { index, text in
+            try Data(text.utf8).write(to: URL(fileURLWithPath: (path as NSString).appendingPathComponent(String(format: "release-%05d.json", index))))
+        }
+        return path
+    }
+    // N for each row: `--scale-NAME` for check (and history), `--scale-NAME-build` for build, whose
+    // work per item is larger. The defaults give each row tens of milliseconds of work or more at N.
+    func dimension(_ name: String, _ option: String, check: Int, build: Int?, _ make: @escaping (Int) -> String) -> [ScalingCase] {
+        let checked = ScalingCase(name: name, command: .check, size: optionValue("scale-\(option)", check), input: file(make))
+        guard let build else { return [checked] }
+        return [checked, ScalingCase(name: name, command: .build, size: optionValue("scale-\(option)-build", build), input: file(make))]
+    }
+    let history = ScalingCase(
+        name: "snapshots (history fold, 100 placements)", command: .history, size: optionValue("scale-snapshots", 20), input: releases)
+    let rows: [[ScalingCase]] = [
+        dimension("placements (sample)", "placements", check: 1_000, build: nil, ScalingInputs.placements),
+        dimension("pages per funnel (branching quiz)", "pages", check: 2_000, build: 200, ScalingInputs.quizPages),
+        dimension("options per page, each with an imageUrl", "options", check: 20_000, build: 500, ScalingInputs.options),
+        dimension("findings (rules to unknown pages, one funnel)", "findings", check: 2_000, build: 200, ScalingInputs.unknownTargets),
+        [history],
+        dimension("pages that all loop back (cycles)", "loops", check: 5_000, build: 200, ScalingInputs.loopingPages),
+        dimension("one key written N times (duplicate keys)", "keys", check: 10_000, build: 1_000, ScalingInputs.repeatedKey),
+    ]
+    return rows.flatMap { $0 }
+}
+
+/// Runs every case at N and 10N (best of `runs`), prints the table and returns the linearity goal.
+func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throws -> [Goal] {
+    let folder = try BenchFolder("scaling")
+    defer { folder.remove() }
+    let inputs = BenchFolder(existing: folder.file("in"))
+    let out = folder.file("out")
+    try FileManager.default.createDirectory(atPath: inputs.path, withIntermediateDirectories: true)
+
+    func command(_ kind: ScalingCase.Command, _ input: String) -> ChildCommand {
+        switch kind {
+        case .check: return site.check([input])
+        case .build: return site.build([input], out: out)
+        case .history: return site.history([input])
+        }
+    }
+    func measure(_ kind: ScalingCase.Command, _ input: String) throws -> ChildRun {
+        try measureChild(command(kind, input), runs: runs) { try? FileManager.default.removeItem(atPath: out) }
+    }
+
+    // What each command costs on an empty input: process start-up, taken off every time below.
+    let empty = try inputs.write(ScalingInputs.empty, to: "empty.json")
+    let emptyFolder = inputs.file("empty-history")
+    try FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: true)
+    try BenchFolder(existing: emptyFolder).write(ScalingInputs.empty, to: "release-00000.json")
+    var startUp: [ScalingCase.Command: Double] = [:]
+    for kind in [ScalingCase.Command.check, .build, .history] {
+        startUp[kind] = try measure(kind, kind == .history ? emptyFolder : empty).cpuSeconds
+    }
+    print("")
+    print("scaling: whole fallback-site processes at N and 10N, best of \(runs) by wall time. The ratio is of CPU time, steadier on a busy")
+    print("machine, less the CPU time of the same command on an empty input (start-up: check \(decimal(startUp[.check]! * 1000, places: 0)) ms, "
+        + "build \(decimal(startUp[.build]! * 1000, places: 0)) ms, history \(decimal(startUp[.history]! * 1000, places: 0)) ms); linear is under 12× for 10× the input")
+    let columns: [(String, Int)] = [
+        ("dimension", 46), ("command", 8), ("N", 7), ("wall", 9), ("cpu", 9), ("peak", 8), ("10N", 8), ("wall", 9), ("cpu", 9), ("peak", 8),
+        ("ratio", 8),
+    ]
+    print(columns.map { $0.0.padded(to: $0.1) }.joined() + "growth")
+    var results: [ScalingResult] = []
+    for scalingCase in cases {
+        var runsBySize: [ChildRun] = []
+        for size in [scalingCase.size, scalingCase.size * 10] {
+            let input = try scalingCase.input(size, inputs)
+            runsBySize.append(try measure(scalingCase.command, input))
+            try? FileManager.default.removeItem(atPath: input)
+        }
+        let result = ScalingResult(scalingCase: scalingCase, small: runsBySize[0], large: runsBySize[1], startUp: startUp[scalingCase.command]!)
+        results.append(result)
+        func cells(_ size: Int, _ run: ChildRun) -> [String] {
+            let peak = decimal(megabytes(run.peakBytes), places: 0)
+            return [
+                decimal(Double(size), places: 0).padded(to: 8), "\(decimal(run.seconds, places: 3)) s".padded(to: 9),
+                "\(decimal(run.cpuSeconds, places: 3)) s".padded(to: 9), "\(peak) MB".padded(to: 8),
+            ]
+        }
+        let name = [scalingCase.name.padded(to: 46), scalingCase.command.rawValue.padded(to: 8)]
+        let growth = ["\(decimal(result.growthRatio, places: 1))×".padded(to: 8), result.growth.rawValue]
+        print((name + cells(scalingCase.size, result.small) + cells(scalingCase.size * 10, result.large) + growth).joined())
+    }
+    let judged = results.filter { $0.growth != .tooSmall }
+    let worst = judged.max { $0.growthRatio < $1.growthRatio }
+    let notLinear = judged.filter { $0.growth != .linear }.map { "\($0.scalingCase.name), \($0.scalingCase.command.rawValue)" }
+    let tooSmall = results.count - judged.count
+    var notes: [String] = []
+    if let worst { notes.append("worst: \(worst.scalingCase.name), \(worst.scalingCase.command.rawValue)") }
+    if !notLinear.isEmpty { notes.append("not linear: " + notLinear.joined(separator: "; ")) }
+    if tooSmall > 0 { notes.append("\(tooSmall) row(s) too small to judge") }
+    return [Goal(name: "scaling: worst growth for 10× the input", bound: .below(12), unit: .times, figure: worst?.growthRatio, note: notes.joined(separator: "; "))]
+}
+
+extension BenchFolder {
+    /// A folder that exists already (or is made by the caller); `remove()` removes it.
+    init(existing path: String) { self.path = path }
+}

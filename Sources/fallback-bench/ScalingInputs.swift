@@ -1,0 +1,73 @@
+// Inputs for the scaling table: each grows one dimension (options, pages, findings, a repeated key)
+// and keeps the rest small, so the time at N and 10N shows how that dimension alone scales.
+import FallbackSample
+
+/// Generators of fallback files that stress one dimension each. Deterministic and valid JSON; the
+/// files load (the SDK keeps the entry), so the checks and the site build do their full work.
+enum ScalingInputs {
+    /// One placement `p` whose funnel has a question page with `count` options, each with an
+    /// `imageUrl`, then a last page.
+    static func options(_ count: Int) -> String {
+        let options = (0..<count).map { index in
+            #"{"imageUrl":"https://cdn.example.com/options/\#(index).jpg","label":{"en":"Option \#(index)","fr":"Choix \#(index)"},"value":"v\#(index)"}"#
+        }
+        let question = #"{"default_next":"done","id":"question","options":[\#(options.joined(separator: ","))],"question_id":"q","title":{"en":"Pick one","fr":"Choisissez"},"type":"single_choice"}"#
+        let done = #"{"id":"done","title":{"en":"Done","fr":"Fini"},"type":"success"}"#
+        return file(funnelPages: [question, done], locales: #"["en","fr"]"#)
+    }
+
+    /// One placement `p` whose funnel has `count` pages in a chain, each with a rule back to the
+    /// first page: every page closes a loop, so the cycle check has `count` loops to find.
+    static func loopingPages(_ count: Int) -> String {
+        let pages = (0..<max(count, 2)).map { index in
+            let next = index + 1 < max(count, 2) ? "page_\(index + 1)" : "page_0"
+            return #"{"default_next":"\#(next)","id":"page_\#(index)","next_rules":[{"condition":{"clauses":[{"op":"eq","question_id":"q\#(index)","value":"again"}],"op":"all"},"goto":"page_0","id":"back_\#(index)"}],"question_id":"q\#(index)","title":"Question \#(index)","type":"yes_no"}"#
+        }
+        return file(funnelPages: pages)
+    }
+
+    /// One placement `p` whose funnel has `count` pages, each with a rule to a page that does not
+    /// exist: `count` findings from one entry.
+    static func unknownTargets(_ count: Int) -> String {
+        let pages = (0..<count).map { index in
+            let next = index + 1 < count ? "page_\(index + 1)" : "end"
+            return #"{"default_next":"\#(next)","id":"page_\#(index)","next_rules":[{"condition":{"clauses":[{"op":"is_answered","question_id":"q\#(index)"}],"op":"all"},"goto":"missing_\#(index)","id":"rule_\#(index)"}],"question_id":"q\#(index)","title":"Question \#(index)","type":"yes_no"}"#
+        }
+        return file(funnelPages: pages)
+    }
+
+    /// The placement key `p` written `count` times, each with its own revision: the last one wins (§3).
+    static func repeatedKey(_ count: Int) -> String {
+        let entries = (0..<max(count, 1)).map { index in
+            #""p":{"funnel":{"id":"fnl_\#(index)","pages":[{"id":"welcome","title":"Welcome \#(index)","type":"welcome"}],"slug":"f\#(index)"},"placement":{"identifier":"p","revision":\#(index + 1)}}"#
+        }
+        return #"{"formatVersion":1,"placements":{\#(entries.joined(separator: ","))}}"#
+    }
+
+    /// The tests' branching quiz with `count` pages (`SampleFunnel`).
+    static func quizPages(_ count: Int) -> String { SampleFunnel.fileText(pageCount: max(count, 2)) }
+
+    /// The realistic sample of `count` placements (`SampleExport`, seed 1).
+    static func placements(_ count: Int) -> String { SampleExport(placementCount: count, seed: 1).jsonText() }
+
+    /// Hands `body` the text of each of `count` releases of a `placements`-placement sample, oldest
+    /// first, `changes` placements republished per release; one release is held at a time.
+    static func forEachRelease(
+        _ count: Int, placements: Int, changes: Int, seed: UInt64 = 3, _ body: (_ index: Int, _ text: String) throws -> Void
+    ) rethrows {
+        var export = SampleExport(placementCount: placements, seed: seed)
+        for release in 0..<count {
+            if release > 0 { export = export.nextRelease(changing: min(changes, placements)) }
+            try body(release, export.jsonText())
+        }
+    }
+
+    /// A file with no placements: what a process costs to start, read and report nothing.
+    static let empty = #"{"formatVersion":1,"placements":{}}"#
+
+    private static func file(funnelPages pages: [String], locales: String? = nil) -> String {
+        let localeMember = locales.map { #""defaultLocale":"en","locales":\#($0),"# } ?? ""
+        let funnel = #"{\#(localeMember)"id":"fnl_scaling","name":"Scaling","pages":[\#(pages.joined(separator: ","))],"slug":"scaling"}"#
+        return #"{"formatVersion":1,"placements":{"p":{"funnel":\#(funnel),"placement":{"identifier":"p","revision":1}}}}"#
+    }
+}

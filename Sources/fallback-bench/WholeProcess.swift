@@ -1,0 +1,253 @@
+// Whole-process rows: `fallback-site check` beside a process that only runs `JSONDecoder`, and
+// `fallback-site build` at 1,000, 10,000 (and, with --large, 100,000) placements. They run the
+// release binary as a user does, so they measure what ships and survive changes to internal APIs.
+import Foundation
+
+/// A folder of the benchmark's own under the temporary folder, removed with `remove()`.
+struct BenchFolder {
+    let path: String
+
+    init(_ label: String) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(label)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the folder.
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    /// Writes `text` to `name` inside the folder and returns its path.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        let target = file(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The `fallback-site` command lines the benchmark runs, with settings that make them reproducible:
+/// a fixed `--now`, every finding listed but none failing the run, and output thrown away.
+struct SiteCommands {
+    let executable: String
+    /// The time every run takes as now, so the time-dependent checks do the same work each run.
+    static let now = "2026-12-02T00:00:00Z"
+
+    /// `check FILES --format json`, exit 0 whatever it finds.
+    func check(_ files: [String]) -> ChildCommand {
+        ChildCommand(executable, ["check"] + files + ["--format", "json", "--fail-on", "never", "--now", Self.now])
+    }
+
+    /// `build INPUTS --out OUT --quiet`.
+    func build(_ inputs: [String], out: String) -> ChildCommand {
+        ChildCommand(executable, ["build"] + inputs + ["--out", out, "--quiet", "--now", Self.now])
+    }
+
+    /// `history INPUTS --format json`, or `history --git-history PATH` when `gitHistory` is given.
+    func history(_ inputs: [String] = [], gitHistory: String? = nil) -> ChildCommand {
+        let source = gitHistory.map { ["--git-history", $0] } ?? inputs
+        return ChildCommand(executable, ["history"] + source + ["--format", "json", "--fail-on", "never", "--now", Self.now])
+    }
+
+    /// Writes the `placements`-placement sample of `seed` to `path` (untimed).
+    func writeSample(placements: Int, seed: Int, to path: String) throws {
+        _ = try ChildCommand(executable, ["sample", "--placements", String(placements), "--seed", String(seed), "--out", path]).run()
+    }
+}
+
+/// Times `command` `runs` times, calling `prepare` before each run (untimed): the best wall time (with
+/// that run's CPU time) and the highest peak.
+func measureChild(_ command: ChildCommand, runs: Int, prepare: () throws -> Void = {}) throws -> ChildRun {
+    var best: ChildRun?
+    for _ in 0..<max(runs, 1) {
+        try prepare()
+        let run = try command.run()
+        guard var kept = best else {
+            best = run
+            continue
+        }
+        if run.seconds < kept.seconds { (kept.seconds, kept.cpuSeconds) = (run.seconds, run.cpuSeconds) }
+        kept.peakBytes = max(kept.peakBytes, run.peakBytes)
+        best = kept
+    }
+    return best!
+}
+
+/// The child mode of this binary that the whole-process `check` is compared with: reads the file and
+/// decodes it with `JSONDecoder` into `MinimalFile`, as a team's own small tool would; exits 1 if it cannot.
+func runDecodeChild(path: String) -> Never {
+    do {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let file = try JSONDecoder().decode(MinimalFile.self, from: data)
+        exit(file.placements.isEmpty && data.count > 64 ? 1 : 0)
+    } catch {
+        FileHandle.standardError.write(Data("decode child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// The argument that runs this binary as the `JSONDecoder` child.
+let decodeChildFlag = "--decode-child"
+
+/// 10,000 as "10k", 1,500 as "1,500".
+func shortCount(_ count: Int) -> String {
+    count >= 1000 && count % 1000 == 0 ? "\(decimal(Double(count / 1000), places: 0))k" : decimal(Double(count), places: 0)
+}
+
+func formatRun(_ run: ChildRun) -> String {
+    "\(decimal(run.seconds, places: 3)) s (cpu \(decimal(run.cpuSeconds, places: 3)) s), peak \(decimal(megabytes(run.peakBytes), places: 0)) MB"
+}
+
+/// Whole-process `check FILE --format json` beside a whole-process `JSONDecoder` of the same file.
+func measureWholeProcessCheck(bytes: [UInt8], placements: Int, runs: Int, site: SiteCommands) throws -> [Goal] {
+    let folder = try BenchFolder("check")
+    defer { folder.remove() }
+    let path = folder.file("sample.json")
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let check = try measureChild(site.check([path]), runs: runs)
+    let decode = try measureChild(ChildCommand(BenchBinaries.bench, [decodeChildFlag, path]), runs: runs)
+    let speedUp = ratio(decode.seconds, check.seconds)
+    print("")
+    print("whole processes, best of \(runs) (wall time from spawn to exit; peak = the child's maximum resident set):")
+    print("fallback-site check --format json      \(formatRun(check))")
+    print("JSONDecoder process (MinimalFile)      \(formatRun(decode))")
+    print("whole-process check vs JSONDecoder:    \(decimal(speedUp, places: 2))× its speed (goal ≥ 3×; by CPU time "
+        + "\(decimal(ratio(decode.cpuSeconds, check.cpuSeconds), places: 2))×)")
+    return [Goal(name: "whole-process check vs JSONDecoder (\(decimal(Double(placements), places: 0)) placements)", bound: .atLeast(3), unit: .times, figure: speedUp,
+        cpuFigure: ratio(decode.cpuSeconds, check.cpuSeconds))]
+}
+
+/// What a built site's pages weigh: page count, HTML bytes, and the text a reader sees.
+struct SiteOutput {
+    var pages = 0
+    var htmlBytes = 0
+    var textBytes = 0
+
+    /// Reads every `.html` file under `folder`.
+    init(folder: String) {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return }
+        for case let name as String in walker where name.hasSuffix(".html") {
+            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name)) else { continue }
+            pages += 1
+            htmlBytes += data.count
+            textBytes += visibleTextBytes(Array(data))
+        }
+    }
+
+    var averageHTMLBytes: Int { htmlBytes / max(pages, 1) }
+    var averageTextBytes: Int { textBytes / max(pages, 1) }
+}
+
+/// The bytes of text a reader sees in `html`: outside tags, scripts and styles, runs of white space
+/// counted as one. (Entities count as written; a close enough measure of "the same amount of text".)
+func visibleTextBytes(_ html: [UInt8]) -> Int {
+    var count = 0
+    var index = 0
+    var lastWasSpace = true
+    func starts(_ word: String, at position: Int) -> Bool {
+        let word = Array(word.utf8)
+        guard position + word.count <= html.count else { return false }
+        for offset in 0..<word.count where html[position + offset] | 0x20 != word[offset] { return false }
+        return true
+    }
+    while index < html.count {
+        let byte = html[index]
+        if byte == UInt8(ascii: "<") {
+            // Skip a script or style element whole, else just the tag.
+            let skipped = ["script", "style"].first { starts("<" + $0, at: index) }
+            var end = index + 1
+            if let skipped {
+                while end < html.count && !starts("</" + skipped, at: end) { end += 1 }
+            }
+            while end < html.count && html[end] != UInt8(ascii: ">") { end += 1 }
+            index = end + 1
+            continue
+        }
+        let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+        if !isSpace || !lastWasSpace { count += 1 }
+        lastWasSpace = isSpace
+        index += 1
+    }
+    return count
+}
+
+/// The site builds as whole processes at 1,000 and 10,000 placements (seed 2), then Hugo on as many
+/// pages of plain prose of the same text size and of table pages of the same HTML size.
+func measureSiteBuilds(small: Int, runs: Int, site: SiteCommands) throws -> [Goal] {
+    let folder = try BenchFolder("site-builds")
+    defer { folder.remove() }
+    let large = small * 10
+    print("")
+    print("site build, whole processes (fallback-site build --quiet), best of \(runs):")
+    var results: [Int: (run: ChildRun, output: SiteOutput)] = [:]
+    for placements in [small, large] {
+        let input = folder.file("in-\(placements)/sample.json")
+        try FileManager.default.createDirectory(atPath: folder.file("in-\(placements)"), withIntermediateDirectories: true)
+        try site.writeSample(placements: placements, seed: 2, to: input)
+        let out = folder.file("site-\(placements)")
+        let run = try measureChild(site.build([input], out: out), runs: runs) { try? FileManager.default.removeItem(atPath: out) }
+        let output = SiteOutput(folder: out)
+        try? FileManager.default.removeItem(atPath: out)
+        results[placements] = (run, output)
+        print(
+            "\(decimal(Double(placements), places: 0).padded(to: 7)) placements: \(decimal(Double(output.pages), places: 0).padded(to: 6)) pages in "
+                + "\(formatRun(run)); \(decimal(Double(output.pages) / run.seconds, places: 0)) pages/s; average page "
+                + "\(decimal(Double(output.averageHTMLBytes) / 1024, places: 1)) KB of HTML, \(decimal(Double(output.averageTextBytes) / 1024, places: 1)) KB of text")
+    }
+    let smallRun = results[small]!, largeRun = results[large]!
+    let growth = ratio(largeRun.run.seconds, smallRun.run.seconds)
+    let peak = megabytes(largeRun.run.peakBytes)
+    print("\(shortCount(large)) vs \(shortCount(small)): \(decimal(growth, places: 2))× the time (goal < 10×; by CPU time \(decimal(ratio(largeRun.run.cpuSeconds, smallRun.run.cpuSeconds), places: 2))×), "
+        + "peak \(decimal(peak, places: 0)) MB (goal < 400 MB)")
+    var goals = [
+        Goal(name: "build: \(decimal(Double(large), places: 0)) vs \(decimal(Double(small), places: 0)) placements, time", bound: .below(10), unit: .times, figure: growth,
+             cpuFigure: ratio(largeRun.run.cpuSeconds, smallRun.run.cpuSeconds)),
+        Goal(name: "build: \(decimal(Double(large), places: 0)) placements, peak memory", bound: .below(400), unit: .megabytes, figure: peak),
+        Goal(name: "build: average page of the \(decimal(Double(small), places: 0))-placement sample", bound: .below(25), unit: .kilobytes,
+             figure: Double(smallRun.output.averageHTMLBytes) / 1024),
+    ]
+    goals += try measureHugo(ours: smallRun.run, output: smallRun.output, placements: small, runs: runs)
+    return goals
+}
+
+/// With --large: `check` and `build` of a 100,000-placement sample, each under an address-space cap
+/// (so a run that would need far more memory fails on its own instead of starving the machine).
+func measureLargeRuns(placements: Int, site: SiteCommands) throws -> [Goal] {
+    let folder = try BenchFolder("large")
+    defer { folder.remove() }
+    print("")
+    print("large: writing a \(decimal(Double(placements), places: 0))-placement sample (seed 1)…")
+    try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
+    let input = folder.file("in/sample.json")
+    try site.writeSample(placements: placements, seed: 1, to: input)
+    let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
+    print("large: sample of \(decimal(megabytes(size), places: 0)) MB; one run each")
+    let name = decimal(Double(placements), places: 0)
+
+    var check = site.check([input])
+    check.addressSpaceLimit = 6_000_000_000
+    var build = site.build([input], out: folder.file("site"))
+    build.addressSpaceLimit = 12_000_000_000
+    var goals: [Goal] = []
+    for (label, command, limitText) in [("check", check, "6 GB"), ("build", build, "12 GB")] {
+        do {
+            let run = try command.run()
+            print("\(label) of \(name) placements: \(formatRun(run))")
+            if label == "check" {
+                goals.append(Goal(name: "check: \(name) placements, time", bound: .below(10), unit: .seconds, figure: run.seconds, cpuFigure: run.cpuSeconds))
+                goals.append(Goal(name: "check: \(name) placements, peak memory", bound: .below(2000), unit: .megabytes, figure: megabytes(run.peakBytes)))
+            } else {
+                goals.append(Goal(name: "build: \(name) placements completes, peak memory", bound: .below(4000), unit: .megabytes, figure: megabytes(run.peakBytes)))
+            }
+        } catch {
+            print("\(label) of \(name) placements did not complete under a \(limitText) address-space cap: \(error)")
+            let note = "did not complete under a \(limitText) cap"
+            if label == "check" {
+                goals.append(Goal(name: "check: \(name) placements, time", bound: .below(10), unit: .seconds, figure: .infinity, note: note))
+            } else {
+                goals.append(Goal(name: "build: \(name) placements completes, peak memory", bound: .below(4000), unit: .megabytes, figure: .infinity, note: note))
+            }
+        }
+    }
+    return goals
+}

@@ -1,0 +1,75 @@
+import FallbackAudit
+import Foundation
+import RovenueFallback
+import Testing
+
+@testable import fallback_bench
+
+/// The scaling table's inputs load as the SDK would and grow exactly the dimension they are named after.
+@Suite struct BenchInputTests {
+    private func load(_ text: String) throws -> (file: FallbackFile, funnel: Funnel) {
+        let file = FallbackFile(text: text)
+        #expect(file.loadedCount == 1)
+        let funnel = try #require(file.loadedEntries.first?.entry.funnel)
+        return (file, funnel)
+    }
+
+    private func findings(_ file: FallbackFile, _ rule: Rule) -> Int {
+        Audit().findings(in: file).count { $0.ruleId == rule.id }
+    }
+
+    @Test(arguments: [1, 7, 300])
+    func optionsGrowOnePage(count: Int) throws {
+        let (_, funnel) = try load(ScalingInputs.options(count))
+        #expect(funnel.pages.count == 2)
+        let options = try #require(funnel.pages[0].options)
+        #expect(options.count == count)
+        #expect(options.allSatisfy { $0.imageUrl != nil })
+    }
+
+    /// The audit reports one loop of all the pages, closed by every page's rule and the last default_next.
+    @Test(arguments: [2, 10, 120])
+    func everyLoopingPageGoesBackToTheFirst(count: Int) throws {
+        let (file, funnel) = try load(ScalingInputs.loopingPages(count))
+        #expect(funnel.pages.count == count)
+        #expect(funnel.pages.allSatisfy { $0.nextRules?.first?.goto == "page_0" })
+        let cycles = Audit().findings(in: file).filter { $0.ruleId == Rule.cycle.id }
+        #expect(cycles.count == 1)
+        #expect(cycles.first?.message.contains("\(count) pages (") == true)
+        #expect(cycles.first?.message.contains("through \(count + 1) steps back") == true)
+        #expect(findings(file, .gotoUnknown) == 0)
+    }
+
+    @Test(arguments: [1, 10, 150])
+    func unknownTargetsGiveOneFindingAPage(count: Int) throws {
+        let (file, funnel) = try load(ScalingInputs.unknownTargets(count))
+        #expect(funnel.pages.count == count)
+        #expect(findings(file, .gotoUnknown) == count)
+        #expect(findings(file, .cycle) == 0)
+    }
+
+    @Test(arguments: [1, 2, 500])
+    func theRepeatedKeyLoadsOnceAndTheLastWins(count: Int) throws {
+        let text = ScalingInputs.repeatedKey(count)
+        #expect(text.components(separatedBy: "\"p\":{").count - 1 == count)
+        let file = FallbackFile(text: text)
+        #expect(file.loadedCount == 1)
+        #expect(file.loadedEntries.first?.entry.placement?.revision == Int64(count))
+    }
+
+    @Test func emptyFileLoadsNothingAndIsNotRejected() {
+        let file = FallbackFile(text: ScalingInputs.empty)
+        #expect(file.loadedCount == 0)
+        #expect(file.rejection == nil)
+    }
+
+    @Test func releasesChangeFromOneToTheNextAndAreTheSameEachTime() {
+        var first: [String] = []
+        var second: [String] = []
+        ScalingInputs.forEachRelease(3, placements: 20, changes: 2) { _, text in first.append(text) }
+        ScalingInputs.forEachRelease(3, placements: 20, changes: 2) { _, text in second.append(text) }
+        #expect(first == second)
+        #expect(Set(first).count == 3)
+        #expect(first.allSatisfy { FallbackFile(text: $0).loadedCount > 0 })
+    }
+}
