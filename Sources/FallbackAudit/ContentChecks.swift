@@ -49,21 +49,22 @@ extension AuditRun {
     /// Each declared locale whose copy in `map` has a gap, with the gap; nil when none has.
     ///
     /// Keys are matched by their bytes, as `OrderedMap` does; a map usually lists the declared
-    /// locales in their order, so each locale is tried first at its own position.
+    /// locales in their order, so each locale is tried first at its own position, then looked up
+    /// through the map's own index (hashed past a few keys), so many locales in another order
+    /// cost linear work.
     private static func gaps<Value>(
         in map: OrderedMap<Value>, locales: [String], _ gap: (Value?) -> String?
     ) -> [(locale: String, gap: String)]? {
         let keys = map.keys
         let values = map.values
-        var gaps: [(locale: String, gap: String)]?
+        var gaps: [(locale: String, gap: String)] = []
         for (position, locale) in locales.enumerated() {
-            let index = position < keys.count && ExactKey.same(keys[position], locale)
-                ? position : keys.firstIndex { ExactKey.same($0, locale) }
-            if let problem = gap(index.map { values[$0] }) {
-                gaps = (gaps ?? []) + [(locale, problem)]
+            let value = position < keys.count && ExactKey.same(keys[position], locale) ? values[position] : map[locale]
+            if let problem = gap(value) {
+                gaps.append((locale, problem))
             }
         }
-        return gaps
+        return gaps.isEmpty ? nil : gaps
     }
 
     private static func textGap(_ text: String?) -> String? {

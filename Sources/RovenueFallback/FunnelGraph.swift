@@ -94,13 +94,13 @@ public struct FunnelGraph: Sendable {
         starts.reserveCapacity(pages.count + 1)
         for index in pages.indices {
             starts.append(steps.count)
-            let page = pages[index]
-            if let rules = page.nextRules {
+            // Read the two fields in place: a copy of the whole page would retain all its texts.
+            if let rules = pages[index].nextRules {
                 for rule in rules.indices {
                     steps.append(Step(from: index, kind: .rule(rule), target: Self.target(rules[rule].goto, pageIndexMap, pages, firstPaywallPage)))
                 }
             }
-            if let defaultNext = page.defaultNext {
+            if let defaultNext = pages[index].defaultNext {
                 steps.append(Step(from: index, kind: .defaultNext, target: Self.target(defaultNext, pageIndexMap, pages, firstPaywallPage)))
             } else {
                 steps.append(Step(from: index, kind: .nextInOrder, target: index + 1 < pages.count ? .page(index + 1) : .end))
