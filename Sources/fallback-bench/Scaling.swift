@@ -58,6 +58,7 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         [history],
         dimension("pages that all loop back (cycles)", "loops", check: 5_000, build: 200, ScalingInputs.loopingPages),
         dimension("one key written N times (duplicate keys)", "keys", check: 10_000, build: 1_000, ScalingInputs.repeatedKey),
+        dimension("locales of one text, in reverse order", "locales", check: 5_000, build: 500, ScalingInputs.reversedLocales),
     ]
     return rows.flatMap { $0 }
 }

@@ -36,6 +36,19 @@ enum ScalingInputs {
         return file(funnelPages: pages)
     }
 
+    /// One placement `p` whose funnel declares `count` locales and has one page whose title gives
+    /// each its copy in the reverse order, every other one blank: the translation check looks each
+    /// declared locale up in a map that lists them in another order, and reports half of them.
+    static func reversedLocales(_ count: Int) -> String {
+        let locales = (0..<max(count, 1)).map { "l\($0)" }
+        let title = locales.indices.reversed().map { index in
+            #""\#(locales[index])":"\#(index.isMultiple(of: 2) ? "Hello \(index)" : " ")""#
+        }
+        let page = #"{"id":"welcome","title":{\#(title.joined(separator: ","))},"type":"welcome"}"#
+        let declared = "[" + locales.map { #""\#($0)""# }.joined(separator: ",") + "]"
+        return file(funnelPages: [page], locales: declared, defaultLocale: locales[0])
+    }
+
     /// The placement key `p` written `count` times, each with its own revision: the last one wins (§3).
     static func repeatedKey(_ count: Int) -> String {
         let entries = (0..<max(count, 1)).map { index in
@@ -65,8 +78,8 @@ enum ScalingInputs {
     /// A file with no placements: what a process costs to start, read and report nothing.
     static let empty = #"{"formatVersion":1,"placements":{}}"#
 
-    private static func file(funnelPages pages: [String], locales: String? = nil) -> String {
-        let localeMember = locales.map { #""defaultLocale":"en","locales":\#($0),"# } ?? ""
+    private static func file(funnelPages pages: [String], locales: String? = nil, defaultLocale: String = "en") -> String {
+        let localeMember = locales.map { #""defaultLocale":"\#(defaultLocale)","locales":\#($0),"# } ?? ""
         let funnel = #"{\#(localeMember)"id":"fnl_scaling","name":"Scaling","pages":[\#(pages.joined(separator: ","))],"slug":"scaling"}"#
         return #"{"formatVersion":1,"placements":{"p":{"funnel":\#(funnel),"placement":{"identifier":"p","revision":1}}}}"#
     }

@@ -57,6 +57,23 @@ import Testing
         #expect(file.loadedEntries.first?.entry.placement?.revision == Int64(count))
     }
 
+    /// Every declared locale has its copy, in reverse order; the odd ones are blank, and one
+    /// finding names each of them, whatever the order.
+    @Test(arguments: [2, 9, 400])
+    func reversedLocalesGiveOneGapPerBlankLocale(count: Int) throws {
+        let (file, funnel) = try load(ScalingInputs.reversedLocales(count))
+        #expect(funnel.locales?.count == count)
+        guard case .localized(let title)? = funnel.pages[0].title else {
+            Issue.record("the title is not per-locale copy")
+            return
+        }
+        #expect(title.keys == (0..<count).reversed().map { "l\($0)" })
+        let gaps = Audit().findings(in: file).filter { $0.ruleId == Rule.translationMissing.id }
+        #expect(gaps.count == 1)
+        let blank = (0..<count).filter { !$0.isMultiple(of: 2) }
+        #expect(gaps.first.map { message in blank.allSatisfy { message.message.contains("\"l\($0)\" (blank)") } } == true)
+    }
+
     @Test func emptyFileLoadsNothingAndIsNotRejected() {
         let file = FallbackFile(text: ScalingInputs.empty)
         #expect(file.loadedCount == 0)
