@@ -675,6 +675,7 @@ extension JSONDocument {
             self.count = count
             self.scanner = scanner
             nodes.reserveCapacity(min(count / 6 + 16, 1 << 24))
+            HugePages.advise(&nodes)
         }
 
         mutating func fail(_ reason: SyntaxError.Reason, _ message: String, at offset: Int) {
