@@ -45,7 +45,7 @@ public struct JSONDocument: Sendable {
         public let offset: Int
     }
 
-    struct Node: Sendable {
+    struct Node: Sendable, Equatable {
         var kind: Kind
         var flags: UInt8
         var parent: Int32
@@ -70,7 +70,7 @@ public struct JSONDocument: Sendable {
 
     /// A string holding a lone surrogate escape: valid JSON only where the SDK skips the value
     /// unread (§2 rule 1), and decoded as U+FFFD.
-    struct LoneSurrogate: Sendable {
+    struct LoneSurrogate: Sendable, Equatable {
         /// The string node.
         var node: Int32
         /// The byte offset of the first lone escape's backslash.
@@ -98,7 +98,7 @@ public struct JSONDocument: Sendable {
         let overflowingNumbers: [Int32]
         let loneSurrogates: [LoneSurrogate]
 
-        init(bytes: [UInt8], parser: Parser) {
+        init<Scanner>(bytes: [UInt8], parser: Parser<Scanner>) {
             self.bytes = bytes
             self.nodes = parser.nodes
             self.lineStarts = parser.lineStarts
@@ -142,15 +142,42 @@ public struct JSONDocument: Sendable {
     /// `acceptingLoneSurrogates`; then it is recorded (the string decodes it as U+FFFD), and the caller
     /// decides where it is allowed, as `FallbackFile` does for values the SDK skips unread.
     public init(bytes: [UInt8], acceptingLoneSurrogates: Bool = false) {
-        var parser = Parser(bytes: bytes)
-        parser.acceptsLoneSurrogates = acceptingLoneSurrogates
-        if bytes.count > JSONDocument.maximumByteCount {
-            parser.fail(.syntax, "the text is larger than \(JSONDocument.maximumByteCount) bytes", at: 0)
-            parser.continuationsInBlock = [0]
-        } else {
-            bytes.withUnsafeBufferPointer { parser.parse($0) }
+        self.init(bytes: bytes, acceptingLoneSurrogates: acceptingLoneSurrogates, path: .vector)
+    }
+
+    /// Parses `bytes` with stage 1 (`ParseIndex`) scanned along `path`; both paths give the same document.
+    init(bytes: [UInt8], acceptingLoneSurrogates: Bool = false, path: StructuralIndex.Path) {
+        self.storage = bytes.withUnsafeBufferPointer { buffer in
+            guard bytes.count <= JSONDocument.maximumByteCount else {
+                return JSONDocument.tooLarge(bytes)
+            }
+            let index = ParseIndex(bytes: buffer, path: path)
+            var parser = Parser(count: bytes.count, scanner: IndexedScanner(index: index))
+            parser.acceptsLoneSurrogates = acceptingLoneSurrogates
+            parser.parse(buffer)
+            return Storage(bytes: bytes, parser: parser)
         }
-        self.storage = Storage(bytes: bytes, parser: parser)
+    }
+
+    /// Parses `bytes` one byte at a time, without stage 1, as the parser did before it had one: the
+    /// reference the indexed parse is tested against.
+    init(referenceParsing bytes: [UInt8], acceptingLoneSurrogates: Bool = false) {
+        self.storage = bytes.withUnsafeBufferPointer { buffer in
+            guard bytes.count <= JSONDocument.maximumByteCount else {
+                return JSONDocument.tooLarge(bytes)
+            }
+            var parser = Parser(count: bytes.count, scanner: ByteScanner(count: bytes.count))
+            parser.acceptsLoneSurrogates = acceptingLoneSurrogates
+            parser.parse(buffer)
+            return Storage(bytes: bytes, parser: parser)
+        }
+    }
+
+    /// A text over `maximumByteCount` bytes: not parsed, a syntax error at its start.
+    private static func tooLarge(_ bytes: [UInt8]) -> Storage {
+        var parser = Parser(count: bytes.count, scanner: ByteScanner(count: 0))
+        parser.fail(.syntax, "the text is larger than \(JSONDocument.maximumByteCount) bytes", at: 0)
+        return Storage(bytes: bytes, parser: parser)
     }
 
     /// Parses UTF-8 text; a lone surrogate escape is a syntax error.
@@ -615,23 +642,40 @@ extension JSONDocument {
 // MARK: - Parser
 
 extension JSONDocument {
-    struct Parser {
+    /// Stage 2: the whole value grammar as a loop over an explicit stack of open containers. Where
+    /// whitespace and a string's plain run end is the `Scanner`'s to say: `IndexedScanner` reads it
+    /// off stage 1's bitmaps (`ParseIndex`), `ByteScanner` walks byte by byte as the parser always
+    /// did, the reference the indexed parse is tested against. Both give the same document.
+    /// Where the parser stands inside the innermost open container.
+    enum Expect { case value, firstMemberOrEnd, memberKey, firstElementOrEnd, commaOrEnd }
+
+    struct Parser<Scanner: JSONTokenScanner> {
         let count: Int
+        var scanner: Scanner
         var nodes: [Node] = []
-        var lineStarts: [Int] = [0]
         var error: SyntaxError?
         var tooDeep: [Int32] = []
         var overflowing: [Int32] = []
         var loneSurrogates: [LoneSurrogate] = []
         var acceptsLoneSurrogates = false
-        var continuationsInBlock: [Int32]
         var parsedExtent = 0
+        var lineStarts: [Int] = [0]
+        var continuationsInBlock: [Int32] = [0]
         /// Open containers, innermost last.
         var stack: [Int32] = []
-        init(bytes: [UInt8]) {
-            self.count = bytes.count
-            continuationsInBlock = [Int32](repeating: 0, count: (bytes.count >> JSONDocument.blockShift) + 1)
-            nodes.reserveCapacity(min(bytes.count / 6 + 16, 1 << 24))
+        /// The elements or members of the innermost open container so far (written to its node when
+        /// it closes or the parse stops), and those of the containers around it, outermost first.
+        var openCount: Int32 = 0
+        var outerCounts: [Int32] = []
+        /// The innermost open container (-1 at the top level) and whether it is an object.
+        var parent: Int32 = -1
+        var parentIsObject = false
+
+        init(count: Int, scanner: Scanner) {
+            self.count = count
+            self.scanner = scanner
+            nodes.reserveCapacity(min(count / 6 + 16, 1 << 24))
+            HugePages.advise(&nodes)
         }
 
         mutating func fail(_ reason: SyntaxError.Reason, _ message: String, at offset: Int) {
@@ -643,64 +687,50 @@ extension JSONDocument {
             var offset = 0
             parseValues(bytes, &offset)
             if error == nil {
-                skipWhitespace(bytes, &offset)
+                offset = scanner.skipWhitespace(bytes, from: offset)
                 if offset < count {
                     fail(.syntax, "trailing characters", at: offset)
                 }
             }
             parsedExtent = error?.offset ?? count
             // Containers left open by an error end where the parse stopped.
-            for open in stack {
+            for (depth, open) in stack.enumerated() {
+                nodes[Int(open)].count = depth == stack.count - 1 ? openCount : outerCounts[depth + 1]
                 nodes[Int(open)].next = Int32(nodes.count)
                 nodes[Int(open)].end = UInt32(min(offset, count))
                 nodes[Int(open)].flags |= JSONDocument.incomplete
             }
-            if let found = error, found.reason == .syntax, let invalid = firstInvalidUTF8(bytes) {
+            if let found = error, found.reason == .syntax, let invalid = scanner.firstInvalidUTF8(bytes) {
                 // Decoding the bytes as text comes before parsing them.
                 error = SyntaxError(reason: .invalidUTF8, message: "invalid UTF-8", offset: invalid)
             }
-        }
-
-        @inline(__always)
-        mutating func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) {
-            while offset < count {
-                let byte = bytes[offset]
-                if byte == 0x20 || byte == 0x09 || byte == 0x0D {
-                    offset += 1
-                } else if byte == 0x0A {
-                    offset += 1
-                    lineStarts.append(offset)
-                } else {
-                    return
-                }
-            }
+            (lineStarts, continuationsInBlock) = scanner.positions(bytes, upTo: parsedExtent)
         }
 
         @inline(__always)
         mutating func append(_ kind: Kind, flags: UInt8 = 0, start: Int, end: Int, isKey: Bool = false) -> Int {
             let index = nodes.count
-            nodes.append(Node(
-                kind: kind, flags: isKey ? flags | JSONDocument.isKey : flags, parent: stack.last ?? -1, start: UInt32(start), end: UInt32(end),
-                next: Int32(index + 1), count: 0, ordinal: 0))
-            if let parent = stack.last {
-                let parentIndex = Int(parent)
-                if isKey || nodes[parentIndex].kind == .array {
-                    nodes[index].ordinal = nodes[parentIndex].count
-                    nodes[parentIndex].count += 1
+            var ordinal: Int32 = 0
+            if parent >= 0 {
+                // An element or a key is the next of its container; a value shares its key's ordinal.
+                if isKey || !parentIsObject {
+                    ordinal = openCount
+                    openCount += 1
                 } else {
-                    nodes[index].ordinal = nodes[parentIndex].count - 1
+                    ordinal = openCount - 1
                 }
             }
+            nodes.append(Node(
+                kind: kind, flags: isKey ? flags | JSONDocument.isKey : flags, parent: parent, start: UInt32(start), end: UInt32(end),
+                next: Int32(index + 1), count: 0, ordinal: ordinal))
             return index
         }
 
         /// The whole value grammar as a loop over an explicit stack of open containers.
         mutating func parseValues(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) {
-            // Where the parser stands inside the innermost open container.
-            enum Expect { case value, firstMemberOrEnd, memberKey, firstElementOrEnd, commaOrEnd }
             var expect = Expect.value
             while true {
-                skipWhitespace(bytes, &offset)
+                offset = scanner.skipWhitespace(bytes, from: offset)
                 switch expect {
                 case .firstMemberOrEnd, .memberKey:
                     guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
@@ -716,7 +746,7 @@ extension JSONDocument {
                         return fail(.syntax, message, at: offset)
                     }
                     guard parseString(bytes, &offset, isKey: true) else { return }
-                    skipWhitespace(bytes, &offset)
+                    offset = scanner.skipWhitespace(bytes, from: offset)
                     guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
                     guard bytes[offset] == UInt8(ascii: ":") else { return fail(.syntax, "expected `:`", at: offset) }
                     offset += 1
@@ -732,7 +762,7 @@ extension JSONDocument {
                     }
                     expect = .value
                 case .commaOrEnd:
-                    let inObject = nodes[Int(stack[stack.count - 1])].kind == .object
+                    let inObject = parentIsObject
                     guard offset < count else {
                         return fail(.syntax, inObject ? "EOF while parsing an object" : "EOF while parsing a list", at: offset)
                     }
@@ -740,7 +770,7 @@ extension JSONDocument {
                     if byte == UInt8(ascii: ",") {
                         offset += 1
                         if !inObject {
-                            skipWhitespace(bytes, &offset)
+                            offset = scanner.skipWhitespace(bytes, from: offset)
                             if offset < count, bytes[offset] == UInt8(ascii: "]") {
                                 return fail(.syntax, "trailing comma", at: offset)
                             }
@@ -762,6 +792,10 @@ extension JSONDocument {
                         let index = append(kind, start: offset, end: offset + 1)
                         if stack.count + 1 == 128 { tooDeep.append(Int32(index)) }
                         stack.append(Int32(index))
+                        outerCounts.append(openCount)
+                        openCount = 0
+                        parent = Int32(index)
+                        parentIsObject = kind == .object
                         offset += 1
                         expect = kind == .object ? .firstMemberOrEnd : .firstElementOrEnd
                         continue
@@ -788,6 +822,10 @@ extension JSONDocument {
             let index = Int(stack.removeLast())
             nodes[index].end = UInt32(offset + 1)
             nodes[index].next = Int32(nodes.count)
+            nodes[index].count = openCount
+            openCount = outerCounts.removeLast()
+            parent = stack.last ?? -1
+            parentIsObject = parent >= 0 && nodes[Int(parent)].kind == .object
         }
 
         mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int, _ word: StaticString, _ kind: Kind) -> Bool {
@@ -808,32 +846,16 @@ extension JSONDocument {
             return true
         }
 
-        /// Scans a string token starting at its opening quote and appends its node.
+        /// Reads a string token starting at its opening quote and appends its node. The scanner
+        /// jumps over each plain run; only what ends one (a quote, an escape, a control character,
+        /// invalid UTF-8) is looked at here.
         mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int, isKey: Bool = false) -> Bool {
             let start = offset
             var index = offset + 1
             var flags: UInt8 = 0
             var lone: LoneSurrogate?
             while true {
-                // Fast path over plain ASCII: eight bytes at a time while none is a quote, a backslash,
-                // a control character or non-ASCII, then byte by byte to the first that is.
-                let base = UnsafeRawPointer(bytes.baseAddress!)
-                while index &+ 8 <= count {
-                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    let ones: UInt64 = 0x0101_0101_0101_0101
-                    let highs: UInt64 = 0x8080_8080_8080_8080
-                    let quote = word ^ (ones &* 0x22)
-                    let backslash = word ^ (ones &* 0x5C)
-                    let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                        | ((word &- ones &* 0x20) & ~word) | word
-                    if special & highs != 0 { break }
-                    index &+= 8
-                }
-                while index < count {
-                    let byte = bytes[index]
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
-                    index += 1
-                }
+                index = scanner.stringStop(bytes, from: index)
                 guard index < count else {
                     fail(.syntax, "EOF while parsing a string", at: index)
                     return false
@@ -880,14 +902,8 @@ extension JSONDocument {
                     fail(.syntax, "control character (\\u0000-\\u001F) found while parsing a string", at: index)
                     return false
                 } else {
-                    guard let length = utf8SequenceLength(bytes, index) else {
-                        fail(.invalidUTF8, "invalid UTF-8", at: index)
-                        return false
-                    }
-                    for continuation in index + 1..<index + length {
-                        continuationsInBlock[continuation >> JSONDocument.blockShift] += 1
-                    }
-                    index += length
+                    fail(.invalidUTF8, "invalid UTF-8", at: index)
+                    return false
                 }
             }
             if var lone {
@@ -924,15 +940,6 @@ extension JSONDocument {
                 value = value << 4 | UInt32(digit)
             }
             return value
-        }
-
-        /// The length of the well-formed UTF-8 sequence at `offset`, nil when it is not one.
-        func utf8SequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int? {
-            StructuralIndex.utf8SequenceLength(bytes, at: offset)
-        }
-
-        func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-            StructuralIndex.firstInvalidUTF8(bytes, from: 0, through: count).invalid
         }
 
         mutating func parseNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Bool {

@@ -106,20 +106,29 @@ package struct StructuralIndex: Sendable, Equatable {
     /// `laneBits` holds bit `i % 8` in lane `i`, as a mask's storage.
     ///
     /// Only operations the standard library lowers to vector instructions for these types are used
-    /// (`.==`, `.&` on masks, `&+`, shifts by a constant): its bitwise `&` and `|` on `SIMD64<UInt8>`
-    /// go lane by lane.
+    /// (`.==`, `.&` on masks, `&+`, shifts by a constant): its bitwise `&` and
+    /// `|` on `SIMD64<UInt8>` go lane by lane.
     @inline(__always)
-    private static func bits(_ mask: SIMDMask<SIMD64<Int8>>, _ laneBits: SIMDMask<SIMD64<Int8>>) -> UInt64 {
+    static func bits(_ mask: SIMDMask<SIMD64<Int8>>, _ laneBits: SIMDMask<SIMD64<Int8>>) -> UInt64 {
         // Each 64-bit word holds eight bytes with distinct bits: their sum is their union, and the
-        // shifted additions gather it into the word's top byte without a carry.
+        // shifted additions gather it into the word's lowest byte without a carry. (Right shifts:
+        // the compiler turns additions of left-shifted copies into 64-bit multiplies, which SSE2
+        // does not have.)
         var words = unsafeBitCast(mask .& laneBits, to: SIMD8<UInt64>.self)
-        words &+= words &<< 8
-        words &+= words &<< 16
-        words &+= words &<< 32
+        words &+= words &>> 8
+        words &+= words &>> 16
+        words &+= words &>> 32
         let bytes = unsafeBitCast(words, to: SIMD64<UInt8>.self)
-        let gathered = SIMD8<UInt8>(bytes[7], bytes[15], bytes[23], bytes[31], bytes[39], bytes[47], bytes[55], bytes[63])
+        let gathered = SIMD8<UInt8>(bytes[0], bytes[8], bytes[16], bytes[24], bytes[32], bytes[40], bytes[48], bytes[56])
         return unsafeBitCast(gathered, to: UInt64.self)
     }
+
+    /// Bit `i % 8` in lane `i`: what `bits(_:_:)` weighs each lane of a mask by.
+    static let laneBits: SIMDMask<SIMD64<Int8>> = {
+        var weights = SIMD64<UInt8>()
+        for lane in 0..<64 { weights[lane] = 1 << UInt8(lane % 8) }
+        return unsafeBitCast(weights, to: SIMDMask<SIMD64<Int8>>.self)
+    }()
 
     /// Each bit set where an odd number of bits at or below it are set in `bits`.
     @inline(__always)
@@ -147,9 +156,7 @@ package struct StructuralIndex: Sendable, Equatable {
         let count = bytes.count
         guard count > 0, let base = UnsafeRawPointer(bytes.baseAddress) else { return }
         let oddBits: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
-        var laneWeights = SIMD64<UInt8>()
-        for lane in 0..<64 { laneWeights[lane] = 1 << UInt8(lane % 8) }
-        let laneBits = unsafeBitCast(laneWeights, to: SIMDMask<SIMD64<Int8>>.self)
+        let laneBits = StructuralIndex.laneBits
         let quoteBytes = SIMD64<UInt8>(repeating: UInt8(ascii: "\""))
         let backslashBytes = SIMD64<UInt8>(repeating: UInt8(ascii: "\\"))
         let space = SIMD64<UInt8>(repeating: 0x20)
@@ -214,14 +221,10 @@ package struct StructuralIndex: Sendable, Equatable {
                 firstControlInString = blockStart + control.trailingZeroBitCount
             }
 
-            let blockEnd = min(blockStart + 64, count)
-            if firstInvalidUTF8 == nil, utf8Resume < blockEnd {
-                if utf8Resume <= blockStart, StructuralIndex.bits(block .>= highBytes, laneBits) == 0 {
-                    utf8Resume = blockEnd
-                } else {
-                    let checked = StructuralIndex.firstInvalidUTF8(bytes, from: max(utf8Resume, blockStart), through: blockEnd)
-                    firstInvalidUTF8 = checked.invalid
-                    utf8Resume = checked.resume
+            if firstInvalidUTF8 == nil {
+                let high = StructuralIndex.bits(block .>= highBytes, laneBits)
+                if high != 0 {
+                    (firstInvalidUTF8, utf8Resume) = StructuralIndex.firstInvalidUTF8(bytes, inBlockAt: blockStart, high: high, resume: utf8Resume)
                 }
             }
             blockStart += 64
@@ -245,6 +248,25 @@ package struct StructuralIndex: Sendable, Equatable {
             index += length
         }
         return (nil, index)
+    }
+
+    /// Checks the UTF-8 sequences that start in the 64-byte block at `blockStart` at or after
+    /// `resume` (the last may run past the block), given the block's bitmap of bytes from 0x80 up:
+    /// the first invalid one, else where the next sequence starts. ASCII is passed over by the bitmap.
+    @inline(__always)
+    static func firstInvalidUTF8(
+        _ bytes: UnsafeBufferPointer<UInt8>, inBlockAt blockStart: Int, high: UInt64, resume: Int
+    ) -> (invalid: Int?, resume: Int) {
+        var resume = resume
+        var high = high
+        while true {
+            let checked = resume - blockStart
+            if checked > 0 { high = checked >= 64 ? 0 : high & (~0 &<< UInt64(checked)) }
+            guard high != 0 else { return (nil, resume) }
+            let offset = blockStart + high.trailingZeroBitCount
+            guard let length = utf8SequenceLength(bytes, at: offset) else { return (offset, offset) }
+            resume = offset + length
+        }
     }
 
     /// The length of the well-formed UTF-8 sequence at `offset`, nil when it is not one: no overlong
