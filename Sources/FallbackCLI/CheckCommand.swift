@@ -50,7 +50,9 @@ enum CheckCommand: Command {
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
         guard let configuration = options.report.configuration.load(in: environment) else { return ExitStatus.usage }
         guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: environment.now()) else { return ExitStatus.usage }
-        let files = options.files.map { path -> (path: String, outcome: Result<FallbackFile, UnreadableFile>) in
+        // Lazy: each file is read, loaded and audited in turn and dropped before the next is read,
+        // so memory does not grow with the number of files (the report keeps summaries and findings).
+        let files = options.files.lazy.map { path -> (path: String, outcome: Result<FallbackFile, UnreadableFile>) in
             do {
                 return (path, .success(FallbackFile(bytes: try environment.readFile(path))))
             } catch {

@@ -7,17 +7,18 @@ public struct CheckedFilesReport: FormattedReport {
     /// One file's outcome: read, with its findings, or unreadable.
     public struct Input: Sendable {
         public let path: String
-        /// The file as the loader reads it; nil when it could not be read.
-        public let file: FallbackFile?
+        /// What the loader made of the file; nil when it could not be read.
+        public let loader: LoaderSummary?
         /// Why the file could not be read (`no such file`, …); nil when it was read.
         public let readError: String?
         /// The findings, ordered by position; a rejected file's include its `file-rejected` error.
         public let findings: [Finding]
 
-        /// A file that was read; `checked` gives its findings as reports show them.
+        /// A file that was read; `checked` gives its findings as reports show them. Keeps only the
+        /// loader's summary of `file`, not the file.
         public init(path: String, file: FallbackFile, checked: CheckReport.File) {
             self.path = path
-            self.file = file
+            self.loader = LoaderSummary(file)
             self.readError = nil
             self.findings = checked.findings
         }
@@ -25,23 +26,61 @@ public struct CheckedFilesReport: FormattedReport {
         /// A file that could not be read, and why.
         public init(path: String, unreadable reason: String) {
             self.path = path
-            self.file = nil
+            self.loader = nil
             self.readError = reason
             self.findings = []
+        }
+    }
+
+    /// What the SDK's loader made of one file, as the text and JSON reports show it: why it throws,
+    /// the keys that load and the entries it skips with where and why. Small next to the file, so a
+    /// report over many files keeps these and lets each file go once it is checked.
+    public struct LoaderSummary: Sendable, Hashable {
+        /// An entry the loader skips: its key, where its decoding failed and what it expected there.
+        public struct SkippedEntry: Sendable, Hashable {
+            public let key: String
+            public let location: FallbackFile.Location
+            public let expectation: String
+
+            public init(key: String, location: FallbackFile.Location, expectation: String) {
+                self.key = key
+                self.location = location
+                self.expectation = expectation
+            }
+        }
+
+        /// Why the SDK throws on the file; nil when it loads.
+        public let rejection: FallbackRejection?
+        /// The loader's outcome in one line, with the SDK's message when it throws (`CheckedFilesReport.verdict(_:)`).
+        public let verdict: String
+        /// The keys of the entries that load, in file order.
+        public let loadedKeys: [String]
+        /// The entries the loader skips, in file order.
+        public let skipped: [SkippedEntry]
+
+        /// The summary of `file`, computed once.
+        public init(_ file: FallbackFile) {
+            rejection = file.rejection
+            verdict = CheckedFilesReport.verdict(file)
+            loadedKeys = CheckedFilesReport.loadedKeys(file)
+            skipped = file.entries.compactMap { record in
+                record.failure.map { SkippedEntry(key: record.key, location: file.location(of: $0.source), expectation: $0.expectation) }
+            }
         }
     }
 
     public let inputs: [Input]
     public let ciReport: CheckReport
 
-    /// Checks each file of `files` (read, or the reason it could not be) with `audit`.
+    /// Checks each file of `files` (read, or the reason it could not be) with `audit`, one at a
+    /// time: the report keeps each file's `LoaderSummary` and findings, not the file, so a lazy
+    /// sequence (`paths.lazy.map { read($0) }`) keeps one file in memory however many there are.
     ///
     /// `title` and `tool` name the program in the CI formats, which list the rules `audit`'s
     /// configuration leaves on.
-    public init(
-        files: [(path: String, outcome: Result<FallbackFile, UnreadableFile>)], audit: Audit, failOn: FailureThreshold, title: String,
-        tool: ReportTool
-    ) {
+    public init<Files: Sequence>(
+        files: Files, audit: Audit, failOn: FailureThreshold, title: String, tool: ReportTool
+    ) where Files.Element == (path: String, outcome: Result<FallbackFile, UnreadableFile>) {
         var inputs: [Input] = []
         var checked: [CheckReport.File] = []
         for (path, outcome) in files {
@@ -72,7 +111,7 @@ public struct CheckedFilesReport: FormattedReport {
         var output = ""
         var hiddenInfos = 0
         for (report, checked) in zip(inputs, ciReport.files) {
-            guard let file = report.file else {
+            guard let loader = report.loader else {
                 output += Self.unreadableLine(path: report.path, reason: report.readError ?? "", style: style)
                 continue
             }
@@ -81,7 +120,7 @@ public struct CheckedFilesReport: FormattedReport {
                 style: style)
             hiddenInfos += list.hiddenInfos
             output += list.text
-            output += "\(style.paint(report.path, .location)): \(VisibleText.forTerminal(Self.verdict(file)))"
+            output += "\(style.paint(report.path, .location)): \(VisibleText.forTerminal(loader.verdict))"
             // With one file its verdict is the last line, which says how to list what it leaves out.
             output += "\(style.tally(SeverityCounts(report.findings), hiddenInfos: list.hiddenInfos, hint: inputs.count == 1))\n"
         }
@@ -136,7 +175,7 @@ public struct CheckedFilesReport: FormattedReport {
     public var jsonValue: JSONValue {
         var files: [JSONValue] = []
         for report in inputs {
-            guard let file = report.file else {
+            guard let loader = report.loader else {
                 files.append(.object([
                     .init("path", .string(report.path)),
                     .init("fatal", Self.unreadableFatal(path: report.path, reason: report.readError ?? "")),
@@ -145,26 +184,24 @@ public struct CheckedFilesReport: FormattedReport {
                 ]))
                 continue
             }
-            let fatal: JSONValue = file.rejection.map { rejection in
+            let fatal: JSONValue = loader.rejection.map { rejection in
                 .object([
                     .init("message", .string(rejection.message)), .init("line", Self.integer(rejection.position.line)),
                     .init("column", Self.integer(rejection.position.column)), .init("rule", .string(rejection.rule.section)),
                     .init("summary", .string(rejection.rule.summary)),
                 ])
             } ?? nil
-            let skipped: [JSONValue] = file.entries.compactMap { record in
-                guard let failure = record.failure else { return nil }
-                let location = file.location(of: failure.source)
-                return .object([
-                    .init("key", .string(record.key)), .init("reason", .string("\(location.pointer): \(failure.expectation)")),
-                    .init("pointer", .string(location.pointer)), .init("line", Self.integer(location.line)),
-                    .init("column", Self.integer(location.column)),
+            let skipped: [JSONValue] = loader.skipped.map { entry in
+                .object([
+                    .init("key", .string(entry.key)), .init("reason", .string("\(entry.location.pointer): \(entry.expectation)")),
+                    .init("pointer", .string(entry.location.pointer)), .init("line", Self.integer(entry.location.line)),
+                    .init("column", Self.integer(entry.location.column)),
                 ])
             }
             files.append(.object([
                 .init("path", .string(report.path)), .init("fatal", fatal), .init("readable", true),
-                .init("loaded", .array(Self.loadedKeys(file).map(JSONValue.string))), .init("skipped", .array(skipped)),
-                .init("findings", .array(report.findings.map(Self.json))), .init("verdict", .string(Self.verdict(file))),
+                .init("loaded", .array(loader.loadedKeys.map(JSONValue.string))), .init("skipped", .array(skipped)),
+                .init("findings", .array(report.findings.map(Self.json))), .init("verdict", .string(loader.verdict)),
             ]))
         }
         let counts = ciReport.counts
