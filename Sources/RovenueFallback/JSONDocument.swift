@@ -225,9 +225,20 @@ public struct JSONDocument: Sendable {
             let middle = (low + high + 1) / 2
             if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        let lineStart = lineStarts[low]
+        var line = low + 1
+        var lineStart = lineStarts[low]
+        if offset > storage.parsedExtent {
+            // Only an error's offset lies past the parse (invalid UTF-8 after a syntax error wins):
+            // the line feeds between are not indexed, so count them here.
+            storage.bytes.withUnsafeBufferPointer { buffer in
+                for index in storage.parsedExtent..<offset where buffer[index] == 0x0A {
+                    line += 1
+                    lineStart = index + 1
+                }
+            }
+        }
         let scalars = (offset - lineStart) - (continuations(before: offset) - continuations(before: lineStart))
-        return Position(line: low + 1, column: scalars + 1)
+        return Position(line: line, column: scalars + 1)
     }
 
     /// The UTF-8 continuation bytes in `bytes[..<offset]`, from the parser's per-block counts.
