@@ -1,7 +1,7 @@
 // fallback-bench: throughput of the validator beside Foundation's decoders, on the same bytes.
 // Run with `swift run -c release fallback-bench [--placements N] [--runs R] [--site-placements N] [--site-runs R]
 // [--site-only] [--history | --history-only] [--history-snapshots N] [--history-placements N] [--history-changes N]
-// [--drawing-only] [--git | --git-only] [--git-commits N] [--scaling-only] [--scale-… N] [--large]`
+// [--validation-only] [--drawing-only] [--git | --git-only] [--git-commits N] [--scaling-only] [--scale-… N] [--large]`
 // (README, "Benchmark", lists them all). The whole-process rows need `fallback-site` built in release beside it.
 import FallbackAudit
 import FallbackHistory
@@ -87,7 +87,7 @@ let historyOnly = CommandLine.arguments.contains("--history-only")
 let gitOnly = CommandLine.arguments.contains("--git-only")
 /// True when an `--…-only` flag other than `only` was given: that section is skipped.
 func otherOnly(_ only: String) -> Bool {
-    ["--site-only", "--history-only", "--drawing-only", "--git-only", "--scaling-only"].contains { $0 != only && CommandLine.arguments.contains($0) }
+    ["--validation-only", "--site-only", "--history-only", "--drawing-only", "--git-only", "--scaling-only"].contains { $0 != only && CommandLine.arguments.contains($0) }
 }
 /// Every goal the run measured (or could not), for the summary at the end.
 var goals: [Goal] = []
@@ -107,7 +107,7 @@ if let index = CommandLine.arguments.firstIndex(of: decodeChildFlag), index + 1 
 }
 let siteCommands = BenchBinaries.fallbackSite().map(SiteCommands.init(executable:))
 
-if !otherOnly("") {
+if !otherOnly("--validation-only") {
     print("fallback-bench: generating a sample of \(placementCount) placements (seed 1)…")
     let bytes = Array(SampleExport(placementCount: placementCount, seed: 1).jsonText().utf8)
     let data = Data(bytes)
