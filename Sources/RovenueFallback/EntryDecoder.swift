@@ -12,7 +12,7 @@ public struct DecodeFailure: Error, Sendable, Hashable {
 /// every object written as an array (the quirk) or with a repeated key is recorded for reports.
 struct EntryDecoder {
     let document: JSONDocument
-    let nodes: [JSONDocument.Node]
+    let nodes: JSONDocument.Nodes
     let bytes: [UInt8]
     /// Objects written as arrays of their fields, with the struct each was read as.
     var arrayForms: [ArrayForm] = []

@@ -45,20 +45,6 @@ public struct JSONDocument: Sendable {
         public let offset: Int
     }
 
-    struct Node: Sendable, Equatable {
-        var kind: Kind
-        var flags: UInt8
-        var parent: Int32
-        var start: UInt32
-        var end: UInt32
-        /// Index of the node after this value's subtree.
-        var next: Int32
-        /// Elements of an array, members of an object.
-        var count: Int32
-        /// The element's index in its array, or the member's index in its object (key and value).
-        var ordinal: Int32
-    }
-
     static let hasEscapes: UInt8 = 1
     static let integerToken: UInt8 = 2
     static let overflows: UInt8 = 4
@@ -85,7 +71,7 @@ public struct JSONDocument: Sendable {
     /// Everything parsed, shared by every copy of the document and every `Value` handle.
     final class Storage: Sendable {
         let bytes: [UInt8]
-        let nodes: [Node]
+        let nodes: Nodes
         /// Byte offsets at which each line starts (line 1 starts at 0).
         let lineStarts: [Int]
         /// For each 4 KiB block, the UTF-8 continuation bytes before it and in it; columns count scalars.
@@ -100,7 +86,7 @@ public struct JSONDocument: Sendable {
 
         init<Scanner>(bytes: [UInt8], parser: Parser<Scanner>) {
             self.bytes = bytes
-            self.nodes = parser.nodes
+            self.nodes = Nodes(buffer: parser.nodes.finish())
             self.lineStarts = parser.lineStarts
             var running = 0
             self.continuationsBeforeBlock = parser.continuationsInBlock.map { count in
@@ -122,7 +108,7 @@ public struct JSONDocument: Sendable {
 
     /// The bytes the document was parsed from.
     public var bytes: [UInt8] { storage.bytes }
-    var nodes: [Node] { storage.nodes }
+    var nodes: Nodes { storage.nodes }
     var lineStarts: [Int] { storage.lineStarts }
     /// The first syntax error, or nil when the whole text is valid JSON.
     public var syntaxError: SyntaxError? { storage.syntaxError }
@@ -663,7 +649,7 @@ extension JSONDocument {
     struct Parser<Scanner: JSONTokenScanner> {
         let count: Int
         var scanner: Scanner
-        var nodes: [Node] = []
+        var nodes: NodeBuilder
         var error: SyntaxError?
         var tooDeep: [Int32] = []
         var overflowing: [Int32] = []
@@ -682,11 +668,13 @@ extension JSONDocument {
         var parent: Int32 = -1
         var parentIsObject = false
 
+        /// A parser for `count` bytes; its node block starts with room for one node per 6 bytes (the
+        /// sample exports have one per 9), up to 64 Mi nodes, and grows from there.
         init(count: Int, scanner: Scanner) {
             self.count = count
             self.scanner = scanner
-            nodes.reserveCapacity(min(count / 6 + 16, 1 << 24))
-            HugePages.advise(&nodes)
+            let parsed = count <= JSONDocument.maximumByteCount ? count : 0
+            nodes = NodeBuilder(capacity: min(parsed / 6 + 16, 1 << 26))
         }
 
         mutating func fail(_ reason: SyntaxError.Reason, _ message: String, at offset: Int) {
@@ -706,10 +694,10 @@ extension JSONDocument {
             parsedExtent = error?.offset ?? count
             // Containers left open by an error end where the parse stopped.
             for (depth, open) in stack.enumerated() {
-                nodes[Int(open)].count = depth == stack.count - 1 ? openCount : outerCounts[depth + 1]
-                nodes[Int(open)].next = Int32(nodes.count)
-                nodes[Int(open)].end = UInt32(min(offset, count))
-                nodes[Int(open)].flags |= JSONDocument.incomplete
+                nodes[Int(open)].setNumber(depth == stack.count - 1 ? openCount : outerCounts[depth + 1])
+                nodes[Int(open)].setLink(nodes.count)
+                nodes[Int(open)].setEnd(min(offset, count))
+                nodes[Int(open)].setFlagA()
             }
             if let found = error, found.reason == .syntax, let invalid = scanner.firstInvalidUTF8(bytes) {
                 // Decoding the bytes as text comes before parsing them.
@@ -731,9 +719,15 @@ extension JSONDocument {
                     ordinal = openCount - 1
                 }
             }
-            nodes.append(Node(
-                kind: kind, flags: isKey ? flags | JSONDocument.isKey : flags, parent: parent, start: UInt32(start), end: UInt32(end),
-                next: Int32(index + 1), count: 0, ordinal: ordinal))
+            if kind == .array || kind == .object {
+                // Its `next` and count are written when it closes.
+                nodes.appendContainer(ContainerLink(node: Int32(truncatingIfNeeded: index), parent: parent, ordinal: ordinal))
+                nodes.append(PackedNode(kind: kind, flags: flags, start: start, end: end, link: index + 1, number: 0))
+            } else {
+                nodes.append(PackedNode(
+                    kind: kind, flags: isKey ? flags | JSONDocument.isKey : flags, start: start, end: end, link: Int(parent) + 1,
+                    number: Int(ordinal)))
+            }
             return index
         }
 
@@ -831,9 +825,9 @@ extension JSONDocument {
 
         mutating func closeContainer(_ offset: Int) {
             let index = Int(stack.removeLast())
-            nodes[index].end = UInt32(offset + 1)
-            nodes[index].next = Int32(nodes.count)
-            nodes[index].count = openCount
+            nodes[index].setEnd(offset + 1)
+            nodes[index].setLink(nodes.count)
+            nodes[index].setNumber(openCount)
             openCount = outerCounts.removeLast()
             parent = stack.last ?? -1
             parentIsObject = parent >= 0 && nodes[Int(parent)].kind == .object
@@ -1002,7 +996,7 @@ extension JSONDocument {
             if hasExponent || integerDigits > 300,
                 JSONNumber.reading(of: UnsafeBufferPointer(rebasing: bytes[start..<index])) == .outOfRange
             {
-                nodes[nodeIndex].flags |= JSONDocument.overflows
+                nodes[nodeIndex].setFlagB()
                 overflowing.append(Int32(nodeIndex))
             }
             offset = index

@@ -1,0 +1,243 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+// MARK: - The stored node
+
+extension JSONDocument {
+    /// One node as the document stores it: 16 bytes, four 32-bit words. Every offset and index fits
+    /// in 31 bits (a text holds at most `Int32.max` bytes and a node takes at least one), and an
+    /// element's or member's position and a container's size in 30 (each takes at least two bytes),
+    /// so the top bits carry the kind and its flags:
+    ///
+    /// | word | low bits | top bit(s) |
+    /// |---|---|---|
+    /// | 0 | start offset | flag A |
+    /// | 1 | end offset | flag B |
+    /// | 2 | scalar: parent + 1; container: the node after its subtree (`next`) | kind code bit 2 |
+    /// | 3 | scalar: its ordinal; container: its count | kind code bits 1 and 0 |
+    ///
+    /// The kind code is `Kind.rawValue`, and 7 for a string that is an object's key. Flag A is
+    /// `hasEscapes` (string), `integerToken` (number) or `incomplete` (container); flag B is
+    /// `hasLoneSurrogate` (string) or `overflows` (number). A scalar's `next` is its index + 1; a
+    /// container's parent and ordinal are kept beside the nodes (`ContainerLink`), since only
+    /// pointers and error paths read them.
+    struct PackedNode: Sendable, Equatable {
+        var word0: UInt32
+        var word1: UInt32
+        var word2: UInt32
+        var word3: UInt32
+
+        static let low31: UInt32 = 0x7FFF_FFFF
+        static let low30: UInt32 = 0x3FFF_FFFF
+        static let top: UInt32 = 0x8000_0000
+        /// The kind code of a string that is a key.
+        static let keyCode: UInt32 = 7
+
+        /// Packs a node; `link` is parent + 1 for a scalar and `next` for a container, `number` its
+        /// ordinal or count. The flags are `JSONDocument`'s flag constants.
+        init(kind: Kind, flags: UInt8, start: Int, end: Int, link: Int, number: Int) {
+            let isString = kind == .string
+            let code = isString && flags & JSONDocument.isKey != 0 ? PackedNode.keyCode : UInt32(kind.rawValue)
+            let (flagA, flagB) = PackedNode.storedFlags(kind, flags)
+            word0 = UInt32(truncatingIfNeeded: start) & PackedNode.low31 | (flagA ? PackedNode.top : 0)
+            word1 = UInt32(truncatingIfNeeded: end) & PackedNode.low31 | (flagB ? PackedNode.top : 0)
+            word2 = UInt32(truncatingIfNeeded: link) & PackedNode.low31 | (code & 4) << 29
+            word3 = UInt32(truncatingIfNeeded: number) & PackedNode.low30 | (code & 3) << 30
+        }
+
+        /// The two flags a kind keeps, from `JSONDocument`'s flag constants.
+        @inline(__always)
+        static func storedFlags(_ kind: Kind, _ flags: UInt8) -> (a: Bool, b: Bool) {
+            switch kind {
+            case .string: (flags & JSONDocument.hasEscapes != 0, flags & JSONDocument.hasLoneSurrogate != 0)
+            case .number: (flags & JSONDocument.integerToken != 0, flags & JSONDocument.overflows != 0)
+            case .array, .object: (flags & JSONDocument.incomplete != 0, false)
+            case .null, .true, .false: (false, false)
+            }
+        }
+
+        @inline(__always) var code: UInt32 { word3 >> 30 | (word2 >> 29) & 4 }
+
+        @inline(__always) var kind: Kind {
+            let code = self.code
+            // SAFETY: codes 0...6 are `Kind`'s raw values; 7 (a key) is a string.
+            return unsafeBitCast(UInt8(truncatingIfNeeded: code == PackedNode.keyCode ? 4 : code), to: Kind.self)
+        }
+
+        @inline(__always) var isContainer: Bool { code == 5 || code == 6 }
+
+        @inline(__always) var flags: UInt8 {
+            let a = word0 & PackedNode.top != 0
+            let b = word1 & PackedNode.top != 0
+            switch code {
+            case 4, PackedNode.keyCode:
+                return (a ? JSONDocument.hasEscapes : 0) | (b ? JSONDocument.hasLoneSurrogate : 0)
+                    | (code == PackedNode.keyCode ? JSONDocument.isKey : 0)
+            case 3: return (a ? JSONDocument.integerToken : 0) | (b ? JSONDocument.overflows : 0)
+            case 5, 6: return a ? JSONDocument.incomplete : 0
+            default: return 0
+            }
+        }
+
+        @inline(__always) var start: UInt32 { word0 & PackedNode.low31 }
+        @inline(__always) var end: UInt32 { word1 & PackedNode.low31 }
+        /// Parent + 1 of a scalar, `next` of a container.
+        @inline(__always) var link: UInt32 { word2 & PackedNode.low31 }
+        /// The ordinal of a scalar, the count of a container.
+        @inline(__always) var number: UInt32 { word3 & PackedNode.low30 }
+
+        mutating func setEnd(_ end: Int) { word1 = word1 & PackedNode.top | UInt32(truncatingIfNeeded: end) & PackedNode.low31 }
+        mutating func setLink(_ link: Int) { word2 = word2 & PackedNode.top | UInt32(truncatingIfNeeded: link) & PackedNode.low31 }
+        mutating func setNumber(_ number: Int32) { word3 = word3 & ~PackedNode.low30 | UInt32(truncatingIfNeeded: number) & PackedNode.low30 }
+        /// Sets flag A (`incomplete` on a container).
+        mutating func setFlagA() { word0 |= PackedNode.top }
+        /// Sets flag B (`overflows` on a number).
+        mutating func setFlagB() { word1 |= PackedNode.top }
+    }
+
+    /// A container's parent and its ordinal in that parent, which its packed node has no room for.
+    struct ContainerLink: Sendable, Equatable {
+        var node: Int32
+        var parent: Int32
+        var ordinal: Int32
+    }
+}
+
+// MARK: - Reading nodes
+
+extension JSONDocument {
+    /// One node as its readers see it: kind, flags, byte range, parent, `next` (the node after its
+    /// subtree), count and ordinal, read from the packed form.
+    struct Node: Sendable, Equatable {
+        let packed: PackedNode
+        let index: Int
+        /// Only for a container's parent and ordinal; a `Node` never outlives the document it was read from.
+        unowned(unsafe) let buffer: NodeBuffer
+
+        @inline(__always) var kind: Kind { packed.kind }
+        @inline(__always) var flags: UInt8 { packed.flags }
+        @inline(__always) var start: UInt32 { packed.start }
+        @inline(__always) var end: UInt32 { packed.end }
+        /// Index of the node after this value's subtree.
+        @inline(__always) var next: Int32 { packed.isContainer ? Int32(bitPattern: packed.link) : Int32(truncatingIfNeeded: index + 1) }
+        /// Elements of an array, members of an object.
+        @inline(__always) var count: Int32 { packed.isContainer ? Int32(bitPattern: packed.number) : 0 }
+        /// The containing array or object, -1 for the top level.
+        var parent: Int32 {
+            packed.isContainer ? buffer.link(ofContainer: index).parent : Int32(bitPattern: packed.link) - 1
+        }
+        /// The element's index in its array, or the member's index in its object (key and value).
+        var ordinal: Int32 {
+            packed.isContainer ? buffer.link(ofContainer: index).ordinal : Int32(bitPattern: packed.number)
+        }
+
+        /// Equal when every field a reader sees is.
+        static func == (lhs: Node, rhs: Node) -> Bool {
+            lhs.kind == rhs.kind && lhs.flags == rhs.flags && lhs.start == rhs.start && lhs.end == rhs.end && lhs.next == rhs.next
+                && lhs.count == rhs.count && lhs.parent == rhs.parent && lhs.ordinal == rhs.ordinal
+        }
+    }
+
+    /// The document's nodes, in pre-order: 16 bytes each (`PackedNode`) in one block the parser
+    /// filled, and a `ContainerLink` per container.
+    struct Nodes: RandomAccessCollection, Sendable, Equatable {
+        let buffer: NodeBuffer
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { buffer.count }
+
+        @inline(__always)
+        subscript(index: Int) -> Node {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: buffer.count), "node index out of range")
+            return Node(packed: buffer.base[index], index: index, buffer: buffer)
+        }
+
+        /// Equal when every node reads the same.
+        static func == (lhs: Nodes, rhs: Nodes) -> Bool {
+            lhs.count == rhs.count && lhs.indices.allSatisfy { lhs[$0] == rhs[$0] }
+        }
+    }
+
+    /// Owns the packed nodes.
+    final class NodeBuffer: @unchecked Sendable {
+        // Written only while the parser builds it (`NodeBuilder`), then read-only.
+        let base: UnsafeMutablePointer<PackedNode>
+        let count: Int
+        /// One per container, in node order.
+        let containers: [ContainerLink]
+
+        fileprivate init(base: UnsafeMutablePointer<PackedNode>, count: Int, containers: [ContainerLink]) {
+            self.base = base
+            self.count = count
+            self.containers = containers
+        }
+
+        deinit { free(base) }
+
+        /// The parent and ordinal of the container at node `index`, by a binary search.
+        func link(ofContainer index: Int) -> ContainerLink {
+            var low = 0
+            var high = containers.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(containers[middle].node) < index { low = middle + 1 } else { high = middle }
+            }
+            precondition(Int(containers[low].node) == index, "node \(index) is not a container")
+            return containers[low]
+        }
+    }
+
+    /// The parser's growing node block: appends write through a pointer, with one capacity compare
+    /// and no copy when it grows (`realloc` moves a large block's pages without copying them).
+    struct NodeBuilder {
+        private(set) var base: UnsafeMutablePointer<PackedNode>
+        private(set) var count = 0
+        private var capacity: Int
+        private(set) var containers: [ContainerLink] = []
+
+        init(capacity: Int) {
+            self.capacity = max(capacity, 16)
+            base = NodeBuilder.allocate(nil, self.capacity)
+        }
+
+        private static func allocate(_ old: UnsafeMutablePointer<PackedNode>?, _ capacity: Int) -> UnsafeMutablePointer<PackedNode> {
+            let byteCount = capacity * MemoryLayout<PackedNode>.stride
+            guard let raw = realloc(old, byteCount) else { fatalError("out of memory for \(capacity) JSON nodes") }
+            HugePages.advise(raw, byteCount: byteCount)
+            return raw.bindMemory(to: PackedNode.self, capacity: capacity)
+        }
+
+        @inline(__always)
+        mutating func append(_ node: PackedNode) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: node)
+            count &+= 1
+        }
+
+        @inline(never)
+        private mutating func grow() {
+            capacity *= 2
+            base = NodeBuilder.allocate(base, capacity)
+        }
+
+        /// Records a container's parent and ordinal when it opens.
+        mutating func appendContainer(_ link: ContainerLink) { containers.append(link) }
+
+        @inline(__always)
+        subscript(index: Int) -> PackedNode {
+            get { base[index] }
+            nonmutating _modify { yield &base[index] }
+        }
+
+        /// The finished nodes; the block shrinks to what was used. The builder must not be used after.
+        func finish() -> NodeBuffer {
+            let shrunk = NodeBuilder.allocate(base, max(count, 1))
+            return NodeBuffer(base: shrunk, count: count, containers: containers)
+        }
+    }
+}
