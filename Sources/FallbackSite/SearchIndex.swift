@@ -139,9 +139,22 @@ struct SearchIndexCollector {
     let model: SiteModel
     private(set) var entries: [SearchIndex.Entry] = []
     private var seen: Set<SearchIndex.Entry> = []
+    /// Every copy of a funnel that its page counts among its uses, looked up once per copy found.
+    private let shownCopies: Set<ShownCopy>
+
+    /// A funnel as served by a placement, directly (no variant) or through a variant.
+    struct ShownCopy: Hashable {
+        let funnelId: ExactKey
+        let placementKey: ExactKey
+        let variantId: ExactKey?
+    }
 
     init(model: SiteModel) {
         self.model = model
+        shownCopies = Set(
+            model.funnels.lazy.flatMap { info in
+                info.uses.lazy.map { ShownCopy(funnelId: ExactKey(info.funnel.id), placementKey: ExactKey($0.placementKey), variantId: $0.variantId.map(ExactKey.init)) }
+            })
     }
 
     mutating func add(_ kind: SearchIndex.Kind, _ text: String, label: String, path: String) {
@@ -223,12 +236,11 @@ struct SearchIndexCollector {
     /// A funnel's ids, pages and paywalls: on the funnel's page when this copy is one its page
     /// counts among its uses (served by `placementKey`, through `variantId`), else on `fallback`.
     mutating func addFunnel(_ funnel: Funnel, placementKey: String?, variantId: String?, fallback: String) {
-        let info = model.funnelInfo(id: funnel.id)
-        let served =
-            info?.uses.contains { use in
-                placementKey.map { ExactKey.same(use.placementKey, $0) } == true && use.variantId.map(ExactKey.init) == variantId.map(ExactKey.init)
-            } ?? false
-        let shown = served ? info : nil
+        SiteModel.record(.funnelUseLookup, 1)
+        let served = placementKey.map {
+            shownCopies.contains(ShownCopy(funnelId: ExactKey(funnel.id), placementKey: ExactKey($0), variantId: variantId.map(ExactKey.init)))
+        }
+        let shown = served == true ? model.funnelInfo(id: funnel.id) : nil
         let funnelPath = shown.map { "funnels/\($0.fileName).html" }
         let name = SnapshotText.shortened(funnel.name ?? funnel.slug)
         let label = "funnel \(name)"
