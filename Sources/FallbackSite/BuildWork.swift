@@ -19,6 +19,10 @@ public final class BuildWorkMeter: @unchecked Sendable {
         case findingCount
         /// Uses of a funnel looked at to decide whether a copy is one its page shows.
         case funnelUseLookup
+        /// Paywall contents kept whole (as `JSONValue` trees) while the paywalls are collected, to
+        /// tell versions apart: none since they are told apart by hash and compared when the hashes
+        /// meet (`collectPaywalls`); one per distinct paywall before.
+        case paywallContentKept
     }
 
     private let lock = NSLock()

@@ -78,6 +78,27 @@ struct BuildScalingTests {
         #expect(meter.count(.funnelUseLookup) <= count)
     }
 
+    /// Paywalls are told apart by their content as written without keeping each content whole:
+    /// a copy of every paywall's JSON was the largest thing a 10,000-placement build held beside
+    /// the loaded snapshot.
+    @Test func paywallVersionsAreToldApartWithoutKeepingTheirContents() throws {
+        func paywall(_ name: String) -> String { PaywallPageTests.paywall("pw", name: name) }
+        // Three contents under one id, each served twice; a fourth copy spells the first with other spacing.
+        let names = ["a", "b", "c", "a", "b", "c"]
+        var entries = names.enumerated().map { #""p\#($0)":{"placement":{"identifier":"p\#($0)","revision":1},"paywall":\#(paywall($1))}"# }
+        entries.append(#""q":{"placement":{"identifier":"q","revision":1},"paywall": \#(paywall("a").replacingOccurrences(of: #",""#, with: #" , ""#))}"#)
+        let bytes = Array((#"{"formatVersion":1,"placements":{"# + entries.joined(separator: ",") + "}}").utf8)
+        let meter = BuildWorkMeter()
+        let model = SiteModel.$workMeter.withValue(meter) {
+            let file = FallbackFile(bytes: bytes)
+            return SiteModel(snapshot: .init(name: "s.json", bytes: bytes, file: file, findings: []), title: nil, referenceDate: nil)
+        }
+        let info = try #require(model.paywallInfo(id: "pw"))
+        #expect(info.versions.map(\.name) == ["a", "b", "c"])
+        #expect(info.uses.map(\.version) == [0, 1, 2, 0, 1, 2, 0])
+        #expect(meter.count(.paywallContentKept) == 0)
+    }
+
     /// What the overview lists is what it listed before its order was kept: problems first, by key.
     @Test func theKeptOverviewOrderListsEveryPlacementOnceProblemsFirst() throws {
         let model = Self.model(placements: 57, overviewRows: 10)
