@@ -11,37 +11,24 @@ import RovenueFallback
 struct SearchIndexTextTests {
     /// The index as it was written before: a tree of tables and rows, then `jsonText()`.
     static func treeScript(_ index: SearchIndex) -> String {
-        var pageIndex: [String: Int] = [:]
-        var pages: [JSONValue] = []
-        var targetIndex: [String: [String: Int]] = [:]
-        var targets: [JSONValue] = []
+        // Tables found by search, not by dictionary: slow, and independent of the code under test.
+        var pages: [String] = []
+        var targets: [(page: Int, label: String)] = []
         var rows: [JSONValue] = []
-        let kindIndex = Dictionary(uniqueKeysWithValues: SearchIndex.Kind.allCases.enumerated().map { ($1, $0) })
         for entry in index.entries {
             let (page, anchor) = SearchIndex.split(entry.path)
-            let pageNumber: Int
-            if let known = pageIndex[page] {
-                pageNumber = known
-            } else {
-                pageNumber = pages.count
-                pageIndex[page] = pageNumber
-                pages.append(.string(page))
-            }
-            let target: Int
-            if let known = targetIndex[page]?[entry.label] {
-                target = known
-            } else {
-                target = targets.count
-                targetIndex[page, default: [:]][entry.label] = target
-                targets.append(.array([.number(JSONNumber(pageNumber)), .string(entry.label)]))
-            }
-            var row: [JSONValue] = [.number(JSONNumber(kindIndex[entry.kind]!)), .string(entry.text), .number(JSONNumber(target))]
+            if !pages.contains(page) { pages.append(page) }
+            let pageNumber = pages.firstIndex(of: page)!
+            if !targets.contains(where: { $0 == (pageNumber, entry.label) }) { targets.append((pageNumber, entry.label)) }
+            let target = targets.firstIndex { $0 == (pageNumber, entry.label) }!
+            let kind = SearchIndex.Kind.allCases.firstIndex(of: entry.kind)!
+            var row: [JSONValue] = [.number(JSONNumber(kind)), .string(entry.text), .number(JSONNumber(target))]
             if let anchor { row.append(anchor == "page-" + entry.text ? .number(JSONNumber(1)) : .string(anchor)) }
             rows.append(.array(row))
         }
         let data = JSONValue.object([
-            .init("kinds", .array(SearchIndex.Kind.allCases.map { .string($0.rawValue) })), .init("pages", .array(pages)),
-            .init("targets", .array(targets)), .init("entries", .array(rows)),
+            .init("kinds", .array(SearchIndex.Kind.allCases.map { .string($0.rawValue) })), .init("pages", .array(pages.map { .string($0) })),
+            .init("targets", .array(targets.map { .array([.number(JSONNumber($0.page)), .string($0.label)]) })), .init("entries", .array(rows)),
         ])
         return "self.\(SearchIndex.globalName) = \(SearchIndex.scriptSafe(data.jsonText()));\n"
     }
