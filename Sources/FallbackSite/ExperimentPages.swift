@@ -105,7 +105,7 @@ extension SiteModel {
         guard let index = skippedExperimentIndex[ExactKey(placementKey)] else { return nil }
         let info = skippedExperiments[index]
         let file = snapshot.file
-        guard let record = file.entries.first(where: { ExactKey.same($0.key, placementKey) }) else { return nil }
+        guard let record = record(forKey: placementKey) else { return nil }
         let written = writtenExperiment(info)
         let location = file.location(of: info.failure.source)
         // Inside the experiment when the failing value is the experiment or lies below it.

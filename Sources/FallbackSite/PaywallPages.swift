@@ -32,20 +32,25 @@ extension SiteModel {
     static func collectPaywalls(file: FallbackFile, funnels: [FunnelInfo]) -> [PaywallInfo] {
         var order: [ExactKey] = []
         var versions: [ExactKey: [Paywall]] = [:]
-        // Each id's contents by value (hashed, so many contents under one id cost no pairwise comparisons).
-        var versionOfContent: [ExactKey: [JSONValue: Int]] = [:]
+        // Each id's versions by the hash of their content, compared as values only when the hashes
+        // meet: so many contents under one id cost no pairwise comparisons, and no content is kept
+        // whole (a copy of every paywall's JSON would be the build's largest holding).
+        var versionsOfHash: [ExactKey: [Int: [Int]]] = [:]
         var uses: [ExactKey: [PaywallUse]] = [:]
+        func content(_ paywall: Paywall) -> JSONValue { file.document.value(at: paywall.source.node).owned }
         func add(_ paywall: Paywall, _ place: PaywallUse.Place) {
             let id = ExactKey(paywall.id)
             if versions[id] == nil { order.append(id) }
-            let content = file.document.value(at: paywall.source.node).owned
+            let written = content(paywall)
+            let hash = written.hashValue
+            let known = versionsOfHash[id]?[hash]?.first { content(versions[id]![$0]) == written }
             let version: Int
-            if let known = versionOfContent[id]?[content] {
+            if let known {
                 version = known
             } else {
                 version = versions[id, default: []].count
                 versions[id, default: []].append(paywall)
-                versionOfContent[id, default: [:]][content] = version
+                versionsOfHash[id, default: [:]][hash, default: []].append(version)
             }
             uses[id, default: []].append(PaywallUse(place: place, version: version))
         }

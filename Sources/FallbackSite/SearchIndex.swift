@@ -66,13 +66,15 @@ public struct SearchIndex: Sendable, Hashable {
     ///   whose id is already a safe anchor name, most of them).
     ///
     /// Shared in tables, so a page that shows 1,000 ids and a label many ids share are written once.
+    /// Written as text as the entries are read, compact, as `JSONValue.jsonText()` writes it,
+    /// without building a tree of the whole index first.
     public var script: String {
         var pageIndex: [String: Int] = [:]
-        var pages: [JSONValue] = []
+        var pages = ""
         var targetIndex: [String: [String: Int]] = [:]
-        var targets: [JSONValue] = []
-        var rows: [JSONValue] = []
-        rows.reserveCapacity(entries.count)
+        var targets = ""
+        var targetCount = 0
+        var rows = ""
         let kindIndex = Dictionary(uniqueKeysWithValues: Kind.allCases.enumerated().map { ($1, $0) })
         for entry in entries {
             let (page, anchor) = Self.split(entry.path)
@@ -80,27 +82,44 @@ public struct SearchIndex: Sendable, Hashable {
             if let known = pageIndex[page] {
                 pageNumber = known
             } else {
-                pageNumber = pages.count
+                pageNumber = pageIndex.count
                 pageIndex[page] = pageNumber
-                pages.append(.string(page))
+                if !pages.isEmpty { pages += "," }
+                JSONValue.writeQuoted(page, to: &pages)
             }
             let target: Int
             if let known = targetIndex[page]?[entry.label] {
                 target = known
             } else {
-                target = targets.count
+                target = targetCount
+                targetCount += 1
                 targetIndex[page, default: [:]][entry.label] = target
-                targets.append(.array([.number(JSONNumber(pageNumber)), .string(entry.label)]))
+                if !targets.isEmpty { targets += "," }
+                targets += "[\(pageNumber),"
+                JSONValue.writeQuoted(entry.label, to: &targets)
+                targets += "]"
             }
-            var row: [JSONValue] = [.number(JSONNumber(kindIndex[entry.kind]!)), .string(entry.text), .number(JSONNumber(target))]
-            if let anchor { row.append(anchor == "page-" + entry.text ? .number(JSONNumber(1)) : .string(anchor)) }
-            rows.append(.array(row))
+            if !rows.isEmpty { rows += "," }
+            rows += "[\(kindIndex[entry.kind]!),"
+            JSONValue.writeQuoted(entry.text, to: &rows)
+            rows += ",\(target)"
+            if let anchor {
+                if anchor == "page-" + entry.text {
+                    rows += ",1"
+                } else {
+                    rows += ","
+                    JSONValue.writeQuoted(anchor, to: &rows)
+                }
+            }
+            rows += "]"
         }
-        let data = JSONValue.object([
-            .init("kinds", .array(Kind.allCases.map { .string($0.rawValue) })), .init("pages", .array(pages)), .init("targets", .array(targets)),
-            .init("entries", .array(rows)),
-        ])
-        return "self.\(Self.globalName) = \(Self.scriptSafe(data.jsonText()));\n"
+        var json = #"{"kinds":["#
+        for (index, kind) in Kind.allCases.enumerated() {
+            if index > 0 { json += "," }
+            JSONValue.writeQuoted(kind.rawValue, to: &json)
+        }
+        json += #"],"pages":["# + pages + #"],"targets":["# + targets + #"],"entries":["# + rows + "]}"
+        return "self.\(Self.globalName) = \(Self.scriptSafe(json));\n"
     }
 
     /// `path` apart at its `#`: the page and the anchor.
@@ -139,9 +158,22 @@ struct SearchIndexCollector {
     let model: SiteModel
     private(set) var entries: [SearchIndex.Entry] = []
     private var seen: Set<SearchIndex.Entry> = []
+    /// Every copy of a funnel that its page counts among its uses, looked up once per copy found.
+    private let shownCopies: Set<ShownCopy>
+
+    /// A funnel as served by a placement, directly (no variant) or through a variant.
+    struct ShownCopy: Hashable {
+        let funnelId: ExactKey
+        let placementKey: ExactKey
+        let variantId: ExactKey?
+    }
 
     init(model: SiteModel) {
         self.model = model
+        shownCopies = Set(
+            model.funnels.lazy.flatMap { info in
+                info.uses.lazy.map { ShownCopy(funnelId: ExactKey(info.funnel.id), placementKey: ExactKey($0.placementKey), variantId: $0.variantId.map(ExactKey.init)) }
+            })
     }
 
     mutating func add(_ kind: SearchIndex.Kind, _ text: String, label: String, path: String) {
@@ -223,12 +255,11 @@ struct SearchIndexCollector {
     /// A funnel's ids, pages and paywalls: on the funnel's page when this copy is one its page
     /// counts among its uses (served by `placementKey`, through `variantId`), else on `fallback`.
     mutating func addFunnel(_ funnel: Funnel, placementKey: String?, variantId: String?, fallback: String) {
-        let info = model.funnelInfo(id: funnel.id)
-        let served =
-            info?.uses.contains { use in
-                placementKey.map { ExactKey.same(use.placementKey, $0) } == true && use.variantId.map(ExactKey.init) == variantId.map(ExactKey.init)
-            } ?? false
-        let shown = served ? info : nil
+        SiteModel.record(.funnelUseLookup, 1)
+        let served = placementKey.map {
+            shownCopies.contains(ShownCopy(funnelId: ExactKey(funnel.id), placementKey: ExactKey($0), variantId: variantId.map(ExactKey.init)))
+        }
+        let shown = served == true ? model.funnelInfo(id: funnel.id) : nil
         let funnelPath = shown.map { "funnels/\($0.fileName).html" }
         let name = SnapshotText.shortened(funnel.name ?? funnel.slug)
         let label = "funnel \(name)"

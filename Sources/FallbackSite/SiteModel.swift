@@ -107,6 +107,15 @@ public struct SiteModel: Sendable {
     let checksListedIds: Set<String>
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
     let changeAnchorsByPlacement: [ExactKey: [String]]
+    /// The position in `snapshot.file.entries` of each placement's first record, by key.
+    let entryPositions: [ExactKey: Int]
+    /// The entries' positions in the overview's order, problems first (`entriesProblemsFirst`):
+    /// sorted once for all the overview's pages.
+    let overviewOrder: [Int]
+    /// The snapshot's SHA-256 in hex, as the overview shows it: hashed once for all its pages.
+    let snapshotDigest: String
+    /// The snapshot's findings by severity, as the overview and the Checks page total them.
+    let findingTotals: SeverityCounts
 
     public init(snapshot: Snapshot, baseline: Snapshot? = nil, timeline: Timeline? = nil, title: String?, referenceDate: Int?) {
         self.init(
@@ -184,6 +193,16 @@ public struct SiteModel: Sendable {
             if let key = finding.subject.experimentPlacementKey { byExperiment[key, default: []].append(finding) }
         }
         findingsByPlacement = byPlacement
+        var positions: [ExactKey: Int] = [:]
+        positions.reserveCapacity(file.entries.count)
+        for (index, record) in file.entries.enumerated() where positions[ExactKey(record.key)] == nil {
+            positions[ExactKey(record.key)] = index
+        }
+        entryPositions = positions
+        overviewOrder = SiteModel.problemsFirst(file.entries) { byPlacement[ExactKey($0)] ?? [] }
+        SiteModel.record(.snapshotDigest, snapshot.bytes.count)
+        snapshotDigest = SHA256Digest(of: snapshot.bytes).hexString
+        findingTotals = SiteModel.severityCounts(snapshot.findings)
         findingsByFunnel = byFunnel
         findingsByExperiment = byExperiment
         // As the Checks page groups and cuts its lists (`checksPage`), once for every page.
@@ -220,6 +239,12 @@ public struct SiteModel: Sendable {
 
     func experimentInfo(placementKey: String) -> ExperimentInfo? {
         experimentIndex[ExactKey(placementKey)].map { experiments[$0] }
+    }
+
+    /// The first entry record of the placement `key`.
+    func record(forKey key: String) -> EntryRecord? {
+        SiteModel.record(.entryLookup, 1)
+        return entryPositions[ExactKey(key)].map { snapshot.file.entries[$0] }
     }
 
     func placementPath(_ key: String) -> String { "placements/\(placementNames.name(for: key)).html" }
@@ -270,7 +295,8 @@ extension SiteModel {
     }
 
     static func severityCounts(_ findings: [Finding]) -> SeverityCounts {
-        SeverityCounts(findings)
+        record(.findingCount, findings.count)
+        return SeverityCounts(findings)
     }
 
     /// What a placement's entry serves offline, as its row and page show it.

@@ -132,17 +132,25 @@ extension SiteModel {
 
     /// The file's entries, problems first: errors, then warnings, then the rest; within each, by
     /// the key's bytes (as the SDK compares keys), so the order never depends on the file's.
+    /// Sorted once, when the model is made (`overviewOrder`).
     func entriesProblemsFirst() -> [EntryRecord] {
+        overviewOrder.map { snapshot.file.entries[$0] }
+    }
+
+    /// The positions of `entries` problems first (`entriesProblemsFirst`), each ranked by the
+    /// worst of `findings(key)`.
+    static func problemsFirst(_ entries: [EntryRecord], findings: (String) -> [Finding]) -> [Int] {
+        record(.overviewOrder, entries.count)
         func rank(_ key: String) -> Int {
-            switch findings(forPlacement: key).map(\.severity).max() {
+            switch findings(key).map(\.severity).max() {
             case .error: 0
             case .warning: 1
             default: 2
             }
         }
-        return snapshot.file.entries.map { (rank: rank($0.key), bytes: Array($0.key.utf8), entry: $0) }
+        return entries.indices.map { (rank: rank(entries[$0].key), bytes: Array(entries[$0].key.utf8), index: $0) }
             .sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.bytes.lexicographicallyPrecedes($1.bytes) }
-            .map(\.entry)
+            .map(\.index)
     }
 
     /// The verdict the overview opens with: not ready with any error, or with any breaking change
@@ -177,7 +185,7 @@ extension SiteModel {
             }
             comparison = (changes.count(.breaking), baseline.name, previous == baseline.name ? "the previous snapshot" : "the baseline")
         }
-        return Self.readiness(counts: SiteModel.severityCounts(snapshot.findings), comparison: comparison, root: root)
+        return Self.readiness(counts: findingTotals, comparison: comparison, root: root)
     }
 
     func overviewPage(number: Int, root: String) -> OverviewPage {
@@ -196,7 +204,7 @@ extension SiteModel {
                 line: rejection.position.line, column: rejection.position.column)
         }
         let first = (max(1, number) - 1) * overviewRows
-        let listed = entriesProblemsFirst().dropFirst(first).prefix(overviewRows)
+        let listed = overviewOrder.dropFirst(first).prefix(overviewRows).map { file.entries[$0] }
         let placements = listed.map { record in
             let findings = findings(forPlacement: record.key)
             let serving = SiteModel.serving(record.entry)
@@ -212,8 +220,8 @@ extension SiteModel {
         return OverviewPage(
             projectId: file.projectId?.string.map { SiteModel.name($0) }, generatedAt: generatedAt,
             formatVersion: file.formatVersion.map { $0.number?.text ?? FallbackFile.describeKind($0) } ?? "missing",
-            size: SiteModel.size(snapshot.bytes.count), bytes: snapshot.bytes.count, sha256: SHA256Digest(of: snapshot.bytes).hexString,
-            verdict: file.verdict, readiness: readiness(root: root), rejected: file.rejection != nil, rejection: rejection, counts: SiteModel.severityCounts(snapshot.findings),
+            size: SiteModel.size(snapshot.bytes.count), bytes: snapshot.bytes.count, sha256: snapshotDigest,
+            verdict: file.verdict, readiness: readiness(root: root), rejected: file.rejection != nil, rejection: rejection, counts: findingTotals,
             loaded: file.loadedCount, entryCount: file.entries.count, skipped: file.skippedCount, hasPlacements: !file.entries.isEmpty,
             placements: placements, pager: overviewPager(number: number, root: root))
     }
@@ -437,7 +445,7 @@ extension SiteModel {
             return ChecksPage.SeverityGroup(severity: severity.rawValue, anchor: anchor, title: heading, count: findings.count, rules: rules)
         }
         return ChecksPage(
-            counts: SiteModel.severityCounts(snapshot.findings), hasFindings: !snapshot.findings.isEmpty, groups: groups,
+            counts: findingTotals, hasFindings: !snapshot.findings.isEmpty, groups: groups,
             comparison: compared?.changes)
     }
 
@@ -445,7 +453,7 @@ extension SiteModel {
 
     func placementPage(key: String, root: String, values: PageValues) -> PlacementPage? {
         let file = snapshot.file
-        guard let record = file.entries.first(where: { ExactKey.same($0.key, key) }) else { return nil }
+        guard let record = record(forKey: key) else { return nil }
         let findings = findings(forPlacement: key)
         let serving = SiteModel.serving(record.entry)
         let entryValue = file.document.value(at: record.value.node)
