@@ -81,9 +81,10 @@ public final class PageValues: @unchecked Sendable {
         var index = 0
         var copiedUpTo = 0
         while index < source.count {
-            guard source[index] == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
+            let byte = source[index]
+            guard byte == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
             else {
-                position.advance(over: source, at: index)
+                if !position.ignores(byte) { position.advance(over: source, at: index) }
                 index += 1
                 continue
             }
@@ -143,6 +144,18 @@ struct MarkupPosition {
         case .content: .content
         case .tag, .doubleQuoted, .singleQuoted: .attribute
         case .plainText: .plainText
+        }
+    }
+
+    /// True when `advance(over:at:)` would change nothing at `byte`: in text or a quoted value,
+    /// only a `<` or the closing quote counts (most bytes of a page).
+    @inline(__always)
+    func ignores(_ byte: UInt8) -> Bool {
+        switch state {
+        case .content, .plainText: byte != UInt8(ascii: "<")
+        case .doubleQuoted: byte != UInt8(ascii: "\"")
+        case .singleQuoted: byte != UInt8(ascii: "'")
+        case .tag: false
         }
     }
 
