@@ -42,6 +42,10 @@ struct Renderer<Partials: MustachePartialProvider> {
         contexts = [context]
     }
 
+    mutating func reserveCapacity(_ bytes: Int) {
+        output.reserveCapacity(bytes)
+    }
+
     mutating func render(_ template: MustacheTemplate) throws(MustacheError) {
         // The frame being rendered, and the frames it is nested in.
         var frame = Frame(nodes: template.nodes, template: template, indentation: "", partialDepth: 0, items: [])
