@@ -74,14 +74,21 @@ struct SourceListing {
         markedPaths.contains(ExactKey(pointer)) ? pointer : nil
     }
 
-    /// `text` (a key, a string, a number) as the listing shows it: quoted when `quoted`, cut with its length when long.
-    private static func token(_ text: String, quoted: Bool, tokenClass: String) -> String {
-        let (kept, note) = SnapshotText.cut(text, limit: maximumStringLength)
+    /// Appends `text` (a key, a string, a number) as the listing shows it: quoted when `quoted`,
+    /// cut with its length when long.
+    private mutating func appendToken(_ text: String, quoted: Bool, tokenClass: String) {
+        let (kept, note) = SnapshotText.cut(text, limit: Self.maximumStringLength)
         let shown = note == nil ? kept : kept + "…"
-        let text = SnapshotText.html(quoted ? JSONValue.quoted(shown) : shown, limit: nil, escaping: .htmlText)
-        var html = "<span class=\"\(tokenClass)\">\(text)</span>"
-        if let note { html += " <span class=\"note\">(\(note))</span>" }
-        return html
+        output += "<span class=\""
+        output += tokenClass
+        output += "\">"
+        output += SnapshotText.html(quoted ? JSONValue.quoted(shown) : shown, limit: nil, escaping: .htmlText)
+        output += "</span>"
+        if let note {
+            output += " <span class=\"note\">("
+            output += note
+            output += ")</span>"
+        }
     }
 
     /// `pointer` is the value's JSON Pointer, nil when no finding lies at or below it.
@@ -91,17 +98,25 @@ struct SourceListing {
             return
         }
         let indentation = String(repeating: "  ", count: min(indent, Self.maximumIndent))
-        let prefix = indentation + (key.map { Self.token($0, quoted: true, tokenClass: "k") + ": " } ?? "")
         let comma = trailingComma ? "," : ""
+        let end = beginLine(for: value, pointer: pointer)
+        output += indentation
+        if let key {
+            appendToken(key, quoted: true, tokenClass: "k")
+            output += ": "
+        }
         switch value.kind {
         case .object, .array:
             let isObject = value.kind == .object
             let (open, close) = isObject ? ("{", "}") : ("[", "]")
+            output += open
             if value.count == 0 {
-                line(for: value, pointer: pointer, text: prefix + open + close + comma)
+                output += close
+                output += comma
+                endLine(end)
                 return
             }
-            line(for: value, pointer: pointer, text: prefix + open)
+            endLine(end)
             if isObject {
                 let members = value.members
                 for (index, member) in members.enumerated() {
@@ -120,28 +135,36 @@ struct SourceListing {
             output += close
             output += comma
             output += "\n"
+        case .string:
+            appendToken(value.string ?? "", quoted: true, tokenClass: "s")
+            output += comma
+            endLine(end)
+        case .number:
+            appendToken(value.number?.text ?? "", quoted: false, tokenClass: "n")
+            output += comma
+            endLine(end)
         default:
-            line(for: value, pointer: pointer, text: prefix + scalar(value) + comma)
+            output += value.kind == .true ? "<span class=\"lit\">true</span>" : value.kind == .false ? "<span class=\"lit\">false</span>" : "<span class=\"lit\">null</span>"
+            output += comma
+            endLine(end)
         }
     }
 
-    private func scalar(_ value: JSONDocument.Value) -> String {
-        switch value.kind {
-        case .string: return Self.token(value.string ?? "", quoted: true, tokenClass: "s")
-        case .number: return Self.token(value.number?.text ?? "", quoted: false, tokenClass: "n")
-        case .true: return "<span class=\"lit\">true</span>"
-        case .false: return "<span class=\"lit\">false</span>"
-        default: return "<span class=\"lit\">null</span>"
-        }
+    /// What ends a line `beginLine` began: the rules marked on it, and whether it is a marked block.
+    private struct LineEnd {
+        let notes: String
+        let isMarked: Bool
     }
 
-    private mutating func line(for value: JSONDocument.Value, pointer: String?, text: String) {
+    /// Starts the line of `value`: the marked block's element if a finding is here, the anchors
+    /// other pages link to, and the gutter with the value's line and column.
+    private mutating func beginLine(for value: JSONDocument.Value, pointer: String?) -> LineEnd {
         let position = value.position
         let marks = pointer.flatMap { findings[ExactKey($0)] } ?? []
         // Findings link here by their own line and column (a key's finding sits at the key), changes by the value's.
         var anchorHTML = ""
-        let own = Self.anchor(line: position.line, column: position.column)
-        let anchors = marks.map { Self.anchor(line: $0.line, column: $0.column) } + (wantedAnchors.contains(own) ? [own] : [])
+        let own = wantedAnchors.isEmpty ? nil : Self.anchor(line: position.line, column: position.column)
+        let anchors = marks.map { Self.anchor(line: $0.line, column: $0.column) } + (own.map { wantedAnchors.contains($0) ? [$0] : [] } ?? [])
         for anchor in anchors where placedAnchors.insert(anchor).inserted {
             anchorHTML += "<span id=\"\(anchor)\"></span>"
         }
@@ -166,10 +189,13 @@ struct SourceListing {
         output += ":"
         output += String(position.column)
         output += "</span>"
-        output += text
-        output += notes
+        return LineEnd(notes: notes, isMarked: worst != nil)
+    }
+
+    private mutating func endLine(_ end: LineEnd) {
+        output += end.notes
         output += "\n"
-        if worst != nil { output += "</span>" }
+        if end.isMarked { output += "</span>" }
     }
 
     /// Spans for the linked anchors no line carries, each once.
