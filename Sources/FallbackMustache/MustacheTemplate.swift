@@ -45,6 +45,8 @@ public struct MustacheTemplate: Sendable {
         budget: MustacheBudget = .standard
     ) throws(MustacheError) -> String {
         var renderer = Renderer(partials: partials, escaping: escaping, context: context, budget: budget)
+        // A page renders to a few times its template: reserve that, rather than regrow the output.
+        renderer.reserveCapacity(min(source.utf8.count * 4, budget.outputBytes))
         try renderer.render(self)
         return renderer.output
     }

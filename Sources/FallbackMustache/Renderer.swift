@@ -24,7 +24,7 @@ struct Renderer<Partials: MustachePartialProvider> {
         let partialDepth: Int
         /// The section whose body `nodes` are, and where its tag starts, for errors; nil for a
         /// template's or a partial's own nodes.
-        var section: (name: String, offset: Int)? = nil
+        var section: (name: Name, offset: Int)? = nil
         /// The values `nodes` are rendered in, one pass each, as the innermost context; empty for
         /// one pass in the enclosing context.
         let items: [MustacheValue]
@@ -40,6 +40,10 @@ struct Renderer<Partials: MustachePartialProvider> {
         self.escaping = escaping
         self.budget = budget
         contexts = [context]
+    }
+
+    mutating func reserveCapacity(_ bytes: Int) {
+        output.reserveCapacity(bytes)
     }
 
     mutating func render(_ template: MustacheTemplate) throws(MustacheError) {
@@ -89,7 +93,7 @@ struct Renderer<Partials: MustachePartialProvider> {
                 if let first = items.first { contexts.append(first) }
                 let inner = Frame(
                     nodes: body, template: frame.template, indentation: frame.indentation, partialDepth: frame.partialDepth,
-                    section: (name.parts.isEmpty ? "." : name.parts.joined(separator: "."), offset), items: items)
+                    section: (name, offset), items: items)
                 enclosing.append(frame)
                 frame = inner
             case .partial(let name, let ownIndentation, let offset):
@@ -121,7 +125,9 @@ struct Renderer<Partials: MustachePartialProvider> {
         } else {
             return
         }
-        throw frame.template.error(.renderTooLarge(section: frame.section?.name, limit: limit), at: frame.section?.offset ?? 0)
+        // The section's name is spelled out only here, not for every pass of every section.
+        let section = frame.section.map { $0.name.parts.isEmpty ? "." : $0.name.parts.joined(separator: ".") }
+        throw frame.template.error(.renderTooLarge(section: section, limit: limit), at: frame.section?.offset ?? 0)
     }
 
     /// Resolves the first part of a dotted name in the innermost context that has it, and

@@ -72,51 +72,54 @@ public final class PageValues: @unchecked Sendable {
     /// text of a `<title>`-like element). Works on UTF-8 bytes: one pass, whatever the page's size.
     func substitute(in html: String) -> String {
         let snapshot = lock.withLock { values }
-        let source = Array(html.utf8)
         let marker = Array(prefix.utf8)
         let suffix = Array(PageValues.suffix.utf8)
+        var html = html
         var output: [UInt8] = []
-        output.reserveCapacity(source.count + source.count / 4)
-        var position = MarkupPosition()
-        var index = 0
-        var copiedUpTo = 0
-        while index < source.count {
-            guard source[index] == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
-            else {
-                position.advance(over: source, at: index)
-                index += 1
-                continue
-            }
-            var end = index + marker.count
-            var number = 0
-            while end < source.count, source[end] >= UInt8(ascii: "0"), source[end] <= UInt8(ascii: "9"), number < snapshot.count {
-                number = number * 10 + Int(source[end] - UInt8(ascii: "0"))
-                end += 1
-            }
-            guard end > index + marker.count, number < snapshot.count, source.count >= end + suffix.count,
-                source[end..<end + suffix.count].elementsEqual(suffix)
-            else {
-                position.advance(over: source, at: index)
-                index += 1
-                continue
-            }
-            output.append(contentsOf: source[copiedUpTo..<index])
-            let value = snapshot[number]
-            let replacement: String
-            if value.isTrustedHTML {
-                replacement = value.text
-            } else {
-                switch position.context {
-                case .content: replacement = SnapshotText.html(value.text)
-                case .attribute: replacement = SnapshotText.attribute(value.text)
-                case .plainText: replacement = SnapshotText.plainText(value.text)
+        html.withUTF8 { source in
+            output.reserveCapacity(source.count + source.count / 4)
+            var position = MarkupPosition()
+            var index = 0
+            var copiedUpTo = 0
+            while index < source.count {
+                let byte = source[index]
+                guard byte == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
+                else {
+                    if !position.ignores(byte) { position.advance(over: source, at: index) }
+                    index += 1
+                    continue
                 }
+                var end = index + marker.count
+                var number = 0
+                while end < source.count, source[end] >= UInt8(ascii: "0"), source[end] <= UInt8(ascii: "9"), number < snapshot.count {
+                    number = number * 10 + Int(source[end] - UInt8(ascii: "0"))
+                    end += 1
+                }
+                guard end > index + marker.count, number < snapshot.count, source.count >= end + suffix.count,
+                    source[end..<end + suffix.count].elementsEqual(suffix)
+                else {
+                    position.advance(over: source, at: index)
+                    index += 1
+                    continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo..<index]))
+                let value = snapshot[number]
+                let replacement: String
+                if value.isTrustedHTML {
+                    replacement = value.text
+                } else {
+                    switch position.context {
+                    case .content: replacement = SnapshotText.html(value.text)
+                    case .attribute: replacement = SnapshotText.attribute(value.text)
+                    case .plainText: replacement = SnapshotText.plainText(value.text)
+                    }
+                }
+                output.append(contentsOf: replacement.utf8)
+                index = end + suffix.count
+                copiedUpTo = index
             }
-            output.append(contentsOf: replacement.utf8)
-            index = end + suffix.count
-            copiedUpTo = index
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
         }
-        output.append(contentsOf: source[copiedUpTo...])
         return String(decoding: output, as: UTF8.self)
     }
 }
@@ -146,7 +149,19 @@ struct MarkupPosition {
         }
     }
 
-    mutating func advance(over bytes: [UInt8], at index: Int) {
+    /// True when `advance(over:at:)` would change nothing at `byte`: in text or a quoted value,
+    /// only a `<` or the closing quote counts (most bytes of a page).
+    @inline(__always)
+    func ignores(_ byte: UInt8) -> Bool {
+        switch state {
+        case .content, .plainText: byte != UInt8(ascii: "<")
+        case .doubleQuoted: byte != UInt8(ascii: "\"")
+        case .singleQuoted: byte != UInt8(ascii: "'")
+        case .tag: false
+        }
+    }
+
+    mutating func advance(over bytes: UnsafeBufferPointer<UInt8>, at index: Int) {
         let byte = bytes[index]
         switch state {
         case .content:

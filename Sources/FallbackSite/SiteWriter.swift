@@ -42,6 +42,10 @@ public struct FileIO: Sendable {
     public static let disk = FileIO(
         createDirectory: { try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: true) },
         writeFile: { path, bytes in
+            // A build writes thousands of new files into its temporary folder: one `open`, `write`
+            // and `close` each. Replacing a file that is there goes through Foundation's atomic
+            // write, so what was there stays whole if the write fails.
+            if try FileIO.createNewFile(atPath: path, bytes) { return }
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
                 throw SiteWriterError.cannotWrite(path)
             }
@@ -53,6 +57,36 @@ public struct FileIO: Sendable {
         fileExists: { FileManager.default.fileExists(atPath: $0) },
         move: { try FileManager.default.moveItem(atPath: $0, toPath: $1) },
         remove: { try FileManager.default.removeItem(atPath: $0) })
+
+    /// Writes `bytes` as a file at `path` that must not exist yet (`O_EXCL`), with the mode a
+    /// new file gets (`0o666` less the umask) and no `fsync`: nothing was at `path` to lose.
+    /// False, having touched nothing, when something is already there; a failed write removes
+    /// the file it made.
+    static func createNewFile(atPath path: String, _ bytes: [UInt8]) throws -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return false }
+            throw SiteWriterError.cannotWrite(path)
+        }
+        var written = 0
+        let complete = bytes.withUnsafeBytes { buffer -> Bool in
+            while written < buffer.count {
+                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                written += result
+            }
+            return true
+        }
+        let closed = close(descriptor) == 0
+        guard complete, closed else {
+            unlink(path)
+            throw SiteWriterError.cannotWrite(path)
+        }
+        return true
+    }
 
     /// `realpath` of `path` on disk.
     @Sendable public static func diskResolvedPath(_ path: String) -> String? {

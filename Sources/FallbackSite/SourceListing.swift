@@ -25,15 +25,30 @@ struct SourceListing {
 
     /// Findings by JSON Pointer (compared by bytes).
     let findings: [ExactKey: [Finding]]
+    /// Every finding's pointer and each pointer above it: below any other value no line is
+    /// marked, so the listing does not build those values' pointers at all.
+    private let markedPaths: Set<ExactKey>
     /// Anchors other pages link to, in order, and as a set.
     private let linkedAnchors: [String]
     private let wantedAnchors: Set<String>
     private var placedAnchors: Set<String> = []
-    private(set) var lines: [String] = []
+    /// The listing's lines so far, one after the other.
+    private(set) var output = "<pre class=\"source\"><code>"
+    private var lineCount = 0
     private var truncated = false
 
     init(findings: [Finding], linkedFrom anchors: [String]) {
         self.findings = Dictionary(grouping: findings, by: { ExactKey($0.pointer) })
+        var paths: Set<ExactKey> = []
+        for pointer in self.findings.keys {
+            // "/a/b" marks "/a/b", "/a" and "": tokens escape "/" as "~1", so each "/" starts one.
+            let bytes = pointer.utf8
+            paths.insert(pointer)
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+                paths.insert(ExactKey(String(pointer.string[..<index])))
+            }
+        }
+        markedPaths = paths
         linkedAnchors = findings.map { Self.anchor(line: $0.line, column: $0.column) } + anchors
         wantedAnchors = Set(linkedAnchors)
     }
@@ -42,78 +57,114 @@ struct SourceListing {
     /// `L<line>-<column>` ids other pages link to (changes).
     static func html(for value: JSONDocument.Value, key: String?, findings: [Finding], linkedFrom anchors: [String] = []) -> String {
         var listing = SourceListing(findings: findings, linkedFrom: anchors)
-        listing.emit(value, key: key, pointer: value.pointer, indent: 0, trailingComma: false)
+        listing.output.reserveCapacity(min(value.byteRange.count, 1 << 20) * 2 + 64)
+        listing.emit(value, key: key, pointer: listing.markedPointer(value.pointer), indent: 0, trailingComma: false)
         // Anchors whose position no line starts at (a repeated key, a value past the end of the listing).
         let rest = listing.unplacedAnchors()
         if listing.truncated || !rest.isEmpty {
             let note = listing.truncated ? "… the listing stops at \(maximumLines) lines" : ""
-            listing.lines.append("\(rest)<span class=\"ln\"></span>\(note)\n")
+            listing.output += rest + "<span class=\"ln\"></span>" + note + "\n"
         }
-        return "<pre class=\"source\"><code>" + listing.lines.joined() + "</code></pre>"
+        listing.output += "</code></pre>"
+        return listing.output
     }
 
-    /// `text` (a key, a string, a number) as the listing shows it: quoted when `quoted`, cut with its length when long.
-    private static func token(_ text: String, quoted: Bool, tokenClass: String) -> String {
-        let (kept, note) = SnapshotText.cut(text, limit: maximumStringLength)
+    /// `pointer` when a finding lies at or below it, else nil.
+    private func markedPointer(_ pointer: String) -> String? {
+        markedPaths.contains(ExactKey(pointer)) ? pointer : nil
+    }
+
+    /// Appends `text` (a key, a string, a number) as the listing shows it: quoted when `quoted`,
+    /// cut with its length when long.
+    private mutating func appendToken(_ text: String, quoted: Bool, tokenClass: String) {
+        let (kept, note) = SnapshotText.cut(text, limit: Self.maximumStringLength)
         let shown = note == nil ? kept : kept + "…"
-        let text = SnapshotText.html(quoted ? JSONValue.quoted(shown) : shown, limit: nil, escaping: .htmlText)
-        var html = "<span class=\"\(tokenClass)\">\(text)</span>"
-        if let note { html += " <span class=\"note\">(\(note))</span>" }
-        return html
+        output += "<span class=\""
+        output += tokenClass
+        output += "\">"
+        output += SnapshotText.html(quoted ? JSONValue.quoted(shown) : shown, limit: nil, escaping: .htmlText)
+        output += "</span>"
+        if let note {
+            output += " <span class=\"note\">("
+            output += note
+            output += ")</span>"
+        }
     }
 
-    private mutating func emit(_ value: JSONDocument.Value, key: String?, pointer: String, indent: Int, trailingComma: Bool) {
-        guard lines.count < Self.maximumLines else {
+    /// `pointer` is the value's JSON Pointer, nil when no finding lies at or below it.
+    private mutating func emit(_ value: JSONDocument.Value, key: String?, pointer: String?, indent: Int, trailingComma: Bool) {
+        guard lineCount < Self.maximumLines else {
             truncated = true
             return
         }
         let indentation = String(repeating: "  ", count: min(indent, Self.maximumIndent))
-        let prefix = indentation + (key.map { Self.token($0, quoted: true, tokenClass: "k") + ": " } ?? "")
         let comma = trailingComma ? "," : ""
+        let end = beginLine(for: value, pointer: pointer)
+        output += indentation
+        if let key {
+            appendToken(key, quoted: true, tokenClass: "k")
+            output += ": "
+        }
         switch value.kind {
         case .object, .array:
             let isObject = value.kind == .object
             let (open, close) = isObject ? ("{", "}") : ("[", "]")
+            output += open
             if value.count == 0 {
-                line(for: value, pointer: pointer, text: prefix + open + close + comma)
+                output += close
+                output += comma
+                endLine(end)
                 return
             }
-            line(for: value, pointer: pointer, text: prefix + open)
+            endLine(end)
             if isObject {
                 let members = value.members
                 for (index, member) in members.enumerated() {
-                    let childPointer = pointer + "/" + JSONDocument.escapePointerToken(member.key)
+                    let childPointer = pointer.flatMap { markedPointer($0 + "/" + JSONDocument.escapePointerToken(member.key)) }
                     emit(member.value, key: member.key, pointer: childPointer, indent: indent + 1, trailingComma: index < members.count - 1)
                 }
             } else {
                 let elements = value.elements
                 for (index, element) in elements.enumerated() {
-                    emit(element, key: nil, pointer: pointer + "/\(index)", indent: indent + 1, trailingComma: index < elements.count - 1)
+                    emit(element, key: nil, pointer: pointer.flatMap { markedPointer($0 + "/" + String(index)) }, indent: indent + 1, trailingComma: index < elements.count - 1)
                 }
             }
-            lines.append("<span class=\"ln\"></span>\(indentation)\(close)\(comma)\n")
+            lineCount += 1
+            output += "<span class=\"ln\"></span>"
+            output += indentation
+            output += close
+            output += comma
+            output += "\n"
+        case .string:
+            appendToken(value.string ?? "", quoted: true, tokenClass: "s")
+            output += comma
+            endLine(end)
+        case .number:
+            appendToken(value.number?.text ?? "", quoted: false, tokenClass: "n")
+            output += comma
+            endLine(end)
         default:
-            line(for: value, pointer: pointer, text: prefix + scalar(value) + comma)
+            output += value.kind == .true ? "<span class=\"lit\">true</span>" : value.kind == .false ? "<span class=\"lit\">false</span>" : "<span class=\"lit\">null</span>"
+            output += comma
+            endLine(end)
         }
     }
 
-    private func scalar(_ value: JSONDocument.Value) -> String {
-        switch value.kind {
-        case .string: return Self.token(value.string ?? "", quoted: true, tokenClass: "s")
-        case .number: return Self.token(value.number?.text ?? "", quoted: false, tokenClass: "n")
-        case .true: return "<span class=\"lit\">true</span>"
-        case .false: return "<span class=\"lit\">false</span>"
-        default: return "<span class=\"lit\">null</span>"
-        }
+    /// What ends a line `beginLine` began: the rules marked on it, and whether it is a marked block.
+    private struct LineEnd {
+        let notes: String
+        let isMarked: Bool
     }
 
-    private mutating func line(for value: JSONDocument.Value, pointer: String, text: String) {
+    /// Starts the line of `value`: the marked block's element if a finding is here, the anchors
+    /// other pages link to, and the gutter with the value's line and column.
+    private mutating func beginLine(for value: JSONDocument.Value, pointer: String?) -> LineEnd {
         let position = value.position
-        let marks = findings[ExactKey(pointer)] ?? []
+        let marks = pointer.flatMap { findings[ExactKey($0)] } ?? []
         // Findings link here by their own line and column (a key's finding sits at the key), changes by the value's.
         var anchorHTML = ""
-        let own = Self.anchor(line: position.line, column: position.column)
-        let anchors = marks.map { Self.anchor(line: $0.line, column: $0.column) } + (wantedAnchors.contains(own) ? [own] : [])
+        let own = wantedAnchors.isEmpty ? nil : Self.anchor(line: position.line, column: position.column)
+        let anchors = marks.map { Self.anchor(line: $0.line, column: $0.column) } + (own.map { wantedAnchors.contains($0) ? [$0] : [] } ?? [])
         for anchor in anchors where placedAnchors.insert(anchor).inserted {
             anchorHTML += "<span id=\"\(anchor)\"></span>"
         }
@@ -128,13 +179,23 @@ struct SourceListing {
             let count = ruleCounts[rule]!
             return " <mark>\(MarkupEscaping.html(rule.rawValue))</mark>" + (count > 1 ? " ×\(SnapshotText.grouped(count))" : "")
         }.joined()
-        let content = "\(anchorHTML)<span class=\"ln\">\(position.line):\(position.column)</span>\(text)\(notes)\n"
+        lineCount += 1
         // Only a marked line is an element (a block, for its background); its line feed ends it.
-        if let worst = marks.map(\.severity).max() {
-            lines.append("<span class=\"line is-marked sev-\(worst.rawValue)\">\(content)</span>")
-        } else {
-            lines.append(content)
-        }
+        let worst = marks.map(\.severity).max()
+        if let worst { output += "<span class=\"line is-marked sev-" + worst.rawValue + "\">" }
+        output += anchorHTML
+        output += "<span class=\"ln\">"
+        output += String(position.line)
+        output += ":"
+        output += String(position.column)
+        output += "</span>"
+        return LineEnd(notes: notes, isMarked: worst != nil)
+    }
+
+    private mutating func endLine(_ end: LineEnd) {
+        output += end.notes
+        output += "\n"
+        if end.isMarked { output += "</span>" }
     }
 
     /// Spans for the linked anchors no line carries, each once.

@@ -116,6 +116,10 @@ enum DrawingText {
     /// `character` as drawn: `nil` for white space, U+FFFD for controls, noncharacters and bidi
     /// controls.
     static func cleaned(_ character: Character) -> String? {
+        // Printable ASCII (most text) is drawn as it is; a space is white space.
+        if character.utf8.count == 1, let byte = character.utf8.first, byte >= 0x20, byte < 0x7F {
+            return byte == 0x20 ? nil : String(character)
+        }
         if character.isWhitespace { return nil }
         var scalars = String.UnicodeScalarView()
         for scalar in character.unicodeScalars.prefix(scalarLimit) {

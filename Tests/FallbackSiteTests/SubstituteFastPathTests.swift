@@ -1,0 +1,49 @@
+import Testing
+@testable import FallbackSite
+
+/// `PageValues.substitute(in:)` skips the bytes `MarkupPosition.ignores(_:)` says change nothing
+/// (issue 10: the position machine ran for every byte of every page). On hostile markup the
+/// skipping walk must know the same context at every byte as the walk that visits every byte.
+@Suite("Token substitution fast path")
+struct SubstituteFastPathTests {
+    static let pages: [String] = [
+        #"<p class="a'b" title='x"y'>text é <b>bold</b> &amp; 5 < 6 > 2</p>"#,
+        "<title>a <b> not a tag</b> é</title ><TEXTAREA>x</textareaX></TEXTAREA><p>after</p>",
+        "<script src=x>if (a < b && c > d) { s = \"</scr\" + 'ipt>' }</SCRIPT><style>a>b{}</style>",
+        "<!doctype html><a href=\"?q=<x>\" data-x='<y>'>link</a><br/><img alt=\"\"/><?pi x?></ a>",
+        "<div\n  class=\"x\"\n  id='y'>multi\nline</div><x-custom a=b>c</x-custom><",
+        "<TiTlE>Mixed</tItLe><p title=\"</title>\">x</p><textarea></textarea></textarea>",
+    ]
+
+    /// The context at each byte, visiting every byte or skipping those `ignores` names.
+    static func contexts(_ page: String, skipping: Bool) -> [MarkupPosition.Context] {
+        var page = page
+        return page.withUTF8 { bytes in
+            var position = MarkupPosition()
+            var result: [MarkupPosition.Context] = []
+            for index in bytes.indices {
+                result.append(position.context)
+                if !skipping || !position.ignores(bytes[index]) { position.advance(over: bytes, at: index) }
+            }
+            return result
+        }
+    }
+
+    @Test(arguments: pages.indices)
+    func skippingKnowsTheContextOfEveryByte(page: Int) {
+        let skipped = Self.contexts(Self.pages[page], skipping: true)
+        let visited = Self.contexts(Self.pages[page], skipping: false)
+        #expect(skipped == visited)
+        #expect(Set(visited.map { "\($0)" }).count > 1)
+    }
+
+    @Test func valuesAreEscapedForWhereTheyStand() {
+        let values = PageValues()
+        let hostile = "<script>x</script> \"q\" 'a' é"
+        let token = values.escaping.escape(hostile)
+        let html = "<title>\(token)</title><p title=\"\(token)\" data-x='\(token)'>\(token)</p>"
+        let page = values.substitute(in: html)
+        #expect(page == "<title>\(SnapshotText.plainText(hostile))</title><p title=\"\(SnapshotText.attribute(hostile))\" data-x='\(SnapshotText.attribute(hostile))'>\(SnapshotText.html(hostile))</p>")
+        #expect(!page.contains("<script>"))
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+@testable import RovenueFallback
+
+/// `JSONDocument.position(ofOffset:)` counts the continuation bytes before an offset 64 at a time
+/// (issue 10: a site's source listings ask for the position of every value of a one-line export).
+/// Its answer must be the byte-by-byte count's at every offset, whatever the alignment.
+@Suite("Position counting")
+struct PositionCountTests {
+    /// The position of every offset (and of the end), counted the long way in one pass: a line
+    /// starts after each line feed, and a column counts the bytes since that are not continuation bytes.
+    static func naivePositions(_ bytes: [UInt8]) -> [JSONDocument.Position] {
+        var positions: [JSONDocument.Position] = []
+        var line = 1
+        var column = 1
+        for offset in 0...bytes.count {
+            positions.append(JSONDocument.Position(line: line, column: column))
+            guard offset < bytes.count else { break }
+            if bytes[offset] == 0x0A {
+                line += 1
+                column = 1
+            } else if bytes[offset] & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return positions
+    }
+
+    /// One-line text past three 4 KiB blocks with two-, three- and four-byte characters at every
+    /// alignment, and the same text broken into lines.
+    static let texts: [String] = {
+        let words = (0..<2500).map { index in ["a", "é", "€", "𝄞", "ab", "\u{202E}"][index % 6] + String(index % 10) }
+        let oneLine = "[" + words.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        let lines = "[\n" + words.map { "  \"\($0)\"" }.joined(separator: ",\n") + "\n]"
+        return [oneLine, lines]
+    }()
+
+    @Test(arguments: [0, 1])
+    func everyOffsetHasTheByteByBytePosition(text: Int) {
+        let source = Self.texts[text]
+        let bytes = Array(source.utf8)
+        #expect(bytes.count > 3 * 4096)
+        let document = JSONDocument(text: source)
+        let expected = Self.naivePositions(bytes)
+        var mismatches: [Int] = []
+        for offset in 0...bytes.count where document.position(ofOffset: offset) != expected[offset] {
+            mismatches.append(offset)
+        }
+        #expect(mismatches.isEmpty, "first mismatch at byte \(mismatches.first ?? -1)")
+    }
+}
