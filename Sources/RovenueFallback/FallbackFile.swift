@@ -151,7 +151,7 @@ public struct FallbackFile: Sendable {
         guard let parent = value.parent, parent.kind == .array, let form = arrayForm(at: SourceRef(node: parent.index)) else {
             return nil
         }
-        let position = Int(document.nodes[ref.node].ordinal)
+        let position = Int(document.nodes.ordinal(of: ref.node))
         return position < form.elementCount ? (form, position) : nil
     }
 

@@ -19,10 +19,4 @@ enum HugePages {
             _ = madvise(aligned, end - first, MADV_HUGEPAGE)
         #endif
     }
-
-    /// Advises the storage `array` has reserved, used or not.
-    static func advise<Element>(_ array: inout [Element]) {
-        let byteCount = array.capacity * MemoryLayout<Element>.stride
-        array.withUnsafeMutableBufferPointer { advise(UnsafeMutableRawPointer($0.baseAddress), byteCount: byteCount) }
-    }
 }

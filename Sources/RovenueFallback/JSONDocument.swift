@@ -286,7 +286,8 @@ extension JSONDocument {
 
         /// The containing array or object, nil for the top level.
         public var parent: Value? {
-            node.parent < 0 ? nil : Value(document: document, index: Int(node.parent))
+            let parent = document.nodes.parent(of: index)
+            return parent < 0 ? nil : Value(document: document, index: Int(parent))
         }
 
         /// The decoded string, when this is a string.
@@ -368,14 +369,14 @@ extension JSONDocument {
         public var pointer: String {
             var tokens: [String] = []
             var current = index
-            while document.nodes[current].parent >= 0 {
-                let parentIndex = Int(document.nodes[current].parent)
+            while document.nodes.parent(of: current) >= 0 {
+                let parentIndex = Int(document.nodes.parent(of: current))
                 if document.nodes[parentIndex].kind == .object {
                     // A value's token is the key before it; a key stands for its own member.
                     let isKey = document.nodes[current].flags & JSONDocument.isKey != 0
                     tokens.append(document.decodeString(at: isKey ? current : current - 1))
                 } else {
-                    tokens.append(String(document.nodes[current].ordinal))
+                    tokens.append(String(document.nodes.ordinal(of: current)))
                 }
                 current = parentIndex
             }

@@ -111,13 +111,12 @@ extension JSONDocument {
 // MARK: - Reading nodes
 
 extension JSONDocument {
-    /// One node as its readers see it: kind, flags, byte range, parent, `next` (the node after its
-    /// subtree), count and ordinal, read from the packed form.
+    /// One node as its readers see it: kind, flags, byte range, `next` (the node after its subtree)
+    /// and count, read from the packed form. A plain value: its parent and ordinal are asked of the
+    /// document's `Nodes` (`parent(of:)`, `ordinal(of:)`), which own what a container's need.
     struct Node: Sendable, Equatable {
         let packed: PackedNode
         let index: Int
-        /// Only for a container's parent and ordinal; a `Node` never outlives the document it was read from.
-        unowned(unsafe) let buffer: NodeBuffer
 
         @inline(__always) var kind: Kind { packed.kind }
         @inline(__always) var flags: UInt8 { packed.flags }
@@ -127,20 +126,6 @@ extension JSONDocument {
         @inline(__always) var next: Int32 { packed.isContainer ? Int32(bitPattern: packed.link) : Int32(truncatingIfNeeded: index + 1) }
         /// Elements of an array, members of an object.
         @inline(__always) var count: Int32 { packed.isContainer ? Int32(bitPattern: packed.number) : 0 }
-        /// The containing array or object, -1 for the top level.
-        var parent: Int32 {
-            packed.isContainer ? buffer.link(ofContainer: index).parent : Int32(bitPattern: packed.link) - 1
-        }
-        /// The element's index in its array, or the member's index in its object (key and value).
-        var ordinal: Int32 {
-            packed.isContainer ? buffer.link(ofContainer: index).ordinal : Int32(bitPattern: packed.number)
-        }
-
-        /// Equal when every field a reader sees is.
-        static func == (lhs: Node, rhs: Node) -> Bool {
-            lhs.kind == rhs.kind && lhs.flags == rhs.flags && lhs.start == rhs.start && lhs.end == rhs.end && lhs.next == rhs.next
-                && lhs.count == rhs.count && lhs.parent == rhs.parent && lhs.ordinal == rhs.ordinal
-        }
     }
 
     /// The document's nodes, in pre-order: 16 bytes each (`PackedNode`) in one block the parser
@@ -154,12 +139,28 @@ extension JSONDocument {
         @inline(__always)
         subscript(index: Int) -> Node {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: buffer.count), "node index out of range")
-            return Node(packed: buffer.base[index], index: index, buffer: buffer)
+            return Node(packed: buffer.base[index], index: index)
         }
 
-        /// Equal when every node reads the same.
+        /// The containing array or object of the node at `index`, -1 for the top level.
+        func parent(of index: Int) -> Int32 {
+            let packed = self[index].packed
+            return packed.isContainer ? buffer.link(ofContainer: index).parent : Int32(bitPattern: packed.link) - 1
+        }
+
+        /// The element's index in its array, or the member's index in its object (key and value),
+        /// of the node at `index`.
+        func ordinal(of index: Int) -> Int32 {
+            let packed = self[index].packed
+            return packed.isContainer ? buffer.link(ofContainer: index).ordinal : Int32(bitPattern: packed.number)
+        }
+
+        /// Equal when every node reads the same, parent and ordinal included.
         static func == (lhs: Nodes, rhs: Nodes) -> Bool {
-            lhs.count == rhs.count && lhs.indices.allSatisfy { lhs[$0] == rhs[$0] }
+            lhs.count == rhs.count
+                && lhs.indices.allSatisfy {
+                    lhs[$0] == rhs[$0] && lhs.parent(of: $0) == rhs.parent(of: $0) && lhs.ordinal(of: $0) == rhs.ordinal(of: $0)
+                }
         }
     }
 

@@ -176,8 +176,8 @@ import Testing
         #expect(document.nodes.count == reader.nodes.count, sourceLocation: sourceLocation)
         for (index, node) in zip(document.nodes.indices, document.nodes) {
             let read = Expected(
-                kind: node.kind, flags: node.flags, start: Int(node.start), end: Int(node.end), parent: Int(node.parent), next: Int(node.next),
-                count: Int(node.count), ordinal: Int(node.ordinal))
+                kind: node.kind, flags: node.flags, start: Int(node.start), end: Int(node.end), parent: Int(document.nodes.parent(of: index)), next: Int(node.next),
+                count: Int(node.count), ordinal: Int(document.nodes.ordinal(of: index)))
             guard read == reader.nodes[index] else {
                 Issue.record("node \(index): \(read), expected \(reader.nodes[index])", sourceLocation: sourceLocation)
                 return
@@ -223,8 +223,8 @@ import Testing
             current = value.parent
         }
         #expect(chain == [.array, .object, .array, .array, .object, .array])
-        #expect(document.nodes[document.root.elements[2].index].ordinal == 2)
-        #expect(document.nodes[document.root.elements[2].elements[0].index].parent == Int32(document.root.elements[2].index))
+        #expect(document.nodes.ordinal(of: document.root.elements[2].index) == 2)
+        #expect(document.nodes.parent(of: document.root.elements[2].elements[0].index) == Int32(document.root.elements[2].index))
     }
 
     @Test func containersLeftOpenReadIncompleteWithWhatTheyHeld() {
