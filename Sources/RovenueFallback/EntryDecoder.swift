@@ -18,6 +18,10 @@ struct EntryDecoder {
     var arrayForms: [ArrayForm] = []
     /// Objects whose known fields repeat: the object, the field, and the value nodes in text order.
     var duplicateFields: [DuplicateField] = []
+    /// The keys of the last locale map read (a text's or a list's): the next map with exactly these
+    /// keys, in this order, shares them instead of building its own. An entry's texts nearly all
+    /// have the same locales.
+    private var recentLocales = OrderedMap<Int>()
 
     init(document: JSONDocument) {
         self.document = document
@@ -55,7 +59,21 @@ struct EntryDecoder {
 
     func string(_ index: Int) throws(Failure) -> String {
         guard kind(index) == .string else { throw failure(index, "a string") }
-        return document.decodeString(at: index)
+        return decodedString(index)
+    }
+
+    /// The string node at `index`, decoded. A string without escapes (nearly all of them) is made
+    /// straight from the document's bytes, with no copy in between; one with escapes is decoded by
+    /// the document.
+    @inline(__always)
+    func decodedString(_ index: Int) -> String {
+        let node = nodes[index]
+        guard node.flags & JSONDocument.hasEscapes == 0 else { return document.decodeString(at: index) }
+        let start = Int(node.start) + 1
+        let end = Int(node.end) - 1
+        return bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        }
     }
 
     func int(_ index: Int) throws(Failure) -> Int64 {
@@ -125,31 +143,38 @@ struct EntryDecoder {
 
     mutating func map<T>(_ index: Int, _ element: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> OrderedMap<T> {
         guard kind(index) == .object else { throw failure(index, "an object") }
-        var result = OrderedMap<T>()
-        for (key, value) in members(index) {
-            result.set(try element(&self, value), for: key)
+        let members = members(index)
+        var values: [T] = []
+        values.reserveCapacity(members.count)
+        for value in members.values {
+            values.append(try element(&self, value))
         }
-        return result
+        return OrderedMap(keysOf: members, values: values)
     }
 
     /// The members of the object at `index` as the SDK's map holds them: a repeated key keeps only
     /// its last value (at the place of its first), and the values it replaced are never decoded.
-    func members(_ index: Int) -> [(key: String, value: Int)] {
+    /// The map's values are the value nodes; its keys are the ones the decoded map takes as they are.
+    func members(_ index: Int) -> OrderedMap<Int> {
         var members = OrderedMap<Int>()
         var child = index + 1
         for _ in 0..<Int(node(index).count) {
-            members.set(child + 1, for: document.decodeString(at: child))
+            members.set(child + 1, for: decodedString(child))
             child = Int(node(child + 1).next)
         }
-        return members.pairs
+        return members
     }
 
     // MARK: Structs
 
+    /// Room for the fields of the largest struct of §4 (`Page`'s 20; `FieldTable` checks it).
+    typealias Slots = SIMD32<Int32>
+
     /// The value nodes of a struct's fields, read from an object or from the array quirk.
     struct Fields<Field: SchemaField> {
         /// Per field position: 0 when absent, `node + 1` for a value, `-(node + 1)` for an explicit `null`.
-        var slots: [Int32]
+        /// A vector, not an array: read for every object of every entry, it stays off the heap.
+        var slots: Slots
         let container: Int
 
         /// The value node of an optional field, nil when absent or `null`.
@@ -186,7 +211,7 @@ struct EntryDecoder {
     mutating func fields<Value: SourceBacked>(_ index: Int, of _: Value.Type) throws(Failure) -> Fields<Value.Field> {
         let table = Value.shape.table
         let fieldCount = table.names.count
-        var fields = Fields<Value.Field>(slots: [Int32](repeating: 0, count: fieldCount), container: index)
+        var fields = Fields<Value.Field>(slots: .zero, container: index)
         switch nodes[index].kind {
         case .object:
             var child = index + 1
@@ -289,13 +314,13 @@ extension EntryDecoder {
     }
 
     @inline(__always)
-    func optionalText(_ slot: Int?) throws(Failure) -> LocalizedText? {
+    mutating func optionalText(_ slot: Int?) throws(Failure) -> LocalizedText? {
         guard let slot else { return nil }
         return try text(slot)
     }
 
     @inline(__always)
-    func optionalTextList(_ slot: Int?) throws(Failure) -> LocalizedTextList? {
+    mutating func optionalTextList(_ slot: Int?) throws(Failure) -> LocalizedTextList? {
         guard let slot else { return nil }
         return try textList(slot)
     }
@@ -430,32 +455,72 @@ extension EntryDecoder {
             source: SourceRef(node: index))
     }
 
-    func text(_ index: Int) throws(Failure) -> LocalizedText {
+    mutating func text(_ index: Int) throws(Failure) -> LocalizedText {
         switch kind(index) {
         case .string:
-            return .plain(document.decodeString(at: index))
+            return .plain(decodedString(index))
         case .object:
-            var map = OrderedMap<String>()
-            for (locale, value) in members(index) {
+            let locales = localeMembers(index)
+            var strings: [String] = []
+            strings.reserveCapacity(locales.values.count)
+            for value in locales.values {
                 guard kind(value) == .string else {
                     throw failure(value, "a string (a text is a string or an object of strings by locale)")
                 }
-                map.set(document.decodeString(at: value), for: locale)
+                strings.append(decodedString(value))
             }
-            return .localized(map)
+            return .localized(OrderedMap(keysOf: locales.keys, values: strings))
         default:
             throw failure(index, "a string or an object of strings by locale")
         }
     }
 
-    func textList(_ index: Int) throws(Failure) -> LocalizedTextList {
+    /// The locale map at `index` as the SDK's map holds it: its distinct keys in the order of their
+    /// first appearance, and the value node of each (the last of a repeated key). When the keys are
+    /// exactly the previous locale map's, that map's keys are shared rather than built again.
+    mutating func localeMembers(_ index: Int) -> (keys: OrderedMap<Int>, values: [Int]) {
+        guard hasRecentLocales(index) else {
+            recentLocales = members(index)
+            return (recentLocales, recentLocales.values)
+        }
+        // The same keys without repeats: the values are the members' in text order.
+        var values: [Int] = []
+        values.reserveCapacity(recentLocales.count)
+        var child = index + 1
+        for _ in 0..<recentLocales.count {
+            values.append(child + 1)
+            child = Int(node(child + 1).next)
+        }
+        return (recentLocales, values)
+    }
+
+    /// True when the object at `index` has exactly the keys of `recentLocales`, in the same order,
+    /// each written without escapes (so its bytes are the key's).
+    private func hasRecentLocales(_ index: Int) -> Bool {
+        let count = Int(node(index).count)
+        guard count == recentLocales.count, count > 0 else { return false }
+        return bytes.withUnsafeBufferPointer { text in
+            var child = index + 1
+            for key in recentLocales.keys {
+                let keyNode = nodes[child]
+                guard keyNode.flags & JSONDocument.hasEscapes == 0 else { return false }
+                let written = UnsafeBufferPointer(rebasing: text[(Int(keyNode.start) + 1)..<(Int(keyNode.end) - 1)])
+                var key = key
+                guard key.withUTF8({ $0.elementsEqual(written) }) else { return false }
+                child = Int(nodes[child + 1].next)
+            }
+            return true
+        }
+    }
+
+    mutating func textList(_ index: Int) throws(Failure) -> LocalizedTextList {
         func strings(_ array: Int) throws(Failure) -> [String] {
             guard kind(array) == .array else { throw failure(array, "an array of strings") }
             var result: [String] = []
             var child = array + 1
             for _ in 0..<Int(node(array).count) {
                 guard kind(child) == .string else { throw failure(child, "a string") }
-                result.append(document.decodeString(at: child))
+                result.append(decodedString(child))
                 child = Int(node(child).next)
             }
             return result
@@ -464,11 +529,13 @@ extension EntryDecoder {
         case .array:
             return .plain(try strings(index))
         case .object:
-            var map = OrderedMap<[String]>()
-            for (locale, value) in members(index) {
-                map.set(try strings(value), for: locale)
+            let locales = localeMembers(index)
+            var lists: [[String]] = []
+            lists.reserveCapacity(locales.values.count)
+            for value in locales.values {
+                lists.append(try strings(value))
             }
-            return .localized(map)
+            return .localized(OrderedMap(keysOf: locales.keys, values: lists))
         default:
             throw failure(index, "an array of strings or an object of string arrays by locale")
         }
@@ -504,9 +571,10 @@ extension EntryDecoder {
     }
 
     func enumeration<T: RawRepresentable & CaseIterable>(_ index: Int, _ type: T.Type) throws(Failure) -> T where T.RawValue == String {
-        let choices = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         let raw = try string(index)
-        guard let value = T(rawValue: raw) else { throw failure(index, "one of \(choices)") }
+        guard let value = T(rawValue: raw) else {
+            throw failure(index, "one of " + T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+        }
         return value
     }
 }

@@ -164,42 +164,35 @@ public struct FallbackFile: Sendable {
 
     static func decodeEntries(of placements: JSONDocument.Value?, in document: JSONDocument) -> [EntryRecord] {
         guard let placements, placements.kind == .object else { return [] }
-        var records: [EntryRecord] = []
+        var heads: [(key: String, keyRefs: [SourceRef], value: SourceRef)] = []
         // Keys are distinct when their bytes differ (not Swift's canonical equivalence).
-        var recordOfKey: [ExactKey: Int] = [:]
+        var headOfKey: [ExactKey: Int] = [:]
         for member in placements.members {
             let key = member.key
-            if let existing = recordOfKey[ExactKey(key)] {
-                records[existing].keyRefs.append(SourceRef(node: member.keyValue.index))
-                records[existing].value = SourceRef(node: member.value.index)
+            if let existing = headOfKey[ExactKey(key)] {
+                heads[existing].keyRefs.append(SourceRef(node: member.keyValue.index))
+                heads[existing].value = SourceRef(node: member.value.index)
             } else {
-                recordOfKey[ExactKey(key)] = records.count
-                records.append(
-                    EntryRecord(
-                        key: key, keyRefs: [SourceRef(node: member.keyValue.index)], value: SourceRef(node: member.value.index),
-                        outcome: .skipped(DecodeFailure(source: SourceRef(node: member.value.index), expectation: "")),
-                        shapedArrayForms: [], duplicateFields: []))
+                headOfKey[ExactKey(key)] = heads.count
+                heads.append((key, [SourceRef(node: member.keyValue.index)], SourceRef(node: member.value.index)))
             }
         }
         // Only the last occurrence of a key reaches the decoder. Entries are independent, so they are
-        // decoded in parallel chunks; results come back in order.
-        let values = records.map(\.value.node)
-        let decoded = ParallelChunks(count: values.count, size: 64).mapIndices { index in
+        // decoded in parallel chunks, each record built in its place in file order.
+        let lastHeads = heads
+        return ParallelChunks(count: lastHeads.count, size: 64).mapIndices { index in
+            let head = lastHeads[index]
             var decoder = EntryDecoder(document: document)
             let outcome: EntryRecord.Outcome
             do throws(DecodeFailure) {
-                outcome = .loaded(try decoder.entry(values[index]))
+                outcome = .loaded(try decoder.entry(head.value.node))
             } catch {
                 outcome = .skipped(error)
             }
-            return (outcome: outcome, arrayForms: decoder.arrayForms, duplicateFields: decoder.duplicateFields)
+            return EntryRecord(
+                key: head.key, keyRefs: head.keyRefs, value: head.value, outcome: outcome,
+                shapedArrayForms: decoder.arrayForms, duplicateFields: decoder.duplicateFields)
         }
-        for (index, result) in decoded.enumerated() {
-            records[index].outcome = result.outcome
-            records[index].shapedArrayForms = result.arrayForms
-            records[index].duplicateFields = result.duplicateFields
-        }
-        return records
     }
 
     /// `formatVersion` must be the integer 1: `1.0`, `1e0` and `10E-1` are floats to the SDK (§2 rule 10).
@@ -212,8 +205,9 @@ public struct FallbackFile: Sendable {
 public struct EntryRecord: Sendable {
     /// What the loader did with an entry (§3).
     public enum Outcome: Sendable {
-        /// The entry decoded: the SDK loads it.
-        case loaded(FallbackEntry)
+        /// The entry decoded: the SDK loads it. Held in a box of its own (`indirect`): an entry is
+        /// hundreds of bytes inline, so a record stays small and copying one copies its entry with one retain.
+        indirect case loaded(FallbackEntry)
         /// The entry failed to decode: the SDK skips it and logs why.
         case skipped(DecodeFailure)
     }

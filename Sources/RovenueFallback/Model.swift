@@ -632,6 +632,15 @@ public struct OrderedMap<Value: Sendable>: Sendable {
     /// An empty map.
     public init() {}
 
+    /// A map of the keys of `other` (distinct already) to `values` in the same order: the keys'
+    /// array and their index are shared, not rebuilt.
+    init<Other>(keysOf other: OrderedMap<Other>, values: [Value]) {
+        assert(other.keys.count == values.count, "one value per key")
+        keys = other.keys
+        self.values = values
+        indexOfKey = other.indexOfKey
+    }
+
     /// The value for exactly `key` (same UTF-8 bytes, not canonical equivalence).
     public subscript(key: String) -> Value? {
         index(of: key).map { values[$0] }

@@ -56,8 +56,24 @@ public struct ParallelChunks: Sendable {
     }
 
     /// `transform` of every index `0..<count`, in order, computed chunk by chunk.
+    ///
+    /// Each result is written straight into its place in the returned array by the thread that
+    /// computed it: no per-chunk arrays, and no copy of a result afterwards (results can be large
+    /// structs, whose copies retain every reference they hold).
     public func mapIndices<Result>(_ transform: @Sendable (Int) -> Result) -> [Result] {
-        map { range in range.map(transform) }.flatMap { $0 }
+        let count = ranges.last?.upperBound ?? 0
+        return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            let base = UncheckedPointer(base: buffer.baseAddress)
+            _ = map { range in
+                for index in range { (base.base! + index).initialize(to: transform(index)) }
+            }
+            initializedCount = count
+        }
+    }
+
+    /// The start of the array `mapIndices` fills; each chunk writes only its own range of it.
+    private struct UncheckedPointer<Element>: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Element>?
     }
 
     /// One result per chunk, each written once by the thread that ran it.

@@ -185,6 +185,7 @@ final class FieldTable: Sendable {
 
     init<Field: SchemaField>(_ field: Field.Type) {
         names = Field.allCases.map(\.rawValue)
+        precondition(names.count <= EntryDecoder.Slots.scalarCount, "the decoder holds at most \(EntryDecoder.Slots.scalarCount) fields per struct")
         bytes = names.map { Array($0.utf8) }
         presences = Field.allCases.map(\.presence)
         minimumArrayCount = Field.minimumArrayCount
