@@ -166,12 +166,94 @@ public struct CheckedFilesReport: FormattedReport {
 
     // MARK: JSON
 
+    /// `jsonValue` as pretty-printed text, written straight into bytes (`PrettyJSONWriter`)
+    /// without building the tree: the same text as `jsonValue.jsonText([.prettyPrinted]) + "\n"`.
     public func json() -> String {
-        jsonValue.jsonText([.prettyPrinted]) + "\n"
+        var writer = PrettyJSONWriter(reservingCapacity: inputs.reduce(4096) { $0 + 512 + $1.findings.count * 320 })
+        writer.beginObject()
+        writer.key("files")
+        writer.beginArray()
+        for report in inputs {
+            writer.beginObject()
+            writer.key("path")
+            writer.string(report.path)
+            guard let loader = report.loader else {
+                writer.key("fatal")
+                writer.value(Self.unreadableFatal(path: report.path, reason: report.readError ?? ""))
+                writer.key("readable")
+                writer.value(false)
+                for name in ["loaded", "skipped", "findings"] {
+                    writer.key(name)
+                    writer.beginArray()
+                    writer.end()
+                }
+                writer.key("verdict")
+                writer.string(Self.unreadableMessage(report))
+                writer.end()
+                continue
+            }
+            writer.key("fatal")
+            if let rejection = loader.rejection {
+                writer.beginObject()
+                writer.member("message", rejection.message)
+                writer.member("line", rejection.position.line)
+                writer.member("column", rejection.position.column)
+                writer.member("rule", rejection.rule.section)
+                writer.member("summary", rejection.rule.summary)
+                writer.end()
+            } else {
+                writer.null()
+            }
+            writer.key("readable")
+            writer.value(true)
+            writer.key("loaded")
+            writer.beginArray()
+            for key in loader.loadedKeys { writer.string(key) }
+            writer.end()
+            writer.key("skipped")
+            writer.beginArray()
+            for entry in loader.skipped {
+                writer.beginObject()
+                writer.member("key", entry.key)
+                writer.member("reason", "\(entry.location.pointer): \(entry.expectation)")
+                writer.member("pointer", entry.location.pointer)
+                writer.member("line", entry.location.line)
+                writer.member("column", entry.location.column)
+                writer.end()
+            }
+            writer.end()
+            writer.key("findings")
+            writer.beginArray()
+            for finding in report.findings {
+                writer.beginObject()
+                writer.member("rule", finding.ruleId.rawValue)
+                writer.member("severity", finding.severity.rawValue)
+                writer.member("message", finding.message)
+                writer.key("placement")
+                writer.string(orNull: finding.placementKey)
+                writer.member("pointer", finding.pointer)
+                writer.member("line", finding.line)
+                writer.member("column", finding.column)
+                writer.end()
+            }
+            writer.end()
+            writer.member("verdict", loader.verdict)
+            writer.end()
+        }
+        writer.end()
+        let counts = ciReport.counts
+        writer.key("summary")
+        writer.beginObject()
+        writer.member("errors", counts.errors)
+        writer.member("warnings", counts.warnings)
+        writer.member("infos", counts.infos)
+        writer.end()
+        writer.end()
+        return writer.textWithNewline
     }
 
     /// Per file: whether it was read, the loader's fatal error, loaded and skipped entries, and the
-    /// findings; then a count of findings by severity.
+    /// findings; then a count of findings by severity. `json()` writes the same text without it.
     public var jsonValue: JSONValue {
         var files: [JSONValue] = []
         for report in inputs {

@@ -12,8 +12,12 @@ public enum SARIFReport {
     public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
     public static let version = "2.1.0"
 
+    /// `document(report)` as pretty-printed JSON text with a final line feed, written straight into
+    /// bytes (`PrettyJSONWriter`): the text `jsonText([.prettyPrinted])` gives.
     public static func render(_ report: CheckReport) -> String {
-        document(report).jsonText([.prettyPrinted]) + "\n"
+        var writer = PrettyJSONWriter(reservingCapacity: report.files.reduce(8192) { $0 + 1024 + $1.findings.count * 1024 })
+        writer.value(document(report))
+        return writer.textWithNewline
     }
 
     /// The SARIF log as a JSON value.
