@@ -169,7 +169,9 @@ public struct CheckedFilesReport: FormattedReport {
     /// `jsonValue` as pretty-printed text, written straight into bytes (`PrettyJSONWriter`)
     /// without building the tree: the same text as `jsonValue.jsonText([.prettyPrinted]) + "\n"`.
     public func json() -> String {
-        var writer = PrettyJSONWriter(reservingCapacity: inputs.reduce(4096) { $0 + 512 + $1.findings.count * 320 })
+        // Reserved generously: capacity never written costs no memory; a buffer that grows holds
+        // its text twice while it is copied.
+        var writer = PrettyJSONWriter(reservingCapacity: inputs.reduce(4096) { $0 + 1024 + ($1.loader?.loadedKeys.count ?? 0) * 128 + $1.findings.count * 1024 })
         writer.beginObject()
         writer.key("files")
         writer.beginArray()
@@ -249,7 +251,7 @@ public struct CheckedFilesReport: FormattedReport {
         writer.member("infos", counts.infos)
         writer.end()
         writer.end()
-        return writer.textWithNewline
+        return writer.finishText()
     }
 
     /// Per file: whether it was read, the loader's fatal error, loaded and skipped entries, and the

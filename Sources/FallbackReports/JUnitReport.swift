@@ -18,13 +18,15 @@ public enum JUnitReport {
         for suite in suites { totals.add(suite.tally) }
         let header = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"\(MarkupEscaping.xmlAttribute(report.title))\"\(totals.attributes)>\n"
-        // One byte buffer for the whole document: 10,000 placements make hundreds of thousands of cases.
-        var output: [UInt8] = []
-        output.reserveCapacity(header.utf8.count + suites.reduce(0) { $0 + $1.estimatedSize } + 16)
-        output += header.utf8
+        // One buffer for the whole document: 10,000 placements make hundreds of thousands of cases.
+        // Reserved past the estimate: capacity never written costs no memory, and a buffer that
+        // has to grow holds its text twice while it is copied.
+        var output = ""
+        output.reserveCapacity(header.utf8.count + suites.reduce(0) { $0 + $1.estimatedSize } * 3 / 2 + 16)
+        output += header
         for suite in suites { suite.write(to: &output) }
-        output += "</testsuites>\n".utf8
-        return String(decoding: output, as: UTF8.self)
+        output += "</testsuites>\n"
+        return output
     }
 
     struct Tally {
@@ -133,57 +135,50 @@ public enum JUnitReport {
             return cases * (file.path.utf8.count + 80) + file.findings.count * 256 + 512
         }
 
-        func write(to output: inout [UInt8]) {
-            output += "  <testsuite name=\"\(XMLEscaping.attribute(file.path))\"\(tally.attributes)>\n".utf8
-            output += "    <properties>\n      <property name=\"verdict\" value=\"\(XMLEscaping.attribute(file.verdict))\"/>\n    </properties>\n".utf8
+        func write(to output: inout String) {
+            output += "  <testsuite name=\"\(XMLEscaping.attribute(file.path))\"\(tally.attributes)>\n"
+            output += "    <properties>\n      <property name=\"verdict\" value=\"\(XMLEscaping.attribute(file.verdict))\"/>\n    </properties>\n"
             // `<testcase classname="PATH" name="`, escaped once for every case of the file.
-            let opening = Array("    <testcase classname=\"\(XMLEscaping.attribute(file.path))\" name=\"".utf8)
+            let opening = "    <testcase classname=\"\(XMLEscaping.attribute(file.path))\" name=\""
             if case .unreadable(let reason) = file.status {
-                output += opening
-                output += (XMLEscaping.attribute(ReportRule.fileUnreadable.id.rawValue) + "\" time=\"0\">\n"
+                output += opening + XMLEscaping.attribute(ReportRule.fileUnreadable.id.rawValue) + "\" time=\"0\">\n"
                     + "      <error type=\"\(ReportRule.fileUnreadable.id)\" message=\"\(XMLEscaping.attribute(file.verdict))\">"
-                    + "\(XMLEscaping.text(reason))</error>\n    </testcase>\n").utf8
-                output += "  </testsuite>\n".utf8
+                    + "\(XMLEscaping.text(reason))</error>\n    </testcase>\n"
+                output += "  </testsuite>\n"
                 return
             }
             // Escaping works character by character, so `PLACEMENT/RULE` escapes as its parts do.
             let escapedRules = Dictionary(
-                (fileRules + placementRules).map { ($0, Array(XMLEscaping.attribute($0.rawValue).utf8)) }, uniquingKeysWith: { first, _ in first })
-            let passing = Array("\" time=\"0\"/>\n".utf8)
-            var escapedPlacement: (key: String, text: [UInt8])?
+                (fileRules + placementRules).map { ($0, XMLEscaping.attribute($0.rawValue)) }, uniquingKeysWith: { first, _ in first })
+            var escapedPlacement: (key: String, text: String)?
             forEachCase { placement, rule, findings in
                 output += opening
                 if let placement {
                     if escapedPlacement?.key != placement {
-                        escapedPlacement = (placement, Array(XMLEscaping.attribute(placement).utf8))
+                        escapedPlacement = (placement, XMLEscaping.attribute(placement) + "/")
                     }
                     output += escapedPlacement!.text
-                    output.append(UInt8(ascii: "/"))
                 }
-                if let escaped = escapedRules[rule] {
-                    output += escaped
-                } else {
-                    output += XMLEscaping.attribute(rule.rawValue).utf8
-                }
+                output += escapedRules[rule] ?? XMLEscaping.attribute(rule.rawValue)
                 guard !findings.isEmpty || (file.isRejected && placement == nil) else {
-                    output += passing
+                    output += "\" time=\"0\"/>\n"
                     return
                 }
-                output += "\" time=\"0\"".utf8
+                output += "\" time=\"0\""
                 let lines = { findings.map { JUnitReport.line($0.finding, at: $0.location) }.joined(separator: "\n") }
                 if let first = findings.first(where: { file.isFailure($0.finding, at: failOn) })?.finding {
-                    output += ">\n      <failure type=\"\(first.severity.rawValue)\" message=\"\(XMLEscaping.attribute(first.message))\">".utf8
-                    output += XMLEscaping.text(lines()).utf8
-                    output += "</failure>\n    </testcase>\n".utf8
+                    output += ">\n      <failure type=\"\(first.severity.rawValue)\" message=\"\(XMLEscaping.attribute(first.message))\">"
+                    output += XMLEscaping.text(lines())
+                    output += "</failure>\n    </testcase>\n"
                 } else if !findings.isEmpty {
-                    output += ">\n      <system-out>".utf8
-                    output += XMLEscaping.text(lines()).utf8
-                    output += "</system-out>\n    </testcase>\n".utf8
+                    output += ">\n      <system-out>"
+                    output += XMLEscaping.text(lines())
+                    output += "</system-out>\n    </testcase>\n"
                 } else {
-                    output += ">\n      <skipped message=\"not checked: the SDK rejects this file\"/>\n    </testcase>\n".utf8
+                    output += ">\n      <skipped message=\"not checked: the SDK rejects this file\"/>\n    </testcase>\n"
                 }
             }
-            output += "  </testsuite>\n".utf8
+            output += "  </testsuite>\n"
         }
     }
 

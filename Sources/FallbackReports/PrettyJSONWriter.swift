@@ -21,10 +21,12 @@ struct PrettyJSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// The text written, with a final line feed, as a report's `json()` returns it.
-    var textWithNewline: String {
-        var bytes = bytes
+    /// The text written, with a final line feed, as a report's `json()` returns it; the writer is
+    /// empty after (its buffer is let go rather than copied, so a large report is held twice only
+    /// while it becomes a `String`).
+    mutating func finishText() -> String {
         bytes.append(UInt8(ascii: "\n"))
+        defer { bytes = [] }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -15,9 +15,10 @@ public enum SARIFReport {
     /// `document(report)` as pretty-printed JSON text with a final line feed, written straight into
     /// bytes (`PrettyJSONWriter`): the text `jsonText([.prettyPrinted])` gives.
     public static func render(_ report: CheckReport) -> String {
-        var writer = PrettyJSONWriter(reservingCapacity: report.files.reduce(8192) { $0 + 1024 + $1.findings.count * 1024 })
+        // Reserved generously: capacity never written costs no memory (see `CheckedFilesReport.json()`).
+        var writer = PrettyJSONWriter(reservingCapacity: report.files.reduce(8192) { $0 + 1024 + $1.findings.count * 2048 })
         writer.value(document(report))
-        return writer.textWithNewline
+        return writer.finishText()
     }
 
     /// The SARIF log as a JSON value.

@@ -21,7 +21,7 @@ struct CheckJSONWriterTests {
     static func written(_ value: JSONValue) -> String {
         var writer = PrettyJSONWriter()
         writer.value(value)
-        return writer.textWithNewline
+        return writer.finishText()
     }
 
     @Test("a value is written as jsonText writes it", arguments: 0..<6)
@@ -70,7 +70,7 @@ struct CheckJSONWriterTests {
             .init("text", "a\"b"), .init("number", -3), .init("none", nil), .init("empty", []),
             .init("list", ["x", .object([]), .object([.init("in", [1, 2])])]),
         ])
-        #expect(writer.textWithNewline == value.jsonText([.prettyPrinted]) + "\n")
+        #expect(writer.finishText() == value.jsonText([.prettyPrinted]) + "\n")
     }
 
     /// A snapshot whose keys and texts are hostile, so findings carry them in messages, keys and pointers.
