@@ -88,13 +88,13 @@ struct PrettyJSONWriter {
     }
 
     /// `"key": "text"`.
-    mutating func member(_ name: String, _ text: String) {
+    mutating func pair(_ name: String, _ text: String) {
         key(name)
         string(text)
     }
 
     /// `"key": number`.
-    mutating func member(_ name: String, _ number: Int) {
+    mutating func pair(_ name: String, _ number: Int) {
         key(name)
         integer(number)
     }

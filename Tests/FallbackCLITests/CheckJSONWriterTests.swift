@@ -51,8 +51,8 @@ struct CheckJSONWriterTests {
     func streamingMatchesTheValue() {
         var writer = PrettyJSONWriter()
         writer.beginObject()
-        writer.member("text", "a\"b")
-        writer.member("number", -3)
+        writer.pair("text", "a\"b")
+        writer.pair("number", -3)
         writer.key("none")
         writer.string(orNull: nil)
         writer.key("empty")
