@@ -549,6 +549,8 @@ struct FunnelContext {
     private let questionPageMap: [ExactKey: Int]?
     /// Every question id, in page order.
     let questionIds: [String]
+    /// Each page's question id, by page index: searched without copying a page.
+    private let pageQuestionIds: [String?]
 
     init(funnel: Funnel, served: FindingSubject.ServedFunnel) {
         self.funnel = funnel
@@ -566,7 +568,8 @@ struct FunnelContext {
         } else {
             questionPageMap = nil
         }
-        questionIds = pages.compactMap(\.questionId)
+        pageQuestionIds = pages.map(\.questionId)
+        questionIds = pageQuestionIds.compactMap { $0 }
     }
 
     /// The subject of a finding about the page at `index`.
@@ -582,7 +585,7 @@ struct FunnelContext {
     /// The index of the first page that asks `question`.
     func questionPage(of question: String) -> Int? {
         if let questionPageMap { return questionPageMap[ExactKey(question)] }
-        return pages.firstIndex { ExactKey.same($0.questionId, question) }
+        return pageQuestionIds.firstIndex { ExactKey.same($0, question) }
     }
 
     /// The target `name` that leads nowhere, and why (`FunnelGraph`'s `reason`), for a message.

@@ -29,8 +29,28 @@ public enum RegularFile {
         guard fstat(descriptor, &status) == 0 else { throw FileReadError(path: path, errno: errno) }
         let openedKind = FileKind(mode: status.st_mode)
         guard openedKind == .regularFile else { throw FileReadError(path: path, reason: .notRegularFile(openedKind)) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(0, Int(status.st_size)) + 1)
+        // Read straight into the array, sized by `fstat` (one byte more, to see the end without a
+        // second call); a file that grows meanwhile goes on in chunks below.
+        var failure: Int32?
+        var ended = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: max(0, Int(status.st_size)) + 1) { buffer, count in
+            count = 0
+            while count < buffer.count, let base = buffer.baseAddress {
+                let read = systemRead(descriptor, base + count, buffer.count - count)
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if read == 0 {
+                    ended = true
+                    return
+                }
+                count += read
+            }
+        }
+        if let failure { throw FileReadError(path: path, errno: failure) }
+        if ended { return bytes }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }

@@ -52,9 +52,14 @@ enum CheckCommand: Command {
         guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: environment.now()) else { return ExitStatus.usage }
         // Lazy: each file is read, loaded and audited in turn and dropped before the next is read,
         // so memory does not grow with the number of files (the report keeps summaries and findings).
+        // The last file is left for the process's exit to free (`ExitKeeper`); each earlier one goes
+        // before the next is read.
         let files = options.files.lazy.map { path -> (path: String, outcome: Result<FallbackFile, UnreadableFile>) in
+            environment.exitKeeper.releaseAll()
             do {
-                return (path, .success(FallbackFile(bytes: try environment.readFile(path))))
+                let file = FallbackFile(bytes: try environment.readFile(path))
+                environment.exitKeeper.keep(file)
+                return (path, .success(file))
             } catch {
                 return (path, .failure(UnreadableFile(reason: CommandEnvironment.describe(error))))
             }
@@ -76,6 +81,7 @@ enum CheckCommand: Command {
         var status = report.fails ? ExitStatus.failure : ExitStatus.success
         if !options.report.appendSummary(of: report, in: environment) { status = ExitStatus.usage }
         if report.inputs.contains(where: { $0.readError != nil }) { status = ExitStatus.usage }
+        environment.exitKeeper.keep(report)
         return status
     }
 }

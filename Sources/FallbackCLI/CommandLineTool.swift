@@ -29,6 +29,9 @@ public struct CommandEnvironment: Sendable {
     public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
     /// How `build --watch` waits between polls and learns that it should stop (Ctrl-C).
     public var watch: WatchControl = .live
+    /// Holds what a command has finished with for the process's exit to discard (`ExitKeeper`):
+    /// the real process keeps, an environment made with `init` lets go at once.
+    public var exitKeeper: ExitKeeper = .none
     /// The columns of standard error's terminal, asked at each progress draw; nil when unknown
     /// (then `COLUMNS`, then 80: see `errorTerminalWidth`).
     public var terminalColumns: @Sendable () -> Int? = { nil }
@@ -67,6 +70,7 @@ public struct CommandEnvironment: Sendable {
     public static let live: CommandEnvironment = {
         var environment = realProcess
         environment.terminalColumns = { terminalColumns(of: 2) }
+        environment.exitKeeper = .process
         return environment
     }()
 

@@ -166,12 +166,96 @@ public struct CheckedFilesReport: FormattedReport {
 
     // MARK: JSON
 
+    /// `jsonValue` as pretty-printed text, written straight into bytes (`PrettyJSONWriter`)
+    /// without building the tree: the same text as `jsonValue.jsonText([.prettyPrinted]) + "\n"`.
     public func json() -> String {
-        jsonValue.jsonText([.prettyPrinted]) + "\n"
+        // Reserved generously: capacity never written costs no memory; a buffer that grows holds
+        // its text twice while it is copied.
+        var writer = PrettyJSONWriter(reservingCapacity: inputs.reduce(4096) { $0 + 1024 + ($1.loader?.loadedKeys.count ?? 0) * 128 + $1.findings.count * 1024 })
+        writer.beginObject()
+        writer.key("files")
+        writer.beginArray()
+        for report in inputs {
+            writer.beginObject()
+            writer.key("path")
+            writer.string(report.path)
+            guard let loader = report.loader else {
+                writer.key("fatal")
+                writer.value(Self.unreadableFatal(path: report.path, reason: report.readError ?? ""))
+                writer.key("readable")
+                writer.value(false)
+                for name in ["loaded", "skipped", "findings"] {
+                    writer.key(name)
+                    writer.beginArray()
+                    writer.end()
+                }
+                writer.key("verdict")
+                writer.string(Self.unreadableMessage(report))
+                writer.end()
+                continue
+            }
+            writer.key("fatal")
+            if let rejection = loader.rejection {
+                writer.beginObject()
+                writer.pair("message", rejection.message)
+                writer.pair("line", rejection.position.line)
+                writer.pair("column", rejection.position.column)
+                writer.pair("rule", rejection.rule.section)
+                writer.pair("summary", rejection.rule.summary)
+                writer.end()
+            } else {
+                writer.null()
+            }
+            writer.key("readable")
+            writer.value(true)
+            writer.key("loaded")
+            writer.beginArray()
+            for key in loader.loadedKeys { writer.string(key) }
+            writer.end()
+            writer.key("skipped")
+            writer.beginArray()
+            for entry in loader.skipped {
+                writer.beginObject()
+                writer.pair("key", entry.key)
+                writer.pair("reason", "\(entry.location.pointer): \(entry.expectation)")
+                writer.pair("pointer", entry.location.pointer)
+                writer.pair("line", entry.location.line)
+                writer.pair("column", entry.location.column)
+                writer.end()
+            }
+            writer.end()
+            writer.key("findings")
+            writer.beginArray()
+            for finding in report.findings {
+                writer.beginObject()
+                writer.pair("rule", finding.ruleId.rawValue)
+                writer.pair("severity", finding.severity.rawValue)
+                writer.pair("message", finding.message)
+                writer.key("placement")
+                writer.string(orNull: finding.placementKey)
+                writer.pair("pointer", finding.pointer)
+                writer.pair("line", finding.line)
+                writer.pair("column", finding.column)
+                writer.end()
+            }
+            writer.end()
+            writer.pair("verdict", loader.verdict)
+            writer.end()
+        }
+        writer.end()
+        let counts = ciReport.counts
+        writer.key("summary")
+        writer.beginObject()
+        writer.pair("errors", counts.errors)
+        writer.pair("warnings", counts.warnings)
+        writer.pair("infos", counts.infos)
+        writer.end()
+        writer.end()
+        return writer.finishText()
     }
 
     /// Per file: whether it was read, the loader's fatal error, loaded and skipped entries, and the
-    /// findings; then a count of findings by severity.
+    /// findings; then a count of findings by severity. `json()` writes the same text without it.
     public var jsonValue: JSONValue {
         var files: [JSONValue] = []
         for report in inputs {

@@ -12,8 +12,13 @@ public enum SARIFReport {
     public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
     public static let version = "2.1.0"
 
+    /// `document(report)` as pretty-printed JSON text with a final line feed, written straight into
+    /// bytes (`PrettyJSONWriter`): the text `jsonText([.prettyPrinted])` gives.
     public static func render(_ report: CheckReport) -> String {
-        document(report).jsonText([.prettyPrinted]) + "\n"
+        // Reserved generously: capacity never written costs no memory (see `CheckedFilesReport.json()`).
+        var writer = PrettyJSONWriter(reservingCapacity: report.files.reduce(8192) { $0 + 1024 + $1.findings.count * 2048 })
+        writer.value(document(report))
+        return writer.finishText()
     }
 
     /// The SARIF log as a JSON value.

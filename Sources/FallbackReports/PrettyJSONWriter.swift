@@ -1,0 +1,201 @@
+import RovenueFallback
+
+/// Pretty-printed JSON text written straight into UTF-8 bytes: the same text as
+/// `JSONValue.jsonText([.prettyPrinted])` (two-space indentation, one member or element per line,
+/// `[]` and `{}` for empty containers, strings escaped as `JSONValue.writeQuoted` does), without
+/// building a `JSONValue` tree first or growing a `String` token by token.
+///
+/// The reports with thousands of findings (`check --format json`, SARIF) write through it; a
+/// report writes its values in order (`beginObject()`, `key(_:)`, a value, …, `end()`), or a whole
+/// `JSONValue` (`value(_:)`), or both. Nothing recurses: any depth is written.
+struct PrettyJSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// For each open container: how many members or elements it has so far.
+    private var counts: [Int] = []
+    /// For each open container: true for an object.
+    private var isObject: [Bool] = []
+    /// A key was written and its value comes next (no separator before it).
+    private var afterKey = false
+
+    init(reservingCapacity capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text written, with a final line feed, as a report's `json()` returns it; the writer is
+    /// empty after (its buffer is let go rather than copied, so a large report is held twice only
+    /// while it becomes a `String`).
+    mutating func finishText() -> String {
+        bytes.append(UInt8(ascii: "\n"))
+        defer { bytes = [] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: Containers
+
+    mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        counts.append(0)
+        isObject.append(true)
+    }
+
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        counts.append(0)
+        isObject.append(false)
+    }
+
+    /// Closes the innermost open object or array.
+    mutating func end() {
+        guard let count = counts.popLast(), let object = isObject.popLast() else {
+            preconditionFailure("end() without an open container")
+        }
+        if count > 0 { newline(indent: counts.count) }
+        bytes.append(object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+
+    /// The next member's key, in an open object.
+    mutating func key(_ key: String) {
+        precondition(isObject.last == true && !afterKey, "a key belongs in an object, before its value")
+        separate()
+        quoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        afterKey = true
+    }
+
+    // MARK: Scalars
+
+    mutating func string(_ string: String) {
+        separate()
+        quoted(string)
+    }
+
+    mutating func integer(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// `string`, or `null` when it is nil.
+    mutating func string(orNull string: String?) {
+        if let string { self.string(string) } else { null() }
+    }
+
+    /// `"key": "text"`.
+    mutating func pair(_ name: String, _ text: String) {
+        key(name)
+        string(text)
+    }
+
+    /// `"key": number`.
+    mutating func pair(_ name: String, _ number: Int) {
+        key(name)
+        integer(number)
+    }
+
+    /// A whole value, as `JSONValue.jsonText([.prettyPrinted])` writes it, from an explicit stack.
+    mutating func value(_ root: JSONValue) {
+        /// An open container of `root` and how much of it is written.
+        enum Open {
+            case array([JSONValue], next: Int)
+            case object([JSONValue.Member], next: Int)
+        }
+        var open: [Open] = []
+        var next: JSONValue? = root
+        while true {
+            if let value = next {
+                next = nil
+                switch value {
+                case .null: null()
+                case .bool(let flag):
+                    separate()
+                    bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+                case .number(let number):
+                    separate()
+                    bytes.append(contentsOf: number.text.utf8)
+                case .string(let text): string(text)
+                case .array(let elements):
+                    beginArray()
+                    open.append(.array(elements, next: 0))
+                case .object(let members):
+                    beginObject()
+                    open.append(.object(members, next: 0))
+                }
+            }
+            guard let top = open.popLast() else { return }
+            switch top {
+            case .array(let elements, let index) where index < elements.count:
+                next = elements[index]
+                open.append(.array(elements, next: index + 1))
+            case .object(let members, let index) where index < members.count:
+                key(members[index].key)
+                next = members[index].value
+                open.append(.object(members, next: index + 1))
+            case .array, .object:
+                end()
+            }
+        }
+    }
+
+    // MARK: Text
+
+    /// Before a value or a key: nothing after a key or at the top; else a comma after an earlier
+    /// sibling, and a line at the container's depth.
+    private mutating func separate() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        guard let last = counts.indices.last else { return }
+        if counts[last] > 0 { bytes.append(UInt8(ascii: ",")) }
+        counts[last] += 1
+        newline(indent: counts.count)
+    }
+
+    private mutating func newline(indent: Int) {
+        bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent {
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(UInt8(ascii: " "))
+        }
+    }
+
+    /// `string` as a JSON string literal, escaped exactly as `JSONValue.writeQuoted(_:to:)` does:
+    /// quotes, backslashes and control characters; every other character as its UTF-8.
+    private mutating func quoted(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var start = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                start = index + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    bytes.append(contentsOf: "u00".utf8)
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}

@@ -1,0 +1,123 @@
+import FallbackAudit
+@testable import FallbackReports
+import Foundation
+import RovenueFallback
+import Testing
+
+/// `check --format json` and SARIF are written straight into bytes (`PrettyJSONWriter`, issue 10)
+/// rather than through a `JSONValue` tree and `jsonText`: each still writes byte for byte what
+/// `jsonText([.prettyPrinted])` writes, which stays here as the reference.
+@Suite("check's JSON writers match jsonText")
+struct CheckJSONWriterTests {
+    /// Strings a report can carry: every control character, quotes, backslashes, markup, line and
+    /// paragraph separators, non-ASCII, a lone BOM, long runs between escapes.
+    static let texts: [String] = hostileTexts + [
+        "", "plain", String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }), "\"quoted\" \\ \\\\ \"\"",
+        "</script><script>alert(1)</script>", "line\u{2028}separator\u{2029}paragraph", "café naïve 日本語 🙂 e\u{301}",
+        "\u{FEFF}bom", "\u{7F}\u{80}\u{9F}", String(repeating: "long run ", count: 200) + "\n" + String(repeating: "é", count: 100),
+        "tab\there\u{0}nul",
+    ]
+
+    static func written(_ value: JSONValue) -> String {
+        var writer = PrettyJSONWriter()
+        writer.value(value)
+        return writer.finishText()
+    }
+
+    @Test("a value is written as jsonText writes it", arguments: 0..<6)
+    func valuesMatchJSONText(shape: Int) {
+        let strings = Self.texts.map(JSONValue.string)
+        let numbers: [JSONValue] = ["0", "-0", "1.0", "1e5", "-12.5E-3", "123456789012345678901234567890"].map { .number(JSONNumber(text: $0)) }
+        let scalars: [JSONValue] = strings + numbers + [.null, true, false, 42, -7]
+        let value: JSONValue
+        switch shape {
+        case 0: value = .array(scalars)
+        case 1: value = .object(Self.texts.enumerated().map { .init($1, scalars[$0 % scalars.count]) })
+        case 2: value = .array([[], .object([]), [[]], .object([.init("", .object([]))]), [.null]])
+        case 3:
+            // Nested 60 deep, alternating arrays and objects, with siblings at each level.
+            var nested: JSONValue = "leaf"
+            for level in 0..<60 {
+                nested = level.isMultiple(of: 2) ? [nested, .number(JSONNumber(level)), []] : .object([.init("k\(level)", nested), .init("\"", nil)])
+            }
+            value = nested
+        case 4: value = strings[11]
+        default: value = .object([.init("a", .object([.init("b", []), .init("c", [.object([])])])), .init("a", 1)])
+        }
+        #expect(Self.written(value) == value.jsonText([.prettyPrinted]) + "\n")
+    }
+
+    @Test("the streaming calls write what the same value gives")
+    func streamingMatchesTheValue() {
+        var writer = PrettyJSONWriter()
+        writer.beginObject()
+        writer.pair("text", "a\"b")
+        writer.pair("number", -3)
+        writer.key("none")
+        writer.string(orNull: nil)
+        writer.key("empty")
+        writer.beginArray()
+        writer.end()
+        writer.key("list")
+        writer.beginArray()
+        writer.string("x")
+        writer.beginObject()
+        writer.end()
+        writer.value(.object([.init("in", [1, 2])]))
+        writer.end()
+        writer.end()
+        let value: JSONValue = .object([
+            .init("text", "a\"b"), .init("number", -3), .init("none", nil), .init("empty", []),
+            .init("list", ["x", .object([]), .object([.init("in", [1, 2])])]),
+        ])
+        #expect(writer.finishText() == value.jsonText([.prettyPrinted]) + "\n")
+    }
+
+    /// A snapshot whose keys and texts are hostile, so findings carry them in messages, keys and pointers.
+    static func hostileSnapshot() -> String {
+        let entries = texts.enumerated().map { index, text in
+            let key = JSONValue.quoted(text + "#\(index)")
+            let identifier = JSONValue.quoted("id \(text)")
+            return #"\#(key):{"placement":{"identifier":\#(identifier),"revision":\#(index % 2 == 0 ? "1" : "\"r\"")},"#
+                + #""paywall":{"id":\#(JSONValue.quoted(text)),"title":\#(JSONValue.quoted(text))}}"#
+        }
+        return #"{"formatVersion":1,"generatedAt":1760000000000,"projectId":"p\u2028","placements":{"# + entries.joined(separator: ",") + "}}"
+    }
+
+    static func reports() throws -> [CheckedFilesReport] {
+        let fixtures = [funnelEraPath, paywallEraPath] + (try FileManager.default.contentsOfDirectory(atPath: repositoryPath("Examples")))
+            .filter { $0.hasSuffix(".json") }.sorted().map { repositoryPath("Examples/\($0)") }
+        let files = try fixtures.map { path -> (path: String, outcome: Result<FallbackFile, UnreadableFile>) in
+            (path, .success(FallbackFile(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))))
+        } + [
+            ("hostile \"</script>\"\u{2028}.json", .success(FallbackFile(text: hostileSnapshot()))),
+            ("bad & <rejected>.json", .success(FallbackFile(text: #"[{"formatVersion":1}]"#))),
+            ("syntax.json", .success(FallbackFile(text: "{\"formatVersion\":1,\n\"placements\":{\"a\u{1}\":"))),
+            ("missing \"one\"\n.json", .failure(UnreadableFile(reason: "no such file\u{7}"))),
+        ]
+        return [FailureThreshold.error, .never].map { threshold in
+            CheckedFilesReport(
+                files: files, audit: Audit(now: Date(timeIntervalSince1970: 1_790_000_000)), failOn: threshold,
+                title: "fallback-site check", tool: ReportTool(name: "fallback-site", version: "1", rulesURL: "https://x.test/rules.md"))
+        }
+    }
+
+    @Test("check's JSON report is jsonValue's pretty text, byte for byte")
+    func checkJSONMatchesItsValue() throws {
+        let reports = try Self.reports()
+        for report in reports {
+            #expect(report.json() == report.jsonValue.jsonText([.prettyPrinted]) + "\n")
+        }
+        // The hostile snapshot's findings reach the writer with their text.
+        let hostile = try #require(reports.first?.inputs.first { $0.path.hasPrefix("hostile") })
+        #expect(hostile.findings.count >= Self.texts.count)
+        #expect(hostile.findings.contains { $0.message.contains("</script>") })
+    }
+
+    @Test("SARIF is its document's pretty text, byte for byte")
+    func sarifMatchesItsDocument() throws {
+        for report in try Self.reports().map(\.ciReport) + [syntheticReport(messages: Self.texts, keys: Self.texts)] {
+            #expect(SARIFReport.render(report) == SARIFReport.document(report).jsonText([.prettyPrinted]) + "\n")
+        }
+    }
+}
