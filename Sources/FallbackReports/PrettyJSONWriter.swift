@@ -2,7 +2,7 @@ import RovenueFallback
 
 /// Pretty-printed JSON text written straight into UTF-8 bytes: the same text as
 /// `JSONValue.jsonText([.prettyPrinted])` (two-space indentation, one member or element per line,
-/// `[]` and `{}` for empty containers, strings escaped as `JSONValue.writeQuoted` does), without
+/// `[]` and `{}` for empty containers, strings escaped by `JSONValue.appendQuoted`), without
 /// building a `JSONValue` tree first or growing a `String` token by token.
 ///
 /// The reports with thousands of findings (`check --format json`, SARIF) write through it; a
@@ -166,36 +166,8 @@ struct PrettyJSONWriter {
         }
     }
 
-    /// `string` as a JSON string literal, escaped exactly as `JSONValue.writeQuoted(_:to:)` does:
-    /// quotes, backslashes and control characters; every other character as its UTF-8.
+    /// `string` as a JSON string literal, escaped by `JSONValue.appendQuoted(_:to:)`.
     private mutating func quoted(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var start = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                default:
-                    bytes.append(contentsOf: "u00".utf8)
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONValue.appendQuoted(string, to: &bytes)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
