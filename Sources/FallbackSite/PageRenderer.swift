@@ -71,6 +71,11 @@ public final class PageValues: @unchecked Sendable {
     /// `SnapshotText` form for where the token stands (element content, attribute value, or the
     /// text of a `<title>`-like element). Works on UTF-8 bytes: one pass, whatever the page's size.
     func substitute(in html: String) -> String {
+        String(decoding: substitutedBytes(in: html), as: UTF8.self)
+    }
+
+    /// `substitute(in:)` as UTF-8 bytes, for a page that is written as it is.
+    func substitutedBytes(in html: String) -> [UInt8] {
         let snapshot = lock.withLock { values }
         let marker = Array(prefix.utf8)
         let suffix = Array(PageValues.suffix.utf8)
@@ -120,7 +125,7 @@ public final class PageValues: @unchecked Sendable {
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 }
 
@@ -282,6 +287,11 @@ public struct TemplateSet: Sendable {
 
     /// Renders the HTML layout `name` around a page; values go through `values`, as on the page.
     public func renderLayout(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> String {
+        String(decoding: try renderLayoutBytes(name, context: context, values: values, budget: budget), as: UTF8.self)
+    }
+
+    /// `renderLayout` as the page's UTF-8 bytes, as they are written.
+    func renderLayoutBytes(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
         let rendered: String
         do {
@@ -289,6 +299,6 @@ public struct TemplateSet: Sendable {
         } catch {
             throw TemplateError(description: error.description)
         }
-        return values.substitute(in: rendered)
+        return values.substitutedBytes(in: rendered)
     }
 }
