@@ -51,7 +51,10 @@ public final class PageValues: @unchecked Sendable {
     }
 
     private func isTrustedToken(_ text: String) -> Bool {
-        lock.withLock { trustedTokens.contains(text) }
+        // Most values are snapshot text, not tokens: they are told apart by their first bytes,
+        // without the lock or a hash.
+        guard text.utf8.starts(with: prefix.utf8) else { return false }
+        return lock.withLock { trustedTokens.contains(text) }
     }
 
     /// `context` with every trusted-HTML token replaced by its HTML, for showing a context to people.
@@ -71,6 +74,11 @@ public final class PageValues: @unchecked Sendable {
     /// `SnapshotText` form for where the token stands (element content, attribute value, or the
     /// text of a `<title>`-like element). Works on UTF-8 bytes: one pass, whatever the page's size.
     func substitute(in html: String) -> String {
+        String(decoding: substitutedBytes(in: html), as: UTF8.self)
+    }
+
+    /// `substitute(in:)` as UTF-8 bytes, for a page that is written as it is.
+    func substitutedBytes(in html: String) -> [UInt8] {
         let snapshot = lock.withLock { values }
         let marker = Array(prefix.utf8)
         let suffix = Array(PageValues.suffix.utf8)
@@ -120,7 +128,7 @@ public final class PageValues: @unchecked Sendable {
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 }
 
@@ -132,14 +140,37 @@ struct MarkupPosition {
 
     private enum State { case content, tag, doubleQuoted, singleQuoted, plainText }
 
-    private static let plainTextElements: Set<[UInt8]> = Set(["title", "textarea", "script", "style"].map { Array($0.utf8) })
+    /// A tag's name as read so far, lowercased, without an allocation per tag: its first eight
+    /// bytes packed, and its length. No plain-text element's name is longer than eight bytes.
+    private struct TagName: Equatable {
+        private var packed: UInt64 = 0
+        private(set) var count = 0
+
+        init() {}
+
+        init(_ name: String) {
+            for byte in name.utf8 { append(byte) }
+        }
+
+        var isEmpty: Bool { count == 0 }
+
+        mutating func append(_ byte: UInt8) {
+            if count < 8 { packed |= UInt64(byte) << (8 * count) }
+            count += 1
+        }
+
+        /// Byte `index` of the name, for `index` below eight.
+        subscript(index: Int) -> UInt8 { UInt8(truncatingIfNeeded: packed >> (8 * index)) }
+    }
+
+    private static let plainTextElements: [TagName] = ["title", "textarea", "script", "style"].map(TagName.init)
 
     private var state = State.content
-    private var tagName: [UInt8] = []
+    private var tagName = TagName()
     private var readingName = false
     private var isEndTag = false
     /// In a plain-text element: the name whose end tag closes it.
-    private var openElement: [UInt8] = []
+    private var openElement = TagName()
 
     var context: Context {
         switch state {
@@ -169,7 +200,7 @@ struct MarkupPosition {
             let next = bytes[index + 1]
             if Self.isLetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
                 state = .tag
-                tagName = []
+                tagName = TagName()
                 isEndTag = next == UInt8(ascii: "/")
                 readingName = Self.isLetter(next)
             }
@@ -204,7 +235,7 @@ struct MarkupPosition {
         case .plainText:
             // `</name` ends the element, in any case.
             guard byte == UInt8(ascii: "<"), index + 1 + openElement.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/") else { return }
-            for (offset, letter) in openElement.enumerated() where bytes[index + 2 + offset] | 0x20 != letter { return }
+            for offset in 0..<openElement.count where bytes[index + 2 + offset] | 0x20 != openElement[offset] { return }
             state = .tag
             tagName = openElement
             isEndTag = true
@@ -282,6 +313,11 @@ public struct TemplateSet: Sendable {
 
     /// Renders the HTML layout `name` around a page; values go through `values`, as on the page.
     public func renderLayout(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> String {
+        String(decoding: try renderLayoutBytes(name, context: context, values: values, budget: budget), as: UTF8.self)
+    }
+
+    /// `renderLayout` as the page's UTF-8 bytes, as they are written.
+    func renderLayoutBytes(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
         let rendered: String
         do {
@@ -289,6 +325,6 @@ public struct TemplateSet: Sendable {
         } catch {
             throw TemplateError(description: error.description)
         }
-        return values.substitute(in: rendered)
+        return values.substitutedBytes(in: rendered)
     }
 }

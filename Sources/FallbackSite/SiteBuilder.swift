@@ -27,10 +27,16 @@ public struct SiteBuilder: Sendable {
 
     /// One page as a complete HTML document.
     public func render(_ page: SitePage) throws -> String {
+        String(decoding: try renderBytes(page), as: UTF8.self)
+    }
+
+    /// One page as the UTF-8 bytes of a complete HTML document, as it is written: made straight
+    /// into bytes, with no `String` of the whole page.
+    func renderBytes(_ page: SitePage) throws -> [UInt8] {
         let values = PageValues()
         let budget = renderBudget
         let body = try templates.renderPage(page.template, context: model.context(for: page, values: values), values: values, budget: budget)
-        return try templates.renderLayout(
+        return try templates.renderLayoutBytes(
             "layout.html", context: layoutContext(for: page, content: values.html(body)).mustacheValue, values: values, budget: budget)
     }
 
@@ -88,29 +94,51 @@ public struct SiteBuilder: Sendable {
         return files
     }
 
-    /// How many pages render concurrently before they are handed to the sink: the most pages a
-    /// build holds in memory at once, whatever the size of the site. Sixteen per core keeps every
-    /// core busy to the end of a batch; the output does not depend on it.
+    /// The most pages a build holds in memory at once, rendered and not yet handed to the sink,
+    /// whatever the size of the site: half of them render while the other half is written.
+    /// Sixteen per core keeps every core busy to the end of a batch; the output does not depend on it.
     public static let defaultBatchSize = max(64, ProcessInfo.processInfo.activeProcessorCount * 16)
 
     /// Renders every page and hands each to `sink` with the theme's assets and the search index,
     /// in a stable order (pages as `model.pages` lists them, then the assets by path, then the
-    /// index). Pages render concurrently in batches of `batchSize`, each batch handed over before
-    /// the next is rendered, so memory does not grow with the number of pages. `progress` is
-    /// called with (pages rendered, total) from any thread.
+    /// index). Pages render concurrently in batches of half of `batchSize`; while one batch is
+    /// handed over, the next renders on other threads (`RenderAhead`), so writing and rendering
+    /// overlap and at most `batchSize` pages are held at once, whatever the number of pages (a
+    /// `batchSize` of 1 renders and hands over one page at a time). `progress` is called with
+    /// (pages rendered, total) from any thread, never after this returns.
     ///
     /// Fails with `.render` when a page cannot be rendered (the first in page order), `.write`
-    /// when the sink refuses a file; the sink keeps what it was given before.
+    /// when the sink refuses a file; the sink keeps what it was given before. Every page before a
+    /// failing one is handed over first, and the batch rendering ahead is stopped and waited for.
     public func write<Sink: SiteSink>(
         to sink: inout Sink, batchSize: Int = SiteBuilder.defaultBatchSize, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(SiteBuildError) {
         let pages = model.pages
-        for batch in ParallelChunks(count: pages.count, size: batchSize).ranges {
-            let start = batch.lowerBound
+        let batches = ParallelChunks(count: pages.count, size: max(1, batchSize / 2)).ranges
+        let overlaps = batchSize >= 2
+        let builder = self
+        @Sendable func render(_ batch: Range<Int>, isCancelled: @escaping @Sendable () -> Bool) -> [Result<[UInt8], any Error>] {
             var rendering: (@Sendable (Int, Int) -> Void)?
-            if let progress { rendering = { done, _ in progress(start + done, pages.count) } }
-            let rendered = ParallelChunks(count: batch.count, size: 1).map(progress: rendering) { range in
-                Result { () throws -> [UInt8] in Array(try render(pages[start + range.lowerBound]).utf8) }
+            if let progress { rendering = { done, _ in progress(batch.lowerBound + done, pages.count) } }
+            return ParallelChunks(count: batch.count, size: 1).map(progress: rendering) { range in
+                if isCancelled() { return .failure(CancellationError()) }
+                return Result { try builder.renderBytes(pages[batch.lowerBound + range.lowerBound]) }
+            }
+        }
+        var ahead: RenderAhead<[Result<[UInt8], any Error>]>?
+        defer {
+            // A failure: the batch rendering ahead is of no use, but no thread outlives the build.
+            if let ahead {
+                ahead.cancel()
+                _ = ahead.wait()
+            }
+        }
+        for (number, batch) in batches.enumerated() {
+            let rendered = ahead?.wait() ?? render(batch) { false }
+            ahead = nil
+            if overlaps, number + 1 < batches.count {
+                let next = batches[number + 1]
+                ahead = RenderAhead { isCancelled in render(next, isCancelled: isCancelled) }
             }
             for (page, outcome) in zip(pages[batch], rendered) {
                 let bytes: [UInt8]

@@ -1,0 +1,37 @@
+import Dispatch
+import Foundation
+
+/// Work started on another thread whose result the caller collects later: a site build renders
+/// the next batch of pages (`SiteBuilder.write(to:batchSize:progress:)`) while it writes the one
+/// before, so rendering and writing use different cores.
+///
+/// The work is handed a `isCancelled` question; `cancel()` makes it answer true, so work that is
+/// no longer wanted (the build failed) stops at its next check. `wait()` blocks until the work has
+/// returned and gives its result; a caller waits exactly once, also after cancelling, so no work
+/// outlives the call that started it.
+final class RenderAhead<Result: Sendable>: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var result: Result?
+    private var cancelled = false
+
+    /// Starts `work` on a background thread at once.
+    init(_ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Result) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let value = work { [self] in lock.withLock { cancelled } }
+            lock.withLock { result = value }
+            finished.signal()
+        }
+    }
+
+    /// Asks the work to stop at its next check.
+    func cancel() {
+        lock.withLock { cancelled = true }
+    }
+
+    /// The work's result, once it has returned.
+    func wait() -> Result {
+        finished.wait()
+        return lock.withLock { result! }
+    }
+}
