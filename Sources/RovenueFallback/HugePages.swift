@@ -7,10 +7,10 @@
 /// one page fault per 2 MiB instead of one per 4 KiB, which for the parser's node array was as much
 /// time as the parse itself. Only whole 2 MiB pages inside the region are advised; elsewhere, and for
 /// regions under 4 MiB, nothing is done. Contents and results never depend on it.
-enum HugePages {
-    static let size = 2 << 20
+public enum HugePages {
+    public static let size = 2 << 20
 
-    static func advise(_ start: UnsafeMutableRawPointer?, byteCount: Int) {
+    public static func advise(_ start: UnsafeMutableRawPointer?, byteCount: Int) {
         #if os(Linux)
             guard let start, byteCount >= 2 * size else { return }
             let first = (Int(bitPattern: start) + size - 1) & ~(size - 1)
