@@ -53,7 +53,10 @@ enum CheckCommand: Command {
         // Lazy: each file is read, loaded and audited in turn and dropped before the next is read,
         // so memory does not grow with the number of files (the report keeps summaries and findings).
         // The last file is left for the process's exit to free (`ExitKeeper`); each earlier one goes
-        // before the next is read.
+        // before the next is read. Keeping it costs no peak memory now that the report streams
+        // (`ReportSink`): the peak is the end of the file's audit, when the file is alive anyway
+        // (100,000 placements: 2,553.5 MB after the audit, 2,553.7 MB once the report is written),
+        // and freeing it here would cost the main thread about 0.1 s per 10,000 placements.
         let files = options.files.lazy.map { path -> (path: String, outcome: Result<FallbackFile, UnreadableFile>) in
             environment.exitKeeper.releaseAll()
             do {

@@ -137,10 +137,13 @@ struct ReportOptions<Threshold: FailOnThreshold>: Sendable {
             usesColor: color.usesColor(isTerminal: environment.isOutputTerminal, variables: environment.variables))
     }
 
-    /// Writes `report` in the chosen format to standard output (nothing when that is empty).
+    /// Writes `report` in the chosen format to standard output as it is made, in chunks of
+    /// `ReportSink.defaultChunkSize` bytes, so a report of hundreds of megabytes is never held
+    /// whole (nothing is written when the report is empty).
     func write(_ report: some FormattedReport, configuration: Configuration, in environment: CommandEnvironment) {
-        let output = report.rendered(as: format, style: textStyle(in: configuration, environment: environment))
-        if !output.isEmpty { environment.writeOutput(output) }
+        let sink = ReportSink(chunkSize: ReportSink.defaultChunkSize) { environment.writeOutput($0) }
+        report.write(as: format, style: textStyle(in: configuration, environment: environment), to: sink)
+        sink.finish()
     }
 
     /// With `--summary`, appends the markdown report to `$GITHUB_STEP_SUMMARY`; false when that fails.

@@ -108,6 +108,23 @@ public struct CheckedFilesReport: FormattedReport {
     /// colour, move or start a line. An unreadable file is one `file-unreadable` error, counted in
     /// the totals.
     public func text(_ style: TextStyle) -> String {
+        let sink = ReportSink.collecting()
+        writeText(style, to: sink)
+        return sink.text()
+    }
+
+    /// `json()` and `text(_:)` are written as they are made, a file at a time (the text) or a
+    /// chunk at a time (the JSON); the CI formats as every report writes them.
+    public func write(as format: ReportFormat, style: TextStyle, to sink: ReportSink) {
+        switch format {
+        case .text: writeText(style, to: sink)
+        case .json: writeJSON(to: sink)
+        default: writeReport(as: format, style: style, to: sink)
+        }
+    }
+
+    /// The text `text(_:)` returns, handed to `sink` after each file.
+    private func writeText(_ style: TextStyle, to sink: ReportSink) {
         var output = ""
         var hiddenInfos = 0
         for (report, checked) in zip(inputs, ciReport.files) {
@@ -123,11 +140,12 @@ public struct CheckedFilesReport: FormattedReport {
             output += "\(style.paint(report.path, .location)): \(VisibleText.forTerminal(loader.verdict))"
             // With one file its verdict is the last line, which says how to list what it leaves out.
             output += "\(style.tally(SeverityCounts(report.findings), hiddenInfos: list.hiddenInfos, hint: inputs.count == 1))\n"
+            sink.handOn(ifFull: &output)
         }
         if inputs.count > 1 {
             output += "\(inputs.count) files\(style.tally(ciReport.counts, hiddenInfos: hiddenInfos, hint: true))\n"
         }
-        return output
+        sink.write(output)
     }
 
     /// `cannot read PATH: REASON`: what an unreadable file's error says in every format.
@@ -171,7 +189,15 @@ public struct CheckedFilesReport: FormattedReport {
     public func json() -> String {
         // Reserved generously: capacity never written costs no memory; a buffer that grows holds
         // its text twice while it is copied.
-        var writer = PrettyJSONWriter(reservingCapacity: inputs.reduce(4096) { $0 + 1024 + ($1.loader?.loadedKeys.count ?? 0) * 128 + $1.findings.count * 1024 })
+        let sink = ReportSink.collecting(
+            reservingCapacity: inputs.reduce(4096) { $0 + 1024 + ($1.loader?.loadedKeys.count ?? 0) * 128 + $1.findings.count * 1024 })
+        writeJSON(to: sink)
+        return sink.text()
+    }
+
+    /// The text `json()` returns, handed to `sink` a chunk at a time as it is written.
+    private func writeJSON(to sink: ReportSink) {
+        var writer = PrettyJSONWriter(output: sink)
         writer.beginObject()
         writer.key("files")
         writer.beginArray()
@@ -251,7 +277,7 @@ public struct CheckedFilesReport: FormattedReport {
         writer.pair("infos", counts.infos)
         writer.end()
         writer.end()
-        return writer.finishText()
+        writer.finish()
     }
 
     /// Per file: whether it was read, the loader's fatal error, loaded and skipped entries, and the

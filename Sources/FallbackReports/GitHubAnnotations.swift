@@ -77,10 +77,22 @@ public enum GitHubAnnotations {
     static let titleKeyLimit = 100
 
     public static func render(_ report: CheckReport) -> String {
-        var commands: [WorkflowCommand] = []
+        let sink = ReportSink.collecting()
+        write(report, to: sink)
+        return sink.text()
+    }
+
+    /// The annotations, one line each, handed to `sink` as they are made.
+    public static func write(_ report: CheckReport, to sink: ReportSink) {
+        var output = ""
+        func emit(_ command: WorkflowCommand) {
+            output += command.line
+            output += "\n"
+            sink.handOn(ifFull: &output)
+        }
         for file in report.files {
             if case .unreadable = file.status {
-                commands.append(
+                emit(
                     WorkflowCommand(
                         "error", properties: [.init("file", file.path), .init("title", ReportRule.fileUnreadable.id.rawValue)],
                         message: file.verdict))
@@ -89,16 +101,11 @@ public enum GitHubAnnotations {
         for severity in Severity.allCases.sorted(by: >) {
             for file in report.files {
                 for index in file.findings.indices where file.findings[index].severity == severity {
-                    commands.append(command(for: file.findings[index], at: file.location(ofFindingAt: index)))
+                    emit(command(for: file.findings[index], at: file.location(ofFindingAt: index)))
                 }
             }
         }
-        var output = ""
-        for command in commands {
-            output += command.line
-            output += "\n"
-        }
-        return output
+        sink.write(output)
     }
 
     /// `error`, `warning` or `notice`.

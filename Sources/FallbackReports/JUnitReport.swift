@@ -12,21 +12,29 @@ import RovenueFallback
 /// of their own, so none is lost.
 public enum JUnitReport {
     public static func render(_ report: CheckReport) -> String {
+        let sink = ReportSink.collecting()
+        write(report, to: sink)
+        return sink.text()
+    }
+
+    /// The document, handed to `sink` a chunk at a time as its cases are written.
+    public static func write(_ report: CheckReport, to sink: ReportSink) {
         // Every suite's cases are gathered first: the root element carries the totals.
         let suites = report.files.map { Suite($0, report: report) }
         var totals = Tally()
         for suite in suites { totals.add(suite.tally) }
         let header = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"\(MarkupEscaping.xmlAttribute(report.title))\"\(totals.attributes)>\n"
-        // One buffer for the whole document: 10,000 placements make hundreds of thousands of cases.
-        // Reserved past the estimate: capacity never written costs no memory, and a buffer that
-        // has to grow holds its text twice while it is copied.
+        // 10,000 placements make hundreds of thousands of cases. Gathered whole, the buffer is
+        // reserved past the estimate: capacity never written costs no memory, and a buffer that
+        // has to grow holds its text twice while it is copied. Handed on in chunks, it holds one.
         var output = ""
-        output.reserveCapacity(header.utf8.count + suites.reduce(0) { $0 + $1.estimatedSize } * 3 / 2 + 16)
+        let estimate = header.utf8.count + suites.reduce(0) { $0 + $1.estimatedSize } * 3 / 2 + 16
+        output.reserveCapacity(sink.isGathering ? estimate : min(estimate, sink.chunkSize + 4096))
         output += header
-        for suite in suites { suite.write(to: &output) }
+        for suite in suites { suite.write(to: &output, handingOnTo: sink) }
         output += "</testsuites>\n"
-        return output
+        sink.write(output)
     }
 
     struct Tally {
@@ -135,7 +143,9 @@ public enum JUnitReport {
             return cases * (file.path.utf8.count + 80) + file.findings.count * 256 + 512
         }
 
-        func write(to output: inout String) {
+        /// Appends the suite to `output`, handing `output` on to `sink` after each case once it
+        /// has reached a chunk.
+        func write(to output: inout String, handingOnTo sink: ReportSink) {
             output += "  <testsuite name=\"\(XMLEscaping.attribute(file.path))\"\(tally.attributes)>\n"
             output += "    <properties>\n      <property name=\"verdict\" value=\"\(XMLEscaping.attribute(file.verdict))\"/>\n    </properties>\n"
             // `<testcase classname="PATH" name="`, escaped once for every case of the file.
@@ -162,6 +172,7 @@ public enum JUnitReport {
                 output += escapedRules[rule] ?? XMLEscaping.attribute(rule.rawValue)
                 guard !findings.isEmpty || (file.isRejected && placement == nil) else {
                     output += "\" time=\"0\"/>\n"
+                    sink.handOn(ifFull: &output)
                     return
                 }
                 output += "\" time=\"0\""
@@ -177,6 +188,7 @@ public enum JUnitReport {
                 } else {
                     output += ">\n      <skipped message=\"not checked: the SDK rejects this file\"/>\n    </testcase>\n"
                 }
+                sink.handOn(ifFull: &output)
             }
             output += "  </testsuite>\n"
         }

@@ -10,6 +10,9 @@ import RovenueFallback
 /// `JSONValue` (`value(_:)`), or both. Nothing recurses: any depth is written.
 struct PrettyJSONWriter {
     private(set) var bytes: [UInt8] = []
+    /// Where the text goes as it is written (`init(output:reservingCapacity:)`); nil keeps it all
+    /// in `bytes` for `finishText()`.
+    private let output: ReportSink?
     /// For each open container: how many members or elements it has so far.
     private var counts: [Int] = []
     /// For each open container: true for an object.
@@ -18,7 +21,26 @@ struct PrettyJSONWriter {
     private var afterKey = false
 
     init(reservingCapacity capacity: Int = 0) {
+        output = nil
         bytes.reserveCapacity(capacity)
+    }
+
+    /// A writer that hands its text to `output` a chunk at a time, between tokens, so it holds
+    /// about one chunk (and the token being written) whatever the length of the document. Into a
+    /// gathering sink it writes straight into the sink's own buffer, with the capacity reserved there.
+    init(output: ReportSink) {
+        self.output = output
+        if output.isGathering {
+            bytes = output.takePending()
+        } else {
+            bytes.reserveCapacity(output.chunkSize + 1024)
+        }
+    }
+
+    /// Ends the text with a line feed, as a report's `json()` does, and hands the rest to `output`.
+    mutating func finish() {
+        bytes.append(UInt8(ascii: "\n"))
+        output?.write(taking: &bytes)
     }
 
     /// The text written, with a final line feed, as a report's `json()` returns it; the writer is
@@ -148,6 +170,7 @@ struct PrettyJSONWriter {
     /// Before a value or a key: nothing after a key or at the top; else a comma after an earlier
     /// sibling, and a line at the container's depth.
     private mutating func separate() {
+        if let output, bytes.count >= output.chunkSize { output.write(taking: &bytes) }
         if afterKey {
             afterKey = false
             return

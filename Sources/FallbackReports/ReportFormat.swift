@@ -35,6 +35,10 @@ public protocol FormattedReport: Sendable {
     /// True when the run fails: a finding or change reaches the threshold, or a file is rejected
     /// or unreadable.
     var fails: Bool { get }
+    /// Writes the report in `format` to `sink` as it is made: the text `rendered(as:style:)`
+    /// returns, without holding it whole when the sink hands it on in chunks. Unless the report
+    /// has its own, `writeReport(as:style:to:)`.
+    func write(as format: ReportFormat, style: TextStyle, to sink: ReportSink)
 }
 
 extension FormattedReport {
@@ -45,13 +49,25 @@ extension FormattedReport {
     /// The whole report in `format`, as a command writes it to standard output. `style` applies
     /// to `text` only: every other format lists every finding, without colour.
     public func rendered(as format: ReportFormat, style: TextStyle = TextStyle()) -> String {
+        let sink = ReportSink.collecting()
+        write(as: format, style: style, to: sink)
+        return sink.text()
+    }
+
+    public func write(as format: ReportFormat, style: TextStyle, to sink: ReportSink) {
+        writeReport(as: format, style: style, to: sink)
+    }
+
+    /// `format` as every report writes it: its own `text(_:)`, `json()` and `markdown()` whole,
+    /// and the CI writers (GitHub, JUnit, SARIF) in chunks as `sink` takes them.
+    public func writeReport(as format: ReportFormat, style: TextStyle, to sink: ReportSink) {
         switch format {
-        case .text: text(style)
-        case .json: json()
-        case .markdown: markdown()
-        case .github: GitHubAnnotations.render(ciReport)
-        case .junit: JUnitReport.render(ciReport)
-        case .sarif: SARIFReport.render(ciReport)
+        case .text: sink.write(text(style))
+        case .json: sink.write(json())
+        case .markdown: sink.write(markdown())
+        case .github: GitHubAnnotations.write(ciReport, to: sink)
+        case .junit: JUnitReport.write(ciReport, to: sink)
+        case .sarif: SARIFReport.write(ciReport, to: sink)
         }
     }
 }

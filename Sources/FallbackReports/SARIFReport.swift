@@ -16,70 +16,117 @@ public enum SARIFReport {
     /// bytes (`PrettyJSONWriter`): the text `jsonText([.prettyPrinted])` gives.
     public static func render(_ report: CheckReport) -> String {
         // Reserved generously: capacity never written costs no memory (see `CheckedFilesReport.json()`).
-        var writer = PrettyJSONWriter(reservingCapacity: report.files.reduce(8192) { $0 + 1024 + $1.findings.count * 2048 })
-        writer.value(document(report))
-        return writer.finishText()
+        let sink = ReportSink.collecting(reservingCapacity: report.files.reduce(8192) { $0 + 1024 + $1.findings.count * 2048 })
+        write(report, to: sink)
+        return sink.text()
+    }
+
+    /// The text `render(_:)` returns, handed to `sink` a chunk at a time: each result is written
+    /// as it is made, so the log is never held whole, as text or as a tree.
+    public static func write(_ report: CheckReport, to sink: ReportSink) {
+        let run = Run(report)
+        var writer = PrettyJSONWriter(output: sink)
+        writer.beginObject()
+        writer.pair("$schema", schema)
+        writer.pair("version", version)
+        writer.key("runs")
+        writer.beginArray()
+        writer.beginObject()
+        writer.key("tool")
+        writer.value(.object([.init("driver", .object(run.driver))]))
+        writer.key("invocations")
+        writer.value(.array([.object(run.invocation)]))
+        writer.key("results")
+        writer.beginArray()
+        run.forEachResult { writer.value($0) }
+        writer.end()
+        writer.end()
+        writer.end()
+        writer.end()
+        writer.finish()
     }
 
     /// The SARIF log as a JSON value.
     public static func document(_ report: CheckReport) -> JSONValue {
-        var rules = report.rules
-        var listed = Set(rules.map(\.id))
-        for file in report.files {
-            for id in ruleIds(of: file) where !listed.contains(id) {
-                if let rule = report.rule(id) {
-                    rules.append(rule)
-                    listed.insert(id)
-                }
-            }
-        }
-        let ruleIndex = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-
+        let run = Run(report)
         var results: [JSONValue] = []
-        var notifications: [JSONValue] = []
-        var uris = URICache()
-        for file in report.files {
-            if case .unreadable = file.status {
-                results.append(
-                    result(
-                        rule: ReportRule.fileUnreadable.id, index: ruleIndex[ReportRule.fileUnreadable.id], level: .error,
-                        message: file.verdict, location: location(path: file.path, line: nil, column: nil), placement: nil))
-                notifications.append(.object([
-                    .init("level", "error"), .init("message", .object([.init("text", .string(file.verdict))])),
-                    .init("locations", .array([location(path: file.path, line: nil, column: nil)])),
-                ]))
-            }
-            results.reserveCapacity(results.count + file.findings.count)
-            for index in file.findings.indices {
-                let place = file.location(ofFindingAt: index)
-                let ruleId = file.findings[index].ruleId
-                results.append(
-                    result(
-                        rule: ruleId, index: ruleIndex[ruleId], level: file.findings[index].severity,
-                        message: file.findings[index].message,
-                        location: place.map { location(uri: uris.uri($0.path), line: $0.line, column: $0.column) },
-                        placement: file.findings[index].placementKey, pointer: file.findings[index].pointer))
-            }
-        }
-
-        var driver: [JSONValue.Member] = [.init("name", .string(report.tool.name)), .init("version", .string(report.tool.version))]
-        if let uri = report.tool.informationURI { driver.append(.init("informationUri", .string(uri))) }
-        driver.append(.init("rules", .array(rules.map { descriptor($0, tool: report.tool) })))
-
-        var invocation: [JSONValue.Member] = [.init("executionSuccessful", .bool(notifications.isEmpty))]
-        if !notifications.isEmpty { invocation.append(.init("toolExecutionNotifications", .array(notifications))) }
-
+        results.reserveCapacity(report.files.reduce(0) { $0 + $1.findings.count + 1 })
+        run.forEachResult { results.append($0) }
         return .object([
             .init("$schema", .string(schema)),
             .init("version", .string(version)),
             .init("runs", .array([
                 .object([
-                    .init("tool", .object([.init("driver", .object(driver))])),
-                    .init("invocations", .array([.object(invocation)])),
+                    .init("tool", .object([.init("driver", .object(run.driver))])),
+                    .init("invocations", .array([.object(run.invocation)])),
                     .init("results", .array(results)),
                 ])
             ])),
         ])
+    }
+
+    /// The log's one run: the driver with every rule that ran or was reported, the invocation,
+    /// and its results in order, made one at a time (`forEachResult(_:)`).
+    struct Run {
+        let report: CheckReport
+        let driver: [JSONValue.Member]
+        let invocation: [JSONValue.Member]
+        private let ruleIndex: [Rule.ID: Int]
+
+        init(_ report: CheckReport) {
+            self.report = report
+            var rules = report.rules
+            var listed = Set(rules.map(\.id))
+            for file in report.files {
+                for id in ruleIds(of: file) where !listed.contains(id) {
+                    if let rule = report.rule(id) {
+                        rules.append(rule)
+                        listed.insert(id)
+                    }
+                }
+            }
+            ruleIndex = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+
+            var notifications: [JSONValue] = []
+            for file in report.files where file.isUnreadable {
+                notifications.append(.object([
+                    .init("level", "error"), .init("message", .object([.init("text", .string(file.verdict))])),
+                    .init("locations", .array([location(path: file.path, line: nil, column: nil)])),
+                ]))
+            }
+
+            var driver: [JSONValue.Member] = [.init("name", .string(report.tool.name)), .init("version", .string(report.tool.version))]
+            if let uri = report.tool.informationURI { driver.append(.init("informationUri", .string(uri))) }
+            driver.append(.init("rules", .array(rules.map { descriptor($0, tool: report.tool) })))
+            self.driver = driver
+
+            var invocation: [JSONValue.Member] = [.init("executionSuccessful", .bool(notifications.isEmpty))]
+            if !notifications.isEmpty { invocation.append(.init("toolExecutionNotifications", .array(notifications))) }
+            self.invocation = invocation
+        }
+
+        /// Calls `body` with each result in order: per file, its unreadable error, then its findings.
+        func forEachResult(_ body: (JSONValue) -> Void) {
+            var uris = URICache()
+            for file in report.files {
+                if case .unreadable = file.status {
+                    body(
+                        result(
+                            rule: ReportRule.fileUnreadable.id, index: ruleIndex[ReportRule.fileUnreadable.id], level: .error,
+                            message: file.verdict, location: location(path: file.path, line: nil, column: nil), placement: nil))
+                }
+                for index in file.findings.indices {
+                    let place = file.location(ofFindingAt: index)
+                    let ruleId = file.findings[index].ruleId
+                    body(
+                        result(
+                            rule: ruleId, index: ruleIndex[ruleId], level: file.findings[index].severity,
+                            message: file.findings[index].message,
+                            location: place.map { location(uri: uris.uri($0.path), line: $0.line, column: $0.column) },
+                            placement: file.findings[index].placementKey, pointer: file.findings[index].pointer))
+                }
+            }
+        }
     }
 
     /// `error`, `warning` or `note`.

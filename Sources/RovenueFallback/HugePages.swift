@@ -7,10 +7,13 @@
 /// one page fault per 2 MiB instead of one per 4 KiB, which for the parser's node array was as much
 /// time as the parse itself. Only whole 2 MiB pages inside the region are advised; elsewhere, and for
 /// regions under 4 MiB, nothing is done. Contents and results never depend on it.
-enum HugePages {
-    static let size = 2 << 20
+public enum HugePages {
+    /// A huge page: 2 MiB.
+    public static let size = 2 << 20
 
-    static func advise(_ start: UnsafeMutableRawPointer?, byteCount: Int) {
+    /// Advises the whole huge pages inside `byteCount` bytes from `start` (Linux only; nothing
+    /// elsewhere or for fewer than two pages' worth).
+    public static func advise(_ start: UnsafeMutableRawPointer?, byteCount: Int) {
         #if os(Linux)
             guard let start, byteCount >= 2 * size else { return }
             let first = (Int(bitPattern: start) + size - 1) & ~(size - 1)
