@@ -511,7 +511,7 @@ extension EntryDecoder {
                 guard keyNode.flags & JSONDocument.hasEscapes == 0 else { return false }
                 let written = UnsafeBufferPointer(rebasing: text[(Int(keyNode.start) + 1)..<(Int(keyNode.end) - 1)])
                 var key = key
-                guard key.withUTF8({ $0.elementsEqual(written) }) else { return false }
+                guard key.withUTF8({ ExactKey.sameBytes($0, written) }) else { return false }
                 child = Int(nodes[child + 1].next)
             }
             return true
