@@ -47,13 +47,29 @@ public struct Audit: Sendable {
     }
 
     /// Findings by line, column and rule id; findings that tie keep the order they were reported in.
-    package static func sorted(_ findings: [Finding]) -> [Finding] {
+    ///
+    /// The findings are moved into their places (swapped along the permutation's cycles), not
+    /// copied: a copy of a finding retains each of its strings.
+    package static func sorted(_ findings: consuming [Finding]) -> [Finding] {
         var keys = findings.indices.map { index in
             let finding = findings[index]
             return SortKey(line: finding.line, column: finding.column, rule: ruleRank[finding.ruleId] ?? 0, index: index)
         }
         keys.sort()
-        return keys.map { findings[$0.index] }
+        var sorted = findings
+        // Place `i` takes the finding at `keys[i].index`; each cycle of that permutation is walked once.
+        var placed = [Bool](repeating: false, count: keys.count)
+        for start in keys.indices where !placed[start] {
+            var place = start
+            while true {
+                placed[place] = true
+                let source = keys[place].index
+                if source == start { break }
+                sorted.swapAt(place, source)
+                place = source
+            }
+        }
+        return sorted
     }
 
     /// Where a finding sorts: `rule` is the rank of its id among all rule ids.
@@ -165,7 +181,7 @@ package struct AuditRun {
 
     /// The line and column of a node's first byte.
     func position(ofNode node: Int) -> JSONDocument.Position {
-        document.value(at: node).position
+        document.position(ofNode: node)
     }
 
     /// The findings reported so far, in the order they were reported, with pointers and positions.
@@ -175,10 +191,10 @@ package struct AuditRun {
             let position: JSONDocument.Position
             switch item.anchor {
             case .value(let node):
-                pointer = document.value(at: node).pointer
+                pointer = document.pointer(ofNode: node)
                 position = self.position(ofNode: node)
             case .key(let node):
-                pointer = document.value(at: node + 1).pointer
+                pointer = document.pointer(ofNode: node + 1)
                 position = self.position(ofNode: node)
             case .fixed(let fixedPointer, let fixedPosition):
                 pointer = fixedPointer

@@ -298,7 +298,7 @@ struct MediaScan {
     /// What a scan finds, paths included, depends only on the value's text, so a value with the
     /// same bytes as one scanned before gets that scan's result.
     mutating func rememberedURLs(under node: Int) -> FoundMedia? {
-        let range = document.value(at: node).byteRange
+        let range = document.byteRange(ofNode: node)
         let fingerprint = bytes.withUnsafeBytes { MediaScan.fingerprint($0, range) }
         if let earlier = scanned[fingerprint]?.first(where: { sameBytes($0.range, range) }) {
             return earlier.found
@@ -359,14 +359,13 @@ struct MediaScan {
     /// Recurses once per level: it only scans funnels and paywalls inside `placements`, which the
     /// contract's §2 rule 4 limits to 127 levels in a file that loads.
     private mutating func scan(_ node: Int, isMedia: Bool) -> Int {
-        let value = document.value(at: node)
-        switch value.kind {
+        switch document.kind(ofNode: node) {
         case .object:
             var child = node + 1
-            for _ in 0..<value.count {
+            for _ in 0..<document.count(ofNode: node) {
                 let flags = keyFlags(child)
                 if flags & excludedMask != 0 {
-                    child = document.subtreeEnd(of: child + 1)
+                    child = document.subtreeEnd(ofNode: child + 1)
                     continue
                 }
                 pathTokens.append(child)
@@ -376,23 +375,23 @@ struct MediaScan {
             return child
         case .array:
             var child = node + 1
-            for position in 0..<value.count {
+            for position in 0..<document.count(ofNode: node) {
                 pathTokens.append(-(position + 1))
                 child = scan(child, isMedia: isMedia)
                 pathTokens.removeLast()
             }
             return child
         case .string:
-            checkString(value, isMedia: isMedia)
+            checkString(node, isMedia: isMedia)
             return node + 1
         default:
             return node + 1
         }
     }
 
-    private mutating func checkString(_ value: JSONDocument.Value, isMedia: Bool) {
-        if !isMedia, !mayStartWithHTTP(value.byteRange) { return }
-        guard let text = value.string, !text.isEmpty else { return }
+    private mutating func checkString(_ node: Int, isMedia: Bool) {
+        if !isMedia, !mayStartWithHTTP(document.byteRange(ofNode: node)) { return }
+        guard let text = document.string(ofNode: node), !text.isEmpty else { return }
         let lowered = text.prefix(8).lowercased()
         let isWebURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
         guard isWebURL || (isMedia && !lowered.hasPrefix("data:") && !Format.isBlank(text)) else { return }
@@ -420,7 +419,7 @@ struct MediaScan {
 
     /// The flags of the key at `node`: from the bytes for plain ASCII keys, else from the decoded key.
     private func keyFlags(_ node: Int) -> UInt8 {
-        let range = document.value(at: node).byteRange
+        let range = document.byteRange(ofNode: node)
         let start = range.lowerBound + 1
         let length = range.upperBound - 1 - start
         let known: UInt8? = bytes.withUnsafeBufferPointer { buffer in
@@ -442,7 +441,7 @@ struct MediaScan {
             return 0
         }
         if let known { return known }
-        let key = document.value(at: node).string ?? ""
+        let key = document.string(ofNode: node) ?? ""
         var flags: UInt8 = 0
         if AuditRun.linkKeys.contains(key) { flags |= MediaScan.excluded }
         if AuditRun.copyKeys.contains(key) { flags |= MediaScan.excludedOnPage }
@@ -457,31 +456,12 @@ struct MediaScan {
         for token in pathTokens {
             if !spelled.isEmpty { spelled += "/" }
             if token >= 0 {
-                spelled += document.value(at: token).string ?? ""
+                spelled += document.string(ofNode: token) ?? ""
             } else {
                 spelled += String(-token - 1)
             }
         }
         return spelled
-    }
-}
-
-extension JSONDocument {
-    /// The node after the subtree of the value at `node` (the document is complete).
-    func subtreeEnd(of node: Int) -> Int {
-        var pending = 1
-        var current = node
-        while pending > 0 {
-            let value = value(at: current)
-            switch value.kind {
-            case .array: pending += value.count
-            case .object: pending += 2 * value.count
-            default: break
-            }
-            pending -= 1
-            current += 1
-        }
-        return current
     }
 }
 

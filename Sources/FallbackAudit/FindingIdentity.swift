@@ -56,7 +56,7 @@ public struct FindingIdentity: Hashable, Sendable {
     static func pointer(_ pointer: String, below anchor: [String]) -> String {
         guard !anchor.isEmpty else { return pointer }
         let segments = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        let expected = anchor.map(escaped)
+        let expected = anchor.map(JSONDocument.escapePointerToken)
         // A funnel's paywall sits under `paywalls/<key>`: its node is one segment deeper.
         let width = anchor == ["paywalls"] ? 2 : anchor.count
         guard segments.count >= width else { return pointer }
@@ -65,19 +65,6 @@ public struct FindingIdentity: Hashable, Sendable {
             if matches { return segments[(start + width)...].map { "/" + $0 }.joined() }
         }
         return pointer
-    }
-
-    /// A key as RFC 6901 writes it in a pointer: `~` as `~0`, `/` as `~1`.
-    static func escaped(_ key: String) -> String {
-        var result = ""
-        for character in key.unicodeScalars {
-            switch character {
-            case "~": result += "~0"
-            case "/": result += "~1"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
     }
 }
 

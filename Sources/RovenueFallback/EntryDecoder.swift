@@ -266,7 +266,7 @@ struct EntryDecoder {
     }
 
     /// The position of the field the key at `key` names, nil for a key the struct does not know.
-    private func fieldPosition(key: Int, table: FieldTable) -> Int? {
+    func fieldPosition(key: Int, table: FieldTable) -> Int? {
         let keyNode = nodes[key]
         if keyNode.flags & JSONDocument.hasEscapes != 0 {
             let decoded = Array(document.decodeString(at: key).utf8)
@@ -275,10 +275,15 @@ struct EntryDecoder {
         let start = Int(keyNode.start) + 1
         let length = Int(keyNode.end) - 1 - start
         guard length < table.fieldsByLength.count else { return nil }
+        let candidates = table.fieldsByLength[length]
+        guard !candidates.isEmpty else { return nil }
         return bytes.withUnsafeBufferPointer { bytes -> Int? in
-            search: for field in table.fieldsByLength[length] {
-                let name = table.bytes[field]
-                for offset in 0..<length where bytes[start + offset] != name[offset] { continue search }
+            let key = FieldTable.PackedName(bytes, start: start, count: length)
+            search: for field in candidates where table.packedNames[field] == key {
+                if length > 16 {
+                    let name = table.bytes[field]
+                    for offset in 16..<length where bytes[start + offset] != name[offset] { continue search }
+                }
                 return field
             }
             return nil
@@ -506,7 +511,7 @@ extension EntryDecoder {
                 guard keyNode.flags & JSONDocument.hasEscapes == 0 else { return false }
                 let written = UnsafeBufferPointer(rebasing: text[(Int(keyNode.start) + 1)..<(Int(keyNode.end) - 1)])
                 var key = key
-                guard key.withUTF8({ $0.elementsEqual(written) }) else { return false }
+                guard key.withUTF8({ ExactKey.sameBytes($0, written) }) else { return false }
                 child = Int(nodes[child + 1].next)
             }
             return true

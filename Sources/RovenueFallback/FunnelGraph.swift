@@ -248,21 +248,31 @@ public struct FunnelGraph: Sendable {
 
     /// True when `page` has type `paywall` (compared by its bytes).
     public static func isPaywallPage(_ page: Page) -> Bool {
-        ExactKey.same(page.type, "paywall")
+        isPaywallType(page.type)
+    }
+
+    private static func isPaywallType(_ type: String) -> Bool {
+        ExactKey.same(type, "paywall")
     }
 
     /// True when `page` is a paywall page that an offline device cannot show its paywall on: it
     /// names no paywall (`paywallId` missing or empty), or `funnel`'s `paywalls` map does not
     /// carry the one it names (keys compared by their bytes).
     public static func cannotShowPaywall(_ page: Page, in funnel: Funnel) -> Bool {
-        guard isPaywallPage(page) else { return false }
-        guard let paywallId = page.paywallId, !paywallId.isEmpty, let paywalls = funnel.paywalls else { return true }
-        return paywalls[paywallId] == nil
+        cannotShowPaywall(type: page.type, paywallId: page.paywallId, in: funnel)
     }
 
     /// True when page `index` is a paywall page that cannot show its paywall offline.
     public func cannotShowPaywall(onPage index: Int) -> Bool {
-        Self.cannotShowPaywall(funnel.pages[index], in: funnel)
+        // The two fields read in place: a copy of the whole page would retain all its texts.
+        Self.cannotShowPaywall(type: funnel.pages[index].type, paywallId: funnel.pages[index].paywallId, in: funnel)
+    }
+
+    /// `cannotShowPaywall(_:in:)` of a page with this `type` and `paywallId`.
+    private static func cannotShowPaywall(type: String, paywallId: String?, in funnel: Funnel) -> Bool {
+        guard isPaywallType(type) else { return false }
+        guard let paywallId, !paywallId.isEmpty, let paywalls = funnel.paywalls else { return true }
+        return paywalls[paywallId] == nil
     }
 
     // MARK: Condition text

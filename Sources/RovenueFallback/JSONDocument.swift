@@ -366,22 +366,7 @@ extension JSONDocument {
 
         /// The RFC 6901 JSON Pointer of this value (`""` for the top level); for an object key, the
         /// pointer of its member.
-        public var pointer: String {
-            var tokens: [String] = []
-            var current = index
-            while document.nodes.parent(of: current) >= 0 {
-                let parentIndex = Int(document.nodes.parent(of: current))
-                if document.nodes[parentIndex].kind == .object {
-                    // A value's token is the key before it; a key stands for its own member.
-                    let isKey = document.nodes[current].flags & JSONDocument.isKey != 0
-                    tokens.append(document.decodeString(at: isKey ? current : current - 1))
-                } else {
-                    tokens.append(String(document.nodes.ordinal(of: current)))
-                }
-                current = parentIndex
-            }
-            return tokens.reversed().map { "/" + JSONDocument.escapePointerToken($0) }.joined()
-        }
+        public var pointer: String { document.pointer(ofNode: index) }
 
         /// The members of an object as a JSON map keeps them: each distinct key (by its bytes) at the
         /// place of its first occurrence, with the value of its last (empty for anything else).
@@ -466,18 +451,14 @@ extension JSONDocument {
         }
     }
 
-    /// Escapes a reference token for a JSON Pointer (`~` → `~0`, `/` → `~1`).
+    /// Escapes a reference token for a JSON Pointer: every `~` → `~0` and `/` → `~1`, also one a
+    /// combining mark follows (RFC 6901 escapes characters, not grapheme clusters).
     public static func escapePointerToken(_ token: String) -> String {
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-        var escaped = ""
-        for character in token {
-            switch character {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        var token = token
+        var escaped: [UInt8] = []
+        token.withUTF8 { appendEscapedPointerToken($0, to: &escaped) }
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     func text(of range: Range<Int>) -> String {

@@ -182,6 +182,36 @@ final class FieldTable: Sendable {
     let minimumArrayCount: Int
     /// Field positions by the byte length of their names: a key is compared with the few of its length.
     let fieldsByLength: [[Int]]
+    /// Each name's first 16 bytes, packed little-endian in two words (zero past its end): a key of
+    /// the same length is compared with a name in two word compares, and only a longer name's
+    /// remaining bytes one by one.
+    let packedNames: [PackedName]
+
+    /// Up to 16 bytes of a name or a key, packed little-endian, zero past the end.
+    struct PackedName: Equatable {
+        var low: UInt64
+        var high: UInt64
+
+        /// The first `min(count, 16)` bytes at `start`.
+        @inline(__always)
+        init(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, count: Int) {
+            let packed = min(count, 16)
+            if start + 16 <= bytes.count {
+                let raw = UnsafeRawPointer(bytes.baseAddress! + start)
+                let low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+                let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                self.low = packed >= 8 ? low : low & ((1 << UInt64(8 * packed)) - 1)
+                self.high = packed >= 16 ? high : packed <= 8 ? 0 : high & ((1 << UInt64(8 * (packed - 8))) - 1)
+                return
+            }
+            low = 0
+            high = 0
+            for offset in 0..<packed {
+                let byte = UInt64(bytes[start + offset])
+                if offset < 8 { low |= byte << UInt64(8 * offset) } else { high |= byte << UInt64(8 * (offset - 8)) }
+            }
+        }
+    }
 
     init<Field: SchemaField>(_ field: Field.Type) {
         names = Field.allCases.map(\.rawValue)
@@ -192,6 +222,7 @@ final class FieldTable: Sendable {
         var byLength = [[Int]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
         for (position, name) in bytes.enumerated() { byLength[name.count].append(position) }
         fieldsByLength = byLength
+        packedNames = bytes.map { name in name.withUnsafeBufferPointer { PackedName($0, start: 0, count: $0.count) } }
     }
 
     static let entry = FieldTable(FallbackEntry.Field.self)
