@@ -131,13 +131,14 @@ public struct JSONDocument: Sendable {
         self.init(bytes: bytes, acceptingLoneSurrogates: acceptingLoneSurrogates, path: .vector)
     }
 
-    /// Parses `bytes` with stage 1 (`ParseIndex`) scanned along `path`; both paths give the same document.
-    init(bytes: [UInt8], acceptingLoneSurrogates: Bool = false, path: StructuralIndex.Path) {
+    /// Parses `bytes` with stage 1 (`ParseIndex`) scanned along `path`, in runs of `runWords` blocks
+    /// when given (`Int.max`: one thread); every path and run length gives the same document.
+    package init(bytes: [UInt8], acceptingLoneSurrogates: Bool = false, path: StructuralIndex.Path, runWords: Int? = nil) {
         self.storage = bytes.withUnsafeBufferPointer { buffer in
             guard bytes.count <= JSONDocument.maximumByteCount else {
                 return JSONDocument.tooLarge(bytes)
             }
-            let index = ParseIndex(bytes: buffer, path: path)
+            let index = ParseIndex(bytes: buffer, path: path, runWords: runWords)
             var parser = Parser(count: bytes.count, scanner: IndexedScanner(index: index))
             parser.acceptsLoneSurrogates = acceptingLoneSurrogates
             parser.parse(buffer)
@@ -701,33 +702,40 @@ extension JSONDocument {
             (lineStarts, continuationsInBlock) = scanner.positions(bytes, upTo: parsedExtent)
         }
 
+        /// The ordinal of the next node in the innermost open container: an element or a key is the
+        /// next of its container; a value shares its key's ordinal.
         @inline(__always)
-        mutating func append(_ kind: Kind, flags: UInt8 = 0, start: Int, end: Int, isKey: Bool = false) -> Int {
+        mutating func nextOrdinal(isKey: Bool) -> Int32 {
+            guard parent >= 0 else { return 0 }
+            if isKey || !parentIsObject {
+                openCount &+= 1
+            }
+            return openCount &- 1
+        }
+
+        /// Appends an array's or object's node when it opens; its `next` and count are written when
+        /// it closes.
+        mutating func appendContainer(_ kind: Kind, at offset: Int) -> Int {
             let index = nodes.count
-            var ordinal: Int32 = 0
-            if parent >= 0 {
-                // An element or a key is the next of its container; a value shares its key's ordinal.
-                if isKey || !parentIsObject {
-                    ordinal = openCount
-                    openCount += 1
-                } else {
-                    ordinal = openCount - 1
-                }
-            }
-            if kind == .array || kind == .object {
-                // Its `next` and count are written when it closes.
-                nodes.appendContainer(ContainerLink(node: Int32(truncatingIfNeeded: index), parent: parent, ordinal: ordinal))
-                nodes.append(PackedNode(kind: kind, flags: flags, start: start, end: end, link: index + 1, number: 0))
-            } else {
-                nodes.append(PackedNode(
-                    kind: kind, flags: isKey ? flags | JSONDocument.isKey : flags, start: start, end: end, link: Int(parent) + 1,
-                    number: Int(ordinal)))
-            }
+            let ordinal = nextOrdinal(isKey: false)
+            nodes.appendContainer(ContainerLink(node: Int32(truncatingIfNeeded: index), parent: parent, ordinal: ordinal))
+            nodes.append(PackedNode(kind: kind, flags: 0, start: offset, end: offset + 1, link: index + 1, number: 0))
             return index
         }
 
+        /// Appends a scalar's node, given its kind code (`Kind.rawValue`, or `PackedNode.keyCode`)
+        /// and its stored flags (`PackedNode`).
+        @inline(__always)
+        mutating func appendScalar(code: UInt32, flagA: Bool = false, flagB: Bool = false, start: Int, end: Int, isKey: Bool = false) {
+            let ordinal = nextOrdinal(isKey: isKey)
+            nodes.append(PackedNode(code: code, flagA: flagA, flagB: flagB, start: start, end: end, link: Int(parent) &+ 1, number: Int(ordinal)))
+        }
+
         /// The whole value grammar as a loop over an explicit stack of open containers.
-        mutating func parseValues(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) {
+        mutating func parseValues(_ bytes: UnsafeBufferPointer<UInt8>, _ stopped: inout Int) {
+            // A local the compiler keeps in a register; written back where the parse stops.
+            var offset = stopped
+            defer { stopped = offset }
             var expect = Expect.value
             while true {
                 offset = scanner.skipWhitespace(bytes, from: offset)
@@ -745,7 +753,8 @@ extension JSONDocument {
                         let message = bytes[offset] == UInt8(ascii: "}") ? "trailing comma" : "key must be a string"
                         return fail(.syntax, message, at: offset)
                     }
-                    guard parseString(bytes, &offset, isKey: true) else { return }
+                    guard let end = parseString(bytes, at: offset, isKey: true) else { return }
+                    offset = end
                     offset = scanner.skipWhitespace(bytes, from: offset)
                     guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
                     guard bytes[offset] == UInt8(ascii: ":") else { return fail(.syntax, "expected `:`", at: offset) }
@@ -789,7 +798,7 @@ extension JSONDocument {
                     switch byte {
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
                         let kind: Kind = byte == UInt8(ascii: "{") ? .object : .array
-                        let index = append(kind, start: offset, end: offset + 1)
+                        let index = appendContainer(kind, at: offset)
                         if stack.count + 1 == 128 { tooDeep.append(Int32(index)) }
                         stack.append(Int32(index))
                         outerCounts.append(openCount)
@@ -800,15 +809,20 @@ extension JSONDocument {
                         expect = kind == .object ? .firstMemberOrEnd : .firstElementOrEnd
                         continue
                     case UInt8(ascii: "\""):
-                        guard parseString(bytes, &offset) else { return }
+                        guard let end = parseString(bytes, at: offset) else { return }
+                        offset = end
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                        guard parseNumber(bytes, &offset) else { return }
+                        guard let end = parseNumber(bytes, at: offset) else { return }
+                        offset = end
                     case UInt8(ascii: "t"):
-                        guard literal(bytes, &offset, "true", .true) else { return }
+                        guard let end = literal(bytes, at: offset, "true", .true) else { return }
+                        offset = end
                     case UInt8(ascii: "f"):
-                        guard literal(bytes, &offset, "false", .false) else { return }
+                        guard let end = literal(bytes, at: offset, "false", .false) else { return }
+                        offset = end
                     case UInt8(ascii: "n"):
-                        guard literal(bytes, &offset, "null", .null) else { return }
+                        guard let end = literal(bytes, at: offset, "null", .null) else { return }
+                        offset = end
                     default:
                         return fail(.syntax, "expected value", at: offset)
                     }
@@ -828,37 +842,37 @@ extension JSONDocument {
             parentIsObject = parent >= 0 && nodes[Int(parent)].kind == .object
         }
 
-        mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int, _ word: StaticString, _ kind: Kind) -> Bool {
+        /// Reads `word` at `offset` and appends its node (`kind`); the offset after it, or nil.
+        mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ word: StaticString, _ kind: Kind) -> Int? {
             let length = word.utf8CodeUnitCount
             let expected = UnsafeBufferPointer(start: word.utf8Start, count: length)
             for index in 0..<length {
                 guard offset + index < count else {
                     fail(.syntax, "EOF while parsing a value", at: offset + index)
-                    return false
+                    return nil
                 }
                 guard bytes[offset + index] == expected[index] else {
                     fail(.syntax, "expected ident", at: offset + index)
-                    return false
+                    return nil
                 }
             }
-            _ = append(kind, start: offset, end: offset + length)
-            offset += length
-            return true
+            appendScalar(code: UInt32(kind.rawValue), start: offset, end: offset + length)
+            return offset + length
         }
 
-        /// Reads a string token starting at its opening quote and appends its node. The scanner
-        /// jumps over each plain run; only what ends one (a quote, an escape, a control character,
-        /// invalid UTF-8) is looked at here.
-        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int, isKey: Bool = false) -> Bool {
-            let start = offset
-            var index = offset + 1
+        /// Reads the string token whose opening quote is at `start`, appends its node and returns
+        /// the offset after it; nil when the parse fails in it. The scanner jumps over each plain
+        /// run; only what ends one (a quote, an escape, a control character, invalid UTF-8) is
+        /// looked at here.
+        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, isKey: Bool = false) -> Int? {
+            var index = start + 1
             var flags: UInt8 = 0
             var lone: LoneSurrogate?
             while true {
                 index = scanner.stringStop(bytes, from: index)
                 guard index < count else {
                     fail(.syntax, "EOF while parsing a string", at: index)
-                    return false
+                    return nil
                 }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
@@ -868,7 +882,7 @@ extension JSONDocument {
                     flags = JSONDocument.hasEscapes
                     guard index + 1 < count else {
                         fail(.syntax, "EOF while parsing a string", at: index + 1)
-                        return false
+                        return nil
                     }
                     switch bytes[index + 1] {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
@@ -877,33 +891,33 @@ extension JSONDocument {
                     case UInt8(ascii: "u"):
                         // A lone surrogate is kept and recorded, not failed: whether it throws depends on
                         // where the string is (§2 rule 1), which the reader of the top level decides.
-                        guard let code = hex4(bytes, index + 2) else { return false }
+                        guard let code = hex4(bytes, index + 2) else { return nil }
                         if code >= 0xDC00, code < 0xE000 {
-                            guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: false), in: &lone) else { return false }
+                            guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: false), in: &lone) else { return nil }
                             index += 6
                         } else if code >= 0xD800, code < 0xDC00 {
                             if index + 7 < count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") {
-                                guard let low = hex4(bytes, index + 8) else { return false }
+                                guard let low = hex4(bytes, index + 8) else { return nil }
                                 if low >= 0xDC00, low < 0xE000 {
                                     index += 12
                                     continue
                                 }
                             }
-                            guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: true), in: &lone) else { return false }
+                            guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: true), in: &lone) else { return nil }
                             index += 6
                         } else {
                             index += 6
                         }
                     default:
                         fail(.syntax, "invalid escape", at: index)
-                        return false
+                        return nil
                     }
                 } else if byte < 0x20 {
                     fail(.syntax, "control character (\\u0000-\\u001F) found while parsing a string", at: index)
-                    return false
+                    return nil
                 } else {
                     fail(.invalidUTF8, "invalid UTF-8", at: index)
-                    return false
+                    return nil
                 }
             }
             if var lone {
@@ -911,9 +925,10 @@ extension JSONDocument {
                 lone.node = Int32(nodes.count)
                 loneSurrogates.append(lone)
             }
-            _ = append(.string, flags: flags, start: start, end: index, isKey: isKey)
-            offset = index
-            return true
+            appendScalar(
+                code: isKey ? PackedNode.keyCode : UInt32(Kind.string.rawValue), flagA: flags & JSONDocument.hasEscapes != 0,
+                flagB: flags & JSONDocument.hasLoneSurrogate != 0, start: start, end: index, isKey: isKey)
+            return index
         }
 
         /// Keeps the first lone surrogate of a string when they are accepted; fails otherwise.
@@ -942,26 +957,26 @@ extension JSONDocument {
             return value
         }
 
-        mutating func parseNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Bool {
-            let start = offset
-            var index = offset
+        /// Reads the number token at `start` and appends its node; the offset after it, or nil.
+        mutating func parseNumber(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+            var index = start
             if bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard index < count else {
                 fail(.syntax, "EOF while parsing a value", at: index)
-                return false
+                return nil
             }
             func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
             if bytes[index] == UInt8(ascii: "0") {
                 index += 1
                 if index < count, isDigit(bytes[index]) {
                     fail(.syntax, "invalid number", at: index)
-                    return false
+                    return nil
                 }
             } else if isDigit(bytes[index]) {
                 while index < count, isDigit(bytes[index]) { index += 1 }
             } else {
                 fail(.syntax, "invalid number", at: index)
-                return false
+                return nil
             }
             let integerDigits = index - start
             var flags = JSONDocument.integerToken
@@ -971,7 +986,7 @@ extension JSONDocument {
                 index += 1
                 guard index < count, isDigit(bytes[index]) else {
                     fail(.syntax, index < count ? "invalid number" : "EOF while parsing a value", at: index)
-                    return false
+                    return nil
                 }
                 while index < count, isDigit(bytes[index]) { index += 1 }
             }
@@ -982,11 +997,12 @@ extension JSONDocument {
                 if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
                 guard index < count, isDigit(bytes[index]) else {
                     fail(.syntax, index < count ? "invalid number" : "EOF while parsing a value", at: index)
-                    return false
+                    return nil
                 }
                 while index < count, isDigit(bytes[index]) { index += 1 }
             }
-            let nodeIndex = append(.number, flags: flags, start: start, end: index)
+            let nodeIndex = nodes.count
+            appendScalar(code: UInt32(Kind.number.rawValue), flagA: flags & JSONDocument.integerToken != 0, start: start, end: index)
             // Only an exponent or a long integer part can overflow (§2.1): the rest is never read here.
             if hasExponent || integerDigits > 300,
                 JSONNumber.reading(of: UnsafeBufferPointer(rebasing: bytes[start..<index])) == .outOfRange
@@ -994,8 +1010,7 @@ extension JSONDocument {
                 nodes[nodeIndex].setFlagB()
                 overflowing.append(Int32(nodeIndex))
             }
-            offset = index
-            return true
+            return index
         }
     }
 }

@@ -44,6 +44,13 @@ extension JSONDocument {
             let isString = kind == .string
             let code = isString && flags & JSONDocument.isKey != 0 ? PackedNode.keyCode : UInt32(kind.rawValue)
             let (flagA, flagB) = PackedNode.storedFlags(kind, flags)
+            self.init(code: code, flagA: flagA, flagB: flagB, start: start, end: end, link: link, number: number)
+        }
+
+        /// Packs a node from its kind code (`Kind.rawValue`, or `keyCode`) and stored flags: what
+        /// `init(kind:flags:start:end:link:number:)` computes, for the parser's hot path, which knows them.
+        @inline(__always)
+        init(code: UInt32, flagA: Bool, flagB: Bool, start: Int, end: Int, link: Int, number: Int) {
             word0 = UInt32(truncatingIfNeeded: start) & PackedNode.low31 | (flagA ? PackedNode.top : 0)
             word1 = UInt32(truncatingIfNeeded: end) & PackedNode.low31 | (flagB ? PackedNode.top : 0)
             word2 = UInt32(truncatingIfNeeded: link) & PackedNode.low31 | (code & 4) << 29

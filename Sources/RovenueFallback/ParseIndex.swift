@@ -13,9 +13,9 @@
 ///
 /// Bytes past the end count as set in both bitmaps (the last word is padded, and one word more is
 /// kept when the text fills its last block), so a search always stops, at the text's length at most.
-struct ParseIndex: Sendable {
+package struct ParseIndex: Sendable {
     /// Bit `i` of word `b` is set when byte `64 * b + i` is not JSON whitespace.
-    private(set) var significant: [UInt64] = []
+    package private(set) var significant: [UInt64] = []
     /// Bit `i` of word `b` is set when byte `64 * b + i` is `"`, `\` or below U+0020.
     private(set) var stringStops: [UInt64] = []
     /// The offset at which each line starts: 0, then one past every line feed.
@@ -25,8 +25,15 @@ struct ParseIndex: Sendable {
     /// The first byte that does not start or continue a well-formed UTF-8 sequence.
     private(set) var firstInvalidUTF8: Int?
 
-    /// Indexes `bytes` along `path`; both paths give the same index.
-    init(bytes: UnsafeBufferPointer<UInt8>, path: StructuralIndex.Path) {
+    /// Texts from this size up are scanned in parallel runs of blocks on the vector path.
+    package static let parallelThreshold = 4 << 20
+
+    /// Indexes `bytes` along `path`; both paths give the same index. On the vector path a text of
+    /// `parallelThreshold` bytes or more is scanned in runs of blocks on all cores (`ParallelChunks`),
+    /// then merged in text order; `runWords`, for tests, forces runs of that many 64-byte blocks at
+    /// any size. The runs give the same index as one scan: the bitmaps depend on each byte alone,
+    /// and the UTF-8 check is carried across runs exactly (`scanVector`).
+    package init(bytes: UnsafeBufferPointer<UInt8>, path: StructuralIndex.Path, runWords: Int? = nil) {
         continuationsInBlock = [Int32](repeating: 0, count: (bytes.count >> JSONDocument.blockShift) + 1)
         let wordCount = bytes.count / 64 + 1
         var significant: [UInt64] = []
@@ -38,7 +45,11 @@ struct ParseIndex: Sendable {
                 switch path {
                 case .vector:
                     #if _endian(little)
-                        scanVector(bytes, significant: significantWords, stringStops: stopWords)
+                        let runs = runWords.map { ParallelChunks(count: wordCount, size: $0) }
+                            ?? (bytes.count >= ParseIndex.parallelThreshold
+                                ? ParallelChunks.forCores(count: wordCount, perCore: 2, minimumSize: (1 << 20) / 64)
+                                : ParallelChunks(count: wordCount, chunks: 1))
+                        scanVector(bytes, runs: runs, significant: significantWords, stringStops: stopWords)
                     #else
                         scanScalar(bytes, significant: significantWords, stringStops: stopWords)
                     #endif
@@ -96,10 +107,65 @@ struct ParseIndex: Sendable {
 
     // MARK: Vector path
 
+    /// What a run of blocks found besides its bitmap words, merged in text order by `scanVector`.
+    private struct RunScan {
+        /// The offset of the run's first byte.
+        let runStart: Int
+        var lineStarts: [Int] = []
+        /// UTF-8 continuation bytes of the 4 KiB blocks from `firstBlock` on.
+        var firstBlock: Int
+        var continuations: [Int32] = []
+        /// Where the run's UTF-8 check started: past the continuation bytes (three at most) that
+        /// open the run, which a sequence started before it would take.
+        var utf8Start: Int
+        /// The run's first invalid UTF-8 from `utf8Start`, else where the sequence after its last starts.
+        var firstInvalidUTF8: Int?
+        var utf8Resume: Int
+    }
+
+    /// The text and the bitmaps as the runs share them: each run reads the text and writes only
+    /// its own words.
+    private struct SharedBuffers: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let significant: UnsafeMutableBufferPointer<UInt64>
+        let stringStops: UnsafeMutableBufferPointer<UInt64>
+    }
+
+    /// Scans each run of words (concurrently when there are several) and merges what they found.
+    /// The UTF-8 check is exact across runs: a run starts its check past the continuation bytes that
+    /// open it (at most three: the tail of a sequence begun before it). If the runs before it leave
+    /// the check elsewhere, that place is a continuation byte where a sequence must start, so it is
+    /// the first invalid byte, unless one was found before.
     private mutating func scanVector(
-        _ bytes: UnsafeBufferPointer<UInt8>, significant: UnsafeMutableBufferPointer<UInt64>,
+        _ bytes: UnsafeBufferPointer<UInt8>, runs: ParallelChunks, significant: UnsafeMutableBufferPointer<UInt64>,
         stringStops: UnsafeMutableBufferPointer<UInt64>
     ) {
+        let shared = SharedBuffers(bytes: bytes, significant: significant, stringStops: stringStops)
+        let scans = runs.map { words in ParseIndex.scanVector(shared, words: words) }
+        var resume = 0
+        for scan in scans {
+            lineStarts += scan.lineStarts
+            for (block, count) in scan.continuations.enumerated() where count > 0 {
+                continuationsInBlock[scan.firstBlock + block] += count
+            }
+            guard firstInvalidUTF8 == nil else { continue }
+            // The runs before end their last sequence at most three bytes into this one, on a
+            // continuation byte of it, so never past its `utf8Start`.
+            let checkedTo = max(resume, scan.runStart)
+            guard checkedTo == scan.utf8Start else {
+                firstInvalidUTF8 = checkedTo
+                continue
+            }
+            firstInvalidUTF8 = scan.firstInvalidUTF8
+            resume = scan.utf8Resume
+        }
+    }
+
+    /// Scans the 64-byte blocks `words` into their bitmap words; returns the rest of what they hold.
+    private static func scanVector(_ shared: SharedBuffers, words: Range<Int>) -> RunScan {
+        let bytes = shared.bytes
+        let significant = shared.significant
+        let stringStops = shared.stringStops
         let count = bytes.count
         let laneBits = StructuralIndex.laneBits
         let quote = SIMD64<UInt8>(repeating: UInt8(ascii: "\""))
@@ -110,9 +176,15 @@ struct ParseIndex: Sendable {
         let carriageReturn = SIMD64<UInt8>(repeating: 0x0D)
         let high = SIMD64<UInt8>(repeating: 0x80)
         let leadStart = SIMD64<UInt8>(repeating: 0xC0)
-        // Where the UTF-8 check resumes: a sequence may run past the block that starts it.
-        var utf8Resume = 0
-        for word in 0..<significant.count {
+        let runStart = words.lowerBound * 64
+        let firstBlock = runStart >> JSONDocument.blockShift
+        let lastBlock = min((words.upperBound * 64 - 1) >> JSONDocument.blockShift, count >> JSONDocument.blockShift)
+        var utf8Start = runStart
+        while utf8Start < min(count, runStart + 3), bytes[utf8Start] & 0xC0 == 0x80 { utf8Start += 1 }
+        var scan = RunScan(
+            runStart: runStart, firstBlock: firstBlock, continuations: [Int32](repeating: 0, count: lastBlock - firstBlock + 1), utf8Start: utf8Start,
+            utf8Resume: utf8Start)
+        for word in words {
             let blockStart = word * 64
             let block: SIMD64<UInt8>
             if blockStart + 64 <= count, let base = UnsafeRawPointer(bytes.baseAddress) {
@@ -125,27 +197,31 @@ struct ParseIndex: Sendable {
                 block = padded
             }
             // Most blocks of compact text hold no byte below U+0020: then the only whitespace is
-            // the space, and there is no line feed to look for.
-            let control = StructuralIndex.bits(block .< space, laneBits)
+            // the space, and there is no line feed to look for. A mask is turned into bits only
+            // where some lane is set (`anyLane` is cheaper than `bits`).
+            let controlLanes = block .< space
+            let control = StructuralIndex.anyLane(controlLanes) ? StructuralIndex.bits(controlLanes, laneBits) : 0
             stringStops[word] = StructuralIndex.bits((block .== quote) .| (block .== backslash), laneBits) | control
             var whitespace = StructuralIndex.bits(block .== space, laneBits)
             if control != 0 {
                 whitespace |= StructuralIndex.bits((block .== tab) .| (block .== lineFeed) .| (block .== carriageReturn), laneBits)
                 var lineFeeds = StructuralIndex.bits(block .== lineFeed, laneBits)
                 while lineFeeds != 0 {
-                    lineStarts.append(blockStart + lineFeeds.trailingZeroBitCount + 1)
+                    scan.lineStarts.append(blockStart + lineFeeds.trailingZeroBitCount + 1)
                     lineFeeds &= lineFeeds &- 1
                 }
             }
             significant[word] = ~whitespace
             let highLanes = block .>= high
+            guard StructuralIndex.anyLane(highLanes) else { continue }
             let highBits = StructuralIndex.bits(highLanes, laneBits)
-            guard highBits != 0 else { continue }
             let continuations = StructuralIndex.bits(highLanes .& (block .< leadStart), laneBits)
-            continuationsInBlock[blockStart >> JSONDocument.blockShift] += Int32(continuations.nonzeroBitCount)
-            if firstInvalidUTF8 == nil {
-                (firstInvalidUTF8, utf8Resume) = StructuralIndex.firstInvalidUTF8(bytes, inBlockAt: blockStart, high: highBits, resume: utf8Resume)
+            scan.continuations[(blockStart >> JSONDocument.blockShift) - firstBlock] += Int32(continuations.nonzeroBitCount)
+            if scan.firstInvalidUTF8 == nil {
+                (scan.firstInvalidUTF8, scan.utf8Resume) = StructuralIndex.firstInvalidUTF8(
+                    bytes, inBlockAt: blockStart, high: highBits, resume: scan.utf8Resume)
             }
         }
+        return scan
     }
 }

@@ -123,6 +123,15 @@ package struct StructuralIndex: Sendable, Equatable {
         return unsafeBitCast(gathered, to: UInt64.self)
     }
 
+    /// True when any lane of `mask` is true: cheaper than `bits(_:_:)` where only that is asked (the
+    /// standard library's `any(_:)` goes lane by lane). A true lane is a 0xFF byte, so the lowest
+    /// byte position where any of the eight words has one sums, with nothing carried into it, to
+    /// -(1...8) mod 256, which is not zero: the words' sum is zero only when no lane is true.
+    @inline(__always)
+    static func anyLane(_ mask: SIMDMask<SIMD64<Int8>>) -> Bool {
+        unsafeBitCast(mask, to: SIMD8<UInt64>.self).wrappedSum() != 0
+    }
+
     /// Bit `i % 8` in lane `i`: what `bits(_:_:)` weighs each lane of a mask by.
     static let laneBits: SIMDMask<SIMD64<Int8>> = {
         var weights = SIMD64<UInt8>()
