@@ -67,7 +67,9 @@ public struct CheckedFilesReport: FormattedReport {
         /// One entry as a summary keeps it: the key of an entry that loads, or where and why the
         /// loader skips one. Made from each record as it is decoded, so the record can go.
         public enum Entry: Sendable, Hashable {
+            /// The entry decodes: the SDK loads it under `key`.
             case loaded(key: String)
+            /// The entry fails to decode: the SDK skips it.
             case skipped(SkippedEntry)
 
             /// The summary of `record`, an entry of `topLevel`.
