@@ -72,6 +72,9 @@ struct ChunkedCheckTests {
             #expect(got.placementKeys == expected.placementKeys, "\(got.path)")
             #expect(got.findings == expected.findings, "\(got.path)")
         }
+        // Like the whole-file report, it keeps summaries and findings, no document or top level.
+        #expect(!CheckMemoryTests.containsFile(chunked))
+        #expect(CheckMemoryTests.containsFile(FallbackTopLevel(text: "{}")), "the walk finds a top level where there is one")
         // The cases the inputs are there for.
         let loaders = Dictionary(uniqueKeysWithValues: chunked.inputs.compactMap { input in input.loader.map { (input.path, $0) } })
         #expect(loaders["rejected.json"]?.rejection?.rule == .unsupportedFormatVersion)
