@@ -30,20 +30,61 @@ public struct Audit: Sendable {
 
     /// The findings, with entries checked in `chunks` contiguous runs (at most one per entry).
     func findings(in file: FallbackFile, chunks: Int) -> [Finding] {
-        let entryKeys = EntryKeys(file: file)
-        var fileRun = AuditRun(file: file, configuration: configuration, now: now, entryKeys: entryKeys)
+        let entries = file.rejection == nil ? file.entries : []
+        return pass(over: file.topLevel, in: ParallelChunks(count: entries.count, chunks: chunks), record: { entries[$0] }, summarizing: { _ in })
+            .findings
+    }
+
+    /// What `check` needs of a file, with each entry decoded, audited and let go a chunk at a time:
+    /// the findings (the same, in the same order, as `findings(in: FallbackFile(topLevel: topLevel))`)
+    /// and `summarize` of each entry's record, in file order.
+    ///
+    /// Chunks of `chunkSize` entries run concurrently on the available cores; each is decoded
+    /// (`FallbackTopLevel.decodeEntry(at:)`), audited and summarised, and its records go when it
+    /// ends, so at most about (cores × `chunkSize`) decoded entries are alive at once, not the typed
+    /// model of the whole file. Keep a summary small: every entry's is kept.
+    ///
+    /// ```swift
+    /// let (findings, loaded) = Audit().check(FallbackTopLevel(bytes: bytes)) { $0.entry != nil }
+    /// ```
+    public func check<Summary>(
+        _ topLevel: FallbackTopLevel, chunkSize: Int = FallbackTopLevel.decodeChunkSize,
+        summarizing summarize: @Sendable (EntryRecord) -> Summary
+    ) -> (findings: [Finding], summaries: [Summary]) {
+        pass(
+            over: topLevel, in: ParallelChunks(count: topLevel.entryHeads.count, size: chunkSize),
+            record: { topLevel.decodeEntry(at: $0) }, summarizing: summarize)
+    }
+
+    /// The one audit pass both paths run: the file-level checks, then each chunk of `chunks` checks
+    /// its entries (`record(index)`, decoded already or now) in one `AuditRun` and keeps only their
+    /// findings and summaries; then every finding sorted (`sorted`).
+    private func pass<Summary>(
+        over topLevel: FallbackTopLevel, in chunks: ParallelChunks, record: @Sendable (Int) -> EntryRecord,
+        summarizing summarize: @Sendable (EntryRecord) -> Summary
+    ) -> (findings: [Finding], summaries: [Summary]) {
+        let entryKeys = EntryKeys(topLevel: topLevel)
+        var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys)
         fileRun.checkFile()
         var found = fileRun.locatedFindings()
-        let entries = file.rejection == nil ? file.entries : []
+        var summaries: [Summary] = []
+        summaries.reserveCapacity(chunks.ranges.last?.upperBound ?? 0)
         let (configuration, now) = (configuration, now)
-        for chunkFindings in ParallelChunks(count: entries.count, chunks: chunks).map({ range in
-            var run = AuditRun(file: file, configuration: configuration, now: now, entryKeys: entryKeys)
-            for index in range { run.checkEntry(entries[index]) }
-            return run.locatedFindings()
+        for chunk in chunks.map({ range in
+            var run = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys)
+            var chunkSummaries: [Summary] = []
+            chunkSummaries.reserveCapacity(range.count)
+            for index in range {
+                let record = record(index)
+                chunkSummaries.append(summarize(record))
+                run.checkEntry(record)
+            }
+            return (findings: run.locatedFindings(), summaries: chunkSummaries)
         }) {
-            found += chunkFindings
+            found += chunk.findings
+            summaries += chunk.summaries
         }
-        return Self.sorted(found)
+        return (Self.sorted(found), summaries)
     }
 
     /// Findings by line, column and rule id; findings that tie keep the order they were reported in.
@@ -91,18 +132,18 @@ public struct Audit: Sendable {
 
 /// The set of placement keys, built the first time a check asks and shared by every chunk.
 final class EntryKeys: @unchecked Sendable {
-    private let file: FallbackFile
+    private let topLevel: FallbackTopLevel
     private let lock = NSLock()
     /// Keys by their UTF-8 bytes: the SDK's map compares keys exactly, not by canonical equivalence.
     private var keys: Set<[UInt8]>?
 
-    init(file: FallbackFile) {
-        self.file = file
+    init(topLevel: FallbackTopLevel) {
+        self.topLevel = topLevel
     }
 
     func contains(_ key: String) -> Bool {
         lock.withLock {
-            if keys == nil { keys = Set(file.entries.map { Array($0.key.utf8) }) }
+            if keys == nil { keys = Set(topLevel.entryHeads.map { Array($0.key.utf8) }) }
             return keys!.contains(Array(key.utf8))
         }
     }
@@ -135,7 +176,8 @@ package struct AuditRun {
         let anchor: Anchor
     }
 
-    let file: FallbackFile
+    /// The file up to its entries: the entries come to `checkEntry` one at a time.
+    let file: FallbackTopLevel
     let document: JSONDocument
     let configuration: AuditConfiguration
     let now: Date?
@@ -144,7 +186,7 @@ package struct AuditRun {
     /// Reused for every page, theme and paywall of the run.
     var media: MediaScan
 
-    init(file: FallbackFile, configuration: AuditConfiguration, now: Date?, entryKeys: EntryKeys) {
+    init(file: FallbackTopLevel, configuration: AuditConfiguration, now: Date?, entryKeys: EntryKeys) {
         self.file = file
         self.document = file.document
         self.configuration = configuration
@@ -211,7 +253,12 @@ extension Audit {
     /// The `file-rejected` finding of a file the SDK rejects, at its own severity (error) whatever a
     /// configuration says; none for a file it loads.
     package static func rejectionFindings(in file: FallbackFile) -> [Finding] {
-        guard file.rejection != nil else { return [] }
-        return Audit().findings(in: file).filter { $0.ruleId == Rule.fileRejected.id }
+        rejectionFindings(in: file.topLevel)
+    }
+
+    /// The `file-rejected` finding of a file the SDK rejects; see `rejectionFindings(in:)`.
+    package static func rejectionFindings(in topLevel: FallbackTopLevel) -> [Finding] {
+        guard topLevel.rejection != nil else { return [] }
+        return Audit().check(topLevel) { _ in }.findings.filter { $0.ruleId == Rule.fileRejected.id }
     }
 }

@@ -33,13 +33,18 @@ public enum EpochMilliseconds {
     }
 }
 
-extension FallbackFile {
+extension FallbackTopLevel {
     /// `generatedAt` as epoch milliseconds: an integer token within 64 bits, read as the SDK reads
     /// an `int` (§2.1, so `-0` is not one); nil for anything else, which the SDK ignores and the
     /// audit reports.
     public var generatedAtMilliseconds: Int64? {
         generatedAt?.number?.int64Value
     }
+}
+
+extension FallbackFile {
+    /// `generatedAt` as epoch milliseconds; see `FallbackTopLevel.generatedAtMilliseconds`.
+    public var generatedAtMilliseconds: Int64? { topLevel.generatedAtMilliseconds }
 }
 
 /// How messages write values.

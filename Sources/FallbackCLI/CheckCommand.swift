@@ -52,23 +52,22 @@ enum CheckCommand: Command {
         guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: environment.now()) else { return ExitStatus.usage }
         // Lazy: each file is read, loaded and audited in turn and dropped before the next is read,
         // so memory does not grow with the number of files (the report keeps summaries and findings).
-        // The last file is left for the process's exit to free (`ExitKeeper`); each earlier one goes
-        // before the next is read. Keeping it costs no peak memory now that the report streams
-        // (`ReportSink`): the peak is the end of the file's audit, when the file is alive anyway
-        // (100,000 placements: 2,553.5 MB after the audit, 2,553.7 MB once the report is written),
-        // and freeing it here would cost the main thread about 0.1 s per 10,000 placements.
-        let files = options.files.lazy.map { path -> (path: String, outcome: Result<FallbackFile, UnreadableFile>) in
+        // Each file's entries are decoded, audited and let go a chunk at a time (`Audit.check`), so
+        // the typed model of a whole file is never alive: only its text and nodes (`FallbackTopLevel`).
+        // The last file's top level is left for the process's exit to free (`ExitKeeper`); each
+        // earlier one goes before the next is read.
+        let files = options.files.lazy.map { path -> (path: String, outcome: Result<FallbackTopLevel, UnreadableFile>) in
             environment.exitKeeper.releaseAll()
             do {
-                let file = FallbackFile(bytes: try environment.readFile(path))
-                environment.exitKeeper.keep(file)
-                return (path, .success(file))
+                let topLevel = FallbackTopLevel(bytes: try environment.readFile(path))
+                environment.exitKeeper.keep(topLevel)
+                return (path, .success(topLevel))
             } catch {
                 return (path, .failure(UnreadableFile(reason: CommandEnvironment.describe(error))))
             }
         }
         let report = CheckedFilesReport(
-            files: files, audit: Audit(now: now, configuration: configuration.audit),
+            topLevels: files, audit: Audit(now: now, configuration: configuration.audit),
             failOn: options.report.threshold(in: configuration), title: "\(CommandLineTool.name) check",
             tool: ReportTool(
                 name: CommandLineTool.name, version: CommandLineTool.version, rulesURL: options.rulesURL?.text ?? configuration.rulesURL))

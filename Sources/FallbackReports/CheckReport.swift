@@ -146,16 +146,19 @@ public struct CheckReport: Sendable {
         /// A rejected file always carries `file-rejected` at `error`, whatever `findings` holds, so
         /// it can never read as clean.
         public init(path: String, file: FallbackFile, findings: [Finding]) {
-            guard let rejection = file.rejection else {
-                self.init(
-                    path: path, status: .loaded(verdict: file.verdict), findings: findings, placementKeys: file.entries.map(\.key))
+            self.init(path: path, topLevel: file.topLevel, verdict: CheckedFilesReport.verdict(file), findings: findings)
+        }
+
+        /// A file as the loader read it, by its top level and its verdict line
+        /// (`CheckedFilesReport.verdict`), with the audit's findings; see `init(path:file:findings:)`.
+        init(path: String, topLevel: FallbackTopLevel, verdict: String, findings: [Finding]) {
+            guard topLevel.rejection != nil else {
+                self.init(path: path, status: .loaded(verdict: verdict), findings: findings, placementKeys: topLevel.entryHeads.map(\.key))
                 return
             }
             var kept = findings.filter { $0.ruleId != Rule.fileRejected.id }
-            kept += Audit.rejectionFindings(in: file)
-            self.init(
-                path: path, status: .rejected(verdict: "\(file.verdict): \(rejection.message)"), findings: Audit.sorted(kept),
-                placementKeys: [])
+            kept += Audit.rejectionFindings(in: topLevel)
+            self.init(path: path, status: .rejected(verdict: verdict), findings: Audit.sorted(kept), placementKeys: [])
         }
 
         /// A file that could not be read.

@@ -17,8 +17,14 @@ public struct CheckedFilesReport: FormattedReport {
         /// A file that was read; `checked` gives its findings as reports show them. Keeps only the
         /// loader's summary of `file`, not the file.
         public init(path: String, file: FallbackFile, checked: CheckReport.File) {
+            self.init(path: path, loader: LoaderSummary(file), checked: checked)
+        }
+
+        /// A file that was read, by the loader's summary of it; `checked` gives its findings as
+        /// reports show them.
+        public init(path: String, loader: LoaderSummary, checked: CheckReport.File) {
             self.path = path
-            self.loader = LoaderSummary(file)
+            self.loader = loader
             self.readError = nil
             self.findings = checked.findings
         }
@@ -58,14 +64,44 @@ public struct CheckedFilesReport: FormattedReport {
         /// The entries the loader skips, in file order.
         public let skipped: [SkippedEntry]
 
+        /// One entry as a summary keeps it: the key of an entry that loads, or where and why the
+        /// loader skips one. Made from each record as it is decoded, so the record can go.
+        public enum Entry: Sendable, Hashable {
+            /// The entry decodes: the SDK loads it under `key`.
+            case loaded(key: String)
+            /// The entry fails to decode: the SDK skips it.
+            case skipped(SkippedEntry)
+
+            /// The summary of `record`, an entry of `topLevel`.
+            public init(_ record: EntryRecord, in topLevel: FallbackTopLevel) {
+                switch record.outcome {
+                case .loaded: self = .loaded(key: record.key)
+                case .skipped(let failure):
+                    self = .skipped(SkippedEntry(key: record.key, location: topLevel.location(of: failure.source), expectation: failure.expectation))
+                }
+            }
+        }
+
         /// The summary of `file`, computed once.
         public init(_ file: FallbackFile) {
-            rejection = file.rejection
-            verdict = CheckedFilesReport.verdict(file)
-            loadedKeys = CheckedFilesReport.loadedKeys(file)
-            skipped = file.entries.compactMap { record in
-                record.failure.map { SkippedEntry(key: record.key, location: file.location(of: $0.source), expectation: $0.expectation) }
+            self.init(file.topLevel, entries: file.entries.map { Entry($0, in: file.topLevel) })
+        }
+
+        /// The summary of a file from its top level and the summary of each of its entries, in file
+        /// order (as `Audit.check(_:summarizing:)` gives them).
+        public init(_ topLevel: FallbackTopLevel, entries: [Entry]) {
+            rejection = topLevel.rejection
+            var loadedKeys: [String] = []
+            var skipped: [SkippedEntry] = []
+            for entry in entries {
+                switch entry {
+                case .loaded(let key): loadedKeys.append(key)
+                case .skipped(let skippedEntry): skipped.append(skippedEntry)
+                }
             }
+            verdict = CheckedFilesReport.verdict(topLevel, loadedCount: loadedKeys.count, skippedCount: skipped.count)
+            self.loadedKeys = loadedKeys
+            self.skipped = skipped
         }
     }
 
@@ -81,14 +117,51 @@ public struct CheckedFilesReport: FormattedReport {
     public init<Files: Sequence>(
         files: Files, audit: Audit, failOn: FailureThreshold, title: String, tool: ReportTool
     ) where Files.Element == (path: String, outcome: Result<FallbackFile, UnreadableFile>) {
+        self.init(
+            checked: files.lazy.map { path, outcome in
+                (path, outcome.map { file in
+                    let report = CheckReport.File(path: path, file: file, findings: audit.findings(in: file))
+                    return Checked(loader: LoaderSummary(file), report: report)
+                })
+            },
+            audit: audit, failOn: failOn, title: title, tool: tool)
+    }
+
+    /// Checks each file of `files` as the initializer over whole files does, with the same report,
+    /// but decodes and audits each file's entries a chunk at a time (`Audit.check(_:summarizing:)`):
+    /// only the top level of one file and the entries in flight are alive, never the typed model
+    /// of every entry. What `check` runs.
+    public init<Files: Sequence>(
+        topLevels files: Files, audit: Audit, failOn: FailureThreshold, title: String, tool: ReportTool
+    ) where Files.Element == (path: String, outcome: Result<FallbackTopLevel, UnreadableFile>) {
+        self.init(
+            checked: files.lazy.map { path, outcome in
+                (path, outcome.map { topLevel in
+                    let (findings, entries) = audit.check(topLevel) { LoaderSummary.Entry($0, in: topLevel) }
+                    let loader = LoaderSummary(topLevel, entries: entries)
+                    let report = CheckReport.File(path: path, topLevel: topLevel, verdict: loader.verdict, findings: findings)
+                    return Checked(loader: loader, report: report)
+                })
+            },
+            audit: audit, failOn: failOn, title: title, tool: tool)
+    }
+
+    /// What the report keeps of a file it read.
+    private struct Checked {
+        let loader: LoaderSummary
+        let report: CheckReport.File
+    }
+
+    private init<Files: Sequence>(
+        checked files: Files, audit: Audit, failOn: FailureThreshold, title: String, tool: ReportTool
+    ) where Files.Element == (String, Result<Checked, UnreadableFile>) {
         var inputs: [Input] = []
         var checked: [CheckReport.File] = []
         for (path, outcome) in files {
             switch outcome {
             case .success(let file):
-                let report = CheckReport.File(path: path, file: file, findings: audit.findings(in: file))
-                checked.append(report)
-                inputs.append(Input(path: path, file: file, checked: report))
+                checked.append(file.report)
+                inputs.append(Input(path: path, loader: file.loader, checked: file.report))
             case .failure(let unreadable):
                 checked.append(CheckReport.File(path: path, unreadable: unreadable.reason))
                 inputs.append(Input(path: path, unreadable: unreadable.reason))
@@ -179,7 +252,13 @@ public struct CheckedFilesReport: FormattedReport {
 
     /// The loader's outcome in one line, with the SDK's message when it throws.
     public static func verdict(_ file: FallbackFile) -> String {
-        file.rejection.map { "\(file.verdict): \($0.message)" } ?? file.verdict
+        verdict(file.topLevel, loadedCount: file.loadedCount, skippedCount: file.skippedCount)
+    }
+
+    /// The loader's outcome in one line for a file whose entries load and are skipped as counted.
+    public static func verdict(_ topLevel: FallbackTopLevel, loadedCount: Int, skippedCount: Int) -> String {
+        let verdict = topLevel.verdict(loadedCount: loadedCount, skippedCount: skippedCount)
+        return topLevel.rejection.map { "\(verdict): \($0.message)" } ?? verdict
     }
 
     // MARK: JSON

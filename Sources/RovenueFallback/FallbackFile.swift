@@ -2,65 +2,55 @@
 ///
 /// This is the contract's §2 and §3 applied exactly: whether the whole load throws (and which rule
 /// decided it), which entries load, which are skipped and why, and where every value sits.
+///
+/// A file is its `topLevel` (the parsed text and what §2 decides from the top level, with every
+/// placement key) and the decoded `entries`. A caller that needs each entry only once, such as
+/// `check`, can decode them from the top level a chunk at a time instead (`FallbackTopLevel.decodeEntry(at:)`),
+/// so the typed model of every entry is never alive at once.
 public struct FallbackFile: Sendable {
-    /// The parsed text (after a stripped byte-order mark, if any).
-    public let document: JSONDocument
-    /// Why the SDK throws on this file; nil when it loads.
-    public let rejection: FallbackRejection?
-    /// The text started with a byte-order mark (U+FEFF).
-    public let hasByteOrderMark: Bool
-    /// The top level used the array quirk `[formatVersion, placements]`.
-    public let usesArrayTopLevel: Bool
+    /// The parsed text and everything the loader decides before it decodes an entry.
+    public let topLevel: FallbackTopLevel
     /// Every distinct placement key in order of first appearance; empty when the file is rejected.
     public let entries: [EntryRecord]
-
-    /// The value the SDK reads as `formatVersion`.
-    public let formatVersion: JSONDocument.Value?
-    /// The `placements` object, when present.
-    public let placements: JSONDocument.Value?
-    /// The last `generatedAt` member of a top-level object (the loader ignores it).
-    public let generatedAt: JSONDocument.Value?
-    /// The last `projectId` member of a top-level object (the loader ignores it).
-    public let projectId: JSONDocument.Value?
     /// Every array form of every entry, ordered by node, for `arrayForm(at:)`.
     private let arrayFormsByNode: [ArrayForm]
+
+    /// The parsed text (after a stripped byte-order mark, if any).
+    public var document: JSONDocument { topLevel.document }
+    /// Why the SDK throws on this file; nil when it loads.
+    public var rejection: FallbackRejection? { topLevel.rejection }
+    /// The text started with a byte-order mark (U+FEFF).
+    public var hasByteOrderMark: Bool { topLevel.hasByteOrderMark }
+    /// The top level used the array quirk `[formatVersion, placements]`.
+    public var usesArrayTopLevel: Bool { topLevel.usesArrayTopLevel }
+    /// The value the SDK reads as `formatVersion`.
+    public var formatVersion: JSONDocument.Value? { topLevel.formatVersion }
+    /// The `placements` object, when present.
+    public var placements: JSONDocument.Value? { topLevel.placements }
+    /// The last `generatedAt` member of a top-level object (the loader ignores it).
+    public var generatedAt: JSONDocument.Value? { topLevel.generatedAt }
+    /// The last `projectId` member of a top-level object (the loader ignores it).
+    public var projectId: JSONDocument.Value? { topLevel.projectId }
 
     /// Reads `bytes` as the SDK's string-based loaders do. With `strippingByteOrderMark`, a leading
     /// BOM is removed first, as Swift's file-URL convenience does.
     public init(bytes: [UInt8], strippingByteOrderMark: Bool = false) {
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        hasByteOrderMark = bytes.starts(with: bom)
-        let document = JSONDocument(bytes: hasByteOrderMark ? Array(bytes.dropFirst(3)) : bytes, acceptingLoneSurrogates: true)
-        self.document = document
-
-        var reading = TopLevelReading(document: document)
-        reading.read()
-        usesArrayTopLevel = reading.isArray
-        formatVersion = reading.formatVersion
-        placements = reading.placements
-        generatedAt = reading.generatedAt
-        projectId = reading.projectId
-
-        var rejection = reading.rejection
-        if hasByteOrderMark, !strippingByteOrderMark {
-            rejection = FallbackRejection(
-                rule: .byteOrderMark, detail: "expected value", offset: 0, position: .init(line: 1, column: 1), pointer: nil)
-        } else if let error = document.syntaxError, error.reason == .invalidUTF8 {
-            rejection = FallbackRejection(rule: .invalidUTF8, document: document, detail: error.message, offset: error.offset)
-        }
-        if rejection == nil, let version = reading.formatVersion, !FallbackFile.isVersionOne(version) {
-            rejection = FallbackRejection(
-                rule: .unsupportedFormatVersion, detail: FallbackFile.serdeText(version), offset: version.byteRange.lowerBound,
-                position: version.position, pointer: version.pointer)
-        }
-        self.rejection = rejection
-        entries = rejection == nil ? FallbackFile.decodeEntries(of: reading.placements, in: document) : []
-        arrayFormsByNode = FallbackFile.arrayFormsByNode(of: entries)
+        self.init(topLevel: FallbackTopLevel(bytes: bytes, strippingByteOrderMark: strippingByteOrderMark))
     }
 
     /// Reads UTF-8 text.
     public init(text: String) {
         self.init(bytes: Array(text.utf8))
+    }
+
+    /// Decodes every entry of `topLevel`. Entries are independent, so they are decoded in parallel
+    /// chunks, each record built in its place in file order.
+    public init(topLevel: FallbackTopLevel) {
+        self.topLevel = topLevel
+        entries = ParallelChunks(count: topLevel.entryHeads.count, size: FallbackTopLevel.decodeChunkSize).mapIndices { index in
+            topLevel.decodeEntry(at: index)
+        }
+        arrayFormsByNode = FallbackFile.arrayFormsByNode(of: entries)
     }
 
     /// The entries the SDK loads, in order of first appearance.
@@ -74,13 +64,7 @@ public struct FallbackFile: Sendable {
     /// The loader's outcome in words: `the SDK loads 5 of 6 entries; 1 skipped`, or
     /// `the SDK rejects this file (§2 rule 10: formatVersion is not the integer 1)`.
     public var verdict: String {
-        if let rejection {
-            return "the SDK rejects this file (\(rejection.rule.section): \(rejection.rule.summary))"
-        }
-        let total = entries.count
-        var text = "the SDK loads \(loadedCount) of \(total) \(total == 1 ? "entry" : "entries")"
-        if skippedCount > 0 { text += "; \(skippedCount) skipped" }
-        return text
+        topLevel.verdict(loadedCount: loadedCount, skippedCount: skippedCount)
     }
 
     /// The number of distinct keys whose entry the loader skips.
@@ -109,9 +93,7 @@ public struct FallbackFile: Sendable {
 
     /// Where the value at `ref` sits: its JSON Pointer, line and column.
     public func location(of ref: SourceRef) -> Location {
-        let value = document.value(at: ref.node)
-        let position = value.position
-        return Location(pointer: value.pointer, line: position.line, column: position.column)
+        topLevel.location(of: ref)
     }
 
     /// The location of `field` in a decoded value: the field's own value when it is written (object
@@ -127,7 +109,7 @@ public struct FallbackFile: Sendable {
     ///
     /// `file.fieldRef(.offering, in: paywall)`: the field must be one of the value's own struct.
     public func fieldRef<Value: SourceBacked>(_ field: Value.Field, in value: Value) -> SourceRef? {
-        document.value(at: value.source.node).field(field).map { SourceRef(node: $0.index) }
+        topLevel.fieldRef(field, in: value)
     }
 
     // MARK: Array forms
@@ -158,41 +140,6 @@ public struct FallbackFile: Sendable {
     /// Every array form of every decoded entry, ordered by node.
     static func arrayFormsByNode(of entries: [EntryRecord]) -> [ArrayForm] {
         entries.flatMap(\.shapedArrayForms).sorted { $0.source.node < $1.source.node }
-    }
-
-    // MARK: Entries
-
-    static func decodeEntries(of placements: JSONDocument.Value?, in document: JSONDocument) -> [EntryRecord] {
-        guard let placements, placements.kind == .object else { return [] }
-        var heads: [(key: String, keyRefs: [SourceRef], value: SourceRef)] = []
-        // Keys are distinct when their bytes differ (not Swift's canonical equivalence).
-        var headOfKey: [ExactKey: Int] = [:]
-        for member in placements.members {
-            let key = member.key
-            if let existing = headOfKey[ExactKey(key)] {
-                heads[existing].keyRefs.append(SourceRef(node: member.keyValue.index))
-                heads[existing].value = SourceRef(node: member.value.index)
-            } else {
-                headOfKey[ExactKey(key)] = heads.count
-                heads.append((key, [SourceRef(node: member.keyValue.index)], SourceRef(node: member.value.index)))
-            }
-        }
-        // Only the last occurrence of a key reaches the decoder. Entries are independent, so they are
-        // decoded in parallel chunks, each record built in its place in file order.
-        let lastHeads = heads
-        return ParallelChunks(count: lastHeads.count, size: 64).mapIndices { index in
-            let head = lastHeads[index]
-            var decoder = EntryDecoder(document: document)
-            let outcome: EntryRecord.Outcome
-            do throws(DecodeFailure) {
-                outcome = .loaded(try decoder.entry(head.value.node))
-            } catch {
-                outcome = .skipped(error)
-            }
-            return EntryRecord(
-                key: head.key, keyRefs: head.keyRefs, value: head.value, outcome: outcome,
-                shapedArrayForms: decoder.arrayForms, duplicateFields: decoder.duplicateFields)
-        }
     }
 
     /// `formatVersion` must be the integer 1: `1.0`, `1e0` and `10E-1` are floats to the SDK (§2 rule 10).

@@ -59,7 +59,7 @@ struct CheckExitCostTests {
         #expect(paths.map { reads.all[$0] } == [0, 0, 0])
         let kept = keeper.values
         #expect(kept.count == 2)
-        let file = try #require(kept.first as? FallbackFile)
+        let file = try #require(kept.first as? FallbackTopLevel)
         #expect(file.document.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: paywallEraPath))))
         #expect((kept.last as? CheckedFilesReport)?.inputs.map(\.path) == paths)
         // Released, nothing else holds them.

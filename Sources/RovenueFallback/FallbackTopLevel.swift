@@ -1,0 +1,146 @@
+/// What the SDK's loader decides about a fallback file before it decodes any entry: the parsed
+/// text, the byte-order mark, the array quirk, the §2 rejection, the top-level fields, and every
+/// distinct placement key with where it is written.
+///
+/// `FallbackFile` is this and every entry decoded. A caller that needs each entry only once, in
+/// turn, decodes them from here (`decodeEntry(at:)`), a chunk at a time, and lets each chunk's
+/// typed model go before the next: `check` audits a 100,000-placement file that way, without the
+/// model of every entry alive at once. Both paths decode an entry through the same
+/// `decodeEntry(at:)`, so they cannot disagree.
+///
+/// ```swift
+/// let topLevel = FallbackTopLevel(bytes: bytes)
+/// for index in topLevel.entryHeads.indices { let record = topLevel.decodeEntry(at: index) … }
+/// ```
+public struct FallbackTopLevel: Sendable {
+    /// One distinct key of `placements`, before its value is decoded.
+    public struct EntryHead: Sendable {
+        /// The map key that `getFunnel`/`getPaywall` looks up.
+        public let key: String
+        /// Every occurrence of the key, in text order; the last one is the one the SDK keeps.
+        public fileprivate(set) var keyRefs: [SourceRef]
+        /// The value of the last occurrence: the only one the SDK decodes.
+        public fileprivate(set) var value: SourceRef
+    }
+
+    /// The parsed text (after a stripped byte-order mark, if any).
+    public let document: JSONDocument
+    /// Why the SDK throws on this file; nil when it loads.
+    public let rejection: FallbackRejection?
+    /// The text started with a byte-order mark (U+FEFF).
+    public let hasByteOrderMark: Bool
+    /// The top level used the array quirk `[formatVersion, placements]`.
+    public let usesArrayTopLevel: Bool
+    /// The value the SDK reads as `formatVersion`.
+    public let formatVersion: JSONDocument.Value?
+    /// The `placements` object, when present.
+    public let placements: JSONDocument.Value?
+    /// The last `generatedAt` member of a top-level object (the loader ignores it).
+    public let generatedAt: JSONDocument.Value?
+    /// The last `projectId` member of a top-level object (the loader ignores it).
+    public let projectId: JSONDocument.Value?
+    /// Every distinct placement key in order of first appearance; empty when the file is rejected.
+    /// Entry `i` of a `FallbackFile` is `decodeEntry(at: i)`.
+    public let entryHeads: [EntryHead]
+
+    /// How many entries a chunk of the parallel decode holds.
+    public static let decodeChunkSize = 64
+
+    /// Reads `bytes` as the SDK's string-based loaders do, up to the entries. With
+    /// `strippingByteOrderMark`, a leading BOM is removed first, as Swift's file-URL convenience does.
+    public init(bytes: [UInt8], strippingByteOrderMark: Bool = false) {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        hasByteOrderMark = bytes.starts(with: bom)
+        let document = JSONDocument(bytes: hasByteOrderMark ? Array(bytes.dropFirst(3)) : bytes, acceptingLoneSurrogates: true)
+        self.document = document
+
+        var reading = TopLevelReading(document: document)
+        reading.read()
+        usesArrayTopLevel = reading.isArray
+        formatVersion = reading.formatVersion
+        placements = reading.placements
+        generatedAt = reading.generatedAt
+        projectId = reading.projectId
+
+        var rejection = reading.rejection
+        if hasByteOrderMark, !strippingByteOrderMark {
+            rejection = FallbackRejection(
+                rule: .byteOrderMark, detail: "expected value", offset: 0, position: .init(line: 1, column: 1), pointer: nil)
+        } else if let error = document.syntaxError, error.reason == .invalidUTF8 {
+            rejection = FallbackRejection(rule: .invalidUTF8, document: document, detail: error.message, offset: error.offset)
+        }
+        if rejection == nil, let version = reading.formatVersion, !FallbackFile.isVersionOne(version) {
+            rejection = FallbackRejection(
+                rule: .unsupportedFormatVersion, detail: FallbackFile.serdeText(version), offset: version.byteRange.lowerBound,
+                position: version.position, pointer: version.pointer)
+        }
+        self.rejection = rejection
+        entryHeads = rejection == nil ? Self.entryHeads(of: reading.placements) : []
+    }
+
+    /// Reads UTF-8 text.
+    public init(text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    /// The distinct keys of `placements` in order of first appearance, each with every occurrence
+    /// and the value of the last.
+    private static func entryHeads(of placements: JSONDocument.Value?) -> [EntryHead] {
+        guard let placements, placements.kind == .object else { return [] }
+        var heads: [EntryHead] = []
+        // Keys are distinct when their bytes differ (not Swift's canonical equivalence).
+        var headOfKey: [ExactKey: Int] = [:]
+        for member in placements.members {
+            let key = member.key
+            if let existing = headOfKey[ExactKey(key)] {
+                heads[existing].keyRefs.append(SourceRef(node: member.keyValue.index))
+                heads[existing].value = SourceRef(node: member.value.index)
+            } else {
+                headOfKey[ExactKey(key)] = heads.count
+                heads.append(EntryHead(key: key, keyRefs: [SourceRef(node: member.keyValue.index)], value: SourceRef(node: member.value.index)))
+            }
+        }
+        return heads
+    }
+
+    /// The entry of `entryHeads[index]` as the SDK decodes it: only the last occurrence of its key
+    /// reaches the decoder. Safe to call from several threads at once.
+    public func decodeEntry(at index: Int) -> EntryRecord {
+        let head = entryHeads[index]
+        var decoder = EntryDecoder(document: document)
+        let outcome: EntryRecord.Outcome
+        do throws(DecodeFailure) {
+            outcome = .loaded(try decoder.entry(head.value.node))
+        } catch {
+            outcome = .skipped(error)
+        }
+        return EntryRecord(
+            key: head.key, keyRefs: head.keyRefs, value: head.value, outcome: outcome,
+            shapedArrayForms: decoder.arrayForms, duplicateFields: decoder.duplicateFields)
+    }
+
+    /// The loader's outcome in words, given how many of `entryHeads` load and how many it skips:
+    /// `the SDK loads 5 of 6 entries; 1 skipped`, or `the SDK rejects this file (§2 rule 10: …)`.
+    public func verdict(loadedCount: Int, skippedCount: Int) -> String {
+        if let rejection {
+            return "the SDK rejects this file (\(rejection.rule.section): \(rejection.rule.summary))"
+        }
+        let total = loadedCount + skippedCount
+        var text = "the SDK loads \(loadedCount) of \(total) \(total == 1 ? "entry" : "entries")"
+        if skippedCount > 0 { text += "; \(skippedCount) skipped" }
+        return text
+    }
+
+    /// Where the value at `ref` sits: its JSON Pointer, line and column.
+    public func location(of ref: SourceRef) -> FallbackFile.Location {
+        let value = document.value(at: ref.node)
+        let position = value.position
+        return FallbackFile.Location(pointer: value.pointer, line: position.line, column: position.column)
+    }
+
+    /// The node of `field` in a decoded value, if the field is written: the last member of that name
+    /// in an object (the one the decoder read), or the element at the field's position in an array form.
+    public func fieldRef<Value: SourceBacked>(_ field: Value.Field, in value: Value) -> SourceRef? {
+        document.value(at: value.source.node).field(field).map { SourceRef(node: $0.index) }
+    }
+}
