@@ -22,11 +22,14 @@ struct EntryDecoder {
     /// keys, in this order, shares them instead of building its own. An entry's texts nearly all
     /// have the same locales.
     private var recentLocales = OrderedMap<Int>()
+    /// The strings this decoder makes, shared with the decoders this thread ran before it.
+    let strings: JSONDocument.StringCacheLease
 
     init(document: JSONDocument) {
         self.document = document
         self.nodes = document.storage.nodes
         self.bytes = document.storage.bytes
+        self.strings = document.storage.stringCaches.lease()
     }
 
     typealias Failure = DecodeFailure
@@ -63,17 +66,16 @@ struct EntryDecoder {
     }
 
     /// The string node at `index`, decoded. A string without escapes (nearly all of them) is made
-    /// straight from the document's bytes, with no copy in between; one with escapes is decoded by
-    /// the document.
+    /// straight from the document's bytes, or is the equal string made before (`StringCache`); one
+    /// with escapes is decoded by the document.
     @inline(__always)
     func decodedString(_ index: Int) -> String {
         let node = nodes[index]
         guard node.flags & JSONDocument.hasEscapes == 0 else { return document.decodeString(at: index) }
         let start = Int(node.start) + 1
         let end = Int(node.end) - 1
-        return bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
-        }
+        let cache = strings.cache
+        return bytes.withUnsafeBufferPointer { buffer in cache.string(start, end, in: buffer) }
     }
 
     func int(_ index: Int) throws(Failure) -> Int64 {
@@ -313,6 +315,12 @@ extension EntryDecoder {
     }
 
     @inline(__always)
+    func optionalValue(_ slot: Int?) -> JSONDocument.Value? {
+        guard let slot else { return nil }
+        return any(slot)
+    }
+
+    @inline(__always)
     func optionalString(_ slot: Int?) throws(Failure) -> String? {
         guard let slot else { return nil }
         return try string(slot)
@@ -386,7 +394,7 @@ extension EntryDecoder {
             id: try string(fields.required(.id)), identifier: try string(fields.required(.identifier)), name: try string(fields.required(.name)),
             configFormatVersion: try int(fields.required(.configFormatVersion)),
             remoteConfig: try optional(fields[.remoteConfig]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.remoteConfig(slot) },
-            builderConfig: fields[.builderConfig].map(any),
+            builderConfig: optionalValue(fields[.builderConfig]),
             offering: try optional(fields[.offering]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.offering(slot) },
             source: SourceRef(node: index))
     }
@@ -431,7 +439,7 @@ extension EntryDecoder {
                 try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.string(element) }
             },
             pages: try array(fields.required(.pages)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.page(slot) },
-            theme: fields[.theme].map(any), settings: fields[.settings].map(any),
+            theme: optionalValue(fields[.theme]), settings: optionalValue(fields[.settings]),
             paywalls: try optional(fields[.paywalls]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.map(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.paywall(element) }
             },
@@ -572,7 +580,7 @@ extension EntryDecoder {
         let fields = try fields(index, of: Clause.self)
         return Clause(
             questionId: try string(fields.required(.questionId)), op: try enumeration(fields.required(.op), Clause.Operator.self),
-            value: fields[.value].map(any), source: SourceRef(node: index))
+            value: optionalValue(fields[.value]), source: SourceRef(node: index))
     }
 
     func enumeration<T: RawRepresentable & CaseIterable>(_ index: Int, _ type: T.Type) throws(Failure) -> T where T.RawValue == String {
