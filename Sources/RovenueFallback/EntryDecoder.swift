@@ -224,15 +224,21 @@ struct EntryDecoder {
         var fields = Fields<Value.Field>(slots: .zero, container: index)
         switch nodes[index].kind {
         case .object:
-            var child = index + 1
-            for _ in 0..<Int(nodes[index].count) {
-                if let field = fieldPosition(key: child, table: table) {
-                    if fields.slots[field] != 0 {
-                        recordDuplicate(object: index, field: table.names[field], value: child + 1)
+            // The slots are read and written in place: a vector lane chosen at run time is otherwise
+            // read and written by copying all 128 bytes of the vector through the stack.
+            withUnsafeMutableBytes(of: &fields.slots) { slots in
+                var child = index + 1
+                for _ in 0..<Int(nodes[index].count) {
+                    if let field = fieldPosition(key: child, table: table) {
+                        let offset = field * MemoryLayout<Int32>.stride
+                        if slots.load(fromByteOffset: offset, as: Int32.self) != 0 {
+                            recordDuplicate(object: index, field: table.names[field], value: child + 1)
+                        }
+                        let value = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
+                        slots.storeBytes(of: value, toByteOffset: offset, as: Int32.self)
                     }
-                    fields.slots[field] = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
+                    child = Int(nodes[child + 1].next)
                 }
-                child = Int(nodes[child + 1].next)
             }
         case .array:
             let count = Int(nodes[index].count)
@@ -276,6 +282,7 @@ struct EntryDecoder {
     }
 
     /// The position of the field the key at `key` names, nil for a key the struct does not know.
+    @inline(__always)
     func fieldPosition(key: Int, table: FieldTable) -> Int? {
         let keyNode = nodes[key]
         if keyNode.flags & JSONDocument.hasEscapes != 0 {
