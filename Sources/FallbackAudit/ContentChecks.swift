@@ -251,6 +251,31 @@ struct MediaScan {
         }
     }
 
+    /// The first eight bytes of `buffer[start..<start + length]` packed little-endian (zero past
+    /// the end), or nil when a byte in it is a backslash or not ASCII. Eight bytes at a time: a
+    /// word has a backslash when `word ^ 0x5C…` has a zero byte.
+    static func plainASCIIHead(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, length: Int) -> UInt64? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
+        var head: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= length {
+            let word = UInt64(littleEndian: UnsafeRawPointer(buffer.baseAddress! + start + offset).loadUnaligned(as: UInt64.self))
+            let marked = word ^ backslashes
+            if word & highs != 0 || (marked &- ones) & ~marked & highs != 0 { return nil }
+            if offset == 0 { head = word }
+            offset += 8
+        }
+        while offset < length {
+            let byte = buffer[start + offset]
+            if byte == UInt8(ascii: "\\") || byte >= 0x80 { return nil }
+            if offset < 8 { head |= UInt64(byte) << (8 * offset) }
+            offset += 1
+        }
+        return head
+    }
+
     private static func head(_ bytes: [UInt8]) -> UInt64 {
         var head: UInt64 = 0
         for (offset, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (8 * offset) }
@@ -423,12 +448,7 @@ struct MediaScan {
         let start = range.lowerBound + 1
         let length = range.upperBound - 1 - start
         let known: UInt8? = bytes.withUnsafeBufferPointer { buffer in
-            var head: UInt64 = 0
-            for offset in 0..<length {
-                let byte = buffer[start + offset]
-                if byte == UInt8(ascii: "\\") || byte >= 0x80 { return nil }
-                if offset < 8 { head |= UInt64(byte) << (8 * offset) }
-            }
+            guard let head = MediaScan.plainASCIIHead(buffer, start: start, length: length) else { return nil }
             guard length + 1 < knownKeys.keyStarts.count else { return 0 }
             candidates: for candidate in knownKeys.keyStarts[length]..<knownKeys.keyStarts[length + 1]
             where knownKeys.heads[candidate] == head {

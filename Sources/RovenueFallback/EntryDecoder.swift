@@ -22,11 +22,22 @@ struct EntryDecoder {
     /// keys, in this order, shares them instead of building its own. An entry's texts nearly all
     /// have the same locales.
     private var recentLocales = OrderedMap<Int>()
+    /// Where the keys of the map `recentLocales` was read from are written, in order; empty when
+    /// that map had a key with escapes or a repeated key (then no map shares its keys).
+    private var recentLocaleKeys: [KeyBytes] = []
+    /// A key's bytes in the document's text.
+    private struct KeyBytes {
+        var start: Int
+        var count: Int
+    }
+    /// The strings this decoder makes, shared with the decoders this thread ran before it.
+    let strings: JSONDocument.StringCacheLease
 
     init(document: JSONDocument) {
         self.document = document
         self.nodes = document.storage.nodes
         self.bytes = document.storage.bytes
+        self.strings = document.storage.stringCaches.lease()
     }
 
     typealias Failure = DecodeFailure
@@ -63,17 +74,16 @@ struct EntryDecoder {
     }
 
     /// The string node at `index`, decoded. A string without escapes (nearly all of them) is made
-    /// straight from the document's bytes, with no copy in between; one with escapes is decoded by
-    /// the document.
+    /// straight from the document's bytes, or is the equal string made before (`StringCache`); one
+    /// with escapes is decoded by the document.
     @inline(__always)
     func decodedString(_ index: Int) -> String {
         let node = nodes[index]
         guard node.flags & JSONDocument.hasEscapes == 0 else { return document.decodeString(at: index) }
         let start = Int(node.start) + 1
         let end = Int(node.end) - 1
-        return bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
-        }
+        let cache = strings.cache
+        return bytes.withUnsafeBufferPointer { buffer in cache.string(start, end, in: buffer) }
     }
 
     func int(_ index: Int) throws(Failure) -> Int64 {
@@ -214,15 +224,21 @@ struct EntryDecoder {
         var fields = Fields<Value.Field>(slots: .zero, container: index)
         switch nodes[index].kind {
         case .object:
-            var child = index + 1
-            for _ in 0..<Int(nodes[index].count) {
-                if let field = fieldPosition(key: child, table: table) {
-                    if fields.slots[field] != 0 {
-                        recordDuplicate(object: index, field: table.names[field], value: child + 1)
+            // The slots are read and written in place: a vector lane chosen at run time is otherwise
+            // read and written by copying all 128 bytes of the vector through the stack.
+            withUnsafeMutableBytes(of: &fields.slots) { slots in
+                var child = index + 1
+                for _ in 0..<Int(nodes[index].count) {
+                    if let field = fieldPosition(key: child, table: table) {
+                        let offset = field * MemoryLayout<Int32>.stride
+                        if slots.load(fromByteOffset: offset, as: Int32.self) != 0 {
+                            recordDuplicate(object: index, field: table.names[field], value: child + 1)
+                        }
+                        let value = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
+                        slots.storeBytes(of: value, toByteOffset: offset, as: Int32.self)
                     }
-                    fields.slots[field] = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
+                    child = Int(nodes[child + 1].next)
                 }
-                child = Int(nodes[child + 1].next)
             }
         case .array:
             let count = Int(nodes[index].count)
@@ -266,6 +282,7 @@ struct EntryDecoder {
     }
 
     /// The position of the field the key at `key` names, nil for a key the struct does not know.
+    @inline(__always)
     func fieldPosition(key: Int, table: FieldTable) -> Int? {
         let keyNode = nodes[key]
         if keyNode.flags & JSONDocument.hasEscapes != 0 {
@@ -310,6 +327,12 @@ extension EntryDecoder {
     func optionalInt(_ slot: Int?) throws(Failure) -> Int64? {
         guard let slot else { return nil }
         return try int(slot)
+    }
+
+    @inline(__always)
+    func optionalValue(_ slot: Int?) -> JSONDocument.Value? {
+        guard let slot else { return nil }
+        return any(slot)
     }
 
     @inline(__always)
@@ -386,7 +409,7 @@ extension EntryDecoder {
             id: try string(fields.required(.id)), identifier: try string(fields.required(.identifier)), name: try string(fields.required(.name)),
             configFormatVersion: try int(fields.required(.configFormatVersion)),
             remoteConfig: try optional(fields[.remoteConfig]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.remoteConfig(slot) },
-            builderConfig: fields[.builderConfig].map(any),
+            builderConfig: optionalValue(fields[.builderConfig]),
             offering: try optional(fields[.offering]) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.offering(slot) },
             source: SourceRef(node: index))
     }
@@ -431,7 +454,7 @@ extension EntryDecoder {
                 try decoder.array(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.string(element) }
             },
             pages: try array(fields.required(.pages)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.page(slot) },
-            theme: fields[.theme].map(any), settings: fields[.settings].map(any),
+            theme: optionalValue(fields[.theme]), settings: optionalValue(fields[.settings]),
             paywalls: try optional(fields[.paywalls]) { (decoder: inout EntryDecoder, slot) throws(Failure) in
                 try decoder.map(slot) { (decoder: inout EntryDecoder, element) throws(Failure) in try decoder.paywall(element) }
             },
@@ -465,82 +488,108 @@ extension EntryDecoder {
         case .string:
             return .plain(decodedString(index))
         case .object:
-            let locales = localeMembers(index)
-            var strings: [String] = []
-            strings.reserveCapacity(locales.values.count)
-            for value in locales.values {
-                guard kind(value) == .string else {
-                    throw failure(value, "a string (a text is a string or an object of strings by locale)")
-                }
-                strings.append(decodedString(value))
-            }
-            return .localized(OrderedMap(keysOf: locales.keys, values: strings))
+            return .localized(
+                try localeMap(index) { (decoder: inout EntryDecoder, value) throws(Failure) in
+                    guard decoder.kind(value) == .string else {
+                        throw decoder.failure(value, "a string (a text is a string or an object of strings by locale)")
+                    }
+                    return decoder.decodedString(value)
+                })
         default:
             throw failure(index, "a string or an object of strings by locale")
         }
     }
 
     /// The locale map at `index` as the SDK's map holds it: its distinct keys in the order of their
-    /// first appearance, and the value node of each (the last of a repeated key). When the keys are
-    /// exactly the previous locale map's, that map's keys are shared rather than built again.
-    mutating func localeMembers(_ index: Int) -> (keys: OrderedMap<Int>, values: [Int]) {
-        guard hasRecentLocales(index) else {
+    /// first appearance, each with its value (the last of a repeated key) read by `value`, in that
+    /// order. When the keys are exactly the previous locale map's, that map's keys are shared rather
+    /// than built again, and the values are read straight from the members.
+    mutating func localeMap<T>(_ index: Int, _ value: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> OrderedMap<T> {
+        var values: [T] = []
+        if hasRecentLocales(index) {
+            // The same keys without repeats: the values are the members' in text order.
+            values.reserveCapacity(recentLocales.count)
+            var child = index + 1
+            for _ in 0..<recentLocales.count {
+                values.append(try value(&self, child + 1))
+                child = Int(nodes[child + 1].next)
+            }
+        } else {
             recentLocales = members(index)
-            return (recentLocales, recentLocales.values)
+            rememberLocaleKeys(of: index)
+            let valueNodes = recentLocales.values
+            values.reserveCapacity(valueNodes.count)
+            for node in valueNodes {
+                values.append(try value(&self, node))
+            }
         }
-        // The same keys without repeats: the values are the members' in text order.
-        var values: [Int] = []
-        values.reserveCapacity(recentLocales.count)
+        return OrderedMap(keysOf: recentLocales, values: values)
+    }
+
+    /// Records where the keys of the object at `index`, just read into `recentLocales`, are written,
+    /// when each is written without escapes and none repeats (so their bytes are `recentLocales`'
+    /// keys); otherwise records none, and the next map builds its own keys.
+    private mutating func rememberLocaleKeys(of index: Int) {
+        recentLocaleKeys.removeAll(keepingCapacity: true)
+        let count = Int(nodes[index].count)
+        guard count == recentLocales.count else { return }
         var child = index + 1
-        for _ in 0..<recentLocales.count {
-            values.append(child + 1)
-            child = Int(node(child + 1).next)
+        for _ in 0..<count {
+            let keyNode = nodes[child]
+            guard keyNode.flags & JSONDocument.hasEscapes == 0 else {
+                recentLocaleKeys.removeAll(keepingCapacity: true)
+                return
+            }
+            recentLocaleKeys.append(KeyBytes(start: Int(keyNode.start) + 1, count: Int(keyNode.end) - Int(keyNode.start) - 2))
+            child = Int(nodes[child + 1].next)
         }
-        return (recentLocales, values)
     }
 
     /// True when the object at `index` has exactly the keys of `recentLocales`, in the same order,
-    /// each written without escapes (so its bytes are the key's).
+    /// each written without escapes with the bytes of the key recorded in `recentLocaleKeys`.
     private func hasRecentLocales(_ index: Int) -> Bool {
-        let count = Int(node(index).count)
-        guard count == recentLocales.count, count > 0 else { return false }
+        let count = Int(nodes[index].count)
+        guard count == recentLocaleKeys.count, count > 0 else { return false }
         return bytes.withUnsafeBufferPointer { text in
-            var child = index + 1
-            for key in recentLocales.keys {
-                let keyNode = nodes[child]
-                guard keyNode.flags & JSONDocument.hasEscapes == 0 else { return false }
-                let written = UnsafeBufferPointer(rebasing: text[(Int(keyNode.start) + 1)..<(Int(keyNode.end) - 1)])
-                var key = key
-                guard key.withUTF8({ ExactKey.sameBytes($0, written) }) else { return false }
-                child = Int(nodes[child + 1].next)
+            recentLocaleKeys.withUnsafeBufferPointer { keys in
+                var child = index + 1
+                for key in keys {
+                    let keyNode = nodes[child]
+                    guard keyNode.flags & JSONDocument.hasEscapes == 0 else { return false }
+                    let start = Int(keyNode.start) + 1
+                    guard Int(keyNode.end) - 1 - start == key.count,
+                        ExactKey.sameBytes(
+                            UnsafeBufferPointer(rebasing: text[start..<(start + key.count)]),
+                            UnsafeBufferPointer(rebasing: text[key.start..<(key.start + key.count)]))
+                    else { return false }
+                    child = Int(nodes[child + 1].next)
+                }
+                return true
             }
-            return true
         }
     }
 
-    mutating func textList(_ index: Int) throws(Failure) -> LocalizedTextList {
-        func strings(_ array: Int) throws(Failure) -> [String] {
-            guard kind(array) == .array else { throw failure(array, "an array of strings") }
-            var result: [String] = []
-            var child = array + 1
-            for _ in 0..<Int(node(array).count) {
-                guard kind(child) == .string else { throw failure(child, "a string") }
-                result.append(decodedString(child))
-                child = Int(node(child).next)
-            }
-            return result
+    /// The array of strings at `array`, one string per element.
+    func stringList(_ array: Int) throws(Failure) -> [String] {
+        guard kind(array) == .array else { throw failure(array, "an array of strings") }
+        let count = Int(nodes[array].count)
+        var result: [String] = []
+        result.reserveCapacity(count)
+        var child = array + 1
+        for _ in 0..<count {
+            guard kind(child) == .string else { throw failure(child, "a string") }
+            result.append(decodedString(child))
+            child = Int(nodes[child].next)
         }
+        return result
+    }
+
+    mutating func textList(_ index: Int) throws(Failure) -> LocalizedTextList {
         switch kind(index) {
         case .array:
-            return .plain(try strings(index))
+            return .plain(try stringList(index))
         case .object:
-            let locales = localeMembers(index)
-            var lists: [[String]] = []
-            lists.reserveCapacity(locales.values.count)
-            for value in locales.values {
-                lists.append(try strings(value))
-            }
-            return .localized(OrderedMap(keysOf: locales.keys, values: lists))
+            return .localized(try localeMap(index) { (decoder: inout EntryDecoder, value) throws(Failure) in try decoder.stringList(value) })
         default:
             throw failure(index, "an array of strings or an object of string arrays by locale")
         }
@@ -572,7 +621,7 @@ extension EntryDecoder {
         let fields = try fields(index, of: Clause.self)
         return Clause(
             questionId: try string(fields.required(.questionId)), op: try enumeration(fields.required(.op), Clause.Operator.self),
-            value: fields[.value].map(any), source: SourceRef(node: index))
+            value: optionalValue(fields[.value]), source: SourceRef(node: index))
     }
 
     func enumeration<T: RawRepresentable & CaseIterable>(_ index: Int, _ type: T.Type) throws(Failure) -> T where T.RawValue == String {

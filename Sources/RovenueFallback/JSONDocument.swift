@@ -83,6 +83,8 @@ public struct JSONDocument: Sendable {
         let tooDeepContainers: [Int32]
         let overflowingNumbers: [Int32]
         let loneSurrogates: [LoneSurrogate]
+        /// The caches decoders make strings through (`StringCache`), one per decoder at a time.
+        let stringCaches = StringCachePool()
 
         init<Scanner>(bytes: [UInt8], parser: Parser<Scanner>) {
             self.bytes = bytes

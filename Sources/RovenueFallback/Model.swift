@@ -604,6 +604,7 @@ public struct ExactKey: Hashable, Sendable {
     /// True when `lhs` and `rhs` are the same key: the same UTF-8 bytes, as the SDK compares them
     /// (`==` on `String` is canonical equivalence: `café` composed equals `café` decomposed).
     public static func same(_ lhs: String, _ rhs: String) -> Bool {
+        if sameRepresentation(lhs, rhs) { return true }
         let left = lhs.utf8
         let right = rhs.utf8
         guard left.count == right.count else { return false }
@@ -611,6 +612,21 @@ public struct ExactKey: Hashable, Sendable {
             right.withContiguousStorageIfAvailable { rightBytes in sameBytes(leftBytes, rightBytes) }
         }
         return (same ?? nil) ?? left.elementsEqual(right)
+    }
+
+    /// True when the two strings are one string value: copies of one string (the decoder makes a
+    /// repeated string once, `JSONDocument.StringCache`), or two inline strings of the same bytes.
+    /// Two values of one representation hold the same bytes; different representations may still
+    /// hold the same bytes (two allocations), so only a true answer is final.
+    @inline(__always)
+    static func sameRepresentation(_ lhs: String, _ rhs: String) -> Bool {
+        guard MemoryLayout<String>.size == 16 else { return false }
+        return withUnsafeBytes(of: lhs) { left in
+            withUnsafeBytes(of: rhs) { right in
+                left.loadUnaligned(as: UInt64.self) == right.loadUnaligned(as: UInt64.self)
+                    && left.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == right.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            }
+        }
     }
 
     /// True when two buffers hold the same bytes, compared with `memcmp` rather than the generic

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import FallbackSample
+@testable import RovenueFallback
+
+/// The decoder's string cache (`JSONDocument.StringCache`, issue 10): a string node written without
+/// escapes gets the string made before from the same bytes. Whatever the cache holds, evicts or
+/// compares, the string must be exactly what `String(decoding:as:)` makes of the node's bytes.
+@Suite("String cache")
+struct StringCacheTests {
+    /// The reference: the node's bytes made into a string with no cache.
+    static func reference(_ document: JSONDocument, _ index: Int) -> [UInt8] {
+        let node = document.storage.nodes[index]
+        return Array(String(decoding: document.storage.bytes[(Int(node.start) + 1)..<(Int(node.end) - 1)], as: UTF8.self).utf8)
+    }
+
+    /// Every string node without escapes of `document`, keys and values, in text order.
+    static func plainStringNodes(_ document: JSONDocument) -> [Int] {
+        let nodes = document.storage.nodes
+        return nodes.indices.filter { nodes[$0].kind == .string && nodes[$0].flags & JSONDocument.hasEscapes == 0 }
+    }
+
+    /// Reads every plain string node twice (so the second pass reads what the first remembered)
+    /// through caches of one slot, two slots (evictions on nearly every string) and the default.
+    static func expectCacheAgrees(_ document: JSONDocument, _ name: String) {
+        let strings = plainStringNodes(document)
+        for slotCount in [1, 2, JSONDocument.StringCache.defaultSlotCount] {
+            let cache = JSONDocument.StringCache(slotCount: slotCount)
+            document.storage.bytes.withUnsafeBufferPointer { text in
+                for _ in 0..<2 {
+                    for index in strings {
+                        let node = document.storage.nodes[index]
+                        let made = cache.string(Int(node.start) + 1, Int(node.end) - 1, in: text)
+                        let expected = reference(document, index)
+                        guard Array(made.utf8) == expected else {
+                            Issue.record("\(name), node \(index), \(slotCount) slots: \(made.debugDescription) is not \(String(decoding: expected, as: UTF8.self).debugDescription)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: StageTwoParserTests.files)
+    func everyPlainStringOfAFile(_ path: String) throws {
+        let document = JSONDocument(bytes: try StructuralIndexTests.bytes(ofFile: path))
+        guard document.syntaxError == nil else { return }
+        Self.expectCacheAgrees(document, path)
+    }
+
+    @Test func everyPlainStringOfASampleExport() {
+        let document = JSONDocument(text: SampleExport(placementCount: 60, seed: 3).jsonText())
+        #expect(document.syntaxError == nil)
+        #expect(Self.plainStringNodes(document).count > 10_000)
+        Self.expectCacheAgrees(document, "sample export")
+    }
+
+    /// Strings that share a slot's whole key (length and first 16 bytes) but differ after, strings
+    /// around the 15-byte small-string and 16-byte packing limits, multi-byte characters across
+    /// byte 16, the empty string, and a string ending at the text's very end (fewer than 16 bytes
+    /// after its start: the packing reads byte by byte there).
+    static let tricky: [String] = [
+        "", "a", "fifteen bytes!!", "sixteen bytes!!!", "seventeen bytes!!",
+        "same sixteen pfx-tail one", "same sixteen pfx-tail two", "same sixteen pfx-tail one",
+        "same sixteen pfx", "same sixteen pfx-", "same sixteen pfx-tail",
+        "fifteen bytes!é", "fifteen bytes!!é", "日本語のテキスト", "日本語のテキスト!", "😀 emoji 🇩🇪 and more text",
+        "e\u{301} combining", "Ω\u{2126}", "café", "cafe\u{301}",
+    ]
+
+    @Test(arguments: [1, 2, 1024])
+    func trickyStringsInOneDocument(_ slotCount: Int) throws {
+        // The last string ends two bytes before the end of the text: `"x"]`.
+        let text = "[" + (Self.tricky + Self.tricky.reversed() + ["x"]).map { JSONValue.quoted($0) }.joined(separator: ",") + "]"
+        let document = JSONDocument(text: text)
+        try #require(document.syntaxError == nil)
+        let cache = JSONDocument.StringCache(slotCount: slotCount)
+        let expected = Self.tricky + Self.tricky.reversed() + ["x"]
+        let nodes = Self.plainStringNodes(document)
+        try #require(nodes.count == expected.count)
+        document.storage.bytes.withUnsafeBufferPointer { bytes in
+            for (index, want) in zip(nodes, expected) {
+                let node = document.storage.nodes[index]
+                let made = cache.string(Int(node.start) + 1, Int(node.end) - 1, in: bytes)
+                #expect(Array(made.utf8) == Array(want.utf8), "\(want.debugDescription) with \(slotCount) slots")
+            }
+        }
+    }
+
+    /// The decoder's path as a whole, escapes and lone surrogates included (those bypass the cache):
+    /// what the document decodes, and for valid text what Foundation reads.
+    @Test func theDecoderReadsEveryStringAsTheDocumentDoes() throws {
+        let literals = DecodeFastPathTests.literals + [#""\ud800 lone""#, #""\udc00""#, #""x\ud83d""#] + Self.tricky.map(JSONValue.quoted)
+        let document = JSONDocument(bytes: Array(("[" + (literals + literals).joined(separator: ",") + "]").utf8), acceptingLoneSurrogates: true)
+        try #require(document.syntaxError == nil)
+        let decoder = EntryDecoder(document: document)
+        var child = 1
+        for literal in literals + literals {
+            let made = decoder.decodedString(child)
+            #expect(Array(made.utf8) == Array(document.decodeString(at: child).utf8), "\(literal)")
+            if let foundation = try? DecodeFastPathTests.foundationReading(literal), !literal.contains(#"\ud8"#), !literal.contains(#"\udc"#) {
+                #expect(Array(made.utf8) == Array(foundation.utf8), "\(literal)")
+            }
+            child = Int(document.storage.nodes[child].next)
+        }
+    }
+
+    /// A repeated string longer than a small string is made once: the model shares its storage.
+    @Test func aRepeatedLongStringIsMadeOnce() {
+        let long = "Let's build your plan together, step by step"
+        let document = JSONDocument(text: "[\(JSONValue.quoted(long)), 1, \(JSONValue.quoted(long))]")
+        let cache = JSONDocument.StringCache()
+        let (first, second) = document.storage.bytes.withUnsafeBufferPointer { bytes in
+            let nodes = document.storage.nodes
+            return (
+                cache.string(Int(nodes[1].start) + 1, Int(nodes[1].end) - 1, in: bytes),
+                cache.string(Int(nodes[3].start) + 1, Int(nodes[3].end) - 1, in: bytes))
+        }
+        #expect(first == long && second == long)
+        let firstStorage = first.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+        let secondStorage = second.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+        #expect(firstStorage != nil && firstStorage == secondStorage)
+    }
+
+    /// A lease's cache goes back to the document's pool when the lease is gone; two leases held
+    /// at once never share a cache.
+    @Test func leasesShareNoCacheAtOnce() {
+        let pool = JSONDocument.StringCachePool()
+        var first: JSONDocument.StringCacheLease? = pool.lease()
+        let second = pool.lease()
+        let firstCache = first.map { ObjectIdentifier($0.cache) }
+        #expect(firstCache != ObjectIdentifier(second.cache))
+        first = nil
+        let third = pool.lease()
+        #expect(ObjectIdentifier(third.cache) == firstCache)
+    }
+
+    /// Every string, number and flag of a decoded value, in declaration order, by reflection (the
+    /// `JSONDocument.Value`s kept as written are left out: they are nodes, not made strings).
+    static func leaves(_ value: Any) -> [String] {
+        if value is JSONDocument.Value { return [] }
+        if let string = value as? String { return [string.debugDescription + String(describing: Array(string.utf8))] }
+        let mirror = Mirror(reflecting: value)
+        if mirror.children.isEmpty { return [String(describing: value)] }
+        return mirror.children.flatMap { [($0.label ?? "-")] + leaves($0.value) }
+    }
+
+    /// The decoded model of a sample is the same whether each entry's decoder starts with an empty
+    /// cache or with what earlier entries left.
+    @Test func theModelIsTheSameWithAWarmCache() {
+        let text = SampleExport(placementCount: 30, seed: 11).jsonText()
+        let file = FallbackFile(text: text)
+        let document = JSONDocument(text: text)
+        // Warm the cache the pool hands out next, then decode each entry again with it.
+        do {
+            let warm = EntryDecoder(document: document)
+            for index in Self.plainStringNodes(document) { _ = warm.decodedString(index) }
+        }
+        var compared = 0
+        for record in file.entries {
+            guard let entry = record.entry else { continue }
+            var decoder = EntryDecoder(document: document)
+            guard let again = try? decoder.entry(record.value.node) else {
+                Issue.record("\(record.key) does not decode again")
+                continue
+            }
+            #expect(Self.leaves(again) == Self.leaves(entry), "\(record.key)")
+            compared += 1
+        }
+        #expect(compared > 20)
+    }
+}
