@@ -74,3 +74,9 @@ struct RunComparison: Sendable {
             + "by CPU time \(times(cpu)))"
     }
 }
+
+/// Seconds as "1.35 s" (times of whole processes, in a goal's anchor).
+func secondsText(_ seconds: Double) -> String { "\(decimal(seconds, places: 2)) s" }
+
+/// Seconds as "60.5 ms" (times in one process, in a goal's anchor).
+func millisecondsText(_ seconds: Double) -> String { "\(decimal(seconds * 1000, places: 1)) ms" }

@@ -111,3 +111,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 }
+
+/// Each goal's line in the summary shows what its figure was computed from in the same run.
+@Suite struct BenchGoalAnchorTests {
+    @Test func theAnchorComesFirstBesideTheFigure() {
+        let goal = Goal(
+            name: "whole-process check vs JSONDecoder", bound: .atLeast(3), unit: .times, figure: 1.25, cpuFigure: 0.9, userFigure: 0.95,
+            anchor: "check \(secondsText(0.4)) vs JSONDecoder \(secondsText(0.5))")
+        #expect(goal.summaryLine.hasSuffix("misses (check 0.40 s vs JSONDecoder 0.50 s; by user time 0.95×: misses; by CPU time 0.90×: misses)"))
+    }
+
+    @Test func aGoalWithoutAnAnchorKeepsItsNote() {
+        let goal = Goal(name: "build peak", bound: .below(400), unit: .megabytes, figure: 391, note: "one run")
+        #expect(goal.summaryLine.hasSuffix("holds (one run)"))
+    }
+
+    @Test(arguments: [(0.0605, "60.5 ms"), (0.35249, "352.5 ms"), (1.5, "1,500.0 ms")])
+    func millisecondsAreWrittenWithOneDecimal(seconds: Double, text: String) {
+        #expect(millisecondsText(seconds) == text)
+    }
+}
