@@ -13,9 +13,12 @@ import Foundation
 struct ChildRun: Sendable {
     /// Wall time from spawn to reaping, in seconds.
     var seconds: Double
-    /// User and system CPU time, in seconds: steadier than wall time on a busy machine (and above
-    /// it for a program that uses several cores).
-    var cpuSeconds: Double = 0
+    /// User CPU time, in seconds: the steadiest figure on a busy machine (and above wall time for a
+    /// program that uses several cores).
+    var userSeconds: Double = 0
+    /// System CPU time, in seconds: the kernel's work for the child, which swings with the state of
+    /// the file system (on ext4 without a journal, creating files soon after many deletes costs more).
+    var systemSeconds: Double = 0
     /// The child's peak resident set size in bytes (its `ru_maxrss`, which includes the
     /// descendants it waited for, such as `git`).
     var peakBytes: Int
@@ -26,27 +29,30 @@ struct ChildRun: Sendable {
 }
 
 extension ChildRun {
+    /// User and system time together, in seconds.
+    var cpuSeconds: Double { userSeconds + systemSeconds }
+
     /// A run from a raw `wait` status: the exit status when the child exited, the signal when one ended it.
-    init(seconds: Double, cpuSeconds: Double, peakBytes: Int, waitStatus status: Int32) {
+    init(seconds: Double, userSeconds: Double, systemSeconds: Double, peakBytes: Int, waitStatus status: Int32) {
         let signal = status & 0x7f
         self.init(
-            seconds: seconds, cpuSeconds: cpuSeconds, peakBytes: peakBytes, exitStatus: signal == 0 ? (status >> 8) & 0xff : nil,
-            signal: signal == 0 ? nil : signal)
+            seconds: seconds, userSeconds: userSeconds, systemSeconds: systemSeconds, peakBytes: peakBytes,
+            exitStatus: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal)
     }
 
-    /// The line the measuring process writes: "seconds cpu-seconds peak-bytes wait-status".
+    /// The line the measuring process writes: "seconds user-seconds system-seconds peak-bytes wait-status".
     var resultLine: String {
         let status = signal ?? ((exitStatus ?? 0) << 8)
-        return "\(seconds) \(cpuSeconds) \(peakBytes) \(status)"
+        return "\(seconds) \(userSeconds) \(systemSeconds) \(peakBytes) \(status)"
     }
 
     /// A run read back from `resultLine`; nil when the line is not one.
     init?(resultLine: String) {
         let columns = resultLine.split(separator: " ")
-        guard columns.count == 4, let seconds = Double(columns[0]), let cpu = Double(columns[1]), let peak = Int(columns[2]),
-            let status = Int32(columns[3])
+        guard columns.count == 5, let seconds = Double(columns[0]), let user = Double(columns[1]), let system = Double(columns[2]),
+            let peak = Int(columns[3]), let status = Int32(columns[4])
         else { return nil }
-        self.init(seconds: seconds, cpuSeconds: cpu, peakBytes: peak, waitStatus: status)
+        self.init(seconds: seconds, userSeconds: user, systemSeconds: system, peakBytes: peak, waitStatus: status)
     }
 }
 
@@ -148,8 +154,10 @@ struct ChildCommand: Sendable {
         #else
             let peak = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
         #endif
-        let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
-        return .success(ChildRun(seconds: seconds, cpuSeconds: cpu, peakBytes: peak, waitStatus: status))
+        func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return .success(ChildRun(
+            seconds: seconds, userSeconds: inSeconds(usage.ru_utime), systemSeconds: inSeconds(usage.ru_stime), peakBytes: peak,
+            waitStatus: status))
     }
 
     #if os(Linux)

@@ -30,7 +30,6 @@ func measureGitHistory(commits: Int, placements: Int, changes: Int, runs: Int, s
         return [Goal(name: name, bound: .atMost(1.2), unit: .times, figure: nil, note: "git is not installed")]
     }
     let folder = try BenchFolder("git")
-    defer { folder.remove() }
     let repository = folder.file("repository")
     let releases = folder.file("releases")
     try FileManager.default.createDirectory(atPath: releases, withIntermediateDirectories: true)
@@ -65,15 +64,18 @@ func measureGitHistory(commits: Int, placements: Int, changes: Int, runs: Int, s
     var checkout = ChildCommand(git, ["-C", repository, "reset", "-q", "--hard", "main"])
     checkout.standardError = nil
     _ = try checkout.run()
-    print("git history: \(decimal(megabytes(totalBytes), places: 0)) MB in all; best of \(runs)")
+    print("git history: \(decimal(megabytes(totalBytes), places: 0)) MB in all; \(runs) run(s) each")
 
     let fromGit = try measureChild(site.history(gitHistory: (repository as NSString).appendingPathComponent("rovenue-fallback.json")), runs: runs)
     let fromFolder = try measureChild(site.history([releases]), runs: runs)
     let checked = try measureChild(site.check(paths), runs: runs)
-    let slowdown = ratio(fromGit.seconds, fromFolder.seconds)
-    print("history --git-history (\(decimal(Double(commits), places: 0)) commits)   \(formatRun(fromGit))")
-    print("history FOLDER (the same \(decimal(Double(commits), places: 0)) files)    \(formatRun(fromFolder))")
-    print("check FOLDER/*.json (each file alone)  \(formatRun(checked))")
-    print("git history vs folder: \(decimal(slowdown, places: 2))× the time (goal ≤ 1.2×); vs check of the files: \(decimal(ratio(fromGit.seconds, checked.seconds), places: 2))×")
-    return [Goal(name: name, bound: .atMost(1.2), unit: .times, figure: slowdown, cpuFigure: ratio(fromGit.cpuSeconds, fromFolder.cpuSeconds))]
+    let slowdown = RunComparison(fromGit, fromFolder)
+    print("history --git-history (\(decimal(Double(commits), places: 0)) commits)   \(fromGit.summary)")
+    print("history FOLDER (the same \(decimal(Double(commits), places: 0)) files)    \(fromFolder.summary)")
+    print("check FOLDER/*.json (each file alone)  \(checked.summary)")
+    print("git history vs folder, time: \(slowdown.summary) (goal ≤ 1.2×)")
+    print("git history vs check of the files, time: \(RunComparison(fromGit, checked).summary)")
+    return [Goal(
+        name: name, bound: .atMost(1.2), unit: .times, figure: slowdown.wall, cpuFigure: slowdown.cpu, userFigure: slowdown.user,
+        anchor: "\(secondsText(fromGit.best.seconds)) vs folder \(secondsText(fromFolder.best.seconds))")]
 }

@@ -45,11 +45,10 @@ func hugoExecutable() -> String? {
 }
 
 /// Builds `pages` pages of `kind` with Hugo (`hugo --quiet`, no minification, no RSS, sitemap or
-/// taxonomies), best of `runs`; nil when Hugo is not installed. A failing Hugo throws.
-func buildWithHugo(pages: Int, kind: HugoPages, runs: Int) throws -> ChildRun? {
+/// taxonomies), `runs` times; nil when Hugo is not installed. A failing Hugo throws.
+func buildWithHugo(pages: Int, kind: HugoPages, runs: Int) throws -> ChildRuns? {
     guard let hugo = hugoExecutable() else { return nil }
     let root = try BenchFolder("hugo")
-    defer { root.remove() }
     let content = root.file("content/pages")
     try FileManager.default.createDirectory(atPath: content, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: root.file("layouts/_default"), withIntermediateDirectories: true)
@@ -60,35 +59,43 @@ func buildWithHugo(pages: Int, kind: HugoPages, runs: Int) throws -> ChildRun? {
     for index in 0..<pages {
         try Data(kind.markdown(index: index).utf8).write(to: URL(fileURLWithPath: (content as NSString).appendingPathComponent("p\(index).md")))
     }
-    let publicFolder = root.file("public")
-    var command = ChildCommand(hugo, ["--quiet", "-s", root.path, "-d", publicFolder])
-    command.standardError = nil
-    return try measureChild(command, runs: runs) { try? FileManager.default.removeItem(atPath: publicFolder) }
+    // Each run into a fresh folder, as ours (FileSystemSettling).
+    return try measureChild(runs: runs) { run in
+        var command = ChildCommand(hugo, ["--quiet", "-s", root.path, "-d", root.file("public-\(run)")])
+        command.standardError = nil
+        return command
+    }
 }
 
 /// Hugo's two comparisons with our whole-process build of the `placements`-placement sample.
-func measureHugo(ours: ChildRun, output: SiteOutput, placements: Int, runs: Int) throws -> [Goal] {
+func measureHugo(ours: ChildRuns, output: SiteOutput, placements: Int, runs: Int) throws -> [Goal] {
     let name = "build of \(decimal(Double(placements), places: 0)) placements vs Hugo, plain Markdown"
     guard hugoExecutable() != nil else {
         print("hugo is not installed: no comparison (make bench-deps installs it; or see https://gohugo.io/installation/)")
         return [Goal(name: name, bound: .atLeast(2), unit: .times, figure: nil, note: "hugo is not installed: make bench-deps")]
     }
     let pages = output.pages
-    let oursPerSecond = Double(pages) / ours.seconds
-    print("hugo, \(decimal(Double(pages), places: 0)) pages each, best of \(runs); fallback-site build: \(decimal(oursPerSecond, places: 0)) pages/s")
+    let oursPerSecond = Double(pages) / ours.best.seconds
+    print("hugo, \(decimal(Double(pages), places: 0)) pages each, \(runs) runs each, each into a fresh folder; fallback-site build: "
+        + "\(decimal(oursPerSecond, places: 0)) pages/s (best wall time)")
     var goals: [Goal] = []
     for kind in [HugoPages.prose(textBytes: output.averageTextBytes), .tables(htmlBytes: output.averageHTMLBytes)] {
-        guard let run = try buildWithHugo(pages: pages, kind: kind, runs: runs) else { continue }
-        let hugoPerSecond = Double(pages) / run.seconds
-        let speedUp = ratio(oursPerSecond, hugoPerSecond)
+        guard let hugo = try buildWithHugo(pages: pages, kind: kind, runs: runs) else { continue }
+        let hugoPerSecond = Double(pages) / hugo.best.seconds
+        // Pages per second over Hugo's is Hugo's time over ours: the speed-up.
+        let speedUp = RunComparison(ours, hugo, speed: true)
         switch kind {
         case .prose(let textBytes):
-            print("  (a) plain prose, \(decimal(Double(textBytes) / 1024, places: 1)) KB of text a page (our pages' text): \(formatRun(run)), "
-                + "\(decimal(hugoPerSecond, places: 0)) pages/s; fallback-site: \(decimal(speedUp, places: 2))× its pages per second (goal ≥ 2×)")
-            goals.append(Goal(name: name, bound: .atLeast(2), unit: .times, figure: speedUp, cpuFigure: ratio(run.cpuSeconds, ours.cpuSeconds)))
+            print("  (a) plain prose, \(decimal(Double(textBytes) / 1024, places: 1)) KB of text a page (our pages' text), "
+                + "\(decimal(hugoPerSecond, places: 0)) pages/s: \(hugo.summary)")
+            print("      fallback-site vs Hugo, pages per second: \(speedUp.summary) (goal ≥ 2×)")
+            goals.append(Goal(
+                name: name, bound: .atLeast(2), unit: .times, figure: speedUp.wall, cpuFigure: speedUp.cpu, userFigure: speedUp.user,
+                anchor: "\(decimal(Double(pages), places: 0)) pages in \(secondsText(ours.best.seconds)) vs Hugo \(secondsText(hugo.best.seconds))"))
         case .tables(let htmlBytes):
-            print("  (b) table pages, \(decimal(Double(htmlBytes) / 1024, places: 1)) KB of HTML a page (our pages' size): \(formatRun(run)), "
-                + "\(decimal(hugoPerSecond, places: 0)) pages/s; fallback-site: \(decimal(speedUp, places: 2))× its pages per second (no goal)")
+            print("  (b) table pages, \(decimal(Double(htmlBytes) / 1024, places: 1)) KB of HTML a page (our pages' size), "
+                + "\(decimal(hugoPerSecond, places: 0)) pages/s: \(hugo.summary)")
+            print("      fallback-site vs Hugo, pages per second: \(speedUp.summary) (no goal)")
         }
     }
     return goals

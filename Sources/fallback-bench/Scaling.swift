@@ -66,20 +66,24 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
 /// Runs every case at N and 10N (best of `runs`), prints the table and returns the linearity goal.
 func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throws -> [Goal] {
     let folder = try BenchFolder("scaling")
-    defer { folder.remove() }
     let inputs = BenchFolder(existing: folder.file("in"))
-    let out = folder.file("out")
+    // Each build into a fresh folder, removed when the benchmark ends (FileSystemSettling).
+    let outputs = BenchFolder(existing: folder.file("out"))
     try FileManager.default.createDirectory(atPath: inputs.path, withIntermediateDirectories: true)
 
+    var built = 0
     func command(_ kind: ScalingCase.Command, _ input: String) -> ChildCommand {
         switch kind {
         case .check: return site.check([input])
-        case .build: return site.build([input], out: out)
+        case .build:
+            built += 1
+            try? FileManager.default.createDirectory(atPath: outputs.path, withIntermediateDirectories: true)
+            return site.build([input], out: outputs.file("site-\(built)"))
         case .history: return site.history([input])
         }
     }
     func measure(_ kind: ScalingCase.Command, _ input: String) throws -> ChildRun {
-        try measureChild(command(kind, input), runs: runs) { try? FileManager.default.removeItem(atPath: out) }
+        try measureChild(runs: runs) { _ in command(kind, input) }.best
     }
 
     // What each command costs on an empty input: process start-up, taken off every time below.
@@ -92,11 +96,12 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
         startUp[kind] = try measure(kind, kind == .history ? emptyFolder : empty).cpuSeconds
     }
     print("")
-    print("scaling: whole fallback-site processes at N and 10N, best of \(runs) by wall time. The ratio is of CPU time, steadier on a busy")
+    print("scaling: whole fallback-site processes at N and 10N, best of \(runs) of each time. The ratio is of CPU time, steadier on a busy")
     print("machine, less the CPU time of the same command on an empty input (start-up: check \(decimal(startUp[.check]! * 1000, places: 0)) ms, "
         + "build \(decimal(startUp[.build]! * 1000, places: 0)) ms, history \(decimal(startUp[.history]! * 1000, places: 0)) ms); linear is under 12× for 10× the input")
     let columns: [(String, Int)] = [
-        ("dimension", 46), ("command", 8), ("N", 7), ("wall", 9), ("cpu", 9), ("peak", 8), ("10N", 8), ("wall", 9), ("cpu", 9), ("peak", 8),
+        ("dimension", 46), ("command", 8), ("N", 7), ("wall", 9), ("user", 9), ("sys", 9), ("peak", 8), ("10N", 8), ("wall", 9), ("user", 9), ("sys", 9),
+        ("peak", 8),
         ("ratio", 8),
     ]
     print(columns.map { $0.0.padded(to: $0.1) }.joined() + "growth")
@@ -114,7 +119,8 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
             let peak = decimal(megabytes(run.peakBytes), places: 0)
             return [
                 decimal(Double(size), places: 0).padded(to: 8), "\(decimal(run.seconds, places: 3)) s".padded(to: 9),
-                "\(decimal(run.cpuSeconds, places: 3)) s".padded(to: 9), "\(peak) MB".padded(to: 8),
+                "\(decimal(run.userSeconds, places: 3)) s".padded(to: 9), "\(decimal(run.systemSeconds, places: 3)) s".padded(to: 9),
+                "\(peak) MB".padded(to: 8),
             ]
         }
         let name = [scalingCase.name.padded(to: 46), scalingCase.command.rawValue.padded(to: 8)]
@@ -133,6 +139,6 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
 }
 
 extension BenchFolder {
-    /// A folder that exists already (or is made by the caller); `remove()` removes it.
+    /// A folder that exists already (or is made by the caller) inside a `BenchFolder`, removed with it.
     init(existing path: String) { self.path = path }
 }

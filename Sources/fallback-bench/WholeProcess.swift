@@ -3,13 +3,15 @@
 // release binary as a user does, so they measure what ships and survive changes to internal APIs.
 import Foundation
 
-/// A folder of the benchmark's own under the temporary folder, removed with `remove()`.
+/// A folder of the benchmark's own under the temporary folder, removed when the benchmark ends
+/// (`FileSystemSettling`: nothing is deleted while the benchmark measures).
 struct BenchFolder {
     let path: String
 
     init(_ label: String) throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(label)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        FileSystemSettling.removeAtEnd(path)
     }
 
     /// The path of `name` inside the folder.
@@ -22,8 +24,45 @@ struct BenchFolder {
         try Data(text.utf8).write(to: URL(fileURLWithPath: target))
         return target
     }
+}
 
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+/// Keeps one run's deletes from taxing the next run. On ext4 without a journal (this machine's `/`),
+/// creating a file skips every inode deleted in the last 60 seconds (`RECENTCY_MIN`), or the last
+/// 5 minutes while its inode table block is dirty, and starts that scan again for each file. By
+/// hand, 1,000-placement builds: just after the previous site was deleted, 0.9–3.2 s of system
+/// time; after the delete, `sync` and 65 s, still 0.9–1.2 s (the build's own new inodes dirty the
+/// blocks again, which brings back the 5-minute window); into a fresh folder with the previous site
+/// kept, 0.07–0.58 s. So the benchmark deletes nothing while it measures: each timed run writes
+/// into a folder of its own, and the folders go when the benchmark ends (or when a section fails).
+/// Before each timed run, `settle()` writes back the dirty blocks (`sync`), so that no run is timed
+/// while the previous one's output is being written. The same for `fallback-site` and for Hugo.
+enum FileSystemSettling {
+    /// The folders to remove when the benchmark ends.
+    nonisolated(unsafe) private static var spent: [String] = []
+
+    /// Queues `path` for removal when the benchmark ends.
+    static func removeAtEnd(_ path: String) { spent.append(path) }
+
+    /// Removes every queued folder, then writes the deletes back.
+    static func removeSpent() {
+        for path in spent { try? FileManager.default.removeItem(atPath: path) }
+        spent = []
+        sync()
+    }
+
+    /// Before a timed run (untimed): writes back dirty blocks, the previous run's output among them.
+    static func settle() { sync() }
+}
+
+/// Runs one section of the benchmark; when it fails, says why, removes the benchmark's folders and exits 1.
+func section<T>(_ body: () throws -> T) -> T {
+    do {
+        return try body()
+    } catch {
+        FileHandle.standardError.write(Data("fallback-bench: \(error)\n".utf8))
+        FileSystemSettling.removeSpent()
+        exit(1)
+    }
 }
 
 /// The `fallback-site` command lines the benchmark runs, with settings that make them reproducible:
@@ -55,22 +94,21 @@ struct SiteCommands {
     }
 }
 
-/// Times `command` `runs` times, calling `prepare` before each run (untimed): the best wall time (with
-/// that run's CPU time) and the highest peak.
-func measureChild(_ command: ChildCommand, runs: Int, prepare: () throws -> Void = {}) throws -> ChildRun {
-    var best: ChildRun?
-    for _ in 0..<max(runs, 1) {
-        try prepare()
-        let run = try command.run()
-        guard var kept = best else {
-            best = run
-            continue
-        }
-        if run.seconds < kept.seconds { (kept.seconds, kept.cpuSeconds) = (run.seconds, run.cpuSeconds) }
-        kept.peakBytes = max(kept.peakBytes, run.peakBytes)
-        best = kept
+/// Times `runs` runs of `command(run)` (run 0, 1, …), each after the file system has settled
+/// (`FileSystemSettling`, untimed). A command that writes files is given a fresh output path per run.
+func measureChild(runs: Int, _ command: (Int) throws -> ChildCommand) throws -> ChildRuns {
+    var measured: [ChildRun] = []
+    for run in 0..<max(runs, 1) {
+        let command = try command(run)
+        FileSystemSettling.settle()
+        measured.append(try command.run())
     }
-    return best!
+    return ChildRuns(measured)
+}
+
+/// Times `command`, which writes no files, `runs` times.
+func measureChild(_ command: ChildCommand, runs: Int) throws -> ChildRuns {
+    try measureChild(runs: runs) { _ in command }
 }
 
 /// The child mode of this binary that the whole-process `check` is compared with: reads the file and
@@ -94,27 +132,22 @@ func shortCount(_ count: Int) -> String {
     count >= 1000 && count % 1000 == 0 ? "\(decimal(Double(count / 1000), places: 0))k" : decimal(Double(count), places: 0)
 }
 
-func formatRun(_ run: ChildRun) -> String {
-    "\(decimal(run.seconds, places: 3)) s (cpu \(decimal(run.cpuSeconds, places: 3)) s), peak \(decimal(megabytes(run.peakBytes), places: 0)) MB"
-}
-
 /// Whole-process `check FILE --format json` beside a whole-process `JSONDecoder` of the same file.
 func measureWholeProcessCheck(bytes: [UInt8], placements: Int, runs: Int, site: SiteCommands) throws -> [Goal] {
     let folder = try BenchFolder("check")
-    defer { folder.remove() }
     let path = folder.file("sample.json")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let check = try measureChild(site.check([path]), runs: runs)
     let decode = try measureChild(ChildCommand(BenchBinaries.bench, [decodeChildFlag, path]), runs: runs)
-    let speedUp = ratio(decode.seconds, check.seconds)
+    let speedUp = RunComparison(check, decode, speed: true)
     print("")
-    print("whole processes, best of \(runs) (wall time from spawn to exit; peak = the child's maximum resident set):")
-    print("fallback-site check --format json      \(formatRun(check))")
-    print("JSONDecoder process (MinimalFile)      \(formatRun(decode))")
-    print("whole-process check vs JSONDecoder:    \(decimal(speedUp, places: 2))× its speed (goal ≥ 3×; by CPU time "
-        + "\(decimal(ratio(decode.cpuSeconds, check.cpuSeconds), places: 2))×)")
-    return [Goal(name: "whole-process check vs JSONDecoder (\(decimal(Double(placements), places: 0)) placements)", bound: .atLeast(3), unit: .times, figure: speedUp,
-        cpuFigure: ratio(decode.cpuSeconds, check.cpuSeconds))]
+    print("whole processes, \(runs) runs each (wall time from spawn to exit, user and system CPU time; peak = the child's maximum resident set):")
+    print("fallback-site check --format json      \(check.summary)")
+    print("JSONDecoder process (MinimalFile)      \(decode.summary)")
+    print("whole-process check vs JSONDecoder, speed-up: \(speedUp.summary) (goal ≥ 3×)")
+    return [Goal(name: "whole-process check vs JSONDecoder (\(decimal(Double(placements), places: 0)) placements)", bound: .atLeast(3), unit: .times,
+        figure: speedUp.wall, cpuFigure: speedUp.cpu, userFigure: speedUp.user,
+        anchor: "check \(secondsText(check.best.seconds)) vs JSONDecoder \(secondsText(decode.best.seconds))")]
 }
 
 /// What a built site's pages weigh: page count, HTML bytes, and the text a reader sees.
@@ -174,39 +207,38 @@ func visibleTextBytes(_ html: [UInt8]) -> Int {
 /// The site builds as whole processes at 1,000 and 10,000 placements (seed 2), then Hugo on as many
 /// pages of plain prose of the same text size and of table pages of the same HTML size.
 func measureSiteBuilds(small: Int, runs: Int, site: SiteCommands) throws -> [Goal] {
+    // Every run's site stays until the benchmark ends, so no run (ours or Hugo's) pays for an earlier run's deletes.
     let folder = try BenchFolder("site-builds")
-    defer { folder.remove() }
     let large = small * 10
     print("")
-    print("site build, whole processes (fallback-site build --quiet), best of \(runs):")
-    var results: [Int: (run: ChildRun, output: SiteOutput)] = [:]
+    print("site build, whole processes (fallback-site build --quiet), \(runs) runs each, each into a fresh folder:")
+    var results: [Int: (runs: ChildRuns, output: SiteOutput)] = [:]
     for placements in [small, large] {
         let input = folder.file("in-\(placements)/sample.json")
         try FileManager.default.createDirectory(atPath: folder.file("in-\(placements)"), withIntermediateDirectories: true)
         try site.writeSample(placements: placements, seed: 2, to: input)
-        let out = folder.file("site-\(placements)")
-        let run = try measureChild(site.build([input], out: out), runs: runs) { try? FileManager.default.removeItem(atPath: out) }
-        let output = SiteOutput(folder: out)
-        try? FileManager.default.removeItem(atPath: out)
-        results[placements] = (run, output)
+        let measured = try measureChild(runs: runs) { site.build([input], out: folder.file("site-\(placements)-\($0)")) }
+        let output = SiteOutput(folder: folder.file("site-\(placements)-0"))
+        results[placements] = (measured, output)
         print(
-            "\(decimal(Double(placements), places: 0).padded(to: 7)) placements: \(decimal(Double(output.pages), places: 0).padded(to: 6)) pages in "
-                + "\(formatRun(run)); \(decimal(Double(output.pages) / run.seconds, places: 0)) pages/s; average page "
+            "\(decimal(Double(placements), places: 0).padded(to: 7)) placements: \(decimal(Double(output.pages), places: 0)) pages, "
+                + "\(decimal(Double(output.pages) / measured.best.seconds, places: 0)) pages/s (best wall time); average page "
                 + "\(decimal(Double(output.averageHTMLBytes) / 1024, places: 1)) KB of HTML, \(decimal(Double(output.averageTextBytes) / 1024, places: 1)) KB of text")
+        print("                     \(measured.summary)")
     }
     let smallRun = results[small]!, largeRun = results[large]!
-    let growth = ratio(largeRun.run.seconds, smallRun.run.seconds)
-    let peak = megabytes(largeRun.run.peakBytes)
-    print("\(shortCount(large)) vs \(shortCount(small)): \(decimal(growth, places: 2))× the time (goal < 10×; by CPU time \(decimal(ratio(largeRun.run.cpuSeconds, smallRun.run.cpuSeconds), places: 2))×), "
-        + "peak \(decimal(peak, places: 0)) MB (goal < 400 MB)")
+    let growth = RunComparison(largeRun.runs, smallRun.runs)
+    let peak = megabytes(largeRun.runs.best.peakBytes)
+    print("\(shortCount(large)) vs \(shortCount(small)), time: \(growth.summary) (goal < 10×); peak \(decimal(peak, places: 0)) MB (goal < 400 MB)")
     var goals = [
-        Goal(name: "build: \(decimal(Double(large), places: 0)) vs \(decimal(Double(small), places: 0)) placements, time", bound: .below(10), unit: .times, figure: growth,
-             cpuFigure: ratio(largeRun.run.cpuSeconds, smallRun.run.cpuSeconds)),
+        Goal(name: "build: \(decimal(Double(large), places: 0)) vs \(decimal(Double(small), places: 0)) placements, time", bound: .below(10), unit: .times,
+             figure: growth.wall, cpuFigure: growth.cpu, userFigure: growth.user,
+             anchor: "\(secondsText(largeRun.runs.best.seconds)) vs \(secondsText(smallRun.runs.best.seconds))"),
         Goal(name: "build: \(decimal(Double(large), places: 0)) placements, peak memory", bound: .below(400), unit: .megabytes, figure: peak),
         Goal(name: "build: average page of the \(decimal(Double(small), places: 0))-placement sample", bound: .below(25), unit: .kilobytes,
              figure: Double(smallRun.output.averageHTMLBytes) / 1024),
     ]
-    goals += try measureHugo(ours: smallRun.run, output: smallRun.output, placements: small, runs: runs)
+    goals += try measureHugo(ours: smallRun.runs, output: smallRun.output, placements: small, runs: runs)
     return goals
 }
 
@@ -214,7 +246,6 @@ func measureSiteBuilds(small: Int, runs: Int, site: SiteCommands) throws -> [Goa
 /// (so a run that would need far more memory fails on its own instead of starving the machine).
 func measureLargeRuns(placements: Int, site: SiteCommands) throws -> [Goal] {
     let folder = try BenchFolder("large")
-    defer { folder.remove() }
     print("")
     print("large: writing a \(decimal(Double(placements), places: 0))-placement sample (seed 1)…")
     try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
@@ -231,8 +262,9 @@ func measureLargeRuns(placements: Int, site: SiteCommands) throws -> [Goal] {
     var goals: [Goal] = []
     for (label, command, limitText) in [("check", check, "6 GB"), ("build", build, "12 GB")] {
         do {
+            FileSystemSettling.settle()
             let run = try command.run()
-            print("\(label) of \(name) placements: \(formatRun(run))")
+            print("\(label) of \(name) placements: \(ChildRuns([run]).summary)")
             if label == "check" {
                 goals.append(Goal(name: "check: \(name) placements, time", bound: .below(10), unit: .seconds, figure: run.seconds, cpuFigure: run.cpuSeconds))
                 goals.append(Goal(name: "check: \(name) placements, peak memory", bound: .below(2000), unit: .megabytes, figure: megabytes(run.peakBytes)))

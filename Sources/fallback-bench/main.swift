@@ -69,16 +69,16 @@ func option(_ name: String, default value: Int) -> Int {
     return parsed
 }
 
-/// The best of `runs` timings, in seconds, and the last result (kept so the work is not optimised away).
-func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
-    var best = Double.infinity
+/// The best and the median of `runs` timings, in seconds, and the last result (kept so the work is not optimised away).
+func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double, median: Double, result: T) {
+    var times: [Double] = []
     var last: T?
-    for _ in 0..<runs {
+    for _ in 0..<max(runs, 1) {
         let start = DispatchTime.now().uptimeNanoseconds
         last = try body()
-        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
-    return (best, last!)
+    return (times.min()!, median(times), last!)
 }
 
 let placementCount = option("placements", default: 10_000)
@@ -112,7 +112,7 @@ if !otherOnly("--validation-only") {
     let bytes = Array(SampleExport(placementCount: placementCount, seed: 1).jsonText().utf8)
     let data = Data(bytes)
     let megabytes = Double(bytes.count) / 1_000_000
-    print(String(format: "sample: %.1f MB, best of %d runs each\n", megabytes, runs))
+    print(String(format: "sample: %.1f MB, %d runs each (the best, and the median beside it)\n", megabytes, runs))
 
     let parse = measure(runs: runs) { JSONDocument(bytes: bytes).syntaxError == nil }
     let parseOneThread = measure(runs: runs) { JSONDocument(bytes: bytes, path: .vector, runWords: Int.max).syntaxError == nil }
@@ -136,30 +136,37 @@ if !otherOnly("--validation-only") {
 
     precondition(load.result == decoder.result, "the loader and JSONDecoder disagree on the number of placements")
 
-    func row(_ name: String, _ seconds: Double, _ note: String) {
-        let throughput = megabytes / seconds
+    print("".padded(to: 46) + "        best    throughput      median")
+    func row(_ name: String, _ timing: (seconds: Double, median: Double, result: some Any), _ note: String) {
         let name = name.padding(toLength: 46, withPad: " ", startingAt: 0)
-        print(String(format: "%@ %8.1f ms %8.1f MB/s  %@", name, seconds * 1000, throughput, note))
+        print(String(format: "%@ %8.1f ms %8.1f MB/s %8.1f ms  %@", name, timing.seconds * 1000, megabytes / timing.seconds, timing.median * 1000, note))
     }
 
-    row("JSONDocument (strict parse, positions)", parse.seconds, "goal ≥ 800 MB/s; stage 1 on all cores; simdjson's DOM parse ≈ 1,100 MB/s")
-    row("JSONDocument (strict parse, one thread)", parseOneThread.seconds, "stage 1 in one run")
-    row("ParseIndex (the parse's stage 1, parallel)", parseIndex.seconds, "\(ProcessInfo.processInfo.activeProcessorCount) cores")
-    row("ParseIndex (the parse's stage 1, one thread)", parseIndexSerial.seconds, "")
-    row("StructuralIndex (string-aware scan, SIMD)", stage1Vector.seconds, "\(stage1Vector.result) structurals; the parse does not use it")
-    row("StructuralIndex (string-aware scan, scalar)", stage1Scalar.seconds, "")
-    row("FallbackFile (parse + §2 + typed §4 decode)", load.seconds, "\(load.result) entries loaded")
-    row("FallbackFile + audit (full validation)", validate.seconds, "\(validate.result) findings")
-    row("JSONDecoder (minimal typed shape)", decoder.seconds, "\(decoder.result) placements")
-    row("JSONSerialization (untyped)", serialization.seconds, "")
+    row("JSONDocument (strict parse, positions)", parse, "goal ≥ 800 MB/s; stage 1 on all cores; simdjson's DOM parse ≈ 1,100 MB/s")
+    row("JSONDocument (strict parse, one thread)", parseOneThread, "stage 1 in one run")
+    row("ParseIndex (the parse's stage 1, parallel)", parseIndex, "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+    row("ParseIndex (the parse's stage 1, one thread)", parseIndexSerial, "")
+    row("StructuralIndex (string-aware scan, SIMD)", stage1Vector, "\(stage1Vector.result) structurals; the parse does not use it")
+    row("StructuralIndex (string-aware scan, scalar)", stage1Scalar, "")
+    row("FallbackFile (parse + §2 + typed §4 decode)", load, "\(load.result) entries loaded")
+    row("FallbackFile + audit (full validation)", validate, "\(validate.result) findings")
+    row("JSONDecoder (minimal typed shape)", decoder, "\(decoder.result) placements")
+    row("JSONSerialization (untyped)", serialization, "")
     print("")
-    print(String(format: "full validation vs JSONDecoder:      %.2f× its throughput (goal ≥ 3×)", decoder.seconds / validate.seconds))
-    print(String(format: "full validation vs JSONSerialization: %.2f× its throughput", serialization.seconds / validate.seconds))
+    print(String(format: "full validation vs JSONDecoder:      %.2f× its throughput, medians %.2f× (goal ≥ 3×)",
+        decoder.seconds / validate.seconds, decoder.median / validate.median))
+    print(String(format: "full validation vs JSONSerialization: %.2f× its throughput, medians %.2f×",
+        serialization.seconds / validate.seconds, serialization.median / validate.median))
     let samplePlacements = decimal(Double(placementCount), places: 0)
-    goals.append(Goal(name: "strict parse (\(samplePlacements) placements)", bound: .atLeast(800), unit: .megabytesPerSecond, figure: megabytes / parse.seconds))
-    goals.append(Goal(name: "full validation vs JSONDecoder (\(samplePlacements) placements)", bound: .atLeast(3), unit: .times, figure: decoder.seconds / validate.seconds))
+    goals.append(Goal(
+        name: "strict parse (\(samplePlacements) placements)", bound: .atLeast(800), unit: .megabytesPerSecond, figure: megabytes / parse.seconds,
+        anchor: "\(millisecondsText(parse.seconds)) for \(decimal(megabytes, places: 1)) MB, median \(millisecondsText(parse.median))"))
+    goals.append(Goal(
+        name: "full validation vs JSONDecoder (\(samplePlacements) placements)", bound: .atLeast(3), unit: .times, figure: decoder.seconds / validate.seconds,
+        anchor: "\(millisecondsText(validate.seconds)) vs JSONDecoder \(millisecondsText(decoder.seconds)); medians "
+            + Goal.Unit.times.format(decoder.median / validate.median)))
     if let siteCommands {
-        goals += try measureWholeProcessCheck(bytes: bytes, placements: placementCount, runs: runs, site: siteCommands)
+        goals += section { try measureWholeProcessCheck(bytes: bytes, placements: placementCount, runs: runs, site: siteCommands) }
     } else {
         goals.append(Goal(name: "whole-process check vs JSONDecoder", bound: .atLeast(3), unit: .times, figure: nil, note: "fallback-site is not built"))
     }
@@ -179,7 +186,7 @@ struct PageWeight {
 func buildSite(placements: Int) throws -> (pages: Int, seconds: Double, markdownBytes: Int, weight: PageWeight) {
     let bytes = Array(SampleExport(placementCount: placements, seed: 2).jsonText().utf8)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-site-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    FileSystemSettling.removeAtEnd(folder)  // deleted when the benchmark ends, not before the timed builds
     let start = DispatchTime.now().uptimeNanoseconds
     let file = FallbackFile(bytes: bytes)
     let snapshot = SiteModel.Snapshot(name: "sample.json", bytes: bytes, file: file, findings: Audit().findings(in: file))
@@ -200,13 +207,13 @@ let sitePlacements = option("site-placements", default: 1_000)
 if !otherOnly("--site-only") {
     print("")
     print("site: building the site of a \(sitePlacements)-placement sample…")
-    let site = try buildSite(placements: sitePlacements)
+    let site = section { try buildSite(placements: sitePlacements) }
     print(String(format: "fallback-site build  %5d pages in %7.2f s  %8.1f pages/s  (average page %d bytes of HTML)", site.pages, site.seconds, Double(site.pages) / site.seconds, site.markdownBytes))
     let weight = site.weight
     print(String(format: "page weight: average %.1f KB, heaviest %@ %.1f KB (goal ≤ 1,024 KB), overview %.1f KB (goal ≤ 1,536 KB)",
         Double(weight.averageBytes) / 1024, weight.largestPage, Double(weight.largestBytes) / 1024, Double(weight.overviewBytes) / 1024))
     if let siteCommands {
-        goals += try measureSiteBuilds(small: sitePlacements, runs: option("site-runs", default: 2), site: siteCommands)
+        goals += section { try measureSiteBuilds(small: sitePlacements, runs: option("site-runs", default: 2), site: siteCommands) }
     } else {
         goals.append(Goal(name: "build vs Hugo, plain Markdown", bound: .atLeast(2), unit: .times, figure: nil, note: "fallback-site is not built"))
     }
@@ -327,37 +334,39 @@ func runHistoryChild(_ arguments: [String]) throws -> (seconds: Double, peak: In
 }
 
 if historyOnly || (CommandLine.arguments.contains("--history") && !otherOnly("--history-only")) {
-    let snapshotCount = option("history-snapshots", default: 200)
-    let historyPlacements = option("history-placements", default: 1_000)
-    let changes = option("history-changes", default: 5)
-    print("")
-    print("history: generating \(snapshotCount) releases of a \(historyPlacements)-placement sample, \(changes) placements republished per release…")
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-history-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    var export = SampleExport(placementCount: historyPlacements, seed: 3)
-    var totalBytes = 0
-    var lastPath = ""
-    for release in 0..<snapshotCount {
-        if release > 0 { export = export.nextRelease(changing: changes) }
-        let bytes = Data(export.jsonText().utf8)
-        totalBytes += bytes.count
-        lastPath = folder.appendingPathComponent(String(format: "release-%04d.json", release)).path
-        try bytes.write(to: URL(fileURLWithPath: lastPath))
+    section {
+        let snapshotCount = option("history-snapshots", default: 200)
+        let historyPlacements = option("history-placements", default: 1_000)
+        let changes = option("history-changes", default: 5)
+        print("")
+        print("history: generating \(snapshotCount) releases of a \(historyPlacements)-placement sample, \(changes) placements republished per release…")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        FileSystemSettling.removeAtEnd(folder.path)
+        var export = SampleExport(placementCount: historyPlacements, seed: 3)
+        var totalBytes = 0
+        var lastPath = ""
+        for release in 0..<snapshotCount {
+            if release > 0 { export = export.nextRelease(changing: changes) }
+            let bytes = Data(export.jsonText().utf8)
+            totalBytes += bytes.count
+            lastPath = folder.appendingPathComponent(String(format: "release-%04d.json", release)).path
+            try bytes.write(to: URL(fileURLWithPath: lastPath))
+        }
+        print(String(format: "history: %.1f MB in all, %.1f MB per snapshot", Double(totalBytes) / 1e6, Double(totalBytes) / 1e6 / Double(max(snapshotCount, 1))))
+        let single = try runHistoryChild(["--history-measure-single", lastPath])
+        let history = try runHistoryChild(["--history-measure-fold", folder.path])
+        let megabytes = { (bytes: Int) in Double(bytes) / 1_048_576 }
+        print(String(format: "single snapshot, load + audit   %9.3f s   peak %7.1f MiB  (%@)", single.seconds, megabytes(single.peak), single.note))
+        print(String(format: "history, %4d snapshots folded   %9.3f s   peak %7.1f MiB  (%.1f ms per snapshot)", snapshotCount, history.seconds, megabytes(history.peak), history.seconds * 1000 / Double(max(snapshotCount, 1))))
+        print("timeline: \(history.note)")
+        print(String(format: "history peak vs single: %.2f× (goal < 2×)", Double(history.peak) / Double(max(single.peak, 1))))
+        let singleBuild = try runHistoryChild(["--history-measure-build-single", lastPath])
+        let seriesBuild = try runHistoryChild(["--history-measure-build-series", folder.path])
+        print(String(format: "site build, newest snapshot only  %9.3f s   peak %7.1f MiB  (%@)", singleBuild.seconds, megabytes(singleBuild.peak), singleBuild.note))
+        print(String(format: "site build, %4d-snapshot series  %9.3f s   peak %7.1f MiB  (%@, with History and Changes)", snapshotCount, seriesBuild.seconds, megabytes(seriesBuild.peak), seriesBuild.note))
+        print(String(format: "series build peak vs single build: %.2f× (goal < 2×)", Double(seriesBuild.peak) / Double(max(singleBuild.peak, 1))))
     }
-    print(String(format: "history: %.1f MB in all, %.1f MB per snapshot", Double(totalBytes) / 1e6, Double(totalBytes) / 1e6 / Double(max(snapshotCount, 1))))
-    let single = try runHistoryChild(["--history-measure-single", lastPath])
-    let history = try runHistoryChild(["--history-measure-fold", folder.path])
-    let megabytes = { (bytes: Int) in Double(bytes) / 1_048_576 }
-    print(String(format: "single snapshot, load + audit   %9.3f s   peak %7.1f MiB  (%@)", single.seconds, megabytes(single.peak), single.note))
-    print(String(format: "history, %4d snapshots folded   %9.3f s   peak %7.1f MiB  (%.1f ms per snapshot)", snapshotCount, history.seconds, megabytes(history.peak), history.seconds * 1000 / Double(max(snapshotCount, 1))))
-    print("timeline: \(history.note)")
-    print(String(format: "history peak vs single: %.2f× (goal < 2×)", Double(history.peak) / Double(max(single.peak, 1))))
-    let singleBuild = try runHistoryChild(["--history-measure-build-single", lastPath])
-    let seriesBuild = try runHistoryChild(["--history-measure-build-series", folder.path])
-    print(String(format: "site build, newest snapshot only  %9.3f s   peak %7.1f MiB  (%@)", singleBuild.seconds, megabytes(singleBuild.peak), singleBuild.note))
-    print(String(format: "site build, %4d-snapshot series  %9.3f s   peak %7.1f MiB  (%@, with History and Changes)", snapshotCount, seriesBuild.seconds, megabytes(seriesBuild.peak), seriesBuild.note))
-    print(String(format: "series build peak vs single build: %.2f× (goal < 2×)", Double(seriesBuild.peak) / Double(max(singleBuild.peak, 1))))
 }
 
 // MARK: - Whole processes: git history, the scaling table, the 100,000-placement runs
@@ -365,9 +374,11 @@ if historyOnly || (CommandLine.arguments.contains("--history") && !otherOnly("--
 let gitRequested = gitOnly || (CommandLine.arguments.contains("--git") && !otherOnly("--git-only"))
 let gitCommits = option("git-commits", default: 1_000)
 if let siteCommands, gitRequested {
-    goals += try measureGitHistory(
-        commits: gitCommits, placements: option("git-placements", default: 1_000), changes: option("git-changes", default: 5),
-        runs: option("git-runs", default: 1), site: siteCommands)
+    goals += section {
+        try measureGitHistory(
+            commits: gitCommits, placements: option("git-placements", default: 1_000), changes: option("git-changes", default: 5),
+            runs: option("git-runs", default: 1), site: siteCommands)
+    }
 } else if !otherOnly("--git-only") {
     goals.append(Goal(
         name: "history --git-history vs history FOLDER (\(decimal(Double(gitCommits), places: 0)) commits)", bound: .atMost(1.2), unit: .times,
@@ -375,12 +386,12 @@ if let siteCommands, gitRequested {
 }
 
 if let siteCommands, !otherOnly("--scaling-only") {
-    goals += try measureScaling(scalingCases { option($0, default: $1) }, runs: option("scaling-runs", default: 3), site: siteCommands)
+    goals += section { try measureScaling(scalingCases { option($0, default: $1) }, runs: option("scaling-runs", default: 3), site: siteCommands) }
 }
 
 let largePlacements = option("large-placements", default: 100_000)
 if let siteCommands, CommandLine.arguments.contains("--large") {
-    goals += try measureLargeRuns(placements: largePlacements, site: siteCommands)
+    goals += section { try measureLargeRuns(placements: largePlacements, site: siteCommands) }
 } else if !otherOnly("") {
     let name = decimal(Double(largePlacements), places: 0)
     goals.append(Goal(name: "check: \(name) placements, time", bound: .below(10), unit: .seconds, figure: nil, note: "add --large to measure"))
@@ -389,6 +400,8 @@ if let siteCommands, CommandLine.arguments.contains("--large") {
 }
 
 // MARK: - Summary: every goal of the run, judged from its figure
+
+FileSystemSettling.removeSpent()
 
 if !goals.isEmpty {
     print("")

@@ -48,8 +48,8 @@ import Testing
     @Test func scalingRatioIsOfCPUTimeWithStartUpTakenOff() {
         let scalingCase = ScalingCase(name: "n", command: .check, size: 1) { _, _ in "" }
         // Wall time stretched by a busy machine does not count: the ratio is of CPU time.
-        let small = ChildRun(seconds: 0.9, cpuSeconds: 0.15, peakBytes: 0, exitStatus: 0)
-        let large = ChildRun(seconds: 1.1, cpuSeconds: 1.05, peakBytes: 0, exitStatus: 0)
+        let small = ChildRun(seconds: 0.9, userSeconds: 0.1, systemSeconds: 0.05, peakBytes: 0, exitStatus: 0)
+        let large = ChildRun(seconds: 1.1, userSeconds: 0.95, systemSeconds: 0.1, peakBytes: 0, exitStatus: 0)
         let result = ScalingResult(scalingCase: scalingCase, small: small, large: large, startUp: 0.05)
         #expect(abs(result.growthRatio - 10) < 1e-9)
         #expect(result.growth == .linear)
