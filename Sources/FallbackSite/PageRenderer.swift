@@ -123,12 +123,6 @@ public final class PageValues: @unchecked Sendable {
             var index = 0
             var copiedUpTo = 0
             while index < source.count {
-                // Where only one byte can change the position (text, a quoted value), skip to it or
-                // to the next possible token, 16 bytes at a time.
-                if let stop = position.stopByte {
-                    index = Self.firstIndex(of: stop, or: marker[0], in: source, from: index)
-                    guard index < source.count else { break }
-                }
                 let byte = source[index]
                 guard byte == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
                 else {
@@ -166,25 +160,6 @@ public final class PageValues: @unchecked Sendable {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
         }
         return output
-    }
-}
-
-extension PageValues {
-    /// The index of the first byte from `start` on that is `first` or `second`; the end if none is.
-    static func firstIndex(of first: UInt8, or second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var index = start
-        if let base = bytes.baseAddress {
-            let firsts = SIMD16<UInt8>(repeating: first)
-            let seconds = SIMD16<UInt8>(repeating: second)
-            while index + 16 <= bytes.count {
-                let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
-                let lanes = unsafeBitCast((block .== firsts) .| (block .== seconds), to: SIMD2<UInt64>.self)
-                if lanes[0] | lanes[1] != 0 { break }
-                index += 16
-            }
-        }
-        while index < bytes.count, bytes[index] != first, bytes[index] != second { index += 1 }
-        return index
     }
 }
 
@@ -233,17 +208,6 @@ struct MarkupPosition {
         case .content: .content
         case .tag, .doubleQuoted, .singleQuoted: .attribute
         case .plainText: .plainText
-        }
-    }
-
-    /// The one byte `advance(over:at:)` does not ignore here: `<` in text, the closing quote in a
-    /// quoted value; nil inside a tag, where every byte counts.
-    var stopByte: UInt8? {
-        switch state {
-        case .content, .plainText: UInt8(ascii: "<")
-        case .doubleQuoted: UInt8(ascii: "\"")
-        case .singleQuoted: UInt8(ascii: "'")
-        case .tag: nil
         }
     }
 
