@@ -15,6 +15,18 @@ public enum Markdown {
     /// With the default options raw HTML passes through (apart from the tags that `tagfilter`
     /// neutralises), so `markdown` must be trusted or already escaped.
     public static func html(from markdown: String, options: Options = .default) -> String {
+        var markdown = markdown
+        return markdown.withUTF8 { bytes in
+            withHTML(fromUTF8: bytes, options: options) { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// Renders the UTF-8 `markdown` as an HTML fragment and hands `body` cmark-gfm's own buffer of
+    /// it (the bytes `html(from:)` decodes), valid only during the call: a caller that reads the
+    /// HTML as bytes makes no `String` of it. The same trust rules as `html(from:)`.
+    public static func withHTML<Result>(
+        fromUTF8 markdown: UnsafeBufferPointer<UInt8>, options: Options = .default, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
         let (parser, document) = parse(markdown, options: options)
         defer {
             cmark_node_free(document)
@@ -26,11 +38,13 @@ public enum Markdown {
             fatalError("cmark-gfm: cmark_render_html returned NULL")
         }
         defer { free(rendered) }
-        return String(cString: rendered)
+        return try rendered.withMemoryRebound(to: UInt8.self, capacity: 1) { start in
+            try body(UnsafeBufferPointer(start: start, count: strlen(rendered)))
+        }
     }
 
     private static func parse(
-        _ markdown: String, options: Options
+        _ markdown: UnsafeBufferPointer<UInt8>, options: Options
     ) -> (parser: OpaquePointer, document: OpaquePointer) {
         Runtime.parseLock.withLock {
             guard let parser = cmark_parser_new(options.rawValue) else {
@@ -42,11 +56,8 @@ public enum Markdown {
                 }
                 cmark_parser_attach_syntax_extension(parser, syntaxExtension)
             }
-            var text = markdown
-            text.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { chars in
-                    if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
-                }
+            markdown.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
             }
             guard let document = cmark_parser_finish(parser) else {
                 fatalError("cmark-gfm: cmark_parser_finish returned NULL")

@@ -44,6 +44,17 @@ public struct MustacheTemplate: Sendable {
         escaping: MustacheEscaping = .html,
         budget: MustacheBudget = .standard
     ) throws(MustacheError) -> String {
+        String(decoding: try renderUTF8(context, partials: partials, escaping: escaping, budget: budget), as: UTF8.self)
+    }
+
+    /// `render(_:partials:escaping:budget:)` as UTF-8 bytes, for output that is written or parsed
+    /// as bytes: the same bytes, with no `String` of the whole.
+    public func renderUTF8(
+        _ context: MustacheValue,
+        partials: some MustachePartialProvider = [String: MustacheTemplate](),
+        escaping: MustacheEscaping = .html,
+        budget: MustacheBudget = .standard
+    ) throws(MustacheError) -> [UInt8] {
         var renderer = Renderer(partials: partials, escaping: escaping, context: context, budget: budget)
         // A page renders to a few times its template: reserve that, rather than regrow the output.
         renderer.reserveCapacity(min(source.utf8.count * 4, budget.outputBytes))

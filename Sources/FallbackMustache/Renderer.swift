@@ -1,4 +1,4 @@
-/// Renders a token tree into `output`, keeping the context stack.
+/// Renders a token tree into `output`, as UTF-8, keeping the context stack.
 ///
 /// Rendering loops over an explicit stack of frames instead of recursing, so neither nested
 /// sections nor nested partials use the call stack: a render needs the same stack however deep
@@ -7,7 +7,7 @@ struct Renderer<Partials: MustachePartialProvider> {
     private let partials: Partials
     private let escaping: MustacheEscaping
     private var contexts: [MustacheValue]
-    private(set) var output = ""
+    private(set) var output: [UInt8] = []
     /// The `{{>name}}` tags expanded so far.
     private var expansions = 0
     /// The nodes visited so far, section passes included.
@@ -72,13 +72,13 @@ struct Renderer<Partials: MustachePartialProvider> {
             try count(in: frame)
             switch node {
             case .text(let text):
-                output += text
+                output.append(contentsOf: text.utf8)
             case .lineStart:
-                output += frame.indentation
+                output.append(contentsOf: frame.indentation.utf8)
             case .variable(let name, let escaped):
                 let text = resolve(name).text
                 guard !text.isEmpty else { continue }
-                output += escaped ? escaping.escape(text) : text
+                output.append(contentsOf: (escaped ? escaping.escape(text) : text).utf8)
             case .section(let name, let body, let inverted, let offset):
                 let value = resolve(name)
                 if inverted ? value.isTruthy : !value.isTruthy { continue }
@@ -120,7 +120,7 @@ struct Renderer<Partials: MustachePartialProvider> {
         let limit: String
         if steps > budget.steps {
             limit = "\(budget.steps) steps"
-        } else if output.utf8.count > budget.outputBytes {
+        } else if output.count > budget.outputBytes {
             limit = "\(budget.outputBytes) bytes of output"
         } else {
             return
@@ -134,11 +134,20 @@ struct Renderer<Partials: MustachePartialProvider> {
     /// each further part in the value before it only; a miss anywhere is `null`.
     private func resolve(_ name: Name) -> MustacheValue {
         guard let first = name.parts.first else { return contexts.last ?? .null }
-        guard var value = contexts.lazy.reversed().compactMap({ $0[first] }).first else { return .null }
-        for part in name.parts.dropFirst() {
-            guard let next = value[part] else { return .null }
-            value = next
+        // The innermost context first: a plain loop, with no closure or lazy wrapper per lookup.
+        var index = contexts.count - 1
+        while index >= 0 {
+            if case .dictionary(let dictionary) = contexts[index], let found = dictionary[first] {
+                guard name.parts.count > 1 else { return found }
+                var value = found
+                for part in name.parts.dropFirst() {
+                    guard let next = value[part] else { return .null }
+                    value = next
+                }
+                return value
+            }
+            index -= 1
         }
-        return value
+        return .null
     }
 }

@@ -134,7 +134,7 @@ extension SiteModel {
             explanation: explanation, expectation: info.failure.expectation, pointer: pointer, line: location.line,
             column: location.column, anchor: SourceListing.anchor(line: location.line, column: location.column),
             inExperiment: inExperiment, variantCount: written.variantCount,
-            source: values.html(SourceListing.html(for: entryValue, key: placementKey, findings: placementFindings)))
+            source: values.html(utf8: SourceListing.bytes(for: entryValue, key: placementKey, findings: placementFindings)))
         return ExperimentPage(
             id: written.id, key: written.key, lookupKey: "", placement: shownKey, placementPath: root + placementPath(placementKey),
             variants: [], variantCount: 0, hasVariants: false, serves: OfflineTarget.skippedSummary, weightsSumToOne: true, weightSum: "0",

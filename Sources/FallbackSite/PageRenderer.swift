@@ -17,7 +17,7 @@ public final class PageValues: @unchecked Sendable {
     static let suffix = "vxqz"
 
     private let lock = NSLock()
-    private var values: [(text: String, isTrustedHTML: Bool)] = []
+    private var values: [Value] = []
     private var trustedTokens: Set<String> = []
     /// Tokens carry a random nonce, so no text in a snapshot can spell one.
     private let prefix: String
@@ -27,16 +27,44 @@ public final class PageValues: @unchecked Sendable {
         prefix = PageValues.marker + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! })
     }
 
+    /// A value a token stands for: snapshot text, or trusted HTML as text or as UTF-8 bytes
+    /// (a page's body or a source listing, which are made as bytes).
+    private enum Value {
+        case text(String)
+        case html(String)
+        case htmlBytes([UInt8])
+
+        var isTrustedHTML: Bool {
+            if case .text = self { false } else { true }
+        }
+
+        var text: String {
+            switch self {
+            case .text(let text), .html(let text): text
+            case .htmlBytes(let bytes): String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
     /// A token that the page replaces with `trustedHTML`, unescaped.
     public func html(_ trustedHTML: String) -> TrustedHTML {
-        TrustedHTML(token: register(trustedHTML, isTrustedHTML: true))
+        TrustedHTML(token: register(.html(trustedHTML)))
+    }
+
+    /// A token that the page replaces with the UTF-8 `trustedHTML`, unescaped.
+    func html(utf8 trustedHTML: [UInt8]) -> TrustedHTML {
+        TrustedHTML(token: register(.htmlBytes(trustedHTML)))
     }
 
     func register(_ text: String, isTrustedHTML: Bool) -> String {
+        register(isTrustedHTML ? .html(text) : .text(text))
+    }
+
+    private func register(_ value: Value) -> String {
         lock.withLock {
-            values.append((text, isTrustedHTML))
+            values.append(value)
             let token = prefix + String(values.count - 1) + PageValues.suffix
-            if isTrustedHTML { trustedTokens.insert(token) }
+            if value.isTrustedHTML { trustedTokens.insert(token) }
             return token
         }
     }
@@ -46,7 +74,7 @@ public final class PageValues: @unchecked Sendable {
     var escaping: MustacheEscaping {
         .custom { [self] text in
             if isTrustedToken(text) { return text }
-            return register(text, isTrustedHTML: false)
+            return register(.text(text))
         }
     }
 
@@ -79,12 +107,17 @@ public final class PageValues: @unchecked Sendable {
 
     /// `substitute(in:)` as UTF-8 bytes, for a page that is written as it is.
     func substitutedBytes(in html: String) -> [UInt8] {
+        var html = html
+        return html.withUTF8 { substitutedBytes(in: $0) }
+    }
+
+    /// `substitute(in:)` of the UTF-8 `source`, as UTF-8 bytes.
+    func substitutedBytes(in source: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         let snapshot = lock.withLock { values }
         let marker = Array(prefix.utf8)
         let suffix = Array(PageValues.suffix.utf8)
-        var html = html
         var output: [UInt8] = []
-        html.withUTF8 { source in
+        do {
             output.reserveCapacity(source.count + source.count / 4)
             var position = MarkupPosition()
             var index = 0
@@ -111,18 +144,16 @@ public final class PageValues: @unchecked Sendable {
                     continue
                 }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo..<index]))
-                let value = snapshot[number]
-                let replacement: String
-                if value.isTrustedHTML {
-                    replacement = value.text
-                } else {
+                switch snapshot[number] {
+                case .html(let html): output.append(contentsOf: html.utf8)
+                case .htmlBytes(let bytes): output.append(contentsOf: bytes)
+                case .text(let text):
                     switch position.context {
-                    case .content: replacement = SnapshotText.html(value.text)
-                    case .attribute: replacement = SnapshotText.attribute(value.text)
-                    case .plainText: replacement = SnapshotText.plainText(value.text)
+                    case .content: output.append(contentsOf: SnapshotText.html(text).utf8)
+                    case .attribute: output.append(contentsOf: SnapshotText.attribute(text).utf8)
+                    case .plainText: output.append(contentsOf: SnapshotText.plainText(text).utf8)
                     }
                 }
-                output.append(contentsOf: replacement.utf8)
                 index = end + suffix.count
                 copiedUpTo = index
             }
@@ -301,14 +332,22 @@ public struct TemplateSet: Sendable {
 
     /// Renders the Markdown template `name` with `context` into HTML; values go through `values`.
     public func renderPage(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> String {
+        String(decoding: try renderPageBytes(name, context: context, values: values, budget: budget), as: UTF8.self)
+    }
+
+    /// `renderPage` as UTF-8 bytes: the Markdown, cmark-gfm's HTML and the substituted page stay
+    /// bytes, with no `String` of any of them.
+    func renderPageBytes(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
-        let markdown: String
+        let markdown: [UInt8]
         do {
-            markdown = try template.render(context, partials: partials, escaping: values.escaping, budget: budget)
+            markdown = try template.renderUTF8(context, partials: partials, escaping: values.escaping, budget: budget)
         } catch {
             throw TemplateError(description: error.description)
         }
-        return values.substitute(in: Markdown.html(from: markdown))
+        return markdown.withUnsafeBufferPointer { markdown in
+            Markdown.withHTML(fromUTF8: markdown) { values.substitutedBytes(in: $0) }
+        }
     }
 
     /// Renders the HTML layout `name` around a page; values go through `values`, as on the page.
@@ -319,12 +358,12 @@ public struct TemplateSet: Sendable {
     /// `renderLayout` as the page's UTF-8 bytes, as they are written.
     func renderLayoutBytes(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
-        let rendered: String
+        let rendered: [UInt8]
         do {
-            rendered = try template.render(context, partials: partials, escaping: values.escaping, budget: budget)
+            rendered = try template.renderUTF8(context, partials: partials, escaping: values.escaping, budget: budget)
         } catch {
             throw TemplateError(description: error.description)
         }
-        return values.substitutedBytes(in: rendered)
+        return rendered.withUnsafeBufferPointer { values.substitutedBytes(in: $0) }
     }
 }

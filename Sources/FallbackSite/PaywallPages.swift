@@ -105,7 +105,7 @@ extension SiteModel {
             let remoteConfig = paywall.remoteConfig.map { config in
                 PaywallPage.RemoteConfigRow(
                     locale: SiteModel.name(config.locale),
-                    data: values.html(SourceListing.html(for: config.data, key: nil, findings: [])))
+                    data: values.html(utf8: SourceListing.bytes(for: config.data, key: nil, findings: [])))
             }
             return PaywallPage.Version(
                 number: index + 1, identifier: SiteModel.name(paywall.identifier), name: paywall.name,

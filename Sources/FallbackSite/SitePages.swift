@@ -463,7 +463,7 @@ extension SiteModel {
             serves: serving.text, servesKind: serving.kind, servesIcon: serving.icon,
             findings: listedFindings(findings, root: root), moreFindings: moreFindings(findings), counts: SiteModel.severityCounts(findings),
             source: values.html(
-                SourceListing.html(for: entryValue, key: key, findings: findings, linkedFrom: changeAnchorsByPlacement[ExactKey(key)] ?? [])))
+                utf8: SourceListing.bytes(for: entryValue, key: key, findings: findings, linkedFrom: changeAnchorsByPlacement[ExactKey(key)] ?? [])))
         if let failure = record.failure {
             let location = file.location(of: failure.source)
             page.skip = PlacementPage.Skip(

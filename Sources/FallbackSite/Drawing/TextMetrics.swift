@@ -9,39 +9,86 @@ enum DrawingText {
     /// `text` on one line without characters XML 1.0 or a reader would trip on, cut with `…` to
     /// fit `maxWidth` pixels at `fontSize`. Reads only as much of `text` as it keeps.
     static func fitted(_ text: String, maxWidth: Double, fontSize: Double) -> String {
-        var kept: [String] = []
-        var widths: [Double] = []
-        var total = 0.0
-        let ellipsisWidth = advance(of: "…") * fontSize
-        var pendingSpace = false
-        var truncated = false
+        fittedPlainASCII(text, maxWidth: maxWidth, fontSize: fontSize) ?? fittedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+    }
+
+    /// `fitted` one `Character` at a time, for any text.
+    static func fittedByCharacter(_ text: String, maxWidth: Double, fontSize: Double) -> String {
+        var line = FittingLine<String>(space: " ", spaceWidth: advance(of: " ") * fontSize)
         for character in text {
             guard let clean = cleaned(character) else {
-                pendingSpace = !kept.isEmpty
+                line.pendingSpace = !line.kept.isEmpty
                 continue
             }
+            guard line.append(clean, width: advance(of: clean.unicodeScalars.first) * fontSize, maxWidth: maxWidth) else {
+                line.makeRoom(forEllipsisOf: advance(of: "…") * fontSize, maxWidth: maxWidth)
+                return line.kept.joined() + ellipsis
+            }
+        }
+        return line.kept.joined()
+    }
+
+    /// `fitted` for text whose bytes up to where it is cut are printable ASCII (most labels), on
+    /// bytes rather than a `String` per character: each such byte is a character of its own, drawn
+    /// as it is, a space is white space, and the sums are the same sums in the same order. Nil,
+    /// having decided nothing, when a byte before the cut is anything else.
+    static func fittedPlainASCII(_ text: String, maxWidth: Double, fontSize: Double) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var line = FittingLine<UInt8>(space: 0x20, spaceWidth: advance(of: " ") * fontSize)
+            for byte in bytes {
+                guard byte >= 0x20, byte < 0x7F else { return nil }
+                guard byte != 0x20 else {
+                    line.pendingSpace = !line.kept.isEmpty
+                    continue
+                }
+                guard line.append(byte, width: advance(of: Unicode.Scalar(byte)) * fontSize, maxWidth: maxWidth) else {
+                    line.makeRoom(forEllipsisOf: advance(of: "…") * fontSize, maxWidth: maxWidth)
+                    return String(decoding: line.kept, as: UTF8.self) + ellipsis
+                }
+            }
+            return String(decoding: line.kept, as: UTF8.self)
+        }
+    }
+
+    /// A line `fitted` fills: the pieces kept (characters or bytes), their widths and the sum,
+    /// added and taken off in order, so both of its paths make the same sums.
+    struct FittingLine<Piece: Equatable> {
+        let space: Piece
+        let spaceWidth: Double
+        private(set) var kept: [Piece] = []
+        private var widths: [Double] = []
+        private var total = 0.0
+        /// White space was skipped since the last piece: a space goes before the next.
+        var pendingSpace = false
+
+        init(space: Piece, spaceWidth: Double) {
+            self.space = space
+            self.spaceWidth = spaceWidth
+        }
+
+        /// Adds `piece` (after a pending space); false once the line is wider than `maxWidth`.
+        mutating func append(_ piece: Piece, width: Double, maxWidth: Double) -> Bool {
             if pendingSpace {
-                kept.append(" ")
-                widths.append(advance(of: " ") * fontSize)
+                kept.append(space)
+                widths.append(spaceWidth)
                 total += widths[widths.count - 1]
                 pendingSpace = false
             }
-            let width = advance(of: clean.unicodeScalars.first) * fontSize
-            kept.append(clean)
+            kept.append(piece)
             widths.append(width)
             total += width
-            if total > maxWidth {
-                truncated = true
-                break
+            return !(total > maxWidth)
+        }
+
+        /// Takes pieces off the end until an ellipsis fits after them, and no space ends the line.
+        mutating func makeRoom(forEllipsisOf ellipsisWidth: Double, maxWidth: Double) {
+            while let last = widths.last, total + ellipsisWidth > maxWidth || kept.last == space {
+                total -= last
+                widths.removeLast()
+                kept.removeLast()
             }
         }
-        guard truncated else { return kept.joined() }
-        while let last = widths.last, total + ellipsisWidth > maxWidth || kept.last == " " {
-            total -= last
-            widths.removeLast()
-            kept.removeLast()
-        }
-        return kept.joined() + ellipsis
     }
 
     /// `text` cleaned as `fitted` cleans it, broken into lines of at most `maxWidth` pixels at
