@@ -129,6 +129,9 @@ if !otherOnly("--validation-only") {
         let file = FallbackFile(bytes: bytes)
         return Audit().findings(in: file).count
     }
+    // What `check` runs: each chunk of entries decoded, audited and let go (`Audit.check`).
+    let validateChunked = measure(runs: runs) { Audit().check(FallbackTopLevel(bytes: bytes)) { _ in }.findings.count }
+    precondition(validateChunked.result == validate.result, "the chunked and whole-file audits disagree on the findings")
     let decoder = try measure(runs: runs) {
         try JSONDecoder().decode(MinimalFile.self, from: data).placements.values.count { $0.entry != nil }
     }
@@ -150,11 +153,14 @@ if !otherOnly("--validation-only") {
     row("StructuralIndex (string-aware scan, scalar)", stage1Scalar, "")
     row("FallbackFile (parse + §2 + typed §4 decode)", load, "\(load.result) entries loaded")
     row("FallbackFile + audit (full validation)", validate, "\(validate.result) findings")
+    row("FallbackTopLevel + chunked audit (check)", validateChunked, "full validation as check runs it, in chunks")
     row("JSONDecoder (minimal typed shape)", decoder, "\(decoder.result) placements")
     row("JSONSerialization (untyped)", serialization, "")
     print("")
     print(String(format: "full validation vs JSONDecoder:      %.2f× its throughput, medians %.2f× (goal ≥ 3×)",
         decoder.seconds / validate.seconds, decoder.median / validate.median))
+    print(String(format: "chunked validation (check) vs JSONDecoder: %.2f× its throughput, medians %.2f×",
+        decoder.seconds / validateChunked.seconds, decoder.median / validateChunked.median))
     print(String(format: "full validation vs JSONSerialization: %.2f× its throughput, medians %.2f×",
         serialization.seconds / validate.seconds, serialization.median / validate.median))
     let samplePlacements = decimal(Double(placementCount), places: 0)
