@@ -189,8 +189,30 @@ struct OverviewPage: TemplateContext {
             var number: Int
             var path: String
             var current: Bool
+            /// Whether pages are left out between the previous link and this one (an ellipsis goes here).
+            var gapBefore: Bool
 
-            static let fields: [TemplateField<Self>] = [.init("number", \.number), .init("path", \.path), .init("current", \.current)]
+            static let fields: [TemplateField<Self>] = [
+                .init("number", \.number), .init("path", \.path), .init("current", \.current), .init("gapBefore", \.gapBefore),
+            ]
+        }
+
+        /// Up to this many pages, the pager links every one; past it, only `listedPages` below.
+        static let everyPageLimit = 9
+
+        /// The pages the pager links, in order, each with whether pages are left out before it: every
+        /// page up to `everyPageLimit` of them; past that the first, the last and the two on each side
+        /// of the current one (and a page an ellipsis would stand for alone), so each page's pager stays the same size however many pages there are
+        /// (linking every page from every page grows with the square of the pages).
+        static func listedPages(count: Int, current: Int) -> [(page: Int, gapBefore: Bool)] {
+            guard count > 0 else { return [] }
+            if count <= everyPageLimit { return (1...count).map { ($0, false) } }
+            let current = min(max(1, current), count)
+            // An ellipsis never stands for one page: that page is linked instead.
+            let low = max(2, current - 2) == 3 ? 2 : max(2, current - 2)
+            let high = min(count - 1, current + 2) == count - 2 ? count - 1 : min(count - 1, current + 2)
+            let pages = [1] + Array(low...high) + [count]
+            return pages.enumerated().map { index, page in (page, index > 0 && page != pages[index - 1] + 1) }
         }
 
         /// This page's number, from 1, and how many there are.

@@ -237,7 +237,9 @@ extension SiteModel {
         return OverviewPage.Pager(
             number: number, count: count, first: first, last: min(total, first + overviewRows - 1), total: total,
             previous: number > 1 ? path(number - 1) : nil, next: number < count ? path(number + 1) : nil,
-            pages: (1...count).map { OverviewPage.Pager.Link(number: $0, path: path($0), current: $0 == number) })
+            pages: OverviewPage.Pager.listedPages(count: count, current: number).map { page, gapBefore in
+                OverviewPage.Pager.Link(number: page, path: path(page), current: page == number, gapBefore: gapBefore)
+            })
     }
 
     // MARK: Changes

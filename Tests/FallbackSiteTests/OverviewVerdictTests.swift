@@ -114,15 +114,7 @@ struct OverviewVerdictTests {
     }
 
     @Test func placementsPastTheRowLimitGoOnFurtherPagesWithAPager() throws {
-        let count = 7
-        let placements = (0..<count).map { #""p\#($0)":{"placement":{"identifier":"p\#($0)","revision":1}}"# }.joined(separator: ",")
-        let bytes = Array(#"{"formatVersion":1,"placements":{\#(placements)}}"#.utf8)
-        let file = FallbackFile(bytes: bytes)
-        var model = SiteModel(
-            snapshot: SiteModel.Snapshot(name: "s.json", bytes: bytes, file: file, findings: Audit().findings(in: file)), title: nil,
-            referenceDate: nil)
-        model.overviewRowLimit = 3
-        let files = try SiteBuilder(model: model, theme: .builtIn).files().compactMapValues { String(bytes: $0, encoding: .utf8) }
+        let (model, files) = try Self.pagedSite(placements: 7, rowsPerPage: 3)
         let pages = ["index.html", "index-2.html", "index-3.html"]
         #expect(files["index-4.html"] == nil)
         let listed = try pages.map { Self.rows(try #require(files[$0], "\($0)")).map(\.key) }
@@ -136,6 +128,58 @@ struct OverviewVerdictTests {
         #expect(files["index-2.html"]?.contains("<title>Overview, page 2") == true)
         let broken = LinkChecker(files: files).brokenLinks()
         #expect(broken.isEmpty, "\(broken.prefix(10))")
+    }
+
+    @Test(arguments: 1...40) func thePagerLinksTheEndsAndTheNeighboursPastNinePages(count: Int) {
+        for current in 1...count {
+            let listed = OverviewPage.Pager.listedPages(count: count, current: current)
+            let pages = listed.map(\.page)
+            var expected = count <= 9 ? Array(1...count) : Array(Set([1, count] + ((current - 2)...(current + 2)).filter { (1...count).contains($0) })).sorted()
+            // A gap of exactly one page shows that page instead.
+            for gap in zip(expected, expected.dropFirst()).filter({ $1 - $0 == 2 }) { expected.append(gap.0 + 1) }
+            expected.sort()
+            #expect(count <= 9 || expected.count <= 9)
+            #expect(pages == expected, "count \(count), current \(current)")
+            #expect(listed.map(\.gapBefore) == pages.indices.map { $0 > 0 && pages[$0] != pages[$0 - 1] + 1 })
+        }
+    }
+
+    @Test func aLongOverviewLinksAFewPagesFromEachPageWithGapsBetween() throws {
+        let count = 25
+        let (_, files) = try Self.pagedSite(placements: count, rowsPerPage: 1)
+        let middle = try #require(files["index-12.html"])
+        let nav = try #require(middle.range(of: #"<nav class="pager""#).map { String(middle[$0.lowerBound...].prefix { $0 != "\n" }) })
+        #expect(nav.contains(#"<li><a href="index.html">1</a></li><li class="pager-gap">…</li><li><a href="index-10.html">10</a></li>"#))
+        #expect(nav.contains(#"<li><span aria-current="page">12</span></li>"#))
+        #expect(nav.contains(#"<li><a href="index-14.html">14</a></li><li class="pager-gap">…</li><li><a href="index-25.html">25</a></li>"#))
+        #expect(!nav.contains("index-9.html\"") && !nav.contains("index-15.html\"") && !nav.contains("index-24.html\""))
+        let first = try #require(files["index.html"])
+        #expect(first.contains(#"<li><a href="index-3.html">3</a></li><li class="pager-gap">…</li><li><a href="index-25.html">25</a></li>"#))
+        // Every page is reachable from the first by following links.
+        var reached: Set<String> = ["index.html"], queue = ["index.html"]
+        while let page = queue.popLast() {
+            for link in Self.pagerLinks(try #require(files[page])) where reached.insert(link).inserted { queue.append(link) }
+        }
+        #expect(reached == Set((1...count).map { $0 == 1 ? "index.html" : "index-\($0).html" }))
+        let broken = LinkChecker(files: files).brokenLinks()
+        #expect(broken.isEmpty, "\(broken.prefix(10))")
+    }
+
+    /// The site of a file of `placements` placements `p0`, `p1`, … with `rowsPerPage` overview rows a page.
+    static func pagedSite(placements: Int, rowsPerPage: Int) throws -> (SiteModel, [String: String]) {
+        let members = (0..<placements).map { #""p\#($0)":{"placement":{"identifier":"p\#($0)","revision":1}}"# }.joined(separator: ",")
+        let bytes = Array(#"{"formatVersion":1,"placements":{\#(members)}}"#.utf8)
+        let file = FallbackFile(bytes: bytes)
+        var model = SiteModel(
+            snapshot: SiteModel.Snapshot(name: "s.json", bytes: bytes, file: file, findings: Audit().findings(in: file)), title: nil,
+            referenceDate: nil)
+        model.overviewRowLimit = rowsPerPage
+        return (model, try SiteBuilder(model: model, theme: .builtIn).files().compactMapValues { String(bytes: $0, encoding: .utf8) })
+    }
+
+    static func pagerLinks(_ page: String) -> [String] {
+        guard let start = page.range(of: #"<nav class="pager""#), let end = page[start.upperBound...].range(of: "</nav>") else { return [] }
+        return page[start.lowerBound..<end.lowerBound].components(separatedBy: #"href=""#).dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
     }
 
     @Test func aFileThatFitsHasOneOverviewPageAndNoPager() throws {
