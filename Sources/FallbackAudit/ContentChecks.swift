@@ -8,18 +8,19 @@ extension AuditRun {
     mutating func checkTranslations(_ context: FunnelContext) {
         let funnel = context.funnel
         guard let locales = funnel.locales, !locales.isEmpty else { return }
+        var slots = LocaleSlots(locales: locales)
         let pages = context.pages
         for index in pages.indices {
             for field in Page.Field.textFields {
-                checkText(pages[index].text(field), field, context, index, locales: locales)
+                checkText(pages[index].text(field), field, context, index, slots: &slots)
             }
             for field in Page.Field.textListFields {
-                checkList(pages[index].textList(field), field, context, index, locales: locales)
+                checkList(pages[index].textList(field), field, context, index, slots: &slots)
             }
             guard let options = pages[index].options else { continue }
             for option in options.indices {
                 guard case .localized(let map) = options[option].label,
-                    let gaps = Self.gaps(in: map, locales: locales, Self.textGap)
+                    let gaps = Self.gaps(in: map, slots: &slots, Self.textGap)
                 else { continue }
                 reportTranslationGaps(
                     gaps, what: "Page \(Format.quoted(pages[index].id)) option \(Format.quoted(options[option].value)) label",
@@ -29,8 +30,10 @@ extension AuditRun {
     }
 
     /// Reports the declared locales a localized text of page `index` lacks copy for.
-    private mutating func checkText(_ text: LocalizedText?, _ field: Page.Field, _ context: FunnelContext, _ index: Int, locales: [String]) {
-        guard case .localized(let map)? = text, let gaps = Self.gaps(in: map, locales: locales, Self.textGap) else { return }
+    private mutating func checkText(
+        _ text: LocalizedText?, _ field: Page.Field, _ context: FunnelContext, _ index: Int, slots: inout LocaleSlots
+    ) {
+        guard case .localized(let map)? = text, let gaps = Self.gaps(in: map, slots: &slots, Self.textGap) else { return }
         reportTranslationGaps(
             gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field.rawValue)", funnel: context.funnel,
             fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
@@ -38,9 +41,9 @@ extension AuditRun {
 
     /// Reports the declared locales a localized text list of page `index` lacks copy for.
     private mutating func checkList(
-        _ list: LocalizedTextList?, _ field: Page.Field, _ context: FunnelContext, _ index: Int, locales: [String]
+        _ list: LocalizedTextList?, _ field: Page.Field, _ context: FunnelContext, _ index: Int, slots: inout LocaleSlots
     ) {
-        guard case .localized(let map)? = list, let gaps = Self.gaps(in: map, locales: locales, Self.listGap) else { return }
+        guard case .localized(let map)? = list, let gaps = Self.gaps(in: map, slots: &slots, Self.listGap) else { return }
         reportTranslationGaps(
             gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field.rawValue)", funnel: context.funnel,
             fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
@@ -48,19 +51,17 @@ extension AuditRun {
 
     /// Each declared locale whose copy in `map` has a gap, with the gap; nil when none has.
     ///
-    /// Keys are matched by their bytes, as `OrderedMap` does; a map usually lists the declared
-    /// locales in their order, so each locale is tried first at its own position, then looked up
-    /// through the map's own index (hashed past a few keys), so many locales in another order
-    /// cost linear work.
+    /// Where each locale is among the map's keys comes from `slots`, which matches keys by their
+    /// bytes, as `OrderedMap` does, once per keys array.
     private static func gaps<Value>(
-        in map: OrderedMap<Value>, locales: [String], _ gap: (Value?) -> String?
+        in map: OrderedMap<Value>, slots: inout LocaleSlots, _ gap: (Value?) -> String?
     ) -> [(locale: String, gap: String)]? {
-        let keys = map.keys
         let values = map.values
+        let positions = slots.positions(in: map)
         var gaps: [(locale: String, gap: String)] = []
-        for (position, locale) in locales.enumerated() {
-            let value = position < keys.count && ExactKey.same(keys[position], locale) ? values[position] : map[locale]
-            if let problem = gap(value) {
+        for (position, locale) in slots.locales.enumerated() {
+            let slot = positions[position]
+            if let problem = gap(slot < 0 ? nil : values[slot]) {
                 gaps.append((locale, problem))
             }
         }
@@ -194,6 +195,57 @@ extension AuditRun {
     }
 }
 
+/// Where each of a funnel's declared locales is among a locale map's keys: its position, or -1
+/// when the map lacks it. Keys are matched by their bytes (`ExactKey`), as `OrderedMap` matches them.
+///
+/// The decoder shares one keys array among consecutive maps written with the same keys in the
+/// same order, so positions are remembered by the keys array's storage: the last few arrays are
+/// held (so their storage cannot be freed and reused for other keys while remembered), and most
+/// maps of a funnel are matched without comparing a key.
+struct LocaleSlots {
+    /// The funnel's declared locales, in order.
+    let locales: [String]
+    private var remembered: [(keys: [String], positions: [Int])] = []
+    private var nextReplaced = 0
+    static let rememberedLimit = 4
+
+    init(locales: [String]) {
+        self.locales = locales
+    }
+
+    /// Each locale's position among `map`'s keys, or -1.
+    mutating func positions<Value>(in map: OrderedMap<Value>) -> [Int] {
+        let keys = map.keys
+        let storage = keys.withUnsafeBufferPointer { $0.baseAddress }
+        for entry in remembered
+        where entry.keys.count == keys.count && entry.keys.withUnsafeBufferPointer({ $0.baseAddress }) == storage {
+            return entry.positions
+        }
+        let positions = Self.positions(of: locales, in: keys)
+        if remembered.count < Self.rememberedLimit {
+            remembered.append((keys, positions))
+        } else {
+            remembered[nextReplaced] = (keys, positions)
+            nextReplaced = (nextReplaced + 1) % Self.rememberedLimit
+        }
+        return positions
+    }
+
+    /// Each locale's position among `keys` (distinct, as a map's are), or -1. A map usually lists
+    /// the declared locales in their order, so each is tried first at its own position, then
+    /// searched; past a few keys through a dictionary, so many locales in another order cost
+    /// linear work.
+    static func positions(of locales: [String], in keys: [String]) -> [Int] {
+        let index: [ExactKey: Int]? =
+            keys.count > 8 ? Dictionary(keys.enumerated().map { (ExactKey($1), $0) }, uniquingKeysWith: { first, _ in first }) : nil
+        return locales.enumerated().map { position, locale in
+            if position < keys.count && ExactKey.same(keys[position], locale) { return position }
+            if let index { return index[ExactKey(locale)] ?? -1 }
+            return keys.firstIndex { ExactKey.same($0, locale) } ?? -1
+        }
+    }
+}
+
 /// The media URLs found under one value: how many, and the first few with their paths.
 struct FoundMedia {
     static let listedLimit = 5
@@ -207,9 +259,15 @@ struct FoundMedia {
 
     /// `path url, path url, and 3 more`.
     var listText: String {
-        var parts = listed.map { "\($0.path) \($0.url)" }
-        if count > Self.listedLimit { parts.append("and \(count - Self.listedLimit) more") }
-        return parts.joined(separator: ", ")
+        var text = ""
+        for (path, url) in listed {
+            if !text.isEmpty { text += ", " }
+            text += path
+            text += " "
+            text += url
+        }
+        if count > Self.listedLimit { text += (listed.isEmpty ? "" : ", ") + "and \(count - Self.listedLimit) more" }
+        return text
     }
 }
 
@@ -224,62 +282,91 @@ struct MediaScan {
     private static let excludedOnPage: UInt8 = 2
     private static let media: UInt8 = 4
 
-    /// The keys the scan knows (all ASCII), grouped by byte length: those of length `n` are at
-    /// `keyStarts[n]..<keyStarts[n + 1]` of the other arrays.
-    private struct KnownKeys {
-        var keyStarts: [Int] = []
-        /// The first eight bytes, packed little-endian.
-        var heads: [UInt64] = []
-        var bytes: [[UInt8]] = []
-        var flags: [UInt8] = []
+    /// The keys the scan knows (all ASCII, none with a backslash) in an open-addressed table of
+    /// `slotCount` slots, found by their length and first eight bytes.
+    struct KnownKeys {
+        static let slotCount = 128
+        /// Each slot's key length, -1 for an empty slot.
+        private var lengths = [Int](repeating: -1, count: KnownKeys.slotCount)
+        /// The first eight bytes, packed little-endian, zero past the end.
+        private var heads = [UInt64](repeating: 0, count: KnownKeys.slotCount)
+        private var bytes = [[UInt8]](repeating: [], count: KnownKeys.slotCount)
+        private var flags = [UInt8](repeating: 0, count: KnownKeys.slotCount)
+        /// The longest key's length.
+        private(set) var longest = 0
 
         init() {
             var flags: [String: UInt8] = [:]
             for key in AuditRun.linkKeys { flags[key, default: 0] |= MediaScan.excluded }
             for key in AuditRun.copyKeys { flags[key, default: 0] |= MediaScan.excludedOnPage }
             for key in AuditRun.mediaKeys { flags[key, default: 0] |= MediaScan.media }
-            let keys = flags.map { (bytes: Array($0.key.utf8), flags: $0.value) }
-            let longest = keys.map(\.bytes.count).max() ?? 0
-            for length in 0...longest + 1 {
-                keyStarts.append(heads.count)
-                for key in keys where key.bytes.count == length {
-                    heads.append(MediaScan.head(key.bytes))
-                    bytes.append(key.bytes)
-                    self.flags.append(key.flags)
-                }
+            for (key, keyFlags) in flags.sorted(by: { $0.key < $1.key }) {
+                let keyBytes = Array(key.utf8)
+                precondition(!keyBytes.contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }, "known keys are plain ASCII")
+                let head = keyBytes.withUnsafeBufferPointer { KnownKeys.head($0, start: 0, length: keyBytes.count) }
+                var slot = KnownKeys.slot(head: head, length: keyBytes.count)
+                while lengths[slot] >= 0 { slot = (slot + 1) % KnownKeys.slotCount }
+                lengths[slot] = keyBytes.count
+                heads[slot] = head
+                bytes[slot] = keyBytes
+                self.flags[slot] = keyFlags
+                longest = max(longest, keyBytes.count)
             }
+        }
+
+        private static func slot(head: UInt64, length: Int) -> Int {
+            Int(truncatingIfNeeded: ((head &+ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15) >> 57) % slotCount
+        }
+
+        /// The first eight bytes of `buffer[start..<start + length]`, packed little-endian, zero
+        /// past the end: one load when eight bytes are there to read.
+        static func head(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, length: Int) -> UInt64 {
+            if start + 8 <= buffer.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(buffer.baseAddress! + start).loadUnaligned(as: UInt64.self))
+                guard length < 8 else { return word }
+                let kept: UInt64 = (1 << UInt64(8 * length)) &- 1
+                return word & kept
+            }
+            var head: UInt64 = 0
+            for offset in 0..<min(length, 8) { head |= UInt64(buffer[start + offset]) << (8 * offset) }
+            return head
+        }
+
+        /// The flags of the known key whose bytes are exactly `buffer[start..<start + length]`;
+        /// nil when no known key has these bytes.
+        func flags(of buffer: UnsafeBufferPointer<UInt8>, start: Int, length: Int) -> UInt8? {
+            guard length <= longest else { return nil }
+            let head = KnownKeys.head(buffer, start: start, length: length)
+            var slot = KnownKeys.slot(head: head, length: length)
+            while lengths[slot] >= 0 {
+                if lengths[slot] == length, heads[slot] == head {
+                    if length <= 8 { return flags[slot] }
+                    let known = bytes[slot]
+                    if (8..<length).allSatisfy({ buffer[start + $0] == known[$0] }) { return flags[slot] }
+                }
+                slot = (slot + 1) % KnownKeys.slotCount
+            }
+            return nil
         }
     }
 
-    /// The first eight bytes of `buffer[start..<start + length]` packed little-endian (zero past
-    /// the end), or nil when a byte in it is a backslash or not ASCII. Eight bytes at a time: a
-    /// word has a backslash when `word ^ 0x5C…` has a zero byte.
-    static func plainASCIIHead(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, length: Int) -> UInt64? {
+    /// True when `buffer[start..<start + length]` has a backslash; eight bytes at a time: a word
+    /// has one when `word ^ 0x5C…` has a zero byte.
+    static func hasBackslash(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, length: Int) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
-        var head: UInt64 = 0
         var offset = 0
         while offset + 8 <= length {
-            let word = UInt64(littleEndian: UnsafeRawPointer(buffer.baseAddress! + start + offset).loadUnaligned(as: UInt64.self))
-            let marked = word ^ backslashes
-            if word & highs != 0 || (marked &- ones) & ~marked & highs != 0 { return nil }
-            if offset == 0 { head = word }
+            let marked = UnsafeRawPointer(buffer.baseAddress! + start + offset).loadUnaligned(as: UInt64.self) ^ backslashes
+            if (marked &- ones) & ~marked & highs != 0 { return true }
             offset += 8
         }
         while offset < length {
-            let byte = buffer[start + offset]
-            if byte == UInt8(ascii: "\\") || byte >= 0x80 { return nil }
-            if offset < 8 { head |= UInt64(byte) << (8 * offset) }
+            if buffer[start + offset] == UInt8(ascii: "\\") { return true }
             offset += 1
         }
-        return head
-    }
-
-    private static func head(_ bytes: [UInt8]) -> UInt64 {
-        var head: UInt64 = 0
-        for (offset, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (8 * offset) }
-        return head
+        return false
     }
 
     private static let knownKeys = KnownKeys()
@@ -311,7 +398,7 @@ struct MediaScan {
     mutating func urls(under node: Int, skippingCopy: Bool) -> FoundMedia? {
         excludedMask = skippingCopy ? MediaScan.excluded | MediaScan.excludedOnPage : MediaScan.excluded
         root = node
-        pathTokens = []
+        pathTokens.removeAll(keepingCapacity: true)
         _ = scan(node, isMedia: false)
         defer { found = FoundMedia() }
         return found.count > 0 ? found : nil
@@ -415,15 +502,61 @@ struct MediaScan {
     }
 
     private mutating func checkString(_ node: Int, isMedia: Bool) {
-        if !isMedia, !mayStartWithHTTP(document.byteRange(ofNode: node)) { return }
-        guard let text = document.string(ofNode: node), !text.isEmpty else { return }
-        let lowered = text.prefix(8).lowercased()
-        let isWebURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-        guard isWebURL || (isMedia && !lowered.hasPrefix("data:") && !Format.isBlank(text)) else { return }
+        let token = document.byteRange(ofNode: node)
+        if !isMedia, !mayStartWithHTTP(token) { return }
+        let verdict = bytes.withUnsafeBufferPointer {
+            MediaScan.isMediaURL($0, start: token.lowerBound + 1, length: token.count - 2, isMedia: isMedia)
+        }
+        var text: String?
+        if let verdict {
+            guard verdict else { return }
+        } else {
+            text = document.string(ofNode: node)
+            guard let text, MediaScan.isMediaURL(text, isMedia: isMedia) else { return }
+        }
         found.count += 1
         if found.listed.count < listingLimit {
-            found.listed.append((spelledPath(), text))
+            found.listed.append((spelledPath(), text ?? document.string(ofNode: node) ?? ""))
         }
+    }
+
+    /// Whether a string found under a media key (`isMedia`) or elsewhere is a URL the scan counts:
+    /// an http(s) URL anywhere, or under a media key any text that is not empty, blank or `data:`.
+    static func isMediaURL(_ text: String, isMedia: Bool) -> Bool {
+        guard !text.isEmpty else { return false }
+        let lowered = text.prefix(8).lowercased()
+        let isWebURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        return isWebURL || (isMedia && !lowered.hasPrefix("data:") && !Format.isBlank(text))
+    }
+
+    /// `isMediaURL(_:isMedia:)` of the string whose token's content is `buffer[start..<start +
+    /// length]`, read from the bytes; nil when the bytes cannot tell and the text must be decoded.
+    ///
+    /// When the first nine bytes (or all, if fewer) are ASCII without a backslash, the text's first
+    /// eight characters are its first eight bytes (an ASCII byte after them cannot join the eighth,
+    /// and a JSON string has no raw line break to pair), so the prefixes are compared on bytes
+    /// lowercased. Only text starting with a space or a control could be blank: that is decoded.
+    static func isMediaURL(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, length: Int, isMedia: Bool) -> Bool? {
+        guard length > 0 else { return false }
+        for offset in 0..<min(length, 9) {
+            let byte = buffer[start + offset]
+            if byte >= 0x80 || byte == UInt8(ascii: "\\") { return nil }
+        }
+        func starts(with prefix: StaticString) -> Bool {
+            guard prefix.utf8CodeUnitCount <= length else { return false }
+            let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            for offset in expected.indices {
+                let byte = buffer[start + offset]
+                let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                if lowered != expected[offset] { return false }
+            }
+            return true
+        }
+        if starts(with: "http://") || starts(with: "https://") { return true }
+        guard isMedia else { return false }
+        if starts(with: "data:") { return false }
+        let first = buffer[start]
+        return first == 0x20 || (0x09...0x0D).contains(first) ? nil : true
     }
 
     /// False when the string token cannot decode to text starting with `http` in any case: its
@@ -442,26 +575,24 @@ struct MediaScan {
         }
     }
 
-    /// The flags of the key at `node`: from the bytes for plain ASCII keys, else from the decoded key.
-    private func keyFlags(_ node: Int) -> UInt8 {
+    /// The flags of the key at `node`: from its bytes unless it has a backslash, else from the
+    /// decoded key (`referenceKeyFlags`).
+    ///
+    /// A key without a backslash decodes to its bytes, so it is a known key exactly when its bytes
+    /// are one's; a key with non-ASCII bytes is none (every known key is ASCII).
+    func keyFlags(_ node: Int) -> UInt8 {
         let range = document.byteRange(ofNode: node)
         let start = range.lowerBound + 1
         let length = range.upperBound - 1 - start
         let known: UInt8? = bytes.withUnsafeBufferPointer { buffer in
-            guard let head = MediaScan.plainASCIIHead(buffer, start: start, length: length) else { return nil }
-            guard length + 1 < knownKeys.keyStarts.count else { return 0 }
-            candidates: for candidate in knownKeys.keyStarts[length]..<knownKeys.keyStarts[length + 1]
-            where knownKeys.heads[candidate] == head {
-                if length > 8 {
-                    let tail = knownKeys.bytes[candidate]
-                    for offset in 8..<length where buffer[start + offset] != tail[offset] { continue candidates }
-                }
-                return knownKeys.flags[candidate]
-            }
-            return 0
+            if let flags = knownKeys.flags(of: buffer, start: start, length: length) { return flags }
+            return MediaScan.hasBackslash(buffer, start: start, length: length) ? nil : 0
         }
-        if let known { return known }
-        let key = document.string(ofNode: node) ?? ""
+        return known ?? Self.referenceKeyFlags(document.string(ofNode: node) ?? "")
+    }
+
+    /// The flags of a decoded key, from the three key sets.
+    static func referenceKeyFlags(_ key: String) -> UInt8 {
         var flags: UInt8 = 0
         if AuditRun.linkKeys.contains(key) { flags |= MediaScan.excluded }
         if AuditRun.copyKeys.contains(key) { flags |= MediaScan.excludedOnPage }
@@ -470,18 +601,26 @@ struct MediaScan {
     }
 
     /// The path from the scanned value to the value being scanned: member keys and element
-    /// positions joined by `/`.
+    /// positions joined by `/`. A key without a backslash or non-ASCII byte is copied from the
+    /// document's bytes (its decoded text); any other is decoded.
     private func spelledPath() -> String {
-        var spelled = ""
+        var spelled: [UInt8] = []
         for token in pathTokens {
-            if !spelled.isEmpty { spelled += "/" }
-            if token >= 0 {
-                spelled += document.string(ofNode: token) ?? ""
-            } else {
-                spelled += String(-token - 1)
+            if !spelled.isEmpty { spelled.append(UInt8(ascii: "/")) }
+            guard token >= 0 else {
+                spelled.append(contentsOf: String(-token - 1).utf8)
+                continue
             }
+            let range = document.byteRange(ofNode: token)
+            let copied = bytes.withUnsafeBufferPointer { buffer in
+                let key = UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + 1)..<(range.upperBound - 1)])
+                guard !key.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) else { return false }
+                spelled.append(contentsOf: key)
+                return true
+            }
+            if !copied { spelled.append(contentsOf: (document.string(ofNode: token) ?? "").utf8) }
         }
-        return spelled
+        return String(decoding: spelled, as: UTF8.self)
     }
 }
 

@@ -25,7 +25,21 @@ package enum PlainCopy {
 
     /// Whether a text reads the same in every language: it has no letters (numbers, emoji,
     /// punctuation, or nothing but spaces).
+    ///
+    /// Read on the UTF-8 bytes while they are ASCII: an ASCII letter with only ASCII before it
+    /// starts a character of its own (only a non-ASCII prepended mark could join it to the one
+    /// before), so the text has a letter; text that is all ASCII has one only if such a byte is
+    /// a letter. From the first non-ASCII byte on, it asks the characters (`referenceIsLanguageNeutral`).
     package static func isLanguageNeutral(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return referenceIsLanguageNeutral(text) }
+            if (byte | 0x20) &- UInt8(ascii: "a") < 26 { return false }
+        }
+        return true
+    }
+
+    /// `isLanguageNeutral(_:)` by its definition, character by character.
+    package static func referenceIsLanguageNeutral(_ text: String) -> Bool {
         !text.contains(where: \.isLetter)
     }
 

@@ -1,23 +1,26 @@
 @testable import FallbackAudit
 import Testing
 
-/// The media scan reads a key's first eight bytes a word at a time (`MediaScan.plainASCIIHead`);
-/// it must answer exactly what a byte-by-byte reading answers: nil for a backslash or a non-ASCII
-/// byte anywhere in the key, else the first eight bytes packed little-endian, zero past the end.
+/// The media scan reads a key's first eight bytes in one load (`MediaScan.KnownKeys.head`) and
+/// looks for a backslash a word at a time (`MediaScan.hasBackslash`); both must answer exactly
+/// what a byte-by-byte reading answers: the first eight bytes packed little-endian, zero past the
+/// end, and whether a backslash is anywhere in the key.
 @Suite struct MediaKeyHeadTests {
-    static func byteByByte(_ bytes: [UInt8], start: Int, length: Int) -> UInt64? {
+    static func byteByByte(_ bytes: [UInt8], start: Int, length: Int) -> (head: UInt64, backslash: Bool) {
         var head: UInt64 = 0
+        var backslash = false
         for offset in 0..<length {
             let byte = bytes[start + offset]
-            if byte == UInt8(ascii: "\\") || byte >= 0x80 { return nil }
+            if byte == UInt8(ascii: "\\") { backslash = true }
             if offset < 8 { head |= UInt64(byte) << (8 * offset) }
         }
-        return head
+        return (head, backslash)
     }
 
     /// Every length up to 24 at offsets 0 to 3, with each special byte (backslash, 0x80, 0xFF,
     /// 0x7F, 0x5B and 0x5D around the backslash, 0x5C + 0x100 wrapping cases) at every position,
-    /// and bytes after the key that must not count.
+    /// and bytes after the key that must not count; keys at the end of the buffer, where eight
+    /// bytes are not there to load, too.
     @Test(arguments: [UInt8(ascii: "\\"), 0x80, 0xFF, 0xC3, 0x7F, 0x5B, 0x5D, 0x00, 0x01, 0xDC])
     func agreesWithByteByByte(_ special: UInt8) {
         for length in 0...24 {
@@ -28,8 +31,13 @@ import Testing
                     // A special byte just past the key is not the key's.
                     bytes[start + length] = UInt8(ascii: "\\")
                     let expected = Self.byteByByte(bytes, start: start, length: length)
-                    let read = bytes.withUnsafeBufferPointer { MediaScan.plainASCIIHead($0, start: start, length: length) }
-                    #expect(read == expected, "length \(length), start \(start), byte \(special) at \(position)")
+                    for buffer in [bytes, Array(bytes[..<(start + length)])] {
+                        let (head, backslash) = buffer.withUnsafeBufferPointer {
+                            (MediaScan.KnownKeys.head($0, start: start, length: length), MediaScan.hasBackslash($0, start: start, length: length))
+                        }
+                        #expect(head == expected.head, "head: length \(length), start \(start), byte \(special) at \(position)")
+                        #expect(backslash == expected.backslash, "backslash: length \(length), start \(start), byte \(special) at \(position)")
+                    }
                 }
             }
         }

@@ -1,0 +1,158 @@
+@testable import FallbackAudit
+import Foundation
+@testable import RovenueFallback
+import Testing
+
+/// The audit's byte-level fast paths answer exactly what their reference answers, on every string
+/// and key of every corpus file (`ChunkedAuditTests.files`) and on hostile inputs:
+/// - `PlainCopy.isLanguageNeutral` (ASCII bytes) and `referenceIsLanguageNeutral` (characters);
+/// - the media scan's verdict on a string's bytes (`MediaScan.isMediaURL(_:start:length:isMedia:)`),
+///   where it gives one, and on the decoded text;
+/// - the media scan's key flags from the bytes (`keyFlags`) and from the decoded key;
+/// - `LocaleSlots`' positions and the map's own lookup (`OrderedMap` subscript).
+@Suite("audit fast paths: the same answers as their references")
+struct AuditFastPathTests {
+    /// Strings that probe each fast path's edges: combining marks and prepended marks next to
+    /// ASCII, escapes in the first nine bytes, blank and near-blank text, prefixes cut short, case.
+    static let hostileStrings: [String] = [
+        "", " ", "\t", "\n", "\r\n", "a", "Z", "1", "@", "[", "`", "{", "\u{7F}", "12:30", "★", "😀", "é", "e\u{301}",
+        "\u{301}a", "\u{0600}a", "1\u{0600}a", "\u{0600}", "Ǆ", "\u{00A0}", "\u{00A0}x", "\u{2028}", " a", "x\u{200D}y",
+        "http://", "http://x", "HTTP://X", "hTtPs://a", "https://", "https:/", "http:/\u{301}/x", "https:/\u{301}/x",
+        "http://\u{301}", "https://\u{301}", "http:\\/\\/x", "http\\u003a//x", "h", "ht", "htt", "http", "https",
+        "data:", "DATA:x", "data:\u{301}", "data", "dat\u{301}a:", " data:", "\u{0301}http://x", "ｈttp://x",
+        "http://x\u{301}", "https://exämple.com", "\u{FEFF}https://x", "\t\u{0600}", "  ", "\u{3000}", "x y",
+        String(repeating: "a", count: 100), String(repeating: " ", count: 9) + "x", "0123456789\u{301}",
+    ]
+
+    /// Every string node's decoded text in `document`.
+    static func strings(in document: JSONDocument) -> [(node: Int, text: String)] {
+        let nodes = document.storage.nodes
+        return nodes.indices.compactMap { index in
+            nodes[index].kind == .string ? (index, document.decodeString(at: index)) : nil
+        }
+    }
+
+    /// Every key node of `document`.
+    static func keys(in document: JSONDocument) -> [Int] {
+        let nodes = document.storage.nodes
+        return nodes.indices.filter { nodes[$0].kind == .string && nodes[$0].flags & JSONDocument.isKey != 0 }
+    }
+
+    static func corpusDocuments() throws -> [(path: String, document: JSONDocument)] {
+        try ChunkedAuditTests.files.map { path in
+            let bytes = [UInt8](try Data(contentsOf: ChunkedAuditTests.packageRoot.appendingPathComponent(path)))
+            return (path, JSONDocument(bytes: bytes, acceptingLoneSurrogates: true))
+        }
+    }
+
+    /// A document holding `texts` as an array of strings and as the keys of one object each.
+    static func hostileDocument(_ texts: [String]) -> JSONDocument {
+        let quoted = texts.map { JSONValue.quoted($0) }
+        // Raw escapes too: the strings as written with `\/` and `\u` escapes.
+        let raw = [#""http:\/\/x""#, #""\u0068ttp://x""#, #""https:\/\/x""#, #""\u0075rl""#, #""image\u0055rl""#, #""dat\u0061:x""#]
+        let members = (quoted + raw).enumerated().map { "{\($0.element): \($0.offset)}" }
+        return JSONDocument(text: "[" + (quoted + raw + members).joined(separator: ",") + "]")
+    }
+
+    @Test func languageNeutralAgreesWithCharacters() throws {
+        var checked = 0
+        for (path, document) in try Self.corpusDocuments() {
+            for (_, text) in Self.strings(in: document) {
+                #expect(PlainCopy.isLanguageNeutral(text) == PlainCopy.referenceIsLanguageNeutral(text), "\(path): \(text.debugDescription)")
+                checked += 1
+            }
+        }
+        for text in Self.hostileStrings + Self.hostileStrings.map({ "12 " + $0 }) + Self.hostileStrings.map({ $0 + "x" }) {
+            #expect(PlainCopy.isLanguageNeutral(text) == PlainCopy.referenceIsLanguageNeutral(text), "\(text.debugDescription)")
+        }
+        #expect(checked > 10_000)
+    }
+
+    /// The media URL verdict read from the bytes, where it gives one, is the decoded text's.
+    @Test func mediaURLBytesAgreeWithText() throws {
+        var decided = 0
+        var checked = 0
+        let documents = try Self.corpusDocuments().map(\.document) + [Self.hostileDocument(Self.hostileStrings)]
+        for document in documents {
+            document.bytes.withUnsafeBufferPointer { buffer in
+                for (node, text) in Self.strings(in: document) {
+                    let token = document.byteRange(ofNode: node)
+                    for isMedia in [false, true] {
+                        let read = MediaScan.isMediaURL(buffer, start: token.lowerBound + 1, length: token.count - 2, isMedia: isMedia)
+                        checked += 1
+                        guard let read else { continue }
+                        decided += 1
+                        #expect(read == MediaScan.isMediaURL(text, isMedia: isMedia), "\(text.debugDescription) isMedia \(isMedia)")
+                    }
+                }
+            }
+        }
+        #expect(decided > checked / 2)
+    }
+
+    /// Hostile strings the bytes must leave to the decoded text.
+    @Test(arguments: ["http:/\u{301}/x", "https:/\u{301}/x", "http://\u{301}", "data:\u{301}", " x", "\tx", "é", #"http:\/\/x"#])
+    func undecidedOnBytes(_ text: String) {
+        let bytes = Array(text.utf8)
+        let read = bytes.withUnsafeBufferPointer { MediaScan.isMediaURL($0, start: 0, length: bytes.count, isMedia: true) }
+        #expect(read == nil)
+    }
+
+    @Test func keyFlagsAgreeWithDecodedKeys() throws {
+        var known = 0
+        let knownKeys = AuditRun.linkKeys.union(AuditRun.copyKeys).union(AuditRun.mediaKeys).sorted()
+        // Each known key as written, changed in one byte, cut short, lengthened, in upper case.
+        var variants = knownKeys
+        for key in knownKeys {
+            let bytes = Array(key.utf8)
+            for offset in bytes.indices {
+                var changed = bytes
+                changed[offset] ^= 0x01
+                variants.append(String(decoding: changed, as: UTF8.self))
+            }
+            variants += [String(key.dropLast()), key + "x", "x" + key, key.uppercased(), key + "\u{301}", "é" + key]
+        }
+        let documents = try Self.corpusDocuments().map(\.document) + [Self.hostileDocument(variants + Self.hostileStrings)]
+            + variants.prefix(40).map { JSONDocument(text: "{\(JSONValue.quoted($0)):1}") }
+        for document in documents {
+            let scan = MediaScan(document: document)
+            for node in Self.keys(in: document) {
+                let key = document.decodeString(at: node)
+                let expected = MediaScan.referenceKeyFlags(key)
+                #expect(scan.keyFlags(node) == expected, "\(key.debugDescription)")
+                if expected != 0 { known += 1 }
+            }
+        }
+        #expect(known > knownKeys.count * 2)
+    }
+
+    /// Positions through `LocaleSlots`, remembered or not, pick the value the map's own lookup does.
+    @Test func localeSlotsAgreeWithTheMap() {
+        let localeLists: [[String]] = [
+            ["en", "de"], ["de", "en", "fr"], ["en", "en", "de"], [], ["e\u{301}", "é"], (0..<20).map { "l\($0)" },
+            (0..<20).reversed().map { "l\($0)" },
+        ]
+        let keyLists: [[String]] = [
+            [], ["en"], ["en", "de"], ["de", "en"], ["de", "en", "fr"], ["é"], ["e\u{301}"], (0..<12).map { "l\($0)" },
+            (0..<12).reversed().map { "l\($0)" } + ["en", "de"], ["fr", "de"],
+        ]
+        for locales in localeLists {
+            var slots = LocaleSlots(locales: locales)
+            // Each keys list several times, through separate maps and through maps sharing keys.
+            for round in 0..<3 {
+                for (number, keys) in keyLists.enumerated() {
+                    var map = OrderedMap<String>()
+                    for key in keys { map.set("\(key)-\(number)-\(round)", for: key) }
+                    let shared = OrderedMap<String>(keysOf: map, values: map.values.map { $0 + "'" })
+                    for current in [map, shared] {
+                        let positions = slots.positions(in: current)
+                        for (position, locale) in locales.enumerated() {
+                            let slot = positions[position]
+                            #expect((slot < 0 ? nil : current.values[slot]) == current[locale], "\(locales) \(keys) \(locale)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
