@@ -291,20 +291,7 @@ struct EntryDecoder {
         }
         let start = Int(keyNode.start) + 1
         let length = Int(keyNode.end) - 1 - start
-        guard length < table.fieldsByLength.count else { return nil }
-        let candidates = table.fieldsByLength[length]
-        guard !candidates.isEmpty else { return nil }
-        return bytes.withUnsafeBufferPointer { bytes -> Int? in
-            let key = FieldTable.PackedName(bytes, start: start, count: length)
-            search: for field in candidates where table.packedNames[field] == key {
-                if length > 16 {
-                    let name = table.bytes[field]
-                    for offset in 16..<length where bytes[start + offset] != name[offset] { continue search }
-                }
-                return field
-            }
-            return nil
-        }
+        return bytes.withUnsafeBufferPointer { bytes in table.position(ofKeyAt: start, count: length, in: bytes) }
     }
 }
 

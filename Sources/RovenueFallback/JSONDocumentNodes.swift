@@ -150,16 +150,21 @@ extension JSONDocument {
         }
 
         /// The containing array or object of the node at `index`, -1 for the top level.
-        func parent(of index: Int) -> Int32 {
-            let packed = self[index].packed
-            return packed.isContainer ? buffer.link(ofContainer: index).parent : Int32(bitPattern: packed.link) - 1
-        }
+        func parent(of index: Int) -> Int32 { parentAndOrdinal(of: index).parent }
 
         /// The element's index in its array, or the member's index in its object (key and value),
         /// of the node at `index`.
-        func ordinal(of index: Int) -> Int32 {
+        func ordinal(of index: Int) -> Int32 { parentAndOrdinal(of: index).ordinal }
+
+        /// `parent(of:)` and `ordinal(of:)` at once: a container's are found by one search.
+        @inline(__always)
+        func parentAndOrdinal(of index: Int) -> (parent: Int32, ordinal: Int32) {
             let packed = self[index].packed
-            return packed.isContainer ? buffer.link(ofContainer: index).ordinal : Int32(bitPattern: packed.number)
+            if packed.isContainer {
+                let link = buffer.link(ofContainer: index)
+                return (link.parent, link.ordinal)
+            }
+            return (Int32(bitPattern: packed.link) - 1, Int32(bitPattern: packed.number))
         }
 
         /// Equal when every node reads the same, parent and ordinal included.

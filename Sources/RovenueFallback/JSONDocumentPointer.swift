@@ -8,26 +8,28 @@ extension JSONDocument {
     /// the document's bytes (escaping `~` and `/`), each element's position written as digits.
     /// Only a key with escapes or non-ASCII bytes is decoded first, as `decodeString` decodes it.
     package func pointer(ofNode index: Int) -> String {
-        // The path from the node up to the top level: each step's node (a key stands for its member).
-        var steps: [Int32] = []
+        // The path from the node up to the top level: each step's node (a key stands for its member),
+        // with its parent and its place there read once (a container's are found by a search).
+        var steps: [(node: Int32, parent: Int32, ordinal: Int32)] = []
+        steps.reserveCapacity(16)
         var current = index
-        var parentIndex = Int(nodes.parent(of: current))
-        while parentIndex >= 0 {
-            steps.append(Int32(truncatingIfNeeded: current))
-            current = parentIndex
-            parentIndex = Int(nodes.parent(of: current))
+        var link = nodes.parentAndOrdinal(of: current)
+        while link.parent >= 0 {
+            steps.append((Int32(truncatingIfNeeded: current), link.parent, link.ordinal))
+            current = Int(link.parent)
+            link = nodes.parentAndOrdinal(of: current)
         }
         guard !steps.isEmpty else { return "" }
         var spelled: [UInt8] = []
         spelled.reserveCapacity(steps.count * 12)
         for step in steps.reversed() {
-            let node = Int(step)
+            let node = Int(step.node)
             spelled.append(UInt8(ascii: "/"))
-            if nodes[Int(nodes.parent(of: node))].kind == .object {
+            if nodes[Int(step.parent)].kind == .object {
                 let isKey = nodes[node].flags & JSONDocument.isKey != 0
                 appendPointerToken(ofKey: isKey ? node : node - 1, to: &spelled)
             } else {
-                JSONDocument.appendDecimal(Int(nodes.ordinal(of: node)), to: &spelled)
+                JSONDocument.appendDecimal(Int(step.ordinal), to: &spelled)
             }
         }
         return String(decoding: spelled, as: UTF8.self)

@@ -32,4 +32,18 @@ package struct JSONTextScan: Sendable {
     package static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
+
+    /// For eight bytes of text loaded as a word: non-zero exactly when one of them ends a string's
+    /// plain run (a quote, a backslash or a byte below U+0020), zero when none does. The bits set
+    /// are lane high bits, by the carry-free tests of "Bit Twiddling Hacks" (a zero byte, a byte
+    /// below `n`): exact for whether any lane matches, though a lane after a true one may be marked
+    /// too, so only the answer "none" or "some" is meant.
+    @inline(__always)
+    package static func stringStopBits(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
+    }
 }

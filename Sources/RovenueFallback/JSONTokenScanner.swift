@@ -96,13 +96,7 @@ struct ByteScanner: JSONTokenScanner {
             if let base = UnsafeRawPointer(bytes.baseAddress) {
                 while index &+ 8 <= count {
                     let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    let ones: UInt64 = 0x0101_0101_0101_0101
-                    let highs: UInt64 = 0x8080_8080_8080_8080
-                    let quote = word ^ (ones &* 0x22)
-                    let backslash = word ^ (ones &* 0x5C)
-                    let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                        | ((word &- ones &* 0x20) & ~word) | word
-                    if special & highs != 0 { break }
+                    if JSONTextScan.stringStopBits(word) | (word & 0x8080_8080_8080_8080) != 0 { break }
                     index &+= 8
                 }
             }

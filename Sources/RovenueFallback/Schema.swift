@@ -173,19 +173,61 @@ public enum SchemaShape: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// A struct's fields as the decoder matches them: names, their bytes, and the fields by name length.
+/// A struct's fields as the decoder matches them: names, their bytes, and a perfect hash of the names.
 final class FieldTable: Sendable {
     let names: [String]
     let bytes: [[UInt8]]
     let presences: [FieldPresence]
     /// The fewest elements an array form may have.
     let minimumArrayCount: Int
-    /// Field positions by the byte length of their names: a key is compared with the few of its length.
-    let fieldsByLength: [[Int]]
     /// Each name's first 16 bytes, packed little-endian in two words (zero past its end): a key of
     /// the same length is compared with a name in two word compares, and only a longer name's
     /// remaining bytes one by one.
     let packedNames: [PackedName]
+    /// A perfect hash of the names: `slots[slot(length, packed)]` holds the only name a key of that
+    /// length and those first 16 bytes can be, so a key is matched with one hash and one compare.
+    /// No two names share a slot (`init` searches for a multiplier until none do).
+    let slots: [Slot]
+    /// The hash's multiplier and the shift that keeps its top bits (`slots.count` is a power of two).
+    let multiplier: UInt64
+    let shift: UInt64
+
+    /// One slot of the perfect hash: a name's length and packed bytes and its position, or an empty
+    /// slot (length -1, which no key has).
+    struct Slot {
+        var low: UInt64
+        var high: UInt64
+        var length: Int
+        var field: Int
+
+        static let empty = Slot(low: 0, high: 0, length: -1, field: -1)
+    }
+
+    /// The slot a key of `length` bytes whose first 16 are `packed` hashes to.
+    @inline(__always)
+    static func slot(length: Int, packed: PackedName, multiplier: UInt64, shift: UInt64) -> Int {
+        let mixed = packed.low ^ (packed.high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: length)
+        return Int(truncatingIfNeeded: (mixed &* multiplier) >> shift)
+    }
+
+    /// The position of the field whose name is the `count` bytes at `start` of `text`, nil for
+    /// any other key: one hash, one slot, its words and (past 16 bytes) the rest of the name compared.
+    @inline(__always)
+    func position(ofKeyAt start: Int, count: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let packed = PackedName(text, start: start, count: count)
+        let index = FieldTable.slot(length: count, packed: packed, multiplier: multiplier, shift: shift)
+        return slots.withUnsafeBufferPointer { slots -> Int? in
+            let slot = slots[index]
+            guard slot.length == count, slot.low == packed.low, slot.high == packed.high else { return nil }
+            if count > 16 {
+                let matches = bytes[slot.field].withUnsafeBufferPointer { name in
+                    ExactKey.sameBytes(UnsafeBufferPointer(rebasing: text[(start + 16)..<(start + count)]), UnsafeBufferPointer(rebasing: name[16...]))
+                }
+                guard matches else { return nil }
+            }
+            return slot.field
+        }
+    }
 
     /// Up to 16 bytes of a name or a key, packed little-endian, zero past the end.
     struct PackedName: Equatable {
@@ -219,10 +261,37 @@ final class FieldTable: Sendable {
         bytes = names.map { Array($0.utf8) }
         presences = Field.allCases.map(\.presence)
         minimumArrayCount = Field.minimumArrayCount
-        var byLength = [[Int]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
-        for (position, name) in bytes.enumerated() { byLength[name.count].append(position) }
-        fieldsByLength = byLength
         packedNames = bytes.map { name in name.withUnsafeBufferPointer { PackedName($0, start: 0, count: $0.count) } }
+        (slots, multiplier, shift) = FieldTable.perfectHash(packedNames, lengths: bytes.map(\.count))
+    }
+
+    /// Slots for `names` (their packed bytes and lengths, all distinct) with no two in one slot: at
+    /// least four slots per name, and odd multipliers tried in a fixed order until one separates
+    /// them all (the same table on every run); twice the slots when none of 4,096 does.
+    static func perfectHash(_ names: [PackedName], lengths: [Int]) -> (slots: [Slot], multiplier: UInt64, shift: UInt64) {
+        var bits = 3
+        while 1 << bits < 4 * names.count { bits += 1 }
+        var step: UInt64 = 0
+        while true {
+            let shift = UInt64(64 - bits)
+            for _ in 0..<4096 {
+                // The odd multiples of the golden ratio's 64-bit word, one after another.
+                step &+= 1
+                let multiplier = (0x9E37_79B9_7F4A_7C15 &* step) | 1
+                var slots = [Slot](repeating: .empty, count: 1 << bits)
+                var separated = true
+                for (field, name) in names.enumerated() {
+                    let index = slot(length: lengths[field], packed: name, multiplier: multiplier, shift: shift)
+                    guard slots[index].length < 0 else {
+                        separated = false
+                        break
+                    }
+                    slots[index] = Slot(low: name.low, high: name.high, length: lengths[field], field: field)
+                }
+                if separated { return (slots, multiplier, shift) }
+            }
+            bits += 1
+        }
     }
 
     static let entry = FieldTable(FallbackEntry.Field.self)

@@ -1,8 +1,10 @@
+import Foundation
+@testable import FallbackSample
 @testable import RovenueFallback
 import Testing
 
 /// The decoder matches an object's keys with a struct's field names (`EntryDecoder.fieldPosition`)
-/// by packed words: exactly the names `FieldTable.bytes` holds, byte for byte, whatever the key's
+/// by a perfect hash and packed words (`FieldTable.position(ofKeyAt:count:in:)`): exactly the names `FieldTable.bytes` holds, byte for byte, whatever the key's
 /// length (around the 8- and 16-byte words) and wherever it sits (a key too near the end of the
 /// text to load a whole word).
 @Suite struct FieldMatchTests {
@@ -74,5 +76,70 @@ import Testing
         #expect(Self.positions(ofKey: "configFormatVersion", in: .paywall) == [3, 3])
         #expect(Self.positions(ofKey: "configFormatVersiom", in: .paywall) == [nil, nil])
         #expect(Self.positions(ofKey: "configFormatVersIon", in: .paywall) == [nil, nil])
+    }
+    /// The hash gives every name a slot of its own, and that slot holds the name.
+    @Test(arguments: 0..<tables.count) func theHashGivesEachNameItsOwnSlot(_ which: Int) {
+        let table = Self.tables[which]
+        #expect(table.slots.filter { $0.length >= 0 }.count == table.names.count)
+        for (position, packed) in table.packedNames.enumerated() {
+            let length = table.bytes[position].count
+            let slot = table.slots[FieldTable.slot(length: length, packed: packed, multiplier: table.multiplier, shift: table.shift)]
+            #expect(slot.field == position && slot.length == length && slot.low == packed.low && slot.high == packed.high, "\(table.names[position])")
+        }
+    }
+
+    /// Every key of `document`, against every table: the field the byte-for-byte reference finds.
+    static func expectEveryKeyMatchesAsTheReference(_ document: JSONDocument, _ name: String) {
+        let decoder = EntryDecoder(document: document)
+        let nodes = document.storage.nodes
+        for index in nodes.indices where nodes[index].kind == .string && nodes[index].flags & JSONDocument.isKey != 0 {
+            let key = Array(document.decodeString(at: index).utf8)
+            for table in tables {
+                let expected = table.bytes.firstIndex(of: key)
+                let found = decoder.fieldPosition(key: index, table: table)
+                guard found == expected else {
+                    Issue.record("\(name), key node \(index) \(String(decoding: key, as: UTF8.self).debugDescription): \(String(describing: found)), expected \(String(describing: expected))")
+                    return
+                }
+            }
+        }
+    }
+
+    /// Every key of every corpus file (fixtures, goldens, the fuzz corpus and regressions, Examples).
+    @Test(arguments: StageTwoParserTests.files) func everyKeyOfAFileMatchesAsTheReference(_ path: String) throws {
+        let document = JSONDocument(bytes: try StructuralIndexTests.bytes(ofFile: path))
+        guard document.syntaxError == nil else { return }
+        Self.expectEveryKeyMatchesAsTheReference(document, path)
+    }
+
+    @Test func everyKeyOfASampleExportMatchesAsTheReference() {
+        Self.expectEveryKeyMatchesAsTheReference(JSONDocument(text: SampleExport(placementCount: 40, seed: 5).jsonText()), "sample export")
+    }
+
+    /// Hostile keys: each name with one to three bytes replaced by random ones (same length, so most
+    /// reach the compare of a name's slot), and random keys of every name length, against every
+    /// table, in one document (keys at its end and inside it).
+    @Test func mutatedAndRandomKeysMatchAsTheReference() {
+        var generator = SplitMix64(seed: 10)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-é".utf8)
+        var keys: [[UInt8]] = []
+        for table in Self.tables {
+            for name in table.bytes {
+                for _ in 0..<40 {
+                    var key = name
+                    for _ in 0...Int.random(in: 0...2, using: &generator) {
+                        key[Int.random(in: 0..<key.count, using: &generator)] = alphabet.randomElement(using: &generator)!
+                    }
+                    keys.append(key)
+                    keys.append((0..<name.count).map { _ in alphabet.randomElement(using: &generator)! })
+                }
+            }
+        }
+        let valid = keys.filter { String(validating: $0, as: UTF8.self) != nil }
+        let text = "{" + valid.enumerated().map { "\"\(String(decoding: $1, as: UTF8.self))\":\($0)" }.joined(separator: ",") + "}"
+        let document = JSONDocument(text: text)
+        #expect(document.syntaxError == nil)
+        #expect(valid.count > 5_000)
+        Self.expectEveryKeyMatchesAsTheReference(document, "mutated keys")
     }
 }
