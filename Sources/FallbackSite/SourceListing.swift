@@ -334,20 +334,32 @@ enum ListingBytes {
         }
     }
 
+    /// For each byte, what `MarkupEscaping.html` writes for it when it stands alone as ASCII:
+    /// `&`, `<`, `>`, `"` and `'` as references, every other byte as it is (empty entry).
+    static let htmlReplacements: [[UInt8]] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "\""): Array("&quot;".utf8)
+        case UInt8(ascii: "'"): Array("&#39;".utf8)
+        default: htmlTextReplacements[byte]
+        }
+    }
+
     /// How `SnapshotText.html` shows a plain token: as it is (ASCII), or isolated in `<bdi>`.
     enum PlainForm { case ascii, isolated }
 
     /// The form of text that `JSONValue.quoted` only puts in quotes, that a JSON string holds as it
     /// is, and whose every character `SnapshotText` shows as it is: well-formed UTF-8 with no
     /// control character, backslash or quote, and no hidden character (`VisibleText.isHidden`).
-    /// Nil for any other text.
-    static func plainForm(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainForm? {
+    /// With `quotesAndBackslashes`, backslashes and quotes are plain too (text that is not put in a
+    /// JSON string). Nil for any other text.
+    static func plainForm(_ bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool = false) -> PlainForm? {
         var isASCII = true
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
-                if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { return nil }
+                if byte < 0x20 || byte == 0x7F { return nil }
+                if !quotesAndBackslashes, byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { return nil }
                 index += 1
                 continue
             }
@@ -374,9 +386,19 @@ enum ListingBytes {
 
     /// Appends `bytes` with `&`, `<` and `>` escaped as `MarkupEscaping.htmlText` escapes them.
     static func appendHTMLText(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        append(bytes, replacing: htmlTextReplacements, to: &output)
+    }
+
+    /// Appends `bytes` with `&`, `<`, `>`, `"` and `'` escaped as `MarkupEscaping.html` escapes them.
+    static func appendHTML(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        append(bytes, replacing: htmlReplacements, to: &output)
+    }
+
+    /// Appends `bytes` with each byte that has a replacement in `table` replaced.
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, replacing table: [[UInt8]], to output: inout [UInt8]) {
         var start = 0
         for index in 0..<bytes.count {
-            let replacement = htmlTextReplacements[Int(bytes[index])]
+            let replacement = table[Int(bytes[index])]
             guard !replacement.isEmpty else { continue }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
             output.append(contentsOf: replacement)
