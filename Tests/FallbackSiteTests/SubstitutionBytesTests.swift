@@ -6,7 +6,8 @@ import Testing
 
 /// Values substituted into a page as bytes (issue 10, render cost): `SnapshotText.appendHTML` and
 /// `appendAttribute` must append exactly `html(_:)` and `attribute(_:)`; a page's tokens must be
-/// spelled as `prefix + String(number) + suffix`.
+/// spelled as `prefix + String(number) + suffix`; and box labels of Latin text fitted scalar by
+/// scalar (`DrawingText.fittedLatinScalars`) must be what the per-character path fits.
 @Suite("Substitution and labels as bytes")
 struct SubstitutionBytesTests {
     /// Hostile and ordinary text: markup, quotes, backslashes, every kind of hidden character,
@@ -87,5 +88,38 @@ struct SubstitutionBytesTests {
             #expect(token == prefix + String(number) + PageValues.suffix, "\(number)")
         }
         #expect(String(decoding: values.substitutedBytes(in: values.escaping.escape("<é>")), as: UTF8.self) == "<bdi>&lt;é&gt;</bdi>")
+    }
+
+    /// Latin labels: the scalar path fits as the per-character path does, and leaves anything else to it.
+    @Test(arguments: [0.0, 5, 20, 47.5, 120, 300, 10_000])
+    func latinLabelsAreFittedAsCharacterByCharacter(maxWidth: Double) {
+        for text in Self.texts + FittedTextBytesTests.texts {
+            for fontSize in [11.0, 13.0] {
+                let reference = DrawingText.fittedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+                #expect(DrawingText.fitted(text, maxWidth: maxWidth, fontSize: fontSize) == reference, "\(text.debugDescription.prefix(200)) in \(maxWidth)")
+                if let latin = DrawingText.fittedLatinScalars(text, maxWidth: maxWidth, fontSize: fontSize) {
+                    #expect(latin == reference, "\(text.debugDescription.prefix(200)) in \(maxWidth)")
+                }
+            }
+        }
+    }
+
+    /// Every scalar the Latin path takes is a character of its own whatever stands around it, so
+    /// the per-character path sees the same pieces.
+    @Test func everyLatinScalarIsACharacterOfItsOwn() {
+        let neighbours: [String] = ["a", " ", "é", "\u{301}", "\u{200D}", "\u{FE0F}", "ǿ", "Z"]
+        for value in UInt32(0x21)...0x24F {
+            let scalar = Unicode.Scalar(value)!
+            let text = String(Character(scalar))
+            let taken = DrawingText.fittedLatinScalars(text, maxWidth: 10_000, fontSize: 13) != nil
+            #expect(taken == ((0x21...0x7E).contains(value) || (0xA1...0x24F).contains(value) && value != 0xAD), "U+\(String(value, radix: 16))")
+            guard taken else { continue }
+            #expect(!Character(scalar).isWhitespace)
+            for neighbour in neighbours where DrawingText.fittedLatinScalars(neighbour, maxWidth: 10_000, fontSize: 13) != nil {
+                #expect((text + neighbour).count == 1 + neighbour.count && (neighbour + text).count == neighbour.count + 1, "U+\(String(value, radix: 16))")
+            }
+        }
+        #expect(DrawingText.fittedLatinScalars("e\u{301}", maxWidth: 10_000, fontSize: 13) == nil)
+        #expect(DrawingText.fittedLatinScalars("a\u{A0}b", maxWidth: 10_000, fontSize: 13) == nil)
     }
 }
