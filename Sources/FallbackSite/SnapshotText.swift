@@ -119,12 +119,12 @@ enum SnapshotText {
     }
 
     /// Appends `html(text)` to `output` as UTF-8. Text of at most `textLength` bytes whose every
-    /// character is shown as it is (`ListingBytes.plainForm`) is escaped byte by byte, with no
+    /// character is shown as it is (`ListingBytes.plainTextForm`) is escaped byte by byte, with no
     /// `String` made; any other goes through `html(_:)`.
     static func appendHTML(_ text: String, to output: inout [UInt8]) {
         var text = text
         let appended = text.withUTF8 { bytes -> Bool in
-            guard bytes.count <= textLength, let form = ListingBytes.plainForm(bytes, quotesAndBackslashes: true) else { return false }
+            guard bytes.count <= textLength, let form = ListingBytes.plainTextForm(bytes) else { return false }
             if form == .isolated { output.append(contentsOf: "<bdi>".utf8) }
             ListingBytes.appendHTML(bytes, to: &output)
             if form == .isolated { output.append(contentsOf: "</bdi>".utf8) }
@@ -134,11 +134,11 @@ enum SnapshotText {
     }
 
     /// Appends `attribute(text)` to `output` as UTF-8: byte by byte when every character is shown
-    /// as it is (`ListingBytes.plainForm`), else through `attribute(_:)`.
+    /// as it is (`ListingBytes.plainTextForm`), else through `attribute(_:)`.
     static func appendAttribute(_ text: String, to output: inout [UInt8]) {
         var text = text
         let appended = text.withUTF8 { bytes -> Bool in
-            guard ListingBytes.plainForm(bytes, quotesAndBackslashes: true) != nil else { return false }
+            guard ListingBytes.plainTextForm(bytes) != nil else { return false }
             ListingBytes.appendHTML(bytes, to: &output)
             return true
         }

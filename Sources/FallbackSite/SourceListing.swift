@@ -350,9 +350,17 @@ enum ListingBytes {
     /// The form of text that `JSONValue.quoted` only puts in quotes, that a JSON string holds as it
     /// is, and whose every character `SnapshotText` shows as it is: well-formed UTF-8 with no
     /// control character, backslash or quote, and no hidden character (`VisibleText.isHidden`).
-    /// With `quotesAndBackslashes`, backslashes and quotes are plain too (text that is not put in a
-    /// JSON string). Nil for any other text.
-    static func plainForm(_ bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool = false) -> PlainForm? {
+    /// Nil for any other text.
+    static func plainForm(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainForm? {
+        form(of: bytes, quotesAndBackslashes: false)
+    }
+
+    /// `plainForm` of text that is not put in a JSON string: backslashes and quotes are plain too.
+    static func plainTextForm(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainForm? {
+        form(of: bytes, quotesAndBackslashes: true)
+    }
+
+    private static func form(of bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool) -> PlainForm? {
         var isASCII = true
         var index = 0
         while index < bytes.count {
