@@ -18,16 +18,17 @@ public struct MustacheTemplate: Sendable {
 
     /// The name given when parsing, used in errors.
     public let name: String
+    /// The token tree, which `TreeRenderer` renders as the reference for `program`.
     let nodes: [Node]
-    /// The source, for the line and column of a render error.
-    private let source: String
+    /// The tree flattened, as renders read it; it keeps the source for a render error's line and column.
+    let program: Program
 
     /// Parses `source`, naming it `name` in errors.
     public init(parsing source: String, name: String = "") throws(MustacheError) {
         self.name = name
-        self.source = source
         var parser = Parser(source: source, templateName: name)
         nodes = try parser.parse()
+        program = Program(nodes: nodes, templateName: name, source: source)
     }
 
     /// Renders the template with `context` at the bottom of the context stack.
@@ -57,14 +58,28 @@ public struct MustacheTemplate: Sendable {
     ) throws(MustacheError) -> [UInt8] {
         var renderer = Renderer(partials: partials, escaping: escaping, context: context, budget: budget)
         // A page renders to a few times its template: reserve that, rather than regrow the output.
-        renderer.reserveCapacity(min(source.utf8.count * 4, budget.outputBytes))
+        renderer.reserveCapacity(min(program.source.utf8.count * 4, budget.outputBytes))
+        try renderer.render(program)
+        return renderer.output
+    }
+
+    /// `renderUTF8` by the reference renderer, which walks the token tree: what tests compare the
+    /// flat renderer with.
+    func renderTreeUTF8(
+        _ context: MustacheValue,
+        partials: some MustachePartialProvider = [String: MustacheTemplate](),
+        escaping: MustacheEscaping = .html,
+        budget: MustacheBudget = .standard
+    ) throws(MustacheError) -> [UInt8] {
+        var renderer = TreeRenderer(partials: partials, escaping: escaping, context: context, budget: budget)
+        renderer.reserveCapacity(min(program.source.utf8.count * 4, budget.outputBytes))
         try renderer.render(self)
         return renderer.output
     }
 
     /// The error `reason` at the tag starting at byte `offset` of the source.
     func error(_ reason: MustacheError.Reason, at offset: Int) -> MustacheError {
-        MustacheError(reason, templateName: name, offset: offset, in: Array(source.utf8))
+        program.error(reason, at: offset)
     }
 }
 
@@ -83,6 +98,28 @@ extension Dictionary: MustachePartialProvider where Key == String, Value == Must
 /// A name in a tag: the parts of a dotted name, or none for the implicit iterator `.`.
 struct Name: Sendable {
     let parts: [String]
+
+    /// The value this name stands for with `contexts` as the context stack (innermost last): the
+    /// first part is looked up in the innermost context that has it, each further part in the
+    /// value before it only; a miss anywhere is `null`.
+    func resolve(in contexts: [MustacheValue]) -> MustacheValue {
+        guard let first = parts.first else { return contexts.last ?? .null }
+        // The innermost context first: a plain loop, with no closure or lazy wrapper per lookup.
+        var index = contexts.count - 1
+        while index >= 0 {
+            if case .dictionary(let dictionary) = contexts[index], let found = dictionary[first] {
+                guard parts.count > 1 else { return found }
+                var value = found
+                for part in parts.dropFirst() {
+                    guard let next = value[part] else { return .null }
+                    value = next
+                }
+                return value
+            }
+            index -= 1
+        }
+        return .null
+    }
 }
 
 /// The token tree a template parses to.

@@ -1,8 +1,9 @@
-/// Renders a token tree into `output`, as UTF-8, keeping the context stack.
+/// Renders a template's `Program` into `output`, as UTF-8, keeping the context stack.
 ///
 /// Rendering loops over an explicit stack of frames instead of recursing, so neither nested
 /// sections nor nested partials use the call stack: a render needs the same stack however deep
-/// its templates and data nest.
+/// its templates and data nest. It does what `TreeRenderer` does to the token tree, node for op:
+/// the same output, the same steps counted against the budget, the same errors.
 struct Renderer<Partials: MustachePartialProvider> {
     private let partials: Partials
     private let escaping: MustacheEscaping
@@ -10,27 +11,30 @@ struct Renderer<Partials: MustachePartialProvider> {
     private(set) var output: [UInt8] = []
     /// The `{{>name}}` tags expanded so far.
     private var expansions = 0
-    /// The nodes visited so far, section passes included.
+    /// The ops done so far, section passes included.
     private var steps = 0
 
-    /// Nodes being rendered: a template's, a section's body or a partial's.
+    /// Ops being rendered: a template's, a section's body or a partial's.
     private struct Frame {
-        let nodes: [Node]
-        /// The template `nodes` belong to, for errors.
-        let template: MustacheTemplate
+        /// The program the ops belong to, for the ops, their text and errors.
+        let program: Program
+        /// The next op to render, and the end of the ops.
+        var next: Int
+        let end: Int
         /// What each template line starts with: the accumulated indentation of the standalone
         /// partial tags being rendered.
         let indentation: String
         let partialDepth: Int
-        /// The section whose body `nodes` are, and where its tag starts, for errors; nil for a
-        /// template's or a partial's own nodes.
-        var section: (name: Name, offset: Int)? = nil
-        /// The values `nodes` are rendered in, one pass each, as the innermost context; empty for
-        /// one pass in the enclosing context.
+        /// The op of the section whose body the ops are, for errors; nil for a template's or a
+        /// partial's own ops.
+        let section: Int?
+        /// How many passes push a context: the list's length, 1 for a single value, 0 for one
+        /// pass in the enclosing context.
+        let passes: Int
+        /// The values of a list's passes (empty for a single value, whose context is pushed once).
         let items: [MustacheValue]
         var item = 0
-        /// The next node to render.
-        var next = 0
+        let start: Int
     }
 
     private let budget: MustacheBudget
@@ -46,20 +50,22 @@ struct Renderer<Partials: MustachePartialProvider> {
         output.reserveCapacity(bytes)
     }
 
-    mutating func render(_ template: MustacheTemplate) throws(MustacheError) {
+    mutating func render(_ program: Program) throws(MustacheError) {
         // The frame being rendered, and the frames it is nested in.
-        var frame = Frame(nodes: template.nodes, template: template, indentation: "", partialDepth: 0, items: [])
+        var frame = Frame(
+            program: program, next: 0, end: program.ops.count, indentation: "", partialDepth: 0, section: nil, passes: 0, items: [],
+            start: 0)
         var enclosing: [Frame] = []
         while true {
-            guard frame.next < frame.nodes.count else {
+            guard frame.next < frame.end else {
                 // One pass is done: start the next item's, or go back to the enclosing frame.
-                if !frame.items.isEmpty {
+                if frame.passes > 0 {
                     try count(in: frame)
                     contexts.removeLast()
                     frame.item += 1
-                    if frame.item < frame.items.count {
+                    if frame.item < frame.passes {
                         contexts.append(frame.items[frame.item])
-                        frame.next = 0
+                        frame.next = frame.start
                         continue
                     }
                 }
@@ -67,47 +73,58 @@ struct Renderer<Partials: MustachePartialProvider> {
                 frame = outer
                 continue
             }
-            let node = frame.nodes[frame.next]
+            let index = frame.next
+            let op = frame.program.ops[index]
             frame.next += 1
             try count(in: frame)
-            switch node {
-            case .text(let text):
-                output.append(contentsOf: text.utf8)
+            switch op.kind {
+            case .text:
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: frame.program.text[op.first..<op.second]))
             case .lineStart:
                 output.append(contentsOf: frame.indentation.utf8)
-            case .variable(let name, let escaped):
-                let text = resolve(name).text
+            case .escapedVariable, .variable:
+                let text = resolve(frame.program.names[op.first]).text
                 guard !text.isEmpty else { continue }
-                output.append(contentsOf: (escaped ? escaping.escape(text) : text).utf8)
-            case .section(let name, let body, let inverted, let offset):
-                let value = resolve(name)
-                if inverted ? value.isTruthy : !value.isTruthy { continue }
-                let items: [MustacheValue] =
-                    if inverted {
-                        []
-                    } else if case .list(let list) = value {
-                        list
+                output.append(contentsOf: (op.kind == .escapedVariable ? escaping.escape(text) : text).utf8)
+            case .section, .invertedSection:
+                let value = resolve(frame.program.names[op.first])
+                let inverted = op.kind == .invertedSection
+                if inverted ? value.isTruthy : !value.isTruthy {
+                    frame.next = op.second
+                    continue
+                }
+                var passes = 0
+                var items: [MustacheValue] = []
+                if !inverted {
+                    if case .list(let list) = value {
+                        items = list
+                        passes = list.count
+                        contexts.append(list[0])
                     } else {
-                        [value]
+                        passes = 1
+                        contexts.append(value)
                     }
-                if let first = items.first { contexts.append(first) }
+                }
                 let inner = Frame(
-                    nodes: body, template: frame.template, indentation: frame.indentation, partialDepth: frame.partialDepth,
-                    section: (name, offset), items: items)
+                    program: frame.program, next: index + 1, end: op.second, indentation: frame.indentation,
+                    partialDepth: frame.partialDepth, section: index, passes: passes, items: items, start: index + 1)
+                frame.next = op.second
                 enclosing.append(frame)
                 frame = inner
-            case .partial(let name, let ownIndentation, let offset):
+            case .partial:
+                let tag = frame.program.partialTags[op.first]
                 guard frame.partialDepth < MustacheTemplate.maximumPartialDepth,
-                      let partial = partials.template(named: name)
+                      let partial = partials.template(named: tag.name)
                 else { continue }
                 expansions += 1
                 guard expansions <= MustacheTemplate.maximumPartialExpansions else {
-                    throw frame.template.error(
-                        .tooManyPartialExpansions(name: name, limit: MustacheTemplate.maximumPartialExpansions), at: offset)
+                    throw frame.program.error(
+                        .tooManyPartialExpansions(name: tag.name, limit: MustacheTemplate.maximumPartialExpansions), at: op.offset)
                 }
                 let inner = Frame(
-                    nodes: partial.nodes, template: partial, indentation: ownIndentation.map { frame.indentation + $0 } ?? "",
-                    partialDepth: frame.partialDepth + 1, items: [])
+                    program: partial.program, next: 0, end: partial.program.ops.count,
+                    indentation: tag.indentation.map { frame.indentation + $0 } ?? "", partialDepth: frame.partialDepth + 1,
+                    section: nil, passes: 0, items: [], start: 0)
                 enclosing.append(frame)
                 frame = inner
             }
@@ -117,37 +134,18 @@ struct Renderer<Partials: MustachePartialProvider> {
     /// Counts one step of `frame` against the render's budgets.
     private mutating func count(in frame: Frame) throws(MustacheError) {
         steps += 1
-        let limit: String
-        if steps > budget.steps {
-            limit = "\(budget.steps) steps"
-        } else if output.count > budget.outputBytes {
-            limit = "\(budget.outputBytes) bytes of output"
-        } else {
-            return
-        }
+        guard steps > budget.steps || output.count > budget.outputBytes else { return }
+        let limit = steps > budget.steps ? "\(budget.steps) steps" : "\(budget.outputBytes) bytes of output"
         // The section's name is spelled out only here, not for every pass of every section.
-        let section = frame.section.map { $0.name.parts.isEmpty ? "." : $0.name.parts.joined(separator: ".") }
-        throw frame.template.error(.renderTooLarge(section: section, limit: limit), at: frame.section?.offset ?? 0)
+        let op = frame.section.map { frame.program.ops[$0] }
+        let section = op.map { op in
+            let parts = frame.program.names[op.first].parts
+            return parts.isEmpty ? "." : parts.joined(separator: ".")
+        }
+        throw frame.program.error(.renderTooLarge(section: section, limit: limit), at: op?.offset ?? 0)
     }
 
-    /// Resolves the first part of a dotted name in the innermost context that has it, and
-    /// each further part in the value before it only; a miss anywhere is `null`.
     private func resolve(_ name: Name) -> MustacheValue {
-        guard let first = name.parts.first else { return contexts.last ?? .null }
-        // The innermost context first: a plain loop, with no closure or lazy wrapper per lookup.
-        var index = contexts.count - 1
-        while index >= 0 {
-            if case .dictionary(let dictionary) = contexts[index], let found = dictionary[first] {
-                guard name.parts.count > 1 else { return found }
-                var value = found
-                for part in name.parts.dropFirst() {
-                    guard let next = value[part] else { return .null }
-                    value = next
-                }
-                return value
-            }
-            index -= 1
-        }
-        return .null
+        name.resolve(in: contexts)
     }
 }

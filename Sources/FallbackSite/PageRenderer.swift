@@ -63,9 +63,34 @@ public final class PageValues: @unchecked Sendable {
     private func register(_ value: Value) -> String {
         lock.withLock {
             values.append(value)
-            let token = prefix + String(values.count - 1) + PageValues.suffix
+            let token = token(values.count - 1)
             if value.isTrustedHTML { trustedTokens.insert(token) }
             return token
+        }
+    }
+
+    /// `prefix + String(number) + PageValues.suffix`, made in one allocation: a page registers a
+    /// token for every value it shows.
+    private func token(_ number: Int) -> String {
+        precondition(number >= 0)
+        let prefix = self.prefix.utf8
+        let suffix = PageValues.suffix.utf8
+        return String(unsafeUninitializedCapacity: prefix.count + 20 + suffix.count) { buffer in
+            var end = buffer.initialize(fromContentsOf: prefix)
+            var digits = 1
+            var rest = number / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            rest = number
+            for offset in stride(from: end + digits - 1, through: end, by: -1) {
+                buffer[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            end += digits
+            end = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: suffix) + end
+            return end
         }
     }
 
@@ -149,8 +174,8 @@ public final class PageValues: @unchecked Sendable {
                 case .htmlBytes(let bytes): output.append(contentsOf: bytes)
                 case .text(let text):
                     switch position.context {
-                    case .content: output.append(contentsOf: SnapshotText.html(text).utf8)
-                    case .attribute: output.append(contentsOf: SnapshotText.attribute(text).utf8)
+                    case .content: SnapshotText.appendHTML(text, to: &output)
+                    case .attribute: SnapshotText.appendAttribute(text, to: &output)
                     case .plainText: output.append(contentsOf: SnapshotText.plainText(text).utf8)
                     }
                 }

@@ -334,6 +334,16 @@ enum ListingBytes {
         }
     }
 
+    /// For each byte, what `MarkupEscaping.html` writes for it when it stands alone as ASCII:
+    /// `&`, `<`, `>`, `"` and `'` as references, every other byte as it is (empty entry).
+    static let htmlReplacements: [[UInt8]] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "\""): Array("&quot;".utf8)
+        case UInt8(ascii: "'"): Array("&#39;".utf8)
+        default: htmlTextReplacements[byte]
+        }
+    }
+
     /// How `SnapshotText.html` shows a plain token: as it is (ASCII), or isolated in `<bdi>`.
     enum PlainForm { case ascii, isolated }
 
@@ -342,12 +352,22 @@ enum ListingBytes {
     /// control character, backslash or quote, and no hidden character (`VisibleText.isHidden`).
     /// Nil for any other text.
     static func plainForm(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainForm? {
+        form(of: bytes, quotesAndBackslashes: false)
+    }
+
+    /// `plainForm` of text that is not put in a JSON string: backslashes and quotes are plain too.
+    static func plainTextForm(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainForm? {
+        form(of: bytes, quotesAndBackslashes: true)
+    }
+
+    private static func form(of bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool) -> PlainForm? {
         var isASCII = true
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
-                if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { return nil }
+                if byte < 0x20 || byte == 0x7F { return nil }
+                if !quotesAndBackslashes, byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { return nil }
                 index += 1
                 continue
             }
@@ -374,9 +394,19 @@ enum ListingBytes {
 
     /// Appends `bytes` with `&`, `<` and `>` escaped as `MarkupEscaping.htmlText` escapes them.
     static func appendHTMLText(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        append(bytes, replacing: htmlTextReplacements, to: &output)
+    }
+
+    /// Appends `bytes` with `&`, `<`, `>`, `"` and `'` escaped as `MarkupEscaping.html` escapes them.
+    static func appendHTML(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        append(bytes, replacing: htmlReplacements, to: &output)
+    }
+
+    /// Appends `bytes` with each byte that has a replacement in `table` replaced.
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, replacing table: [[UInt8]], to output: inout [UInt8]) {
         var start = 0
         for index in 0..<bytes.count {
-            let replacement = htmlTextReplacements[Int(bytes[index])]
+            let replacement = table[Int(bytes[index])]
             guard !replacement.isEmpty else { continue }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
             output.append(contentsOf: replacement)

@@ -9,7 +9,9 @@ enum DrawingText {
     /// `text` on one line without characters XML 1.0 or a reader would trip on, cut with `…` to
     /// fit `maxWidth` pixels at `fontSize`. Reads only as much of `text` as it keeps.
     static func fitted(_ text: String, maxWidth: Double, fontSize: Double) -> String {
-        fittedPlainASCII(text, maxWidth: maxWidth, fontSize: fontSize) ?? fittedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+        fittedPlainASCII(text, maxWidth: maxWidth, fontSize: fontSize)
+            ?? fittedLatinScalars(text, maxWidth: maxWidth, fontSize: fontSize)
+            ?? fittedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
     }
 
     /// `fitted` one `Character` at a time, for any text.
@@ -49,6 +51,36 @@ enum DrawingText {
             }
             return String(decoding: line.kept, as: UTF8.self)
         }
+    }
+
+    /// `fitted` for text whose scalars up to where it is cut are printable ASCII or Latin letters and
+    /// signs (U+00A1 to U+024F but the soft hyphen): labels in European languages. Each such scalar
+    /// is a character of its own (all are of grapheme break class Other, which breaks on both sides;
+    /// a combining mark, which would join the one before, is outside the set), none is white space
+    /// but the space or hidden, so each is drawn as it is, and the sums are the same sums in the
+    /// same order as the per-character path's. Nil, having decided nothing, when a scalar before
+    /// the cut is anything else.
+    static func fittedLatinScalars(_ text: String, maxWidth: Double, fontSize: Double) -> String? {
+        var line = FittingLine<Unicode.Scalar>(space: " ", spaceWidth: advance(of: " ") * fontSize)
+        func joined(_ scalars: [Unicode.Scalar]) -> String {
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars)
+            return String(view)
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x20:
+                line.pendingSpace = !line.kept.isEmpty
+                continue
+            case 0x21...0x7E, 0xA1...0xAC, 0xAE...0x24F: break
+            default: return nil
+            }
+            guard line.append(scalar, width: advance(of: scalar) * fontSize, maxWidth: maxWidth) else {
+                line.makeRoom(forEllipsisOf: advance(of: "…") * fontSize, maxWidth: maxWidth)
+                return joined(line.kept) + ellipsis
+            }
+        }
+        return joined(line.kept)
     }
 
     /// A line `fitted` fills: the pieces kept (characters or bytes), their widths and the sum,
