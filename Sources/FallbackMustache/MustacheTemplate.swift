@@ -18,7 +18,7 @@ public struct MustacheTemplate: Sendable {
 
     /// The name given when parsing, used in errors.
     public let name: String
-    /// The token tree, which `TreeRenderer` renders as the reference for `program`.
+    /// The token tree, flattened into `program`; the tests' reference renderer (`TreeRenderer`) walks it.
     let nodes: [Node]
     /// The tree flattened, as renders read it; it keeps the source for a render error's line and column.
     let program: Program
@@ -60,20 +60,6 @@ public struct MustacheTemplate: Sendable {
         // A page renders to a few times its template: reserve that, rather than regrow the output.
         renderer.reserveCapacity(min(program.source.utf8.count * 4, budget.outputBytes))
         try renderer.render(program)
-        return renderer.output
-    }
-
-    /// `renderUTF8` by the reference renderer, which walks the token tree: what tests compare the
-    /// flat renderer with.
-    func renderTreeUTF8(
-        _ context: MustacheValue,
-        partials: some MustachePartialProvider = [String: MustacheTemplate](),
-        escaping: MustacheEscaping = .html,
-        budget: MustacheBudget = .standard
-    ) throws(MustacheError) -> [UInt8] {
-        var renderer = TreeRenderer(partials: partials, escaping: escaping, context: context, budget: budget)
-        renderer.reserveCapacity(min(program.source.utf8.count * 4, budget.outputBytes))
-        try renderer.render(self)
         return renderer.output
     }
 

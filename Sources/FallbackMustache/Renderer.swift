@@ -2,7 +2,7 @@
 ///
 /// Rendering loops over an explicit stack of frames instead of recursing, so neither nested
 /// sections nor nested partials use the call stack: a render needs the same stack however deep
-/// its templates and data nest. It does what `TreeRenderer` does to the token tree, node for op:
+/// its templates and data nest. It does what the tests' reference `TreeRenderer` does to the token tree, node for op:
 /// the same output, the same steps counted against the budget, the same errors.
 struct Renderer<Partials: MustachePartialProvider> {
     private let partials: Partials

@@ -1,5 +1,24 @@
+@testable import FallbackMustache
+
+extension MustacheTemplate {
+    /// `renderUTF8` by the reference renderer, which walks the token tree: what the tests compare
+    /// the flat renderer with.
+    func renderTreeUTF8(
+        _ context: MustacheValue,
+        partials: some MustachePartialProvider = [String: MustacheTemplate](),
+        escaping: MustacheEscaping = .html,
+        budget: MustacheBudget = .standard
+    ) throws(MustacheError) -> [UInt8] {
+        var renderer = TreeRenderer(partials: partials, escaping: escaping, context: context, budget: budget)
+        renderer.reserveCapacity(min(program.source.utf8.count * 4, budget.outputBytes))
+        try renderer.render(self)
+        return renderer.output
+    }
+}
+
 /// Renders a token tree into `output`, as UTF-8, keeping the context stack: the reference that
 /// `Renderer`, which renders a template's flat `Program`, is tested against (`renderTreeUTF8`).
+/// It is the renderer the templates had before `Program`, kept here, in the tests, as the oracle.
 ///
 /// Rendering loops over an explicit stack of frames instead of recursing, so neither nested
 /// sections nor nested partials use the call stack: a render needs the same stack however deep
