@@ -105,6 +105,15 @@ if let index = CommandLine.arguments.firstIndex(of: measureChildFlag) {
 if let index = CommandLine.arguments.firstIndex(of: decodeChildFlag), index + 1 < CommandLine.arguments.count {
     runDecodeChild(path: CommandLine.arguments[index + 1])
 }
+switch BenchArguments.request(for: Array(CommandLine.arguments.dropFirst())) {
+case .run: break
+case .help:
+    print(BenchArguments.usage, terminator: "")
+    exit(0)
+case .invalid(let message):
+    FileHandle.standardError.write(Data("fallback-bench: \(message) (--help lists the options)\n".utf8))
+    exit(2)
+}
 let siteCommands = BenchBinaries.fallbackSite().map(SiteCommands.init(executable:))
 
 if !otherOnly("--validation-only") {

@@ -1,0 +1,53 @@
+import Testing
+
+@testable import fallback_bench
+
+/// The benchmark checks its command line before it runs anything: a typo or a missing number used
+/// to start the whole benchmark (minutes of work) with the defaults.
+@Suite struct BenchArgumentsTests {
+    @Test(arguments: [
+        [], ["--validation-only"], ["--runs", "3"], ["--site-only", "--site-runs", "1", "--site-placements", "200"],
+        ["--git", "--git-commits", "50", "--large", "--large-placements", "20000"],
+        ["--scaling-only", "--scale-pages", "100", "--scale-pages-build", "10", "--scale-snapshots", "4"],
+    ])
+    func runsWithKnownFlags(_ arguments: [String]) {
+        #expect(BenchArguments.request(for: arguments) == .run)
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["--runs", "3", "--help"]])
+    func helpWins(_ arguments: [String]) {
+        #expect(BenchArguments.request(for: arguments) == .help)
+    }
+
+    @Test(arguments: [
+        (["--hlep"], "unknown argument '--hlep'"),
+        (["--runs"], "--runs needs a positive whole number after it"),
+        (["--runs", "many"], "--runs needs a positive whole number, not 'many'"),
+        (["--runs", "0"], "--runs needs a positive whole number, not '0'"),
+        (["--placements", "-5"], "--placements needs a positive whole number, not '-5'"),
+        (["--scale-snapshots-build", "3"], "unknown argument '--scale-snapshots-build'"),
+        (["--site-only", "1000"], "unknown argument '1000'"),
+        (["--runs", "3", "--validation-only", "extra"], "unknown argument 'extra'"),
+        (["--\u{1B}[31mred"], "unknown argument '--<U+001B>[31mred'"),
+    ])
+    func refusesWithAMessage(_ arguments: [String], _ message: String) {
+        #expect(BenchArguments.request(for: arguments) == .invalid(message))
+    }
+
+    /// Every flag the usage lists is one the check accepts, and every flag the benchmark reads is listed.
+    @Test func usageListsEveryFlag() {
+        let usage = BenchArguments.usage
+        for (flag, _) in BenchArguments.switches {
+            #expect(usage.contains(flag + " "))
+            #expect(BenchArguments.request(for: [flag]) == .run)
+        }
+        for (flag, _) in BenchArguments.numbers {
+            #expect(usage.contains(flag + " N"))
+            #expect(BenchArguments.request(for: [flag, "7"]) == .run)
+        }
+        for flag in ["--placements", "--runs", "--site-placements", "--site-runs", "--history-snapshots", "--git-commits",
+                     "--scaling-runs", "--large-placements", "--scale-loops", "--scale-keys-build"] {
+            #expect(usage.contains(flag + " N"), "\(flag)")
+        }
+    }
+}
