@@ -134,6 +134,70 @@ struct DrawingBytesTests {
     }
 }
 
+/// `PaywallPreview.texts(in:)` spells each path as it walks down; the reference asks the document
+/// for each text's pointer, as it did before.
+@Suite("Paywall texts' paths")
+struct PaywallTextPathTests {
+    static func reference(_ config: JSONDocument.Value) -> ([PaywallPreview.ConfigText], Int) {
+        var texts: [PaywallPreview.ConfigText] = []
+        var more = 0
+        let base = config.pointer
+        var stack = [config]
+        while let value = stack.popLast() {
+            switch value.kind {
+            case .string:
+                guard let text = value.string, !text.isEmpty else { continue }
+                guard texts.count < PaywallPreview.textLimit else {
+                    more += 1
+                    continue
+                }
+                let path = String(value.pointer.utf8.dropFirst(base.utf8.count)) ?? ""
+                texts.append(PaywallPreview.ConfigText(path: SnapshotText.shortenedPointer(path.isEmpty ? "/" : path), text: text))
+            case .array: stack.append(contentsOf: value.elements.reversed())
+            case .object: stack.append(contentsOf: value.members.reversed().map(\.value))
+            default: continue
+            }
+        }
+        return (texts, more)
+    }
+
+    static func expectSame(_ value: JSONDocument.Value, _ comment: String) {
+        let (texts, more) = PaywallPreview.texts(in: value)
+        let (expected, expectedMore) = reference(value)
+        #expect(texts.map(\.path) == expected.map(\.path), "\(comment)")
+        #expect(texts.map(\.text) == expected.map(\.text), "\(comment)")
+        #expect(more == expectedMore, "\(comment)")
+    }
+
+    @Test func hostileValuesHaveTheDocumentsPaths() {
+        let many = (0..<250).map { #"{"k\#($0)/~":"v\#($0)","n":[\#($0),"x"]}"# }.joined(separator: ",")
+        let texts = [
+            #"{"config":{"a/b":{"~0":["x",{"":"<script>"}],"~1":"t"},"":"empty key","dup":"1","dup":"2","\u00fc\/~1":"esc","arr":[[],{},["deep",["deeper"]]]}}"#,
+            #"{"config":"just a string"}"#, #"{"config":[]}"#, #"{"config":{"list":[\#(many)]}}"#,
+            #"{"config":{"a":{"b":{"c":{"d":{"e":"\u202Eevil"}}}},"\ud83d\ude00":"emoji key","k\"q":"quote"}}"#,
+        ]
+        for text in texts {
+            let document = JSONDocument(text: text)
+            Self.expectSame(document.root.members[0].value, text)
+        }
+    }
+
+    @Test func everyPaywallOfEveryCorpusFileHasTheDocumentsPaths() throws {
+        var count = 0
+        for path in ListingBytesTests.files {
+            let file = FallbackFile(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            for (_, entry) in file.loadedEntries {
+                for paywall in [entry.paywall] + (entry.experiment?.variants ?? []).map(\.paywall) {
+                    guard let config = paywall?.remoteConfig?.data else { continue }
+                    Self.expectSame(config, path)
+                    count += 1
+                }
+            }
+        }
+        #expect(count >= 5)
+    }
+}
+
 /// The drawing as a `String` writer made it before it was written as bytes: the reference.
 struct StringDrawingWriter {
     let funnel: Funnel
