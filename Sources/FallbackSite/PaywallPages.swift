@@ -40,7 +40,15 @@ extension SiteModel {
         func content(_ paywall: Paywall) -> JSONValue { file.document.value(at: paywall.source.node).owned }
         func add(_ paywall: Paywall, _ place: PaywallUse.Place) {
             let id = ExactKey(paywall.id)
-            if versions[id] == nil { order.append(id) }
+            // An id's first content has nothing to be compared with: it is hashed only when a
+            // second one comes (most ids have one), so most paywalls are never copied out.
+            guard versions[id] != nil else {
+                order.append(id)
+                versions[id] = [paywall]
+                uses[id] = [PaywallUse(place: place, version: 0)]
+                return
+            }
+            if versionsOfHash[id] == nil { versionsOfHash[id] = [content(versions[id]![0]).hashValue: [0]] }
             let written = content(paywall)
             let hash = written.hashValue
             let known = versionsOfHash[id]?[hash]?.first { content(versions[id]![$0]) == written }

@@ -287,10 +287,11 @@ struct PaywallPreview: TemplateContext {
     static func texts(in config: JSONDocument.Value) -> ([ConfigText], Int) {
         var texts: [ConfigText] = []
         var more = 0
-        // Paths are made only for the texts shown, from the document's own pointers.
-        let base = config.pointer
-        var stack = [config]
-        while let value = stack.popLast() {
+        // Each value's path below `config` is spelled as its JSON Pointer spells it (a member's
+        // escaped key, an element's position), as the walk goes down: asking the document for a
+        // pointer searches up from the value, for every text shown.
+        var stack: [(value: JSONDocument.Value, path: String)] = [(config, "")]
+        while let (value, path) = stack.popLast() {
             switch value.kind {
             case .string:
                 guard let text = value.string, !text.isEmpty else { continue }
@@ -298,12 +299,22 @@ struct PaywallPreview: TemplateContext {
                     more += 1
                     continue
                 }
-                let path = String(value.pointer.utf8.dropFirst(base.utf8.count)) ?? ""
                 texts.append(ConfigText(path: SnapshotText.shortenedPointer(path.isEmpty ? "/" : path), text: text))
             case .array:
-                stack.append(contentsOf: value.elements.reversed())
+                guard texts.count < textLimit else {
+                    stack.append(contentsOf: value.elements.reversed().map { ($0, "") })
+                    continue
+                }
+                let elements = value.elements
+                for index in elements.indices.reversed() { stack.append((elements[index], path + "/" + String(index))) }
             case .object:
-                stack.append(contentsOf: value.members.reversed().map(\.value))
+                guard texts.count < textLimit else {
+                    stack.append(contentsOf: value.members.reversed().map { ($0.value, "") })
+                    continue
+                }
+                for member in value.members.reversed() {
+                    stack.append((member.value, path + "/" + JSONDocument.escapePointerToken(member.key)))
+                }
             default:
                 continue
             }

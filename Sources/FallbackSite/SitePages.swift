@@ -607,7 +607,7 @@ extension SiteModel {
                 FunnelPage.BundledPaywall(key: SiteModel.name(key), path: paywallPath(paywall.id).map { root + $0 })
             }, findings: listedFindings(funnelFindings, root: root),
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
-            drawing: values.html(drawing.svg), legend: values.html(drawing.legend),
+            drawing: values.html(utf8: drawing.svgBytes), legend: values.html(drawing.legend),
             largeFunnel: funnel.pages.count >= FunnelPage.largeFunnelPages,
             previews: previews.pages(anchor: anchor) { page in
                 RemoteMedia.urls(on: page, in: snapshot.file).map { SnapshotText.shortenedPointer($0.path) }

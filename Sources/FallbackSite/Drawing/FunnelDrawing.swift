@@ -19,7 +19,9 @@ import RovenueFallback
 /// The same funnel always gives the same bytes.
 public struct FunnelDrawing: Sendable {
     /// The `<svg>` element.
-    public let svg: String
+    public var svg: String { String(decoding: svgBytes, as: UTF8.self) }
+    /// `svg` as UTF-8, as the page takes it.
+    let svgBytes: [UInt8]
     /// The drawing's width in CSS pixels, as in its `width` attribute.
     public let width: Int
     /// The drawing's height in CSS pixels, as in its `height` attribute.
@@ -61,7 +63,7 @@ public struct FunnelDrawing: Sendable {
         var writer = DrawingWriter(
             funnel: funnel, flow: flow, layout: layout, prefix: prefix, unreachablePages: unreachablePageIndices,
             locale: locale, pageAnchors: pageAnchors)
-        svg = writer.write()
+        svgBytes = writer.write()
         width = writer.width
         height = writer.height
         legend = writer.legend

@@ -1,6 +1,8 @@
 import RovenueFallback
 
-/// Writes a laid-out flow as SVG text.
+/// Writes a laid-out flow as SVG, straight into UTF-8 bytes: literals, numbers and ids are
+/// appended as bytes, snapshot text is fitted (`DrawingText.fitted`) and escaped as
+/// `MarkupEscaping.html` escapes it (`ListingBytes.appendHTML`), with no `String` per piece.
 struct DrawingWriter {
     let funnel: Funnel
     let flow: FunnelFlow
@@ -13,7 +15,7 @@ struct DrawingWriter {
     let pageAnchors: [String]?
     private(set) var width = 0
     private(set) var height = 0
-    private var output = ""
+    private var output: [UInt8] = []
     private var offsetX = 0.0
     private var offsetY = 0.0
 
@@ -34,7 +36,8 @@ struct DrawingWriter {
         self.pageAnchors = pageAnchors.flatMap { $0.count == funnel.pages.count ? $0 : nil }
     }
 
-    mutating func write() -> String {
+    /// The `<svg>` element, as UTF-8.
+    mutating func write() -> [UInt8] {
         let empty = flow.nodes.isEmpty
         let contentWidth = empty ? 160 : layout.maxX - layout.minX
         let contentHeight = empty ? 24 : layout.totalHeight
@@ -42,23 +45,43 @@ struct DrawingWriter {
         height = Int((contentHeight + 2 * Self.margin).rounded(.up))
         offsetX = Self.margin - (empty ? 0 : layout.minX)
         offsetY = Self.margin
-        output.reserveCapacity(4096 + flow.nodes.count * 600 + flow.steps.count * 400)
+        output.reserveCapacity(4096 + flow.nodes.count * 900 + flow.steps.count * 700)
 
-        output += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"fd\" width=\"\(width)\" height=\"\(height)\" "
-        output +=
-            "viewBox=\"0 0 \(width) \(height)\" role=\"\(pageAnchors == nil ? "img" : "group")\" aria-labelledby=\"\(prefix)-title \(prefix)-desc\">\n"
-        output += "<title id=\"\(prefix)-title\">\(text("Flow of funnel \(funnelName)", width: 600))</title>\n"
-        output += "<desc id=\"\(prefix)-desc\">\(text(summary, width: Self.tooltipWidth))</desc>\n"
+        put("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"fd\" width=\"")
+        putInt(width)
+        put("\" height=\"")
+        putInt(height)
+        put("\" viewBox=\"0 0 ")
+        putInt(width)
+        put(" ")
+        putInt(height)
+        put(pageAnchors == nil ? "\" role=\"img\" aria-labelledby=\"" : "\" role=\"group\" aria-labelledby=\"")
+        putString(prefix)
+        put("-title ")
+        putString(prefix)
+        put("-desc\">\n<title id=\"")
+        putString(prefix)
+        put("-title\">")
+        putText("Flow of funnel \(funnelName)", width: 600)
+        put("</title>\n<desc id=\"")
+        putString(prefix)
+        put("-desc\">")
+        putText(summary, width: Self.tooltipWidth)
+        put("</desc>\n")
         writeMarkers()
         if empty {
-            output += "<text class=\"fd-empty\" x=\"\(number(0))\" y=\"\(number(16))\">No pages</text>\n"
+            put("<text class=\"fd-empty\" x=\"")
+            putNumber(0)
+            put("\" y=\"")
+            putNumber(16)
+            put("\">No pages</text>\n")
         } else {
             writeEdges()
             writeNodes()
             writeLabels()
             writeBadges()
         }
-        output += "</svg>\n"
+        put("</svg>\n")
         return output
     }
 
@@ -89,45 +112,70 @@ struct DrawingWriter {
         "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
-    private enum ArrowKind: String, CaseIterable {
+    private enum ArrowKind: CaseIterable {
         case plain, rule, paywall, back, unknown
+
+        var name: StaticString {
+            switch self {
+            case .plain: "plain"
+            case .rule: "rule"
+            case .paywall: "paywall"
+            case .back: "back"
+            case .unknown: "unknown"
+            }
+        }
     }
 
     private mutating func writeMarkers() {
-        output += "<defs>\n"
+        put("<defs>\n")
         for kind in ArrowKind.allCases {
-            let modifier = kind == .plain ? "" : " is-\(kind.rawValue)"
-            output += "<marker id=\"\(prefix)-arrow-\(kind.rawValue)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
-            output += "markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" orient=\"auto\">"
-            output += "<path class=\"fd-arrow\(modifier)\" d=\"M0,1L10,5L0,9z\"/></marker>\n"
+            put("<marker id=\"")
+            putString(prefix)
+            put("-arrow-")
+            put(kind.name)
+            put("\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" ")
+            put("markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" orient=\"auto\">")
+            put("<path class=\"fd-arrow")
+            if kind != .plain {
+                put(" is-")
+                put(kind.name)
+            }
+            put("\" d=\"M0,1L10,5L0,9z\"/></marker>\n")
         }
-        output += "</defs>\n"
+        put("</defs>\n")
     }
 
-    private func nodeId(_ node: Int) -> String {
+    /// Appends the element id of `node`.
+    private mutating func putNodeId(_ node: Int) {
+        putString(prefix)
         switch flow.nodes[node] {
-        case .page(let index): "\(prefix)-page-\(index)"
-        case .end: "\(prefix)-end-\(node - flow.pageCount)"
-        case .unknown: "\(prefix)-unknown-\(node - flow.pageCount)"
+        case .page(let index):
+            put("-page-")
+            putInt(index)
+        case .end:
+            put("-end-")
+            putInt(node - flow.pageCount)
+        case .unknown:
+            put("-unknown-")
+            putInt(node - flow.pageCount)
         }
     }
 
-    private func stepClasses(_ index: Int) -> String {
+    /// Appends the classes of step `index` after `fd-edge ` or `fd-badge `.
+    private mutating func putStepClasses(_ index: Int) {
         let step = flow.steps[index]
-        var classes: String
         switch step.kind {
-        case .rule: classes = "is-rule"
-        case .defaultNext: classes = "is-default"
-        case .sequential: classes = "is-sequential"
+        case .rule: put("is-rule")
+        case .defaultNext: put("is-default")
+        case .sequential: put("is-sequential")
         }
-        if layout.runsBack(LayoutStepID(index)) { classes += " is-back" }
-        if step.jumpsToPaywall { classes += " is-paywall" }
+        if layout.runsBack(LayoutStepID(index)) { put(" is-back") }
+        if step.jumpsToPaywall { put(" is-paywall") }
         switch flow.nodes[step.to] {
-        case .unknown: classes += " is-unknown"
-        case .end: classes += " is-end"
+        case .unknown: put(" is-unknown")
+        case .end: put(" is-end")
         case .page: break
         }
-        return classes
     }
 
     private func arrow(_ index: Int) -> ArrowKind {
@@ -139,17 +187,25 @@ struct DrawingWriter {
     }
 
     private mutating func writeEdges() {
-        output += "<g class=\"fd-edges\">\n"
+        put("<g class=\"fd-edges\">\n")
         for index in flow.steps.indices {
-            output += "<path class=\"fd-edge \(stepClasses(index))\" \(ends(index)) "
-            output += "d=\"\(pathData(layout.path(of: LayoutStepID(index))))\" "
-            output += "marker-end=\"url(#\(prefix)-arrow-\(arrow(index).rawValue))\"/>\n"
+            put("<path class=\"fd-edge ")
+            putStepClasses(index)
+            put("\" ")
+            putEnds(index)
+            put(" d=\"")
+            putPath(layout.path(of: LayoutStepID(index)))
+            put("\" marker-end=\"url(#")
+            putString(prefix)
+            put("-arrow-")
+            put(arrow(index).name)
+            put(")\"/>\n")
         }
-        output += "</g>\n"
+        put("</g>\n")
     }
 
     private mutating func writeNodes() {
-        output += "<g class=\"fd-nodes\">\n"
+        put("<g class=\"fd-nodes\">\n")
         for node in flow.nodes.indices {
             switch flow.nodes[node] {
             case .page(let index):
@@ -166,17 +222,13 @@ struct DrawingWriter {
                 writeTerminal(node, isError: true, tooltip: tooltip)
             }
         }
-        output += "</g>\n"
+        put("</g>\n")
     }
 
     /// A box with the page's id, type (and paywall) and copy.
     private mutating func writePage(_ index: Int, node: Int) {
         let page = funnel.pages[index]
         let isUnreachable = unreachablePages.contains(index)
-        var classes = "fd-page"
-        if index == 0 { classes += " is-start" }
-        if FunnelGraph.isPaywallPage(page) { classes += " is-paywall" }
-        if isUnreachable { classes += " is-unreachable" }
         var kind = page.type
         if let paywallId = page.paywallId, !paywallId.isEmpty { kind += " · " + paywallId }
         let copy = pageText(page)
@@ -188,25 +240,46 @@ struct DrawingWriter {
         let left = frame.centerX - frame.width / 2
         let top = frame.top
         let inner = GraphLayout.Metrics.pageWidth - 2 * GraphLayout.Metrics.textPadding
-        let textX = number(left + GraphLayout.Metrics.textPadding + offsetX)
+        let textX = left + GraphLayout.Metrics.textPadding + offsetX
         let anchor = pageAnchors.map { $0[index] }
         if let anchor {
-            let name = "Page \(index + 1) of \(funnel.pages.count): \(tooltip). Go to its row in the pages table"
-            output += "<a class=\"fd-link\" href=\"#\(DrawingText.escaped(anchor))\" data-node=\"\(nodeId(node))\" "
-            output += "aria-label=\"\(text(name, width: Self.tooltipWidth))\">"
+            put("<a class=\"fd-link\" href=\"#")
+            putEscaped(anchor)
+            put("\" data-node=\"")
+            putNodeId(node)
+            put("\" aria-label=\"")
+            putText("Page \(index + 1) of \(funnel.pages.count): \(tooltip). Go to its row in the pages table", width: Self.tooltipWidth)
+            put("\">")
         }
-        output += "<g class=\"\(classes)\" id=\"\(nodeId(node))\">"
-        output += "<title>\(text(tooltip, width: Self.tooltipWidth))</title>"
-        output += rect(x: left, y: top, width: frame.width, height: frame.height, radius: 6)
-        output += "<text class=\"fd-page-id\" x=\"\(textX)\" y=\"\(number(top + 18 + offsetY))\">"
-        output += text(page.id, width: inner, fontSize: GraphLayout.Metrics.idFontSize * GraphLayout.Metrics.boldWidening)
-        output += "</text><text class=\"fd-page-type\" x=\"\(textX)\" y=\"\(number(top + 35 + offsetY))\">"
-        output += text(kind, width: inner) + "</text>"
-        if let copy {
-            output += "<text class=\"fd-page-title\" x=\"\(textX)\" y=\"\(number(top + 51 + offsetY))\">"
-            output += text(copy, width: inner) + "</text>"
-        }
-        output += anchor == nil ? "</g>\n" : "</g></a>\n"
+        put("<g class=\"fd-page")
+        if index == 0 { put(" is-start") }
+        if FunnelGraph.isPaywallPage(page) { put(" is-paywall") }
+        if isUnreachable { put(" is-unreachable") }
+        put("\" id=\"")
+        putNodeId(node)
+        put("\"><title>")
+        putText(tooltip, width: Self.tooltipWidth)
+        put("</title>")
+        putRect(x: left, y: top, width: frame.width, height: frame.height, radius: 6)
+        let idFontSize = GraphLayout.Metrics.idFontSize * GraphLayout.Metrics.boldWidening
+        putBoxLine("<text class=\"fd-page-id\" x=\"", x: textX, y: top + 18 + offsetY, page.id, width: inner, fontSize: idFontSize)
+        putBoxLine("<text class=\"fd-page-type\" x=\"", x: textX, y: top + 35 + offsetY, kind, width: inner)
+        if let copy { putBoxLine("<text class=\"fd-page-title\" x=\"", x: textX, y: top + 51 + offsetY, copy, width: inner) }
+        put(anchor == nil ? "</g>\n" : "</g></a>\n")
+    }
+
+    /// One line of a page box: `opening` (a `<text>` element up to its `x` value), `x`, `y`, and
+    /// `text` fitted to `width` and escaped.
+    private mutating func putBoxLine(
+        _ opening: StaticString, x: Double, y: Double, _ text: String, width: Double, fontSize: Double = GraphLayout.Metrics.fontSize
+    ) {
+        put(opening)
+        putNumber(x)
+        put("\" y=\"")
+        putNumber(y)
+        put("\">")
+        putText(text, width: width, fontSize: fontSize)
+        put("</text>")
     }
 
     /// A pill with `end`, or in the error style, the unknown target.
@@ -216,57 +289,88 @@ struct DrawingWriter {
         let top = frame.top
         let label = frame.terminalText
         let labelX = frame.centerX - DrawingText.width(of: label, fontSize: GraphLayout.Metrics.fontSize) / 2
-        output += "<g class=\"fd-terminal\(isError ? " is-error" : "")\" id=\"\(nodeId(node))\">"
-        output += "<title>\(text(tooltip, width: Self.tooltipWidth))</title>"
-        output += rect(
-            x: left, y: top, width: frame.width, height: frame.height, radius: frame.height / 2)
-        output += "<text x=\"\(number(labelX + offsetX))\" y=\"\(number(top + 17 + offsetY))\">"
-        output += DrawingText.escaped(label) + "</text></g>\n"
+        put(isError ? "<g class=\"fd-terminal is-error\" id=\"" : "<g class=\"fd-terminal\" id=\"")
+        putNodeId(node)
+        put("\"><title>")
+        putText(tooltip, width: Self.tooltipWidth)
+        put("</title>")
+        putRect(x: left, y: top, width: frame.width, height: frame.height, radius: frame.height / 2)
+        put("<text x=\"")
+        putNumber(labelX + offsetX)
+        put("\" y=\"")
+        putNumber(top + 17 + offsetY)
+        put("\">")
+        putEscaped(label)
+        put("</text></g>\n")
     }
 
     private mutating func writeLabels() {
-        output += "<g class=\"fd-labels\">\n"
+        put("<g class=\"fd-labels\">\n")
         for label in layout.labels {
             let step = flow.steps[label.step.index]
-            var classes = "fd-label"
             switch step.kind {
-            case .rule: classes += " is-rule"
-            case .defaultNext: classes += " is-default"
-            case .sequential: classes += " is-sequential"
+            case .rule: put("<g class=\"fd-label is-rule")
+            case .defaultNext: put("<g class=\"fd-label is-default")
+            case .sequential: put("<g class=\"fd-label is-sequential")
             }
-            if layout.runsBack(label.step) { classes += " is-back" }
-            output += "<g class=\"\(classes)\" \(ends(label.step.index))>"
-            output += "<title>\(text(step.summary, width: Self.tooltipWidth))</title>"
-            output += rect(x: label.x, y: label.y, width: label.width, height: label.height, radius: 3)
-            let x = number(label.x + GraphLayout.Metrics.labelPadding + offsetX)
-            output += "<text>"
+            if layout.runsBack(label.step) { put(" is-back") }
+            put("\" ")
+            putEnds(label.step.index)
+            put("><title>")
+            putText(step.summary, width: Self.tooltipWidth)
+            put("</title>")
+            putRect(x: label.x, y: label.y, width: label.width, height: label.height, radius: 3)
+            let x = label.x + GraphLayout.Metrics.labelPadding + offsetX
+            put("<text>")
             for (row, line) in label.lines.enumerated() {
                 let baseline = label.y + GraphLayout.Metrics.labelVerticalPadding + 11 + Double(row) * GraphLayout.Metrics.labelLine
-                output += "<tspan x=\"\(x)\" y=\"\(number(baseline + offsetY))\">\(DrawingText.escaped(line))</tspan>"
+                put("<tspan x=\"")
+                putNumber(x)
+                put("\" y=\"")
+                putNumber(baseline + offsetY)
+                put("\">")
+                putEscaped(line)
+                put("</tspan>")
             }
-            output += "</text></g>\n"
+            put("</text></g>\n")
         }
-        output += "</g>\n"
+        put("</g>\n")
     }
 
     /// A numbered bead where each labelled step leaves its page: its priority, so a step can be
     /// told from its neighbours and matched with its label however the labels stack.
     private mutating func writeBadges() {
-        output += "<g class=\"fd-badges\" aria-hidden=\"true\">\n"
+        put("<g class=\"fd-badges\" aria-hidden=\"true\">\n")
         for label in layout.labels {
             let step = flow.steps[label.step.index]
-            output += "<g class=\"fd-badge \(stepClasses(label.step.index))\" \(ends(label.step.index))>"
-            output += "<circle cx=\"\(number(label.port.x + offsetX))\" cy=\"\(number(label.port.y + offsetY))\" "
-            output += "r=\"\(number(GraphLayout.Metrics.badgeRadius))\"/>"
-            output += "<text x=\"\(number(label.port.x + offsetX))\" y=\"\(number(label.port.y + 3.5 + offsetY))\" "
-            output += "text-anchor=\"middle\">\(step.priority)</text></g>\n"
+            put("<g class=\"fd-badge ")
+            putStepClasses(label.step.index)
+            put("\" ")
+            putEnds(label.step.index)
+            put("><circle cx=\"")
+            putNumber(label.port.x + offsetX)
+            put("\" cy=\"")
+            putNumber(label.port.y + offsetY)
+            put("\" r=\"")
+            putNumber(GraphLayout.Metrics.badgeRadius)
+            put("\"/><text x=\"")
+            putNumber(label.port.x + offsetX)
+            put("\" y=\"")
+            putNumber(label.port.y + 3.5 + offsetY)
+            put("\" text-anchor=\"middle\">")
+            putInt(step.priority)
+            put("</text></g>\n")
         }
-        output += "</g>\n"
+        put("</g>\n")
     }
 
     /// The `data-from` and `data-to` attributes of step `index`: the ids of the nodes it joins.
-    private func ends(_ index: Int) -> String {
-        "data-from=\"\(nodeId(flow.steps[index].from))\" data-to=\"\(nodeId(flow.steps[index].to))\""
+    private mutating func putEnds(_ index: Int) {
+        put("data-from=\"")
+        putNodeId(flow.steps[index].from)
+        put("\" data-to=\"")
+        putNodeId(flow.steps[index].to)
+        put("\"")
     }
 
     // MARK: Legend
@@ -360,38 +464,86 @@ struct DrawingWriter {
         }
     }
 
-    private func text(_ raw: String, width: Double, fontSize: Double = GraphLayout.Metrics.fontSize) -> String {
-        DrawingText.escaped(DrawingText.fitted(raw, maxWidth: width, fontSize: fontSize))
+    // MARK: Bytes
+
+    @inline(__always)
+    private mutating func put(_ text: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func putString(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+
+    /// Appends `number` as `String(number)` spells it.
+    private mutating func putInt(_ number: Int) {
+        ListingBytes.appendDecimal(number, to: &output)
+    }
+
+    /// Appends `text` escaped as `DrawingText.escaped` escapes it.
+    private mutating func putEscaped(_ text: String) {
+        var text = text
+        text.withUTF8 { ListingBytes.appendHTML($0, to: &output) }
+    }
+
+    /// Appends snapshot text fitted to `width` pixels at `fontSize`, escaped.
+    private mutating func putText(_ raw: String, width: Double, fontSize: Double = GraphLayout.Metrics.fontSize) {
+        putEscaped(DrawingText.fitted(raw, maxWidth: width, fontSize: fontSize))
     }
 
     /// A `<rect>` at layout coordinates.
-    private func rect(x: Double, y: Double, width: Double, height: Double, radius: Double) -> String {
-        "<rect x=\"\(number(x + offsetX))\" y=\"\(number(y + offsetY))\" width=\"\(number(width))\" "
-            + "height=\"\(number(height))\" rx=\"\(number(radius))\"/>"
+    private mutating func putRect(x: Double, y: Double, width: Double, height: Double, radius: Double) {
+        put("<rect x=\"")
+        putNumber(x + offsetX)
+        put("\" y=\"")
+        putNumber(y + offsetY)
+        put("\" width=\"")
+        putNumber(width)
+        put("\" height=\"")
+        putNumber(height)
+        put("\" rx=\"")
+        putNumber(radius)
+        put("\"/>")
     }
 
-    private func pathData(_ path: GraphLayout.Path) -> String {
-        var data = "M" + point(path.start)
+    private mutating func putPath(_ path: GraphLayout.Path) {
+        put("M")
+        putPoint(path.start)
         for segment in path.segments {
             switch segment {
-            case .line(let to): data += "L" + point(to)
-            case .quad(let control, let to): data += "Q" + point(control) + " " + point(to)
+            case .line(let to):
+                put("L")
+                putPoint(to)
+            case .quad(let control, let to):
+                put("Q")
+                putPoint(control)
+                put(" ")
+                putPoint(to)
             case .cubic(let first, let second, let to):
-                data += "C" + point(first) + " " + point(second) + " " + point(to)
+                put("C")
+                putPoint(first)
+                put(" ")
+                putPoint(second)
+                put(" ")
+                putPoint(to)
             }
         }
-        return data
     }
 
-    private func point(_ point: GraphLayout.Point) -> String {
-        number(point.x + offsetX) + "," + number(point.y + offsetY)
+    private mutating func putPoint(_ point: GraphLayout.Point) {
+        putNumber(point.x + offsetX)
+        put(",")
+        putNumber(point.y + offsetY)
     }
 
-    /// `value` with exactly one decimal.
-    func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0.0" }
+    /// Appends `value` with exactly one decimal (`0.0` when not finite).
+    private mutating func putNumber(_ value: Double) {
+        guard value.isFinite else { return put("0.0") }
         let tenths = Int((value * 10).rounded())
         let magnitude = tenths.magnitude
-        return "\(tenths < 0 ? "-" : "")\(magnitude / 10).\(magnitude % 10)"
+        if tenths < 0 { output.append(UInt8(ascii: "-")) }
+        ListingBytes.appendDecimal(Int(magnitude / 10), to: &output)
+        output.append(UInt8(ascii: "."))
+        output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
     }
 }

@@ -9,9 +9,83 @@ enum DrawingText {
     /// `text` on one line without characters XML 1.0 or a reader would trip on, cut with `…` to
     /// fit `maxWidth` pixels at `fontSize`. Reads only as much of `text` as it keeps.
     static func fitted(_ text: String, maxWidth: Double, fontSize: Double) -> String {
-        fittedPlainASCII(text, maxWidth: maxWidth, fontSize: fontSize)
+        if fitsUnchanged(text, maxWidth: maxWidth, fontSize: fontSize) { return text }
+        return fittedPlainASCII(text, maxWidth: maxWidth, fontSize: fontSize)
             ?? fittedLatinScalars(text, maxWidth: maxWidth, fontSize: fontSize)
             ?? fittedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+    }
+
+    /// True when `fitted` gives `text` back as it is, found without making anything (most
+    /// tooltips and labels fit): every scalar is printable ASCII or one of the Latin letters and
+    /// signs `fittedLatinScalars` takes (each a character of its own, drawn as it is), no space
+    /// starts or ends the text or follows another (`fitted` would drop it), and the line, summed
+    /// as `FittingLine` sums it (each space's width just before the piece after it), stays within
+    /// `maxWidth`. The widths are positive, so the sum only grows and its last value decides.
+    static func fitsUnchanged(_ text: String, maxWidth: Double, fontSize: Double) -> Bool {
+        let spaceWidth = advance(of: " ") * fontSize
+        var total = 0.0
+        var started = false
+        var pendingSpace = false
+        var bytes = text.utf8.makeIterator()
+        while let byte = bytes.next() {
+            var value = UInt32(byte)
+            if byte >= 0x80 {
+                // U+00A1 to U+024F are two bytes, led by 0xC2 to 0xC9; a `String` is valid UTF-8.
+                guard byte >= 0xC2, byte <= 0xC9, let next = bytes.next() else { return false }
+                value = UInt32(byte & 0x1F) << 6 | UInt32(next & 0x3F)
+            }
+            switch value {
+            case 0x20:
+                if !started || pendingSpace { return false }
+                pendingSpace = true
+                continue
+            case 0x21...0x7E, 0xA1...0xAC, 0xAE...0x24F: break
+            default: return fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+            }
+            if pendingSpace {
+                total += spaceWidth
+                pendingSpace = false
+            }
+            total += advance(of: Unicode.Scalar(value)) * fontSize
+            started = true
+        }
+        return !pendingSpace && !(total > maxWidth)
+    }
+
+    /// `fitsUnchanged` for any text, one `Character` at a time as `fittedByCharacter` reads it:
+    /// true when `cleaned(_:)` keeps every character as it is (no white space but single spaces
+    /// between characters, no unsafe scalar, at most `scalarLimit` scalars) and the line fits.
+    static func fitsUnchangedByCharacter(_ text: String, maxWidth: Double, fontSize: Double) -> Bool {
+        let spaceWidth = advance(of: " ") * fontSize
+        var total = 0.0
+        var started = false
+        var pendingSpace = false
+        for character in text {
+            let first: Unicode.Scalar?
+            if character.utf8.count == 1, let byte = character.utf8.first, byte >= 0x20, byte < 0x7F {
+                if byte == 0x20 {
+                    if !started || pendingSpace { return false }
+                    pendingSpace = true
+                    continue
+                }
+                first = Unicode.Scalar(byte)
+            } else {
+                if character.isWhitespace { return false }
+                var count = 0
+                for scalar in character.unicodeScalars {
+                    count += 1
+                    if count > scalarLimit || isUnsafe(scalar) { return false }
+                }
+                first = character.unicodeScalars.first
+            }
+            if pendingSpace {
+                total += spaceWidth
+                pendingSpace = false
+            }
+            total += advance(of: first) * fontSize
+            started = true
+        }
+        return !pendingSpace && !(total > maxWidth)
     }
 
     /// `fitted` one `Character` at a time, for any text.
