@@ -350,25 +350,6 @@ struct MediaScan {
         }
     }
 
-    /// True when `buffer[start..<start + length]` has a backslash; eight bytes at a time: a word
-    /// has one when `word ^ 0x5C…` has a zero byte.
-    static func hasBackslash(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, length: Int) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
-        var offset = 0
-        while offset + 8 <= length {
-            let marked = UnsafeRawPointer(buffer.baseAddress! + start + offset).loadUnaligned(as: UInt64.self) ^ backslashes
-            if (marked &- ones) & ~marked & highs != 0 { return true }
-            offset += 8
-        }
-        while offset < length {
-            if buffer[start + offset] == UInt8(ascii: "\\") { return true }
-            offset += 1
-        }
-        return false
-    }
-
     private static let knownKeys = KnownKeys()
 
     let document: JSONDocument
@@ -575,20 +556,19 @@ struct MediaScan {
         }
     }
 
-    /// The flags of the key at `node`: from its bytes unless it has a backslash, else from the
+    /// The flags of the key at `node`: from its bytes unless it has an escape, else from the
     /// decoded key (`referenceKeyFlags`).
     ///
-    /// A key without a backslash decodes to its bytes, so it is a known key exactly when its bytes
-    /// are one's; a key with non-ASCII bytes is none (every known key is ASCII).
+    /// A key without an escape decodes to its bytes, so it is a known key exactly when its bytes
+    /// are one's; a key with non-ASCII bytes is none (every known key is ASCII). Whether the key
+    /// has an escape is the parser's flag on its node (`stringHasEscapes(ofNode:)`): the key's bytes are
+    /// not searched for a backslash again.
     func keyFlags(_ node: Int) -> UInt8 {
+        if document.stringHasEscapes(ofNode: node) { return Self.referenceKeyFlags(document.string(ofNode: node) ?? "") }
         let range = document.byteRange(ofNode: node)
         let start = range.lowerBound + 1
         let length = range.upperBound - 1 - start
-        let known: UInt8? = bytes.withUnsafeBufferPointer { buffer in
-            if let flags = knownKeys.flags(of: buffer, start: start, length: length) { return flags }
-            return MediaScan.hasBackslash(buffer, start: start, length: length) ? nil : 0
-        }
-        return known ?? Self.referenceKeyFlags(document.string(ofNode: node) ?? "")
+        return bytes.withUnsafeBufferPointer { buffer in knownKeys.flags(of: buffer, start: start, length: length) } ?? 0
     }
 
     /// The flags of a decoded key, from the three key sets.

@@ -224,9 +224,16 @@ public struct CheckReport: Sendable {
 
     /// How many findings of each severity the files have, with each unreadable file's
     /// `file-unreadable` counted as an error.
+    ///
+    /// Reads each finding's severity in place: a finding copied out of its array (as a flattened
+    /// sequence of findings gives them) retains and releases every string it holds.
     public var counts: SeverityCounts {
-        var counts = SeverityCounts(files.lazy.flatMap(\.findings))
-        counts.add(ReportRule.fileUnreadable.severity, count: files.count(where: \.isUnreadable))
+        var counts = SeverityCounts()
+        for file in files.indices {
+            let findings = files[file].findings
+            for index in findings.indices { counts.add(findings[index].severity) }
+            if files[file].isUnreadable { counts.add(ReportRule.fileUnreadable.severity) }
+        }
         return counts
     }
 

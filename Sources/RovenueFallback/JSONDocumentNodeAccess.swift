@@ -15,6 +15,10 @@ extension JSONDocument {
         return Int(node.start)..<Int(node.end)
     }
 
+    /// True when the string (or key) node at `index` has an escape (a backslash) in its token, so
+    /// its text differs from its bytes; false for any other kind.
+    package func stringHasEscapes(ofNode index: Int) -> Bool { nodes[index].flags & JSONDocument.hasEscapes != 0 }
+
     /// The elements of the array or members of the object at `index`; 0 for a scalar.
     package func count(ofNode index: Int) -> Int { Int(nodes[index].count) }
 
