@@ -1,5 +1,5 @@
 import FallbackMarkdown
-import FallbackMustache
+@testable import FallbackMustache
 import FallbackSample
 import Testing
 @testable import FallbackSite
@@ -162,5 +162,32 @@ struct SubstitutionScanTests {
             #expect(rendered.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == reference, "\(page.path)")
             #expect(try builder.renderBytes(page) == reference, "\(page.path)")
         }
+    }
+
+    /// The appender writes the token `escape(_:)` would have returned, numbered next, for a value
+    /// that substitutes as that text; a trusted token passes through both unchanged.
+    @Test func appendedTokensAreTheTokensEscapeMakes() {
+        let values = PageValues()
+        let trusted = values.html("<b>x</b>").token
+        var next = 1
+        for number in 0..<3_000 {
+            var output: [UInt8] = [0x2A]
+            if number % 7 == 0 {
+                values.escaping.append(trusted, to: &output)
+                #expect(output == [0x2A] + Array(trusted.utf8))
+                #expect(values.escaping.escape(trusted) == trusted)
+            } else if number % 2 == 0 {
+                let text = "<v \(number)>"
+                values.escaping.append(text, to: &output)
+                #expect(output == [0x2A] + Array((values.prefix + String(next) + PageValues.suffix).utf8), "\(number)")
+                let page = output.withUnsafeBufferPointer { values.substitutedBytes(in: $0) }
+                #expect(page == [0x2A] + Array(SnapshotText.html(text).utf8), "\(number)")
+                next += 1
+            } else {
+                #expect(values.escaping.escape("v") == values.prefix + String(next) + PageValues.suffix, "\(number)")
+                next += 1
+            }
+        }
+        #expect(values.values.count == next)
     }
 }
