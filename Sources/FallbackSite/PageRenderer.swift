@@ -180,9 +180,6 @@ public final class PageValues: @unchecked Sendable {
             var index = 0
             var copiedUpTo = 0
             while index < source.count {
-                // Straight to the next byte that can start a token or move the position.
-                index = position.nextStop(in: source, from: index, orMarker: marker[0])
-                guard index < source.count else { break }
                 let byte = source[index]
                 guard byte == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
                 else {
@@ -272,35 +269,14 @@ struct MarkupPosition {
     }
 
     /// True when `advance(over:at:)` would change nothing at `byte`: in text or a quoted value,
-    /// only a `<` or the closing quote counts (most bytes of a page); in a tag whose name has been
-    /// read, only a quote or the `>` that ends it.
+    /// only a `<` or the closing quote counts (most bytes of a page).
     @inline(__always)
     func ignores(_ byte: UInt8) -> Bool {
         switch state {
         case .content, .plainText: byte != UInt8(ascii: "<")
         case .doubleQuoted: byte != UInt8(ascii: "\"")
         case .singleQuoted: byte != UInt8(ascii: "'")
-        case .tag:
-            !readsEveryByte && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'") && byte != UInt8(ascii: ">")
-        }
-    }
-
-    /// In a tag, while its name is read (or the `/` of an end tag is awaited), every byte counts.
-    private var readsEveryByte: Bool {
-        readingName || (isEndTag && tagName.isEmpty)
-    }
-
-    /// The first index from `start` whose byte is `marker` or one that `ignores(_:)` does not
-    /// ignore; `bytes.count` when there is none. Eight bytes at a time: the bytes the state
-    /// reacts to are at most three, and a page's text and attribute values are long runs of none.
-    func nextStop(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, orMarker marker: UInt8) -> Int {
-        switch state {
-        case .content, .plainText: return ByteStops.first(in: bytes, from: start, marker, UInt8(ascii: "<"))
-        case .doubleQuoted: return ByteStops.first(in: bytes, from: start, marker, UInt8(ascii: "\""))
-        case .singleQuoted: return ByteStops.first(in: bytes, from: start, marker, UInt8(ascii: "'"))
-        case .tag:
-            if readsEveryByte { return start }
-            return ByteStops.first(in: bytes, from: start, marker, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"))
+        case .tag: false
         }
     }
 
@@ -357,40 +333,6 @@ struct MarkupPosition {
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-    }
-}
-
-/// Finds the first of up to four given bytes, eight bytes at a time.
-enum ByteStops {
-    /// The first index from `start` whose byte is one of `a`, `b`, `c`, `d` (repeat one to look
-    /// for fewer); `bytes.count` when there is none.
-    ///
-    /// A word XORed with a byte repeated has a zero byte where that byte stands; the carry-free
-    /// zero-byte test of "Bit Twiddling Hacks" marks the lowest such lane exactly (a lane after a
-    /// true one may be marked too, which the lowest mark never is), so the lowest mark of all
-    /// four tests is the first match.
-    @inline(__always)
-    static func first(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ a: UInt8, _ b: UInt8, _ c: UInt8? = nil, _ d: UInt8? = nil) -> Int {
-        let c = c ?? a, d = d ?? b
-        var index = start
-        if let base = bytes.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let (wa, wb, wc, wd) = (ones &* UInt64(a), ones &* UInt64(b), ones &* UInt64(c), ones &* UInt64(d))
-            while index + 8 <= bytes.count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let xa = word ^ wa, xb = word ^ wb, xc = word ^ wc, xd = word ^ wd
-                let marks = (((xa &- ones) & ~xa) | ((xb &- ones) & ~xb) | ((xc &- ones) & ~xc) | ((xd &- ones) & ~xd)) & highs
-                if marks != 0 { return index + marks.trailingZeroBitCount / 8 }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == a || byte == b || byte == c || byte == d { return index }
-            index += 1
-        }
-        return index
     }
 }
 

@@ -4,11 +4,11 @@ import FallbackSample
 import Testing
 @testable import FallbackSite
 
-/// Token substitution jumps from stop to stop (`MarkupPosition.nextStop`, eight bytes at a time)
-/// and values are appended to a render's output as token bytes (`MustacheEscaping`'s appender),
-/// issue 10. Both must give the pages the reference paths give: substitution visiting every byte,
-/// and tokens made as `String`s by `escape(_:)`.
-@Suite("Substitution scan and token bytes")
+/// Values are appended to a render's output as token bytes (`MustacheEscaping`'s appender,
+/// issue 10), and substitution skips the bytes `MarkupPosition.ignores(_:)` names. Pages must be
+/// what the reference paths make: tokens made as `String`s by `escape(_:)`, and substitution
+/// visiting every byte.
+@Suite("Substitution and token bytes")
 struct SubstitutionScanTests {
     /// `substitutedBytes(in:)` as it was before the scan: every byte that is not a token's is
     /// fed to the position, whatever it is.
@@ -84,54 +84,6 @@ struct SubstitutionScanTests {
             let reference = Self.referenceSubstitution(page, values: values)
             #expect(page.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == reference, "\(String(decoding: page, as: UTF8.self).debugDescription)")
         }
-    }
-
-    /// At every byte of every hostile page, in the state the page leaves there: the next stop is
-    /// the first byte that is a token's first or that the position does not ignore.
-    @Test func theNextStopIsTheFirstByteThatCounts() {
-        let values = PageValues()
-        let marker = values.prefix.utf8.first!
-        var misses: [String] = []
-        for page in Self.hostilePages(values: values) {
-            page.withUnsafeBufferPointer { bytes in
-                var position = MarkupPosition()
-                for index in bytes.indices {
-                    let expected = bytes[index...].firstIndex { $0 == marker || !position.ignores($0) } ?? bytes.count
-                    if position.nextStop(in: bytes, from: index, orMarker: marker) != expected {
-                        misses.append("\(String(decoding: bytes, as: UTF8.self).debugDescription) at \(index)")
-                    }
-                    position.advance(over: bytes, at: index)
-                }
-                #expect(position.nextStop(in: bytes, from: bytes.count, orMarker: marker) == bytes.count)
-            }
-        }
-        #expect(misses.isEmpty, "\(misses.count) misses, first \(misses.prefix(3))")
-    }
-
-    /// `ByteStops.first` against a plain search, for every byte value at every position of a word.
-    @Test func byteStopsFindTheFirstOfTheirBytes() {
-        var misses: [String] = []
-        for target in 0...255 {
-            let target = UInt8(target)
-            for length in 0..<20 {
-                for at in 0..<max(length, 1) {
-                    var bytes = [UInt8](repeating: target == 0x41 ? 0x42 : 0x41, count: length)
-                    if at < length { bytes[at] = target }
-                    if at + 3 < length { bytes[at + 3] = 0x3C }
-                    bytes.withUnsafeBufferPointer { buffer in
-                        for start in 0...length {
-                            let expected = buffer[start...].firstIndex { $0 == target || $0 == 0x3C || $0 == 0x22 } ?? length
-                            let one = buffer[start...].firstIndex(of: target) ?? length
-                            if ByteStops.first(in: buffer, from: start, target, 0x3C, 0x22) != expected
-                                || ByteStops.first(in: buffer, from: start, target, target) != one {
-                                misses.append("\(target) at \(at) of \(length) from \(start)")
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        #expect(misses.isEmpty, "\(misses.count) misses, first \(misses.prefix(3))")
     }
 
     /// Every page of the examples and fixtures: the page's Markdown HTML and its layout substitute
