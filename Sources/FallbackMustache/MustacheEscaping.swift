@@ -1,10 +1,22 @@
 /// How `{{name}}` tags escape a value's text; `{{{name}}}` and `{{&name}}` never escape.
 public struct MustacheEscaping: Sendable {
     private let transform: @Sendable (String) -> String
+    /// Appends what `transform` returns as UTF-8, without making the `String`; nil to append
+    /// `transform`'s result.
+    private let appender: (@Sendable (String, inout [UInt8]) -> Void)?
 
     /// Escapes with a custom function.
     public static func custom(_ escape: @escaping @Sendable (String) -> String) -> MustacheEscaping {
         MustacheEscaping(transform: escape)
+    }
+
+    /// Escapes with a custom function, and renders by `append`, which must append to the output
+    /// exactly the UTF-8 of what `escape` returns for the same text (and do the same otherwise):
+    /// a render writes each value into its output with no `String` of the escaped value.
+    public static func custom(
+        _ escape: @escaping @Sendable (String) -> String, appending append: @escaping @Sendable (String, inout [UInt8]) -> Void
+    ) -> MustacheEscaping {
+        MustacheEscaping(transform: escape, appender: append)
     }
 
     /// Inserts text unchanged.
@@ -61,15 +73,26 @@ public struct MustacheEscaping: Sendable {
 
     private init(_ replacements: ByteReplacements) {
         transform = replacements.apply
+        appender = nil
     }
 
-    private init(transform: @escaping @Sendable (String) -> String) {
+    private init(transform: @escaping @Sendable (String) -> String, appender: (@Sendable (String, inout [UInt8]) -> Void)? = nil) {
         self.transform = transform
+        self.appender = appender
     }
 
     /// Returns `text` escaped.
     public func escape(_ text: String) -> String {
         transform(text)
+    }
+
+    /// Appends `text` escaped to `output`, as UTF-8: the bytes of `escape(text)`.
+    func append(_ text: String, to output: inout [UInt8]) {
+        if let appender {
+            appender(text, &output)
+        } else {
+            output.append(contentsOf: transform(text).utf8)
+        }
     }
 }
 

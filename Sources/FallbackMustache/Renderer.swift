@@ -85,7 +85,11 @@ struct Renderer<Partials: MustachePartialProvider> {
             case .escapedVariable, .variable:
                 let text = resolve(frame.program.names[op.first]).text
                 guard !text.isEmpty else { continue }
-                output.append(contentsOf: (op.kind == .escapedVariable ? escaping.escape(text) : text).utf8)
+                if op.kind == .escapedVariable {
+                    escaping.append(text, to: &output)
+                } else {
+                    output.append(contentsOf: text.utf8)
+                }
             case .section, .invertedSection:
                 let value = resolve(frame.program.names[op.first])
                 let inverted = op.kind == .invertedSection

@@ -17,19 +17,23 @@ public final class PageValues: @unchecked Sendable {
     static let suffix = "vxqz"
 
     private let lock = NSLock()
-    private var values: [Value] = []
+    /// Read by the tests' reference substitution.
+    private(set) var values: [Value] = []
     private var trustedTokens: Set<String> = []
     /// Tokens carry a random nonce, so no text in a snapshot can spell one.
-    private let prefix: String
+    let prefix: String
+    /// The first byte of every token.
+    private let prefixFirstByte: UInt8
 
     public init() {
         var generator = SystemRandomNumberGenerator()
         prefix = PageValues.marker + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! })
+        prefixFirstByte = prefix.utf8.first!
     }
 
     /// A value a token stands for: snapshot text, or trusted HTML as text or as UTF-8 bytes
     /// (a page's body or a source listing, which are made as bytes).
-    private enum Value {
+    enum Value {
         case text(String)
         case html(String)
         case htmlBytes([UInt8])
@@ -69,44 +73,72 @@ public final class PageValues: @unchecked Sendable {
         }
     }
 
+    /// The longest token: the prefix, an `Int`'s digits and the suffix.
+    private var maximumTokenLength: Int { prefix.utf8.count + 20 + PageValues.suffix.utf8.count }
+
     /// `prefix + String(number) + PageValues.suffix`, made in one allocation: a page registers a
     /// token for every value it shows.
     private func token(_ number: Int) -> String {
-        precondition(number >= 0)
-        let prefix = self.prefix.utf8
-        let suffix = PageValues.suffix.utf8
-        return String(unsafeUninitializedCapacity: prefix.count + 20 + suffix.count) { buffer in
-            var end = buffer.initialize(fromContentsOf: prefix)
-            var digits = 1
-            var rest = number / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            rest = number
-            for offset in stride(from: end + digits - 1, through: end, by: -1) {
-                buffer[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            end += digits
-            end = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: suffix) + end
-            return end
+        String(unsafeUninitializedCapacity: maximumTokenLength) { spell(number, into: $0) }
+    }
+
+    /// Registers `text` as snapshot text and appends its token to `output`: the bytes of
+    /// `token(number)`, with no `String` of them.
+    private func appendToken(registering text: String, to output: inout [UInt8]) {
+        let number = lock.withLock {
+            values.append(.text(text))
+            return values.count - 1
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumTokenLength) { buffer in
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<spell(number, into: buffer)]))
         }
     }
 
-    /// The escaping that turns each interpolated value into a token; a trusted-HTML token passes
-    /// through as it is, so `{{drawing}}` and `{{{drawing}}}` both work.
-    var escaping: MustacheEscaping {
-        .custom { [self] text in
-            if isTrustedToken(text) { return text }
-            return register(.text(text))
+    /// Writes the token of `number` at the start of `buffer` (at least `maximumTokenLength`
+    /// bytes), and returns its length.
+    private func spell(_ number: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(number >= 0)
+        let prefix = self.prefix.utf8
+        let suffix = PageValues.suffix.utf8
+        var end = buffer.initialize(fromContentsOf: prefix)
+        var digits = 1
+        var rest = number / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        rest = number
+        for offset in stride(from: end + digits - 1, through: end, by: -1) {
+            buffer[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        end += digits
+        end = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: suffix) + end
+        return end
+    }
+
+    /// The escaping that turns each interpolated value into a token; a trusted-HTML token passes
+    /// through as it is, so `{{drawing}}` and `{{{drawing}}}` both work. A render appends the
+    /// token's bytes to its output, with no `String` of the token.
+    var escaping: MustacheEscaping {
+        .custom(
+            { [self] text in
+                if isTrustedToken(text) { return text }
+                return register(.text(text))
+            },
+            appending: { [self] text, output in
+                if isTrustedToken(text) {
+                    output.append(contentsOf: text.utf8)
+                } else {
+                    appendToken(registering: text, to: &output)
+                }
+            })
     }
 
     private func isTrustedToken(_ text: String) -> Bool {
         // Most values are snapshot text, not tokens: they are told apart by their first bytes,
         // without the lock or a hash.
-        guard text.utf8.starts(with: prefix.utf8) else { return false }
+        guard text.utf8.first == prefixFirstByte, text.utf8.starts(with: prefix.utf8) else { return false }
         return lock.withLock { trustedTokens.contains(text) }
     }
 

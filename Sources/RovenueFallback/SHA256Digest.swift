@@ -110,59 +110,178 @@ public struct SHA256Hasher: Sendable {
     }
 
     /// Runs the compression function over `blocks`, whose length is a multiple of 64.
+    ///
+    /// The 64 rounds are written out (generated, one line a round): the message schedule is
+    /// sixteen local words overwritten in place, the eight working variables rotate by name rather
+    /// than by moving, and the round constants are literals, so a block is plain register
+    /// arithmetic with no array, bounds check or loop counter.
     private mutating func compress(blocks: UnsafeRawBufferPointer) {
-        Self.roundConstants.withUnsafeBufferPointer { k in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                var (h0, h1, h2, h3, h4, h5, h6, h7) = state
-                var offset = 0
-                while offset < blocks.count {
-                    for t in 0..<16 {
-                        w[t] = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 4 * t, as: UInt32.self))
-                    }
-                    for t in 16..<64 {
-                        let x = w[t - 15], y = w[t - 2]
-                        let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
-                        let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
-                        w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-                    }
-
-                    var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
-                    for t in 0..<64 {
-                        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                        let choice = (e & f) ^ (~e & g)
-                        let t1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
-                        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                        let majority = (a & b) ^ (a & c) ^ (b & c)
-                        let t2 = s0 &+ majority
-                        h = g
-                        g = f
-                        f = e
-                        e = d &+ t1
-                        d = c
-                        c = b
-                        b = a
-                        a = t1 &+ t2
-                    }
-
-                    h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d
-                    h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
-                    offset += 64
-                }
-                state = (h0, h1, h2, h3, h4, h5, h6, h7)
+        var (h0, h1, h2, h3, h4, h5, h6, h7) = state
+        var offset = 0
+        while offset < blocks.count {
+            do {
+                var w0 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 0, as: UInt32.self))
+                var w1 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                var w2 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))
+                var w3 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                var w4 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self))
+                var w5 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 20, as: UInt32.self))
+                var w6 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 24, as: UInt32.self))
+                var w7 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 28, as: UInt32.self))
+                var w8 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 32, as: UInt32.self))
+                var w9 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 36, as: UInt32.self))
+                var w10 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 40, as: UInt32.self))
+                var w11 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 44, as: UInt32.self))
+                var w12 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 48, as: UInt32.self))
+                var w13 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 52, as: UInt32.self))
+                var w14 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 56, as: UInt32.self))
+                var w15 = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + 60, as: UInt32.self))
+                var (v0, v1, v2, v3, v4, v5, v6, v7) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                sha256Round(&v3, &v7, v0, v1, v2, v4, v5, v6, 0x428a_2f98 &+ w0)
+                sha256Round(&v2, &v6, v7, v0, v1, v3, v4, v5, 0x7137_4491 &+ w1)
+                sha256Round(&v1, &v5, v6, v7, v0, v2, v3, v4, 0xb5c0_fbcf &+ w2)
+                sha256Round(&v0, &v4, v5, v6, v7, v1, v2, v3, 0xe9b5_dba5 &+ w3)
+                sha256Round(&v7, &v3, v4, v5, v6, v0, v1, v2, 0x3956_c25b &+ w4)
+                sha256Round(&v6, &v2, v3, v4, v5, v7, v0, v1, 0x59f1_11f1 &+ w5)
+                sha256Round(&v5, &v1, v2, v3, v4, v6, v7, v0, 0x923f_82a4 &+ w6)
+                sha256Round(&v4, &v0, v1, v2, v3, v5, v6, v7, 0xab1c_5ed5 &+ w7)
+                sha256Round(&v3, &v7, v0, v1, v2, v4, v5, v6, 0xd807_aa98 &+ w8)
+                sha256Round(&v2, &v6, v7, v0, v1, v3, v4, v5, 0x1283_5b01 &+ w9)
+                sha256Round(&v1, &v5, v6, v7, v0, v2, v3, v4, 0x2431_85be &+ w10)
+                sha256Round(&v0, &v4, v5, v6, v7, v1, v2, v3, 0x550c_7dc3 &+ w11)
+                sha256Round(&v7, &v3, v4, v5, v6, v0, v1, v2, 0x72be_5d74 &+ w12)
+                sha256Round(&v6, &v2, v3, v4, v5, v7, v0, v1, 0x80de_b1fe &+ w13)
+                sha256Round(&v5, &v1, v2, v3, v4, v6, v7, v0, 0x9bdc_06a7 &+ w14)
+                sha256Round(&v4, &v0, v1, v2, v3, v5, v6, v7, 0xc19b_f174 &+ w15)
+                w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+                sha256Round(&v3, &v7, v0, v1, v2, v4, v5, v6, 0xe49b_69c1 &+ w0)
+                w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+                sha256Round(&v2, &v6, v7, v0, v1, v3, v4, v5, 0xefbe_4786 &+ w1)
+                w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+                sha256Round(&v1, &v5, v6, v7, v0, v2, v3, v4, 0x0fc1_9dc6 &+ w2)
+                w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+                sha256Round(&v0, &v4, v5, v6, v7, v1, v2, v3, 0x240c_a1cc &+ w3)
+                w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+                sha256Round(&v7, &v3, v4, v5, v6, v0, v1, v2, 0x2de9_2c6f &+ w4)
+                w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+                sha256Round(&v6, &v2, v3, v4, v5, v7, v0, v1, 0x4a74_84aa &+ w5)
+                w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+                sha256Round(&v5, &v1, v2, v3, v4, v6, v7, v0, 0x5cb0_a9dc &+ w6)
+                w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+                sha256Round(&v4, &v0, v1, v2, v3, v5, v6, v7, 0x76f9_88da &+ w7)
+                w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+                sha256Round(&v3, &v7, v0, v1, v2, v4, v5, v6, 0x983e_5152 &+ w8)
+                w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+                sha256Round(&v2, &v6, v7, v0, v1, v3, v4, v5, 0xa831_c66d &+ w9)
+                w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+                sha256Round(&v1, &v5, v6, v7, v0, v2, v3, v4, 0xb003_27c8 &+ w10)
+                w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+                sha256Round(&v0, &v4, v5, v6, v7, v1, v2, v3, 0xbf59_7fc7 &+ w11)
+                w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+                sha256Round(&v7, &v3, v4, v5, v6, v0, v1, v2, 0xc6e0_0bf3 &+ w12)
+                w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+                sha256Round(&v6, &v2, v3, v4, v5, v7, v0, v1, 0xd5a7_9147 &+ w13)
+                w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+                sha256Round(&v5, &v1, v2, v3, v4, v6, v7, v0, 0x06ca_6351 &+ w14)
+                w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+                sha256Round(&v4, &v0, v1, v2, v3, v5, v6, v7, 0x1429_2967 &+ w15)
+                w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+                sha256Round(&v3, &v7, v0, v1, v2, v4, v5, v6, 0x27b7_0a85 &+ w0)
+                w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+                sha256Round(&v2, &v6, v7, v0, v1, v3, v4, v5, 0x2e1b_2138 &+ w1)
+                w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+                sha256Round(&v1, &v5, v6, v7, v0, v2, v3, v4, 0x4d2c_6dfc &+ w2)
+                w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+                sha256Round(&v0, &v4, v5, v6, v7, v1, v2, v3, 0x5338_0d13 &+ w3)
+                w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+                sha256Round(&v7, &v3, v4, v5, v6, v0, v1, v2, 0x650a_7354 &+ w4)
+                w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+                sha256Round(&v6, &v2, v3, v4, v5, v7, v0, v1, 0x766a_0abb &+ w5)
+                w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+                sha256Round(&v5, &v1, v2, v3, v4, v6, v7, v0, 0x81c2_c92e &+ w6)
+                w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+                sha256Round(&v4, &v0, v1, v2, v3, v5, v6, v7, 0x9272_2c85 &+ w7)
+                w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+                sha256Round(&v3, &v7, v0, v1, v2, v4, v5, v6, 0xa2bf_e8a1 &+ w8)
+                w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+                sha256Round(&v2, &v6, v7, v0, v1, v3, v4, v5, 0xa81a_664b &+ w9)
+                w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+                sha256Round(&v1, &v5, v6, v7, v0, v2, v3, v4, 0xc24b_8b70 &+ w10)
+                w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+                sha256Round(&v0, &v4, v5, v6, v7, v1, v2, v3, 0xc76c_51a3 &+ w11)
+                w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+                sha256Round(&v7, &v3, v4, v5, v6, v0, v1, v2, 0xd192_e819 &+ w12)
+                w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+                sha256Round(&v6, &v2, v3, v4, v5, v7, v0, v1, 0xd699_0624 &+ w13)
+                w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+                sha256Round(&v5, &v1, v2, v3, v4, v6, v7, v0, 0xf40e_3585 &+ w14)
+                w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+                sha256Round(&v4, &v0, v1, v2, v3, v5, v6, v7, 0x106a_a070 &+ w15)
+                w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+                sha256Round(&v3, &v7, v0, v1, v2, v4, v5, v6, 0x19a4_c116 &+ w0)
+                w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+                sha256Round(&v2, &v6, v7, v0, v1, v3, v4, v5, 0x1e37_6c08 &+ w1)
+                w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+                sha256Round(&v1, &v5, v6, v7, v0, v2, v3, v4, 0x2748_774c &+ w2)
+                w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+                sha256Round(&v0, &v4, v5, v6, v7, v1, v2, v3, 0x34b0_bcb5 &+ w3)
+                w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+                sha256Round(&v7, &v3, v4, v5, v6, v0, v1, v2, 0x391c_0cb3 &+ w4)
+                w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+                sha256Round(&v6, &v2, v3, v4, v5, v7, v0, v1, 0x4ed8_aa4a &+ w5)
+                w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+                sha256Round(&v5, &v1, v2, v3, v4, v6, v7, v0, 0x5b9c_ca4f &+ w6)
+                w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+                sha256Round(&v4, &v0, v1, v2, v3, v5, v6, v7, 0x682e_6ff3 &+ w7)
+                w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+                sha256Round(&v3, &v7, v0, v1, v2, v4, v5, v6, 0x748f_82ee &+ w8)
+                w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+                sha256Round(&v2, &v6, v7, v0, v1, v3, v4, v5, 0x78a5_636f &+ w9)
+                w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+                sha256Round(&v1, &v5, v6, v7, v0, v2, v3, v4, 0x84c8_7814 &+ w10)
+                w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+                sha256Round(&v0, &v4, v5, v6, v7, v1, v2, v3, 0x8cc7_0208 &+ w11)
+                w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+                sha256Round(&v7, &v3, v4, v5, v6, v0, v1, v2, 0x90be_fffa &+ w12)
+                w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+                sha256Round(&v6, &v2, v3, v4, v5, v7, v0, v1, 0xa450_6ceb &+ w13)
+                w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+                sha256Round(&v5, &v1, v2, v3, v4, v6, v7, v0, 0xbef9_a3f7 &+ w14)
+                w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+                sha256Round(&v4, &v0, v1, v2, v3, v5, v6, v7, 0xc671_78f2 &+ w15)
+                h0 &+= v0; h1 &+= v1; h2 &+= v2; h3 &+= v3
+                h4 &+= v4; h5 &+= v5; h6 &+= v6; h7 &+= v7
             }
+            offset += 64
         }
+        state = (h0, h1, h2, h3, h4, h5, h6, h7)
     }
+}
 
-    private static let roundConstants: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
+/// One SHA-256 round (FIPS 180-4, 6.2.2 step 3) with the working variables named as they stand
+/// this round: `d` becomes the new `e` and `h` the new `a`; `constantAndWord` is `K[t] + W[t]`.
+@inline(__always)
+private func sha256Round(
+    _ d: inout UInt32, _ h: inout UInt32, _ a: UInt32, _ b: UInt32, _ c: UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+    _ constantAndWord: UInt32
+) {
+    let bigSigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+    let choice = (e & f) ^ (~e & g)
+    let t1 = h &+ bigSigma1 &+ choice &+ constantAndWord
+    let bigSigma0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+    let majority = (a & b) | (c & (a | b))
+    d &+= t1
+    h = t1 &+ bigSigma0 &+ majority
+}
+
+@inline(__always)
+private func smallSigma0(_ x: UInt32) -> UInt32 {
+    rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+}
+
+@inline(__always)
+private func smallSigma1(_ x: UInt32) -> UInt32 {
+    rotr(x, 17) ^ rotr(x, 19) ^ (x >> 10)
 }
 
 @inline(__always)

@@ -1,0 +1,145 @@
+import FallbackMarkdown
+@testable import FallbackMustache
+import FallbackSample
+import Testing
+@testable import FallbackSite
+
+/// Values are appended to a render's output as token bytes (`MustacheEscaping`'s appender,
+/// issue 10), and substitution skips the bytes `MarkupPosition.ignores(_:)` names. Pages must be
+/// what the reference paths make: tokens made as `String`s by `escape(_:)`, and substitution
+/// visiting every byte.
+@Suite("Substitution and token bytes")
+struct SubstitutionScanTests {
+    /// `substitutedBytes(in:)` as it was before the scan: every byte that is not a token's is
+    /// fed to the position, whatever it is.
+    static func referenceSubstitution(_ source: [UInt8], values: PageValues) -> [UInt8] {
+        let snapshot = values.values
+        let marker = Array(values.prefix.utf8)
+        let suffix = Array(PageValues.suffix.utf8)
+        var output: [UInt8] = []
+        source.withUnsafeBufferPointer { source in
+            var position = MarkupPosition()
+            var index = 0
+            while index < source.count {
+                if source[index...].starts(with: marker) {
+                    var end = index + marker.count
+                    var number = 0
+                    while end < source.count, source[end] >= UInt8(ascii: "0"), source[end] <= UInt8(ascii: "9"), number < snapshot.count {
+                        number = number * 10 + Int(source[end] - UInt8(ascii: "0"))
+                        end += 1
+                    }
+                    if end > index + marker.count, number < snapshot.count, source[end...].starts(with: suffix) {
+                        switch snapshot[number] {
+                        case .html(let html): output += Array(html.utf8)
+                        case .htmlBytes(let bytes): output += bytes
+                        case .text(let text):
+                            switch position.context {
+                            case .content: output += Array(SnapshotText.html(text).utf8)
+                            case .attribute: output += Array(SnapshotText.attribute(text).utf8)
+                            case .plainText: output += Array(SnapshotText.plainText(text).utf8)
+                            }
+                        }
+                        index = end + suffix.count
+                        continue
+                    }
+                }
+                position.advance(over: source, at: index)
+                output.append(source[index])
+                index += 1
+            }
+        }
+        return output
+    }
+
+    /// Pages made of markup pieces, real tokens, cut-short and overlong tokens, at every alignment.
+    static func hostilePages(values: PageValues) -> [[UInt8]] {
+        let text = values.escaping.escape("<script>\"x\" & 'y'</script> é")
+        let html = values.html("<b title=\"t\">h</b>").token
+        let bytes = values.html(utf8: Array("<i>b</i>".utf8)).token
+        let prefix = values.prefix
+        let pieces = [
+            "<", ">", "\"", "'", "/", "</", "<!", "<?", "=", " ", "\n", "a", "z", "zq", "zqxv", "é", "title", "<title>", "</TITLE>",
+            "<TeXtArEa>", "</textarea", "<script src=x>", "</script >", "<style>", "</style>", "<p class=\"", "<a href='", "data-x=",
+            "</ p>", "<x-y a=b>", text, text, html, bytes, prefix, prefix + "12", prefix + "99999999999999999999999" + PageValues.suffix,
+            prefix + PageValues.suffix, prefix + "0vxq", "vxqz", String(prefix.dropLast()), "0123456789",
+        ]
+        var pages: [[UInt8]] = SubstituteFastPathTests.pages.map { Array($0.utf8) }
+        var generator = SplitMix64(seed: 10)
+        for _ in 0..<600 {
+            let count = Int(generator.next() % 60)
+            pages.append(Array((0..<count).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined().utf8))
+        }
+        // Every alignment of a long run before a stop.
+        for run in 0..<20 {
+            for stop in ["<", "\"", "'", ">", "z", text] {
+                pages.append(Array(("<p title=\"" + String(repeating: "a", count: run) + stop + "\">" + String(repeating: "b", count: run) + stop).utf8))
+            }
+        }
+        return pages
+    }
+
+    @Test func hostilePagesSubstituteAsVisitingEveryByte() {
+        let values = PageValues()
+        for page in Self.hostilePages(values: values) {
+            let reference = Self.referenceSubstitution(page, values: values)
+            #expect(page.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == reference, "\(String(decoding: page, as: UTF8.self).debugDescription)")
+        }
+    }
+
+    /// Every page of the examples and fixtures: the page's Markdown HTML and its layout substitute
+    /// as visiting every byte does, and rendering with the token appender makes the page that
+    /// tokens made as `String`s (the escaping without its appender) make.
+    @Test(arguments: PageBytesTests.inputs)
+    func everyPageSubstitutesAndAppendsAsTheReference(input: String) throws {
+        let model = SiteModel(
+            snapshot: PageBytesTests.snapshot(try example(input), input),
+            baseline: PageBytesTests.snapshot(try example("Examples/2026-04-14-release-3.1.json"), "before.json"), title: nil, referenceDate: nil)
+        let builder = try SiteBuilder(model: model, theme: .builtIn)
+        let templates = builder.templates
+        let layout = try #require(templates.templates["layout.html"])
+        #expect(model.pages.count > 5)
+        for page in model.pages {
+            let values = PageValues()
+            let stringTokens = MustacheEscaping.custom { values.escaping.escape($0) }
+            let template = try #require(templates.templates[page.template])
+            let markdown = try template.renderUTF8(
+                model.context(for: page, values: values), partials: templates.partials, escaping: stringTokens, budget: builder.renderBudget)
+            let html = markdown.withUnsafeBufferPointer { Markdown.withHTML(fromUTF8: $0) { Array($0) } }
+            let body = Self.referenceSubstitution(html, values: values)
+            #expect(html.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == body, "\(page.path)")
+            let rendered = try layout.renderUTF8(
+                builder.layoutContext(for: page, content: values.html(utf8: body)).mustacheValue, partials: templates.partials,
+                escaping: stringTokens, budget: builder.renderBudget)
+            let reference = Self.referenceSubstitution(rendered, values: values)
+            #expect(rendered.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == reference, "\(page.path)")
+            #expect(try builder.renderBytes(page) == reference, "\(page.path)")
+        }
+    }
+
+    /// The appender writes the token `escape(_:)` would have returned, numbered next, for a value
+    /// that substitutes as that text; a trusted token passes through both unchanged.
+    @Test func appendedTokensAreTheTokensEscapeMakes() {
+        let values = PageValues()
+        let trusted = values.html("<b>x</b>").token
+        var next = 1
+        for number in 0..<3_000 {
+            var output: [UInt8] = [0x2A]
+            if number % 7 == 0 {
+                values.escaping.append(trusted, to: &output)
+                #expect(output == [0x2A] + Array(trusted.utf8))
+                #expect(values.escaping.escape(trusted) == trusted)
+            } else if number % 2 == 0 {
+                let text = "<v \(number)>"
+                values.escaping.append(text, to: &output)
+                #expect(output == [0x2A] + Array((values.prefix + String(next) + PageValues.suffix).utf8), "\(number)")
+                let page = output.withUnsafeBufferPointer { values.substitutedBytes(in: $0) }
+                #expect(page == [0x2A] + Array(SnapshotText.html(text).utf8), "\(number)")
+                next += 1
+            } else {
+                #expect(values.escaping.escape("v") == values.prefix + String(next) + PageValues.suffix, "\(number)")
+                next += 1
+            }
+        }
+        #expect(values.values.count == next)
+    }
+}
