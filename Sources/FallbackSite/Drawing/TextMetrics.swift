@@ -31,7 +31,9 @@ enum DrawingText {
             var value = UInt32(byte)
             if byte >= 0x80 {
                 // U+00A1 to U+024F are two bytes, led by 0xC2 to 0xC9; a `String` is valid UTF-8.
-                guard byte >= 0xC2, byte <= 0xC9, let next = bytes.next() else { return false }
+                guard byte >= 0xC2, byte <= 0xC9, let next = bytes.next() else {
+                    return fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+                }
                 value = UInt32(byte & 0x1F) << 6 | UInt32(next & 0x3F)
             }
             switch value {
