@@ -31,10 +31,8 @@ public struct Audit: Sendable {
     /// The findings, with entries checked in `chunks` contiguous runs (at most one per entry).
     func findings(in file: FallbackFile, chunks: Int) -> [Finding] {
         let entries = file.rejection == nil ? file.entries : []
-        return pass(
-            over: file.topLevel, in: ParallelChunks(count: entries.count, chunks: chunks), record: { entries[$0] }, keeping: nil,
-            summarizing: { _ in }
-        ).findings
+        return pass(over: file.topLevel, in: ParallelChunks(count: entries.count, chunks: chunks), record: { entries[$0] }, summarizing: { _ in })
+            .findings
     }
 
     /// What `check` needs of a file, with each entry decoded, audited and let go a chunk at a time:
@@ -46,30 +44,24 @@ public struct Audit: Sendable {
     /// ends, so at most about (cores × `chunkSize`) decoded entries are alive at once, not the typed
     /// model of the whole file. Keep a summary small: every entry's is kept.
     ///
-    /// With `keepingRecords`, each chunk's records are handed to it, in a chunk's order, once the
-    /// chunk is audited, instead of being freed there: a command that exits right after its report
-    /// can leave them for the process's exit to discard (`check` does, for a file of moderate size).
-    ///
     /// ```swift
     /// let (findings, loaded) = Audit().check(FallbackTopLevel(bytes: bytes)) { $0.entry != nil }
     /// ```
     public func check<Summary>(
         _ topLevel: FallbackTopLevel, chunkSize: Int = FallbackTopLevel.decodeChunkSize,
-        keepingRecords keep: (@Sendable ([EntryRecord]) -> Void)? = nil,
         summarizing summarize: @Sendable (EntryRecord) -> Summary
     ) -> (findings: [Finding], summaries: [Summary]) {
         pass(
             over: topLevel, in: ParallelChunks(count: topLevel.entryHeads.count, size: chunkSize),
-            record: { topLevel.decodeEntry(at: $0) }, keeping: keep, summarizing: summarize)
+            record: { topLevel.decodeEntry(at: $0) }, summarizing: summarize)
     }
 
     /// The one audit pass both paths run: the file-level checks, then each chunk of `chunks` checks
     /// its entries (`record(index)`, decoded already or now) in one `AuditRun` and keeps only their
-    /// findings and summaries (and hands its records to `keep`, when given); then every finding
-    /// sorted (`sorted`).
+    /// findings and summaries; then every finding sorted (`sorted`).
     private func pass<Summary>(
         over topLevel: FallbackTopLevel, in chunks: ParallelChunks, record: @Sendable (Int) -> EntryRecord,
-        keeping keep: (@Sendable ([EntryRecord]) -> Void)?, summarizing summarize: @Sendable (EntryRecord) -> Summary
+        summarizing summarize: @Sendable (EntryRecord) -> Summary
     ) -> (findings: [Finding], summaries: [Summary]) {
         let entryKeys = EntryKeys(topLevel: topLevel)
         var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys)
@@ -82,15 +74,11 @@ public struct Audit: Sendable {
             var run = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys)
             var chunkSummaries: [Summary] = []
             chunkSummaries.reserveCapacity(range.count)
-            var kept: [EntryRecord] = []
-            if keep != nil { kept.reserveCapacity(range.count) }
             for index in range {
                 let record = record(index)
                 chunkSummaries.append(summarize(record))
                 run.checkEntry(record)
-                if keep != nil { kept.append(record) }
             }
-            keep?(kept)
             return (findings: run.locatedFindings(), summaries: chunkSummaries)
         }) {
             found += chunk.findings

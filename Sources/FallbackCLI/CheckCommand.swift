@@ -47,9 +47,6 @@ enum CheckCommand: Command {
         Options(files: arguments.positionals, report: ReportOptions(arguments), rulesURL: arguments.value(rulesURL), now: arguments.value(now))
     }
 
-    /// The largest file whose decoded records `check` leaves for the process's exit to free.
-    static let keptRecordsLimit = 64 << 20
-
     static func run(_ options: Options, in environment: CommandEnvironment) -> Int32 {
         guard let configuration = options.report.configuration.load(in: environment) else { return ExitStatus.usage }
         guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: environment.now()) else { return ExitStatus.usage }
@@ -58,10 +55,7 @@ enum CheckCommand: Command {
         // Each file's entries are decoded, audited and let go a chunk at a time (`Audit.check`), so
         // the typed model of a whole file is never alive: only its text and nodes (`FallbackTopLevel`).
         // The last file's top level is left for the process's exit to free (`ExitKeeper`); each
-        // earlier one goes before the next is read. So are the decoded records of a file of at most
-        // `keptRecordsLimit` bytes: freeing a 50 MB file's typed model entry by entry costs about 4%
-        // of its check, and its model is a few times its size; a larger file's records are freed a
-        // chunk at a time, so memory stays bounded whatever the size.
+        // earlier one goes before the next is read.
         let files = options.files.lazy.map { path -> (path: String, outcome: Result<FallbackTopLevel, UnreadableFile>) in
             environment.exitKeeper.releaseAll()
             do {
@@ -76,10 +70,7 @@ enum CheckCommand: Command {
             topLevels: files, audit: Audit(now: now, configuration: configuration.audit),
             failOn: options.report.threshold(in: configuration), title: "\(CommandLineTool.name) check",
             tool: ReportTool(
-                name: CommandLineTool.name, version: CommandLineTool.version, rulesURL: options.rulesURL?.text ?? configuration.rulesURL),
-            keepingRecords: { [exitKeeper = environment.exitKeeper] topLevel, records in
-                if topLevel.document.bytes.count <= keptRecordsLimit { exitKeeper.keep(records) }
-            })
+                name: CommandLineTool.name, version: CommandLineTool.version, rulesURL: options.rulesURL?.text ?? configuration.rulesURL))
 
         options.report.write(report, configuration: configuration, in: environment)
         // json and text name the unreadable file in the report itself; the other formats, often

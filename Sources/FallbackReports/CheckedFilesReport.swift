@@ -131,34 +131,19 @@ public struct CheckedFilesReport: FormattedReport {
     /// but decodes and audits each file's entries a chunk at a time (`Audit.check(_:summarizing:)`):
     /// only the top level of one file and the entries in flight are alive, never the typed model
     /// of every entry. What `check` runs.
-    ///
-    /// `keepingRecords`, when given, receives each file's decoded records a chunk at a time
-    /// (`Audit.check(_:chunkSize:keepingRecords:summarizing:)`) instead of their being freed as
-    /// each chunk ends; it may keep them or drop them.
     public init<Files: Sequence>(
-        topLevels files: Files, audit: Audit, failOn: FailureThreshold, title: String, tool: ReportTool,
-        keepingRecords keep: (@Sendable (FallbackTopLevel, [EntryRecord]) -> Void)? = nil
+        topLevels files: Files, audit: Audit, failOn: FailureThreshold, title: String, tool: ReportTool
     ) where Files.Element == (path: String, outcome: Result<FallbackTopLevel, UnreadableFile>) {
         self.init(
             checked: files.lazy.map { path, outcome in
                 (path, outcome.map { topLevel in
-                    let (findings, entries) = audit.check(topLevel, keepingRecords: Self.chunkKeeper(keep, of: topLevel)) {
-                        LoaderSummary.Entry($0, in: topLevel)
-                    }
+                    let (findings, entries) = audit.check(topLevel) { LoaderSummary.Entry($0, in: topLevel) }
                     let loader = LoaderSummary(topLevel, entries: entries)
                     let report = CheckReport.File(path: path, topLevel: topLevel, verdict: loader.verdict, findings: findings)
                     return Checked(loader: loader, report: report)
                 })
             },
             audit: audit, failOn: failOn, title: title, tool: tool)
-    }
-
-    /// `keep` of `topLevel`'s records, a chunk at a time; nil without `keep`.
-    private static func chunkKeeper(
-        _ keep: (@Sendable (FallbackTopLevel, [EntryRecord]) -> Void)?, of topLevel: FallbackTopLevel
-    ) -> (@Sendable ([EntryRecord]) -> Void)? {
-        guard let keep else { return nil }
-        return { keep(topLevel, $0) }
     }
 
     /// What the report keeps of a file it read.

@@ -84,46 +84,6 @@ struct ChunkedCheckTests {
         #expect(loaders["duplicates.json"]?.skipped.map(\.key) == ["b"])
     }
 
-    /// Records handed on a chunk at a time.
-    final class KeptRecords: @unchecked Sendable {
-        private let lock = NSLock()
-        private var records: [String: [EntryRecord]] = [:]
-        func keep(_ topLevel: FallbackTopLevel, _ chunk: [EntryRecord]) {
-            lock.withLock { records[String(decoding: topLevel.document.bytes, as: UTF8.self), default: []] += chunk }
-        }
-        func records(of bytes: [UInt8]) -> [EntryRecord] { lock.withLock { records[String(decoding: bytes, as: UTF8.self)] ?? [] } }
-    }
-
-    /// Keeping each chunk's records (as `check` does for a file of moderate size) changes no byte
-    /// of any format, and hands on each decoded entry once.
-    @Test func keepingTheRecordsChangesNothing() {
-        let (whole, _) = Self.reports()
-        let kept = KeptRecords()
-        let topLevels = Self.inputs.map { input in
-            (path: input.path, outcome: Result<FallbackTopLevel, UnreadableFile>.success(FallbackTopLevel(bytes: input.bytes)))
-        } + [(path: "gone.json", outcome: .failure(UnreadableFile(reason: "no such file")))]
-        let keeping = CheckedFilesReport(
-            topLevels: topLevels, audit: Audit(now: Self.now), failOn: .warning, title: "fallback-site check", tool: Self.tool,
-            keepingRecords: { kept.keep($0, $1) })
-        for format in ReportFormat.allCases {
-            #expect(keeping.rendered(as: format) == whole.rendered(as: format), "\(format)")
-        }
-        var entries = 0
-        for input in Self.inputs {
-            let topLevel = FallbackTopLevel(bytes: input.bytes)
-            let records = kept.records(of: topLevel.document.bytes)
-            entries += records.count
-            #expect(records.map(\.value.node).sorted() == topLevel.entryHeads.map(\.value.node).sorted(), "\(input.path)")
-            // The records are the decoder's, with the same outcome as decoding the entry again.
-            for record in records {
-                let index = topLevel.entryHeads.firstIndex { $0.value.node == record.value.node }!
-                #expect(record.key == topLevel.entryHeads[index].key)
-                #expect((record.entry == nil) == (topLevel.decodeEntry(at: index).entry == nil))
-            }
-        }
-        #expect(entries > 10)
-    }
-
     /// The command itself, on the files as a user passes them, writes what the whole-file report writes.
     @Test(arguments: ["text", "json", "sarif"]) func theCommandWritesTheWholeFileReport(_ format: String) throws {
         let paths = [funnelEraPath, paywallEraPath]
