@@ -26,6 +26,7 @@ enum BenchArguments {
         ("--git", "add history --git-history over N commits (several minutes)"),
         ("--git-only", "only that"),
         ("--large", "add check and build of a 100,000-placement sample"),
+        ("--no-settle-wait", "do not wait out an earlier run's deletes before timing builds; warn only"),
     ]
 
     /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build).

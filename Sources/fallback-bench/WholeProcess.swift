@@ -43,10 +43,55 @@ enum FileSystemSettling {
     /// Queues `path` for removal when the benchmark ends.
     static func removeAtEnd(_ path: String) { spent.append(path) }
 
-    /// Removes every queued folder, then writes the deletes back.
+    /// Removes every queued folder, then writes the deletes back, and leaves `deletionMarker` behind:
+    /// its modification time tells the next benchmark when these deletes happened.
     static func removeSpent() {
+        let removed = spent.filter { FileManager.default.fileExists(atPath: $0) }
         for path in spent { try? FileManager.default.removeItem(atPath: path) }
         spent = []
+        sync()
+        if !removed.isEmpty {
+            FileManager.default.createFile(atPath: deletionMarker, contents: Data("\(removed.count) folders\n".utf8))
+        }
+    }
+
+    /// The file a benchmark touches after deleting its folders, in the temporary folder.
+    static var deletionMarker: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("fallback-bench-deleted").path
+    }
+
+    /// How long new files keep paying for deletes: ext4 skips an inode deleted in the last 5 minutes
+    /// (`RECENTCY_DIRTY`) while its inode table block is dirty, 60 seconds otherwise.
+    static let deleteMemory: TimeInterval = 300
+
+    /// How long to wait before a timed build when an earlier benchmark deleted its folders
+    /// `age` seconds ago: what is left of `deleteMemory`, nothing once it has passed (or for a marker
+    /// dated in the future, which a changed clock leaves; waiting on it could last forever).
+    static func remainingWait(afterDeletesAged age: TimeInterval) -> TimeInterval {
+        guard age >= 0, age < deleteMemory else { return 0 }
+        return deleteMemory - age
+    }
+
+    /// Before the first timed build: when an earlier benchmark deleted its sites less than
+    /// `deleteMemory` ago, says so and waits out the rest (or, with `wait` false, only warns), so its
+    /// deletes do not show up as this run's system time. Runs that follow each other are otherwise
+    /// not comparable by wall time: measured here, a 1,000-placement build paid 1.7 s of system time
+    /// (0.3 s settled) and a 10,000-placement build 18 s.
+    static func waitForEarlierDeletes(wait: Bool) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: deletionMarker),
+              let deleted = attributes[.modificationDate] as? Date
+        else { return }
+        let remaining = remainingWait(afterDeletesAged: Date().timeIntervalSince(deleted))
+        guard remaining > 0 else { return }
+        let seconds = Int(remaining.rounded(.up))
+        let reason = "an earlier fallback-bench deleted its sites \(Int(deleteMemory) - seconds) s ago; on ext4 without a journal, "
+            + "files created in the next \(Int(deleteMemory)) s pay for those deletes in system time"
+        guard wait else {
+            print("note: \(reason): build times may be inflated (run without --no-settle-wait to wait instead)")
+            return
+        }
+        print("waiting \(seconds) s: \(reason) (--no-settle-wait skips the wait)")
+        Thread.sleep(forTimeInterval: remaining)
         sync()
     }
 

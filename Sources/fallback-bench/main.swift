@@ -115,6 +115,11 @@ case .invalid(let message):
     exit(2)
 }
 let siteCommands = BenchBinaries.fallbackSite().map(SiteCommands.init(executable:))
+// An earlier run's deletes would be timed as this run's builds (FileSystemSettling): wait them out
+// first, unless the run builds no site.
+if !CommandLine.arguments.contains("--validation-only"), !CommandLine.arguments.contains("--drawing-only") {
+    FileSystemSettling.waitForEarlierDeletes(wait: !CommandLine.arguments.contains("--no-settle-wait"))
+}
 
 if !otherOnly("--validation-only") {
     print("fallback-bench: generating a sample of \(placementCount) placements (seed 1)…")

@@ -9,6 +9,7 @@ import Testing
         [], ["--validation-only"], ["--runs", "3"], ["--site-only", "--site-runs", "1", "--site-placements", "200"],
         ["--git", "--git-commits", "50", "--large", "--large-placements", "20000"],
         ["--scaling-only", "--scale-pages", "100", "--scale-pages-build", "10", "--scale-snapshots", "4"],
+        ["--site-only", "--no-settle-wait"],
     ])
     func runsWithKnownFlags(_ arguments: [String]) {
         #expect(BenchArguments.request(for: arguments) == .run)
@@ -49,5 +50,14 @@ import Testing
                      "--scaling-runs", "--large-placements", "--scale-loops", "--scale-keys-build"] {
             #expect(usage.contains(flag + " N"), "\(flag)")
         }
+    }
+
+    /// A run after another waits out what is left of the five minutes the file system remembers
+    /// the earlier run's deletes, and never waits on a marker dated in the future.
+    @Test(arguments: [
+        (0.0, 300.0), (1.0, 299.0), (120.5, 179.5), (299.0, 1.0), (300.0, 0.0), (3_600.0, 0.0), (-5.0, 0.0),
+    ])
+    func waitsOutWhatIsLeftOfEarlierDeletes(age: Double, wait: Double) {
+        #expect(FileSystemSettling.remainingWait(afterDeletesAged: age) == wait)
     }
 }
