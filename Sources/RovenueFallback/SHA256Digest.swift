@@ -265,10 +265,14 @@ private func sha256Round(
     _ d: inout UInt32, _ h: inout UInt32, _ a: UInt32, _ b: UInt32, _ c: UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
     _ constantAndWord: UInt32
 ) {
-    let bigSigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-    let choice = (e & f) ^ (~e & g)
+    // Σ1(e) = ROTR⁶ ⊕ ROTR¹¹ ⊕ ROTR²⁵ and Σ0(a) = ROTR² ⊕ ROTR¹³ ⊕ ROTR²², each as rotations of
+    // one running value: x86-64's rotate overwrites its operand, so three rotations of `e` cost a
+    // copy each, where the chain needs one.
+    let bigSigma1 = rotr(rotr(rotr(e, 14) ^ e, 5) ^ e, 6)
+    // Ch(e, f, g) = (e ∧ f) ⊕ (¬e ∧ g): where `e` has a 1 take `f`, else `g`.
+    let choice = g ^ (e & (f ^ g))
     let t1 = h &+ bigSigma1 &+ choice &+ constantAndWord
-    let bigSigma0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+    let bigSigma0 = rotr(rotr(rotr(a, 9) ^ a, 11) ^ a, 2)
     let majority = (a & b) | (c & (a | b))
     d &+= t1
     h = t1 &+ bigSigma0 &+ majority
@@ -276,12 +280,14 @@ private func sha256Round(
 
 @inline(__always)
 private func smallSigma0(_ x: UInt32) -> UInt32 {
-    rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+    // ROTR⁷ ⊕ ROTR¹⁸ ⊕ SHR³, the rotations chained as in Σ.
+    rotr(rotr(x, 11) ^ x, 7) ^ (x >> 3)
 }
 
 @inline(__always)
 private func smallSigma1(_ x: UInt32) -> UInt32 {
-    rotr(x, 17) ^ rotr(x, 19) ^ (x >> 10)
+    // ROTR¹⁷ ⊕ ROTR¹⁹ ⊕ SHR¹⁰.
+    rotr(rotr(x, 2) ^ x, 17) ^ (x >> 10)
 }
 
 @inline(__always)
