@@ -24,9 +24,20 @@ public struct PageNames: Sendable {
     ]
 
     private var nameOfIdentifier: [ExactKey: String] = [:]
+    /// True when every identifier given is a clean slug, so each is its own name and
+    /// `nameOfIdentifier` is left empty.
+    private var identifiersAreNames = false
 
     /// Names every identifier; the result does not depend on their order.
     public init(identifiers: some Sequence<String>) {
+        let identifiers = Array(identifiers)
+        // Most often every identifier is a clean slug: each is its own name, and no two names can
+        // meet (only a hashed name could spell a clean identifier), so nothing is hashed or stored.
+        // A funnel's pages are named for every page that links to them.
+        if identifiers.allSatisfy({ PageNames.isCleanSlug($0.utf8) }) {
+            identifiersAreNames = true
+            return
+        }
         let unique = Set(identifiers.map(ExactKey.init)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var hashLength = 8
         while true {
@@ -48,16 +59,25 @@ public struct PageNames: Sendable {
 
     /// The file name stem for `identifier` (one of those given at creation).
     public func name(for identifier: String) -> String {
-        nameOfIdentifier[ExactKey(identifier)] ?? PageNames.name(for: Array(identifier.utf8), hashLength: 16)
+        // A clean identifier, given or not, is its own name; any other was not given.
+        if identifiersAreNames, PageNames.isCleanSlug(identifier.utf8) { return identifier }
+        return nameOfIdentifier[ExactKey(identifier)] ?? PageNames.name(for: Array(identifier.utf8), hashLength: 16)
     }
 
     /// True when `identifier` can serve as a file name stem as it is.
     public static func isCleanSlug(_ identifier: [UInt8]) -> Bool {
+        isCleanSlug(identifier[...])
+    }
+
+    /// True when the UTF-8 `identifier` can serve as a file name stem as it is.
+    static func isCleanSlug<Bytes: Collection<UInt8>>(_ identifier: Bytes) -> Bool {
         guard !identifier.isEmpty, identifier.count <= maximumLength, identifier.first != UInt8(ascii: "."),
             identifier.allSatisfy(isSlugByte)
         else { return false }
-        let stem = String(decoding: identifier.prefix { $0 != UInt8(ascii: ".") }, as: UTF8.self)
-        return !reservedNames.contains(stem)
+        // Every reserved name is three or four letters long.
+        let stem = identifier.prefix { $0 != UInt8(ascii: ".") }
+        guard stem.count == 3 || stem.count == 4 else { return true }
+        return !reservedNames.contains(String(decoding: stem, as: UTF8.self))
     }
 
     static func isSlugByte(_ byte: UInt8) -> Bool {
