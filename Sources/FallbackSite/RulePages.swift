@@ -56,9 +56,14 @@ enum FindingPermalink {
     /// position and message, so no snapshot text reaches the id.
     static func id(for finding: Finding) -> String {
         let rule = slug(finding.ruleId.rawValue)
+        // The identity: each part's UTF-8 followed by a zero byte, then whether there is a
+        // placement key, appended to one array of the right size.
+        let parts = [finding.ruleId.rawValue, finding.placementKey ?? "", finding.pointer, "\(finding.line):\(finding.column)", finding.message]
         var identity: [UInt8] = []
-        for part in [finding.ruleId.rawValue, finding.placementKey ?? "", finding.pointer, "\(finding.line):\(finding.column)", finding.message] {
-            identity += Array(part.utf8) + [0]
+        identity.reserveCapacity(parts.reduce(1) { $0 + $1.utf8.count + 1 })
+        for part in parts {
+            identity.append(contentsOf: part.utf8)
+            identity.append(0)
         }
         identity.append(finding.placementKey == nil ? 0 : 1)
         let hash = SHA256Digest(of: identity).hexString.prefix(10)
@@ -68,6 +73,23 @@ enum FindingPermalink {
     /// `text` lowercased and reduced to `a-z`, `0-9` and `-`, at most 40 characters: a rule id as
     /// part of an HTML id, whatever it is written with.
     static func slug(_ text: String) -> String {
+        // ASCII text (every rule id the audit has) byte by byte: lowercasing ASCII gives ASCII,
+        // one letter for one. Other text can lowercase to more scalars, some of them ASCII.
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return slowSlug(text) }
+        var kept: [UInt8] = []
+        for byte in text.utf8 where kept.count < 40 {
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if (lowered >= UInt8(ascii: "a") && lowered <= UInt8(ascii: "z")) || (lowered >= UInt8(ascii: "0") && lowered <= UInt8(ascii: "9"))
+                || lowered == UInt8(ascii: "-")
+            {
+                kept.append(lowered)
+            }
+        }
+        return String(decoding: kept, as: UTF8.self)
+    }
+
+    /// `slug(_:)` of any text, by Unicode scalars.
+    static func slowSlug(_ text: String) -> String {
         String(
             text.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }.prefix(40)
                 .map(Character.init))
