@@ -3,7 +3,8 @@ import Foundation
 
 /// Work started on another thread whose result the caller collects later: a site build renders
 /// the next batch of pages (`SiteBuilder.write(to:batchSize:progress:)`) while it writes the one
-/// before, so rendering and writing use different cores.
+/// before, so rendering and writing use different cores, and hashes a snapshot while it parses
+/// and audits it (`SiteBuild.snapshot(_:audit:)`).
 ///
 /// The work is handed a `isCancelled` question; `cancel()` makes it answer true, so work that is
 /// no longer wanted (the build failed) stops at its next check. `wait()` blocks until the work has

@@ -14,12 +14,20 @@ public struct SiteModel: Sendable {
         public let bytes: [UInt8]
         public let file: FallbackFile
         public let findings: [Finding]
+        /// The SHA-256 of `bytes` in hex, when it was computed beside the parse and the audit
+        /// (`SiteBuild.snapshot(_:audit:)`); nil leaves it to the model.
+        let digest: String?
 
         public init(name: String, bytes: [UInt8], file: FallbackFile, findings: [Finding]) {
+            self.init(name: name, bytes: bytes, file: file, findings: findings, digest: nil)
+        }
+
+        init(name: String, bytes: [UInt8], file: FallbackFile, findings: [Finding], digest: String?) {
             self.name = name
             self.bytes = bytes
             self.file = file
             self.findings = findings
+            self.digest = digest
         }
     }
 
@@ -201,7 +209,7 @@ public struct SiteModel: Sendable {
         entryPositions = positions
         overviewOrder = SiteModel.problemsFirst(file.entries) { byPlacement[ExactKey($0)] ?? [] }
         SiteModel.record(.snapshotDigest, snapshot.bytes.count)
-        snapshotDigest = SHA256Digest(of: snapshot.bytes).hexString
+        snapshotDigest = snapshot.digest ?? SHA256Digest(of: snapshot.bytes).hexString
         findingTotals = SiteModel.severityCounts(snapshot.findings)
         findingsByFunnel = byFunnel
         findingsByExperiment = byExperiment
