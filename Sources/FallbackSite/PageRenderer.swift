@@ -173,9 +173,17 @@ public final class PageValues: @unchecked Sendable {
         let snapshot = lock.withLock { values }
         let marker = Array(prefix.utf8)
         let suffix = Array(PageValues.suffix.utf8)
-        var output: [UInt8] = []
+        // Room for the page with its escaped text and any trusted HTML it holds (a page's body, its
+        // source listings): the writer need not grow, and copy, on the way.
+        let trustedLength = snapshot.reduce(0) { length, value in
+            switch value {
+            case .text: length
+            case .html(let html): length + html.utf8.count
+            case .htmlBytes(let bytes): length + bytes.count
+            }
+        }
+        var output = ByteWriter(capacity: source.count + source.count / 4 + trustedLength)
         do {
-            output.reserveCapacity(source.count + source.count / 4)
             var position = MarkupPosition()
             var index = 0
             var copiedUpTo = 0
@@ -203,23 +211,23 @@ public final class PageValues: @unchecked Sendable {
                     index += 1
                     continue
                 }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo..<index]))
+                output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<index]))
                 switch snapshot[number] {
-                case .html(let html): output.append(contentsOf: html.utf8)
-                case .htmlBytes(let bytes): output.append(contentsOf: bytes)
+                case .html(let html): output.append(html)
+                case .htmlBytes(let bytes): output.append(bytes: bytes)
                 case .text(let text):
                     switch position.context {
                     case .content: SnapshotText.appendHTML(text, to: &output)
                     case .attribute: SnapshotText.appendAttribute(text, to: &output)
-                    case .plainText: output.append(contentsOf: SnapshotText.plainText(text).utf8)
+                    case .plainText: output.append(SnapshotText.plainText(text))
                     }
                 }
                 index = end + suffix.count
                 copiedUpTo = index
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
+            output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
         }
-        return output
+        return output.take()
     }
 }
 
