@@ -173,17 +173,28 @@ public final class PageValues: @unchecked Sendable {
         let snapshot = lock.withLock { values }
         let marker = Array(prefix.utf8)
         let suffix = Array(PageValues.suffix.utf8)
-        var output: [UInt8] = []
+        // Room for the page with its escaped text and any trusted HTML it holds (a page's body, its
+        // source listings): the writer need not grow, and copy, on the way.
+        let trustedLength = snapshot.reduce(0) { length, value in
+            switch value {
+            case .text: length
+            case .html(let html): length + html.utf8.count
+            case .htmlBytes(let bytes): length + bytes.count
+            }
+        }
+        var output = ByteWriter(capacity: source.count + source.count / 4 + trustedLength)
         do {
-            output.reserveCapacity(source.count + source.count / 4)
             var position = MarkupPosition()
             var index = 0
             var copiedUpTo = 0
-            while index < source.count {
-                let byte = source[index]
-                guard byte == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
+            let stopClasses = MarkupPosition.StopClasses()
+            while true {
+                // Past the bytes that change nothing, to a `<`, a quote, a byte of a tag or the marker's first byte.
+                index = position.skip(over: source, from: index, classes: stopClasses)
+                guard index < source.count else { break }
+                guard source[index] == marker[0], index + marker.count <= source.count, source[index..<index + marker.count].elementsEqual(marker)
                 else {
-                    if !position.ignores(byte) { position.advance(over: source, at: index) }
+                    position.advance(over: source, at: index)
                     index += 1
                     continue
                 }
@@ -200,23 +211,23 @@ public final class PageValues: @unchecked Sendable {
                     index += 1
                     continue
                 }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo..<index]))
+                output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<index]))
                 switch snapshot[number] {
-                case .html(let html): output.append(contentsOf: html.utf8)
-                case .htmlBytes(let bytes): output.append(contentsOf: bytes)
+                case .html(let html): output.append(html)
+                case .htmlBytes(let bytes): output.append(bytes: bytes)
                 case .text(let text):
                     switch position.context {
                     case .content: SnapshotText.appendHTML(text, to: &output)
                     case .attribute: SnapshotText.appendAttribute(text, to: &output)
-                    case .plainText: output.append(contentsOf: SnapshotText.plainText(text).utf8)
+                    case .plainText: output.append(SnapshotText.plainText(text))
                     }
                 }
                 index = end + suffix.count
                 copiedUpTo = index
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
+            output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
         }
-        return output
+        return output.take()
     }
 }
 
@@ -268,16 +279,72 @@ struct MarkupPosition {
         }
     }
 
-    /// True when `advance(over:at:)` would change nothing at `byte`: in text or a quoted value,
-    /// only a `<` or the closing quote counts (most bytes of a page).
+    /// What `skip(over:from:classes:)` stops at, as bits of `stopClassTable`.
+    private static let lessThan: UInt8 = 1, doubleQuote: UInt8 = 2, singleQuote: UInt8 = 4, greaterThan: UInt8 = 8,
+        slash: UInt8 = 16, nameByte: UInt8 = 32, markerByte: UInt8 = 64
+
+    /// The classes of each byte: the markup bytes some state stops at, a tag name's bytes (ASCII
+    /// letters and digits), and the first byte of a page token (`PageValues.marker`).
+    private static let stopClassTable: [UInt8] = (0..<256).map { value in
+        let byte = UInt8(value)
+        var classes: UInt8 =
+            switch byte {
+            case UInt8(ascii: "<"): lessThan
+            case UInt8(ascii: "\""): doubleQuote
+            case UInt8(ascii: "'"): singleQuote
+            case UInt8(ascii: ">"): greaterThan
+            case UInt8(ascii: "/"): slash
+            default: 0
+            }
+        if isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) { classes |= nameByte }
+        if byte == PageValues.marker.utf8.first! { classes |= markerByte }
+        return classes
+    }
+
+    /// `stopClassTable`, looked up at a page's every stop without a lazy global's check each time:
+    /// its bytes at one address for the life of the process (256 bytes, never freed).
+    struct StopClasses {
+        /// Written once, before it is first read, and never again.
+        nonisolated(unsafe) private static let table: UnsafePointer<UInt8> = {
+            let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+            for (byte, classes) in stopClassTable.enumerated() { table[byte] = classes }
+            return UnsafePointer(table)
+        }()
+
+        private let table = StopClasses.table
+
+        @inline(__always)
+        subscript(byte: UInt8) -> UInt8 { table[Int(byte)] }
+    }
+
+    /// The first index from `index` on (or `bytes.count`) whose byte is the first byte of a page
+    /// token or one that `advance(over:at:)` would act on other than by reading a tag's name;
+    /// the name's bytes before it are read as `advance(over:at:)` reads them. The context (`state`)
+    /// is the same at every byte passed: in text only a `<` counts, in a quoted value only its
+    /// closing quote, and in a tag, after its name, only quotes, `>` and the `/` of `</`.
     @inline(__always)
-    func ignores(_ byte: UInt8) -> Bool {
+    mutating func skip(over bytes: UnsafeBufferPointer<UInt8>, from index: Int, classes: StopClasses) -> Int {
+        var index = index
+        let stops: UInt8
         switch state {
-        case .content, .plainText: byte != UInt8(ascii: "<")
-        case .doubleQuoted: byte != UInt8(ascii: "\"")
-        case .singleQuoted: byte != UInt8(ascii: "'")
-        case .tag: false
+        case .content, .plainText: stops = Self.lessThan | Self.markerByte
+        case .doubleQuoted: stops = Self.doubleQuote | Self.markerByte
+        case .singleQuoted: stops = Self.singleQuote | Self.markerByte
+        case .tag:
+            if readingName {
+                while index < bytes.count {
+                    guard classes[bytes[index]] & (Self.nameByte | Self.markerByte) == Self.nameByte else { break }
+                    tagName.append(bytes[index] | 0x20)
+                    index += 1
+                }
+                // Not a name's byte: the name ends there, and the byte counts as after it.
+                guard index < bytes.count, classes[bytes[index]] & Self.markerByte == 0 else { return index }
+                readingName = false
+            }
+            stops = Self.doubleQuote | Self.singleQuote | Self.greaterThan | Self.markerByte | (isEndTag && tagName.isEmpty ? Self.slash : 0)
         }
+        while index < bytes.count, classes[bytes[index]] & stops == 0 { index += 1 }
+        return index
     }
 
     mutating func advance(over bytes: UnsafeBufferPointer<UInt8>, at index: Int) {

@@ -121,28 +121,28 @@ enum SnapshotText {
     /// Appends `html(text)` to `output` as UTF-8. Text of at most `textLength` bytes whose every
     /// character is shown as it is (`ListingBytes.plainTextForm`) is escaped byte by byte, with no
     /// `String` made; any other goes through `html(_:)`.
-    static func appendHTML(_ text: String, to output: inout [UInt8]) {
+    static func appendHTML<Sink: ByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
         var text = text
         let appended = text.withUTF8 { bytes -> Bool in
             guard bytes.count <= textLength, let form = ListingBytes.plainTextForm(bytes) else { return false }
-            if form == .isolated { output.append(contentsOf: "<bdi>".utf8) }
+            if form == .isolated { output.append("<bdi>" as StaticString) }
             ListingBytes.appendHTML(bytes, to: &output)
-            if form == .isolated { output.append(contentsOf: "</bdi>".utf8) }
+            if form == .isolated { output.append("</bdi>" as StaticString) }
             return true
         }
-        if !appended { output.append(contentsOf: html(text).utf8) }
+        if !appended { output.append(html(text)) }
     }
 
     /// Appends `attribute(text)` to `output` as UTF-8: byte by byte when every character is shown
     /// as it is (`ListingBytes.plainTextForm`), else through `attribute(_:)`.
-    static func appendAttribute(_ text: String, to output: inout [UInt8]) {
+    static func appendAttribute<Sink: ByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
         var text = text
         let appended = text.withUTF8 { bytes -> Bool in
             guard ListingBytes.plainTextForm(bytes) != nil else { return false }
             ListingBytes.appendHTML(bytes, to: &output)
             return true
         }
-        if !appended { output.append(contentsOf: attribute(text).utf8) }
+        if !appended { output.append(attribute(text)) }
     }
 
     /// `text` for an attribute value: the exact value, escaped, with hidden characters as

@@ -21,7 +21,7 @@ import RovenueFallback
 /// from the document's bytes through `ListingBytes.appendHTMLText`; any other goes through
 /// `SnapshotText`, as it always did. Line and column come from a `PositionCursor` that walks the
 /// value's bytes once, in order.
-struct SourceListing {
+struct SourceListing: ~Copyable {
     static let maximumLines = 4000
     static let maximumStringLength = 400
     static let maximumIndent = 32
@@ -42,7 +42,7 @@ struct SourceListing {
     private let wantedPositions: Set<JSONDocument.Position>
     private var placedAnchors: Set<String> = []
     /// The listing's lines so far, one after the other, as UTF-8.
-    private var output: [UInt8] = []
+    private var output = ByteWriter(capacity: 64)
     private var lineCount = 0
     private var truncated = false
     /// The document's bytes and the position of the last line begun.
@@ -87,7 +87,7 @@ struct SourceListing {
     /// `html(for:key:findings:linkedFrom:)` as UTF-8 bytes.
     static func bytes(for value: JSONDocument.Value, key: String?, findings: [Finding], linkedFrom anchors: [String] = []) -> [UInt8] {
         var listing = SourceListing(findings: findings, linkedFrom: anchors, document: value.document)
-        listing.output.reserveCapacity(min(value.byteRange.count, 1 << 20) * 2 + 64)
+        listing.output = ByteWriter(capacity: min(value.byteRange.count, 1 << 20) * 2 + 64)
         listing.append("<pre class=\"source\"><code>")
         listing.emit(value, key: key.map(Key.text), pointer: listing.markedPointer(value.pointer), indent: 0, trailingComma: false)
         // Anchors whose position no line starts at (a repeated key, a value past the end of the listing).
@@ -100,7 +100,7 @@ struct SourceListing {
             listing.append("\n")
         }
         listing.append("</code></pre>")
-        return listing.output
+        return listing.output.take()
     }
 
     /// A member's key: its string node in the document, or text given by the caller.
@@ -116,12 +116,12 @@ struct SourceListing {
 
     @inline(__always)
     private mutating func append(_ text: StaticString) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        output.append(text)
     }
 
     @inline(__always)
     private mutating func append(_ text: String) {
-        output.append(contentsOf: text.utf8)
+        output.append(text)
     }
 
     /// Appends a string or number token straight from the document's bytes when it is short enough
@@ -141,11 +141,11 @@ struct SourceListing {
         append(tokenClass)
         append("\">")
         if form == .isolated { append("<bdi>") }
-        if quoted { output.append(UInt8(ascii: "\"")) }
+        if quoted { output.append(byte: UInt8(ascii: "\"")) }
         bytes.withUnsafeBufferPointer { buffer in
             ListingBytes.appendHTMLText(UnsafeBufferPointer(rebasing: buffer[inner]), to: &output)
         }
-        if quoted { output.append(UInt8(ascii: "\"")) }
+        if quoted { output.append(byte: UInt8(ascii: "\"")) }
         if form == .isolated { append("</bdi>") }
         append("</span>")
         return true
@@ -199,10 +199,10 @@ struct SourceListing {
         switch value.kind {
         case .object, .array:
             let isObject = value.kind == .object
-            output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            output.append(byte: isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
             if value.count == 0 {
-                output.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-                if trailingComma { output.append(UInt8(ascii: ",")) }
+                output.append(byte: isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                if trailingComma { output.append(byte: UInt8(ascii: ",")) }
                 endLine(end)
                 return
             }
@@ -222,30 +222,30 @@ struct SourceListing {
             lineCount += 1
             append("<span class=\"ln\"></span>")
             appendIndentation(indent)
-            output.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-            if trailingComma { output.append(UInt8(ascii: ",")) }
-            output.append(UInt8(ascii: "\n"))
+            output.append(byte: isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            if trailingComma { output.append(byte: UInt8(ascii: ",")) }
+            output.append(byte: UInt8(ascii: "\n"))
         case .string:
             appendString(value, tokenClass: "s")
-            if trailingComma { output.append(UInt8(ascii: ",")) }
+            if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
         case .number:
             if !appendPlainToken(value.byteRange, quoted: false, tokenClass: "n") {
                 appendToken(value.number?.text ?? "", quoted: false, tokenClass: "n")
             }
-            if trailingComma { output.append(UInt8(ascii: ",")) }
+            if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
         case .true:
             append("<span class=\"lit\">true</span>")
-            if trailingComma { output.append(UInt8(ascii: ",")) }
+            if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
         case .false:
             append("<span class=\"lit\">false</span>")
-            if trailingComma { output.append(UInt8(ascii: ",")) }
+            if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
         default:
             append("<span class=\"lit\">null</span>")
-            if trailingComma { output.append(UInt8(ascii: ",")) }
+            if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
         }
     }
@@ -299,14 +299,14 @@ struct SourceListing {
     private mutating func appendGutter(_ position: JSONDocument.Position) {
         append("<span class=\"ln\">")
         ListingBytes.appendDecimal(position.line, to: &output)
-        output.append(UInt8(ascii: ":"))
+        output.append(byte: UInt8(ascii: ":"))
         ListingBytes.appendDecimal(position.column, to: &output)
         append("</span>")
     }
 
     private mutating func endLine(_ end: LineEnd) {
         if let notes = end.notes { append(notes) }
-        output.append(UInt8(ascii: "\n"))
+        output.append(byte: UInt8(ascii: "\n"))
         if end.isMarked { append("</span>") }
     }
 
@@ -393,39 +393,39 @@ enum ListingBytes {
     }
 
     /// Appends `bytes` with `&`, `<` and `>` escaped as `MarkupEscaping.htmlText` escapes them.
-    static func appendHTMLText(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    static func appendHTMLText<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
         append(bytes, replacing: htmlTextReplacements, to: &output)
     }
 
     /// Appends `bytes` with `&`, `<`, `>`, `"` and `'` escaped as `MarkupEscaping.html` escapes them.
-    static func appendHTML(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    static func appendHTML<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
         append(bytes, replacing: htmlReplacements, to: &output)
     }
 
     /// Appends `bytes` with each byte that has a replacement in `table` replaced.
-    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, replacing table: [[UInt8]], to output: inout [UInt8]) {
+    private static func append<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, replacing table: [[UInt8]], to output: inout Sink) {
         var start = 0
         for index in 0..<bytes.count {
             let replacement = table[Int(bytes[index])]
             guard !replacement.isEmpty else { continue }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-            output.append(contentsOf: replacement)
+            output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            output.append(bytes: replacement)
             start = index + 1
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 2 * SourceListing.maximumIndent)
 
     /// Appends two spaces per level.
-    static func appendIndentation(_ levels: Int, to output: inout [UInt8]) {
-        output.append(contentsOf: spaces[..<(2 * levels)])
+    static func appendIndentation<Sink: ByteSink & ~Copyable>(_ levels: Int, to output: inout Sink) {
+        spaces.withUnsafeBufferPointer { output.append(bytes: UnsafeBufferPointer(rebasing: $0[..<(2 * levels)])) }
     }
 
     /// Appends `number` in decimal, as `String(number)` spells it.
-    static func appendDecimal(_ number: Int, to output: inout [UInt8]) {
+    static func appendDecimal<Sink: ByteSink & ~Copyable>(_ number: Int, to output: inout Sink) {
         if number < 0 {
-            output.append(contentsOf: String(number).utf8)
+            output.append(String(number))
             return
         }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
@@ -438,7 +438,7 @@ enum ListingBytes {
                 rest /= 10
                 count += 1
             } while rest > 0
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+            output.append(bytes: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 }

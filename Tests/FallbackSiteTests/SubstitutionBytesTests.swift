@@ -54,6 +54,10 @@ struct SubstitutionBytesTests {
             var output: [UInt8] = [0x2A]
             SnapshotText.appendHTML(text, to: &output)
             #expect(output == [0x2A] + Array(SnapshotText.html(text).utf8), "\(text.debugDescription.prefix(200))")
+            var writer = ByteWriter(capacity: 1)
+            writer.append(byte: 0x2A)
+            SnapshotText.appendHTML(text, to: &writer)
+            #expect(writer.take() == output)
         }
     }
 
@@ -62,6 +66,10 @@ struct SubstitutionBytesTests {
             var output: [UInt8] = [0x2A]
             SnapshotText.appendAttribute(text, to: &output)
             #expect(output == [0x2A] + Array(SnapshotText.attribute(text).utf8), "\(text.debugDescription.prefix(200))")
+            var writer = ByteWriter(capacity: 1)
+            writer.append(byte: 0x2A)
+            SnapshotText.appendAttribute(text, to: &writer)
+            #expect(writer.take() == output)
         }
     }
 

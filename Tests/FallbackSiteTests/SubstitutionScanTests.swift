@@ -1,11 +1,12 @@
 import FallbackMarkdown
 @testable import FallbackMustache
 import FallbackSample
+import Foundation
 import Testing
 @testable import FallbackSite
 
 /// Values are appended to a render's output as token bytes (`MustacheEscaping`'s appender,
-/// issue 10), and substitution skips the bytes `MarkupPosition.ignores(_:)` names. Pages must be
+/// issue 10), and substitution skips the bytes `MarkupPosition.skip(over:from:classes:)` passes. Pages must be
 /// what the reference paths make: tokens made as `String`s by `escape(_:)`, and substitution
 /// visiting every byte.
 @Suite("Substitution and token bytes")
@@ -63,11 +64,17 @@ struct SubstitutionScanTests {
             "</ p>", "<x-y a=b>", text, text, html, bytes, prefix, prefix + "12", prefix + "99999999999999999999999" + PageValues.suffix,
             prefix + PageValues.suffix, prefix + "0vxq", "vxqz", String(prefix.dropLast()), "0123456789",
         ]
+        // Comments, CDATA-like text, tokens inside tag and attribute names, NUL bytes and bytes that
+        // are not UTF-8.
+        let bytePieces = (pieces + [
+            "<!--", "-->", "<!-- " + text + " -->", "<![CDATA[", "]]>", "<z", "<Z", "</z", "<h1", "<a" + text, "<a " + text + "=x>", "</" + text,
+            "<title " + text + ">", "zz", "<" + prefix, "</" + prefix, "<!", "<?xml ", "\u{0}", "\t", "\r\n",
+        ]).map { Array($0.utf8) } + [[0x00], [0xFF], [0xC3], [0xE2, 0x80], [0x80, 0x80], [0xF0, 0x9F], [0x3C, 0x00], [0x3C, 0xFF]]
         var pages: [[UInt8]] = SubstituteFastPathTests.pages.map { Array($0.utf8) }
         var generator = SplitMix64(seed: 10)
-        for _ in 0..<600 {
+        for _ in 0..<1_200 {
             let count = Int(generator.next() % 60)
-            pages.append(Array((0..<count).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined().utf8))
+            pages.append((0..<count).flatMap { _ in bytePieces[Int(generator.next() % UInt64(bytePieces.count))] })
         }
         // Every alignment of a long run before a stop.
         for run in 0..<20 {
@@ -76,6 +83,23 @@ struct SubstitutionScanTests {
             }
         }
         return pages
+    }
+
+    /// Every Example, fixture and fuzz input, read as a page, with a text token after every 97th byte.
+    @Test func corpusFilesSubstituteAsVisitingEveryByte() throws {
+        let values = PageValues()
+        let token = Array(values.escaping.escape("<v> \"q\" 'a' & é").utf8)
+        #expect(ListingBytesTests.files.count > 10)
+        for file in ListingBytesTests.files {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+            var page: [UInt8] = []
+            for start in stride(from: 0, to: bytes.count, by: 97) {
+                page += bytes[start..<min(start + 97, bytes.count)]
+                page += token
+            }
+            let reference = Self.referenceSubstitution(page, values: values)
+            #expect(page.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == reference, "\(file)")
+        }
     }
 
     @Test func hostilePagesSubstituteAsVisitingEveryByte() {
@@ -94,6 +118,13 @@ struct SubstitutionScanTests {
         let model = SiteModel(
             snapshot: PageBytesTests.snapshot(try example(input), input),
             baseline: PageBytesTests.snapshot(try example("Examples/2026-04-14-release-3.1.json"), "before.json"), title: nil, referenceDate: nil)
+        try Self.checkEveryPage(of: model)
+    }
+
+    /// The page's Markdown HTML and its layout substitute as visiting every byte does, for every
+    /// page of `model`, and rendering with the token appender makes the page that tokens made as
+    /// `String`s make.
+    static func checkEveryPage(of model: SiteModel) throws {
         let builder = try SiteBuilder(model: model, theme: .builtIn)
         let templates = builder.templates
         let layout = try #require(templates.templates["layout.html"])
@@ -105,15 +136,22 @@ struct SubstitutionScanTests {
             let markdown = try template.renderUTF8(
                 model.context(for: page, values: values), partials: templates.partials, escaping: stringTokens, budget: builder.renderBudget)
             let html = markdown.withUnsafeBufferPointer { Markdown.withHTML(fromUTF8: $0) { Array($0) } }
-            let body = Self.referenceSubstitution(html, values: values)
+            let body = referenceSubstitution(html, values: values)
             #expect(html.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == body, "\(page.path)")
             let rendered = try layout.renderUTF8(
                 builder.layoutContext(for: page, content: values.html(utf8: body)).mustacheValue, partials: templates.partials,
                 escaping: stringTokens, budget: builder.renderBudget)
-            let reference = Self.referenceSubstitution(rendered, values: values)
+            let reference = referenceSubstitution(rendered, values: values)
             #expect(rendered.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == reference, "\(page.path)")
             #expect(try builder.renderBytes(page) == reference, "\(page.path)")
         }
+    }
+
+    /// Every page of a generated sample site (the `sample` command's export, 60 placements).
+    @Test func sampleSitePagesSubstituteAsTheReference() throws {
+        let bytes = Array(SampleExport(placementCount: 60, seed: 1).jsonText().utf8)
+        let model = SiteModel(snapshot: PageBytesTests.snapshot(bytes, "s.json"), baseline: nil, title: nil, referenceDate: nil)
+        try Self.checkEveryPage(of: model)
     }
 
     /// The appender writes the token `escape(_:)` would have returned, numbered next, for a value
