@@ -303,6 +303,7 @@ extension MustacheValue {
         case .string(let text): .string(text)
         case .list(let elements): .array(elements.map(\.json))
         case .dictionary(let dictionary): .object(dictionary.map { JSONValue.Member($0.key, $0.value.json) })
+        case .record(let record): MustacheValue.dictionary(record.dictionary).json
         }
     }
 }

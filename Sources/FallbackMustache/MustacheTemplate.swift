@@ -84,20 +84,28 @@ extension Dictionary: MustachePartialProvider where Key == String, Value == Must
 /// A name in a tag: the parts of a dotted name, or none for the implicit iterator `.`.
 struct Name: Sendable {
     let parts: [String]
+    /// `MustacheKeys.hash(of:)` of each part, computed once, for looking it up in records.
+    let hashes: [MustacheKeys.Hash]
+
+    init(parts: [String]) {
+        self.parts = parts
+        hashes = parts.map(MustacheKeys.hash(of:))
+    }
 
     /// The value this name stands for with `contexts` as the context stack (innermost last): the
     /// first part is looked up in the innermost context that has it, each further part in the
     /// value before it only; a miss anywhere is `null`.
     func resolve(in contexts: [MustacheValue]) -> MustacheValue {
         guard let first = parts.first else { return contexts.last ?? .null }
+        let firstHash = hashes[0]
         // The innermost context first: a plain loop, with no closure or lazy wrapper per lookup.
         var index = contexts.count - 1
         while index >= 0 {
-            if case .dictionary(let dictionary) = contexts[index], let found = dictionary[first] {
+            if let found = contexts[index].member(first, hash: firstHash) {
                 guard parts.count > 1 else { return found }
                 var value = found
-                for part in parts.dropFirst() {
-                    guard let next = value[part] else { return .null }
+                for part in 1..<parts.count {
+                    guard let next = value.member(parts[part], hash: hashes[part]) else { return .null }
                     value = next
                 }
                 return value

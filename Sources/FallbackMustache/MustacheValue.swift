@@ -7,6 +7,9 @@ public enum MustacheValue: Sendable, Hashable {
     case null
     case list([MustacheValue])
     case dictionary([String: MustacheValue])
+    /// Renders as `.dictionary(record.dictionary)` would; its keys are shared by records of a kind,
+    /// so tags find their values without hashing their names per lookup.
+    case record(MustacheRecord)
 
     /// Whether a section renders for this value, following the spec's `!!data`.
     ///
@@ -20,7 +23,7 @@ public enum MustacheValue: Sendable, Hashable {
         case .bool(let bool): bool
         case .null: false
         case .list(let list): !list.isEmpty
-        case .dictionary: true
+        case .dictionary, .record: true
         }
     }
 
@@ -35,15 +38,37 @@ public enum MustacheValue: Sendable, Hashable {
         case .int(let int): String(int)
         case .double(let double): Self.text(of: double)
         case .bool(let bool): bool ? "true" : "false"
-        case .null, .dictionary: ""
+        case .null, .dictionary, .record: ""
         case .list(let list): list.map(\.text).joined(separator: ",")
         }
     }
 
-    /// The value at `key` when this is a dictionary.
+    /// The value at `key` when this is a dictionary or a record.
     public subscript(key: String) -> MustacheValue? {
-        guard case .dictionary(let dictionary) = self else { return nil }
-        return dictionary[key]
+        switch self {
+        case .dictionary(let dictionary): dictionary[key]
+        case .record(let record): record[key]
+        default: nil
+        }
+    }
+
+    /// The value at `key`, whose hash the tag's name computed when it was parsed.
+    func member(_ key: String, hash: MustacheKeys.Hash) -> MustacheValue? {
+        switch self {
+        case .dictionary(let dictionary): dictionary[key]
+        case .record(let record): record.value(forKey: key, hash: hash)
+        default: nil
+        }
+    }
+
+    /// This value with every record, at any depth, as its dictionary: what it renders like.
+    public var dictionaryForm: MustacheValue {
+        switch self {
+        case .list(let list): .list(list.map(\.dictionaryForm))
+        case .dictionary(let dictionary): .dictionary(dictionary.mapValues(\.dictionaryForm))
+        case .record(let record): .dictionary(record.dictionary.mapValues(\.dictionaryForm))
+        case .string, .int, .double, .bool, .null: self
+        }
     }
 
     private static func text(of double: Double) -> String {

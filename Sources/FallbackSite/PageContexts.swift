@@ -12,7 +12,7 @@ struct CommonPageFields: TemplateContext {
     var snapshot: String
     var kind: String
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("root", \.root), .init("siteTitle", \.siteTitle), .init("snapshot", \.snapshot), .init("kind", \.kind),
     ]
 }
@@ -47,7 +47,7 @@ struct FindingRow: TemplateContext {
     /// that page lists it (not past a rule's `listedFindingLimit`).
     var checksPath: String? = nil
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("checksPath", omittedWhenNil: \.checksPath),
         .init("id", \.id), .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("severity", \.severity),
         .init("experimentPath", omittedWhenNil: \.experimentPath),
@@ -61,7 +61,7 @@ struct FindingRow: TemplateContext {
 
 /// Findings by severity: the audit's own counts, as a page shows them.
 extension SeverityCounts: TemplateContext {
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("errors", \.errors), .init("warnings", \.warnings), .init("infos", \.infos), .init("total", \.total),
     ]
 }
@@ -74,7 +74,7 @@ struct FunnelLink: TemplateContext {
     var path: String
     var pageCount: Int
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("id", \.id), .init("slug", \.slug), .init("name", \.name), .init("path", \.path), .init("pageCount", \.pageCount),
     ]
 }
@@ -88,7 +88,7 @@ struct PaywallSummary: TemplateContext {
     /// The link to the paywall's page.
     var path: String?
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("id", \.id), .init("identifier", \.identifier), .init("name", omittedWhenNil: \.name), .init("path", \.path),
     ]
 }
@@ -102,7 +102,7 @@ struct OverviewPage: TemplateContext {
         /// Only with a reference date (`SOURCE_DATE_EPOCH`).
         var age: String?
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("iso", \.iso), .init("milliseconds", \.milliseconds), .init("age", omittedWhenNil: \.age),
         ]
     }
@@ -114,7 +114,7 @@ struct OverviewPage: TemplateContext {
         var line: Int
         var column: Int
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("message", \.message), .init("rule", \.rule), .init("summary", \.summary), .init("line", \.line), .init("column", \.column),
         ]
     }
@@ -137,7 +137,7 @@ struct OverviewPage: TemplateContext {
         /// The page of the experiment the placement runs, or of the experiment its skipped entry carries.
         var experimentPath: String? = nil
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("key", \.key), .init("path", \.path), .init("revision", \.revision), .init("kind", \.kind), .init("icon", \.icon),
             .init("serves", \.serves), .init("findingCount", \.findingCount), .init("findingNoun", \.findingNoun),
             .init("findingSummary", \.findingSummary), .init("severity", \.severity), .init("skipped", \.skipped), .init("search", \.search),
@@ -157,7 +157,7 @@ struct OverviewPage: TemplateContext {
             /// The theme's severity class: `error`, `warning` or `none`.
             var severity: String
 
-            static let fields: [TemplateField<Self>] = [
+            static let fields: TemplateFields<Self> = [
                 .init("count", \.count), .init("text", \.text), .init("path", \.path), .init("severity", \.severity),
             ]
         }
@@ -176,7 +176,7 @@ struct OverviewPage: TemplateContext {
         /// The name of the snapshot compared against; nil without one.
         var baseline: String?
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("ready", \.ready), .init("status", \.status), .init("errors", \.errors),
             .init("breaking", omittedWhenNil: \.breaking), .init("warnings", omittedWhenNil: \.warnings),
             .init("since", omittedWhenNil: \.since), .init("baseline", omittedWhenNil: \.baseline),
@@ -192,7 +192,7 @@ struct OverviewPage: TemplateContext {
             /// Whether pages are left out between the previous link and this one (an ellipsis goes here).
             var gapBefore: Bool
 
-            static let fields: [TemplateField<Self>] = [
+            static let fields: TemplateFields<Self> = [
                 .init("number", \.number), .init("path", \.path), .init("current", \.current), .init("gapBefore", \.gapBefore),
             ]
         }
@@ -226,7 +226,7 @@ struct OverviewPage: TemplateContext {
         var next: String?
         var pages: [Link]
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("number", \.number), .init("count", \.count), .init("first", \.first), .init("last", \.last), .init("total", \.total),
             .init("previous", omittedWhenNil: \.previous), .init("next", omittedWhenNil: \.next), .init("pages", \.pages),
         ]
@@ -250,7 +250,7 @@ struct OverviewPage: TemplateContext {
     var placements: [PlacementRow]
     var pager: Pager?
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("projectId", \.projectId), .init("generatedAt", omittedWhenNil: \.generatedAt), .init("formatVersion", \.formatVersion),
         .init("size", \.size), .init("bytes", \.bytes), .init("sha256", \.sha256), .init("verdict", \.verdict),
         .init("readiness", \.readiness), .init("rejected", \.rejected), .init("rejection", omittedWhenNil: \.rejection), .init("counts", \.counts),
@@ -271,7 +271,7 @@ struct ChecksPage: TemplateContext {
         var count: Int
         var rules: [RuleGroup]
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("severity", \.severity), .init("anchor", \.anchor), .init("title", \.title), .init("count", \.count), .init("rules", \.rules),
         ]
     }
@@ -292,7 +292,7 @@ struct ChecksPage: TemplateContext {
         var findings: [FindingRow]
         var moreFindings: Int
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("anchor", \.anchor),
             .init("severity", \.severity), .init("summary", \.summary), .init("count", \.count),
             .init("findingNoun", \.findingNoun), .init("open", \.open), .init("findings", \.findings),
@@ -306,7 +306,7 @@ struct ChecksPage: TemplateContext {
     /// The findings against the snapshot before (the baseline); nil without one.
     var comparison: FindingChanges? = nil
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("counts", \.counts), .init("hasFindings", \.hasFindings), .init("groups", \.groups),
         .init("comparison", omittedWhenNil: \.comparison),
     ]
@@ -320,7 +320,7 @@ struct PlacementPage: TemplateContext {
         var line: Int
         var column: Int
 
-        static let fields: [TemplateField<Self>] = [.init("reason", \.reason), .init("line", \.line), .init("column", \.column)]
+        static let fields: TemplateFields<Self> = [.init("reason", \.reason), .init("line", \.line), .init("column", \.column)]
     }
 
     struct ExperimentLink: TemplateContext {
@@ -331,7 +331,7 @@ struct PlacementPage: TemplateContext {
         /// The SDK skips the whole entry, experiment included: the page says why.
         var skipped = false
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("id", \.id), .init("key", \.key), .init("variantCount", \.variantCount), .init("path", \.path),
             .init("skipped", \.skipped),
         ]
@@ -347,7 +347,7 @@ struct PlacementPage: TemplateContext {
         var summary: String
         var removed: Bool
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("revision", \.revision), .init("snapshot", \.snapshot), .init("date", \.date), .init("commit", \.commit),
             .init("served", \.served), .init("summary", \.summary), .init("removed", \.removed),
         ]
@@ -376,7 +376,7 @@ struct PlacementPage: TemplateContext {
     var revisions: [RevisionRow]?
     var source: TrustedHTML
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("key", \.key), .init("fullKey", \.fullKey), .init("occurrences", \.occurrences), .init("occurrencesNote", \.occurrencesNote),
         .init("identifier", omittedWhenNil: \.identifier), .init("revision", omittedWhenNil: \.revision),
         .init("keyMismatch", omittedWhenNil: \.keyMismatch), .init("serves", \.serves), .init("servesKind", \.servesKind),
@@ -401,7 +401,7 @@ struct FunnelPage: TemplateContext {
         var percent: Int
         var complete: Bool
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("locale", \.locale), .init("present", \.present), .init("plain", \.plain), .init("missing", \.missing),
             .init("total", \.total), .init("percent", \.percent), .init("complete", \.complete),
         ]
@@ -427,7 +427,7 @@ struct FunnelPage: TemplateContext {
         /// Every way out of the page, in the order the SDK tries them (the outline).
         var steps: [StepRow]
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("number", \.number), .init("id", \.id), .init("anchor", \.anchor), .init("type", \.type), .init("title", \.title),
             .init("question", \.question), .init("options", \.options), .init("hasOptions", \.hasOptions), .init("rules", \.rules),
             .init("hasRules", \.hasRules), .init("defaultNext", \.defaultNext), .init("paywallId", \.paywallId), .init("paywallPath", \.paywallPath),
@@ -454,7 +454,7 @@ struct FunnelPage: TemplateContext {
         var toEnd: Bool
         var toUnknown: Bool
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("priority", \.priority), .init("kind", \.kind), .init("condition", \.condition), .init("otherwise", \.otherwise),
             .init("target", \.target), .init("targetAnchor", \.targetAnchor), .init("toPaywall", \.toPaywall), .init("toEnd", \.toEnd),
             .init("toUnknown", \.toUnknown),
@@ -465,7 +465,7 @@ struct FunnelPage: TemplateContext {
         var label: String
         var value: String
 
-        static let fields: [TemplateField<Self>] = [.init("label", \.label), .init("value", \.value)]
+        static let fields: TemplateFields<Self> = [.init("label", \.label), .init("value", \.value)]
     }
 
     /// One of a page's `next_rules`.
@@ -474,7 +474,7 @@ struct FunnelPage: TemplateContext {
         var goto: String
         var condition: String
 
-        static let fields: [TemplateField<Self>] = [.init("id", \.id), .init("goto", \.goto), .init("condition", \.condition)]
+        static let fields: TemplateFields<Self> = [.init("id", \.id), .init("goto", \.goto), .init("condition", \.condition)]
     }
 
     /// A remote URL an offline first launch cannot load.
@@ -486,7 +486,7 @@ struct FunnelPage: TemplateContext {
         /// Only for a web URL a page may link to.
         var href: String?
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("page", \.page), .init("anchor", \.anchor), .init("field", \.field), .init("url", \.url), .init("href", omittedWhenNil: \.href),
         ]
     }
@@ -496,7 +496,7 @@ struct FunnelPage: TemplateContext {
         var key: String
         var path: String?
 
-        static let fields: [TemplateField<Self>] = [.init("key", \.key), .init("path", \.path)]
+        static let fields: TemplateFields<Self> = [.init("key", \.key), .init("path", \.path)]
     }
 
     /// A placement, or one of its experiment's variants, that serves the funnel.
@@ -505,7 +505,7 @@ struct FunnelPage: TemplateContext {
         var path: String
         var variant: String?
 
-        static let fields: [TemplateField<Self>] = [.init("placement", \.placement), .init("path", \.path), .init("variant", \.variant)]
+        static let fields: TemplateFields<Self> = [.init("placement", \.placement), .init("path", \.path), .init("variant", \.variant)]
     }
 
     var id: String
@@ -542,7 +542,7 @@ struct FunnelPage: TemplateContext {
     /// Declared locales past `FunnelPreviews.localeLimit`, not previewed.
     var unpreviewedLocales: Int
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("id", \.id), .init("fullId", \.fullId), .init("slug", \.slug), .init("name", \.name), .init("version", \.version),
         .init("versionId", \.versionId), .init("defaultLocale", \.defaultLocale), .init("hasLocales", \.hasLocales),
         .init("locales", \.locales), .init("pageCount", \.pageCount), .init("pages", \.pages), .init("media", \.media),
@@ -583,7 +583,7 @@ struct ExperimentPage: TemplateContext {
         var healthFindings: [FindingRow]
         var moreHealthFindings: Int
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("index", \.index), .init("colour", \.colour), .init("variantId", \.variantId), .init("variantLabel", \.variantLabel),
             .init("weight", \.weight), .init("weightValue", \.weightValue), .init("buckets", \.buckets), .init("share", \.share),
             .init("funnel", omittedWhenNil: \.funnel), .init("paywall", omittedWhenNil: \.paywall), .init("nothing", \.nothing),
@@ -598,7 +598,7 @@ struct ExperimentPage: TemplateContext {
         /// Null when the funnel has no page on the site.
         var path: String?
 
-        static let fields: [TemplateField<Self>] = [.init("id", \.id), .init("path", \.path)]
+        static let fields: TemplateFields<Self> = [.init("id", \.id), .init("path", \.path)]
     }
 
     /// A variant's funnel against the first variant's: the diff's funnel comparison.
@@ -622,7 +622,7 @@ struct ExperimentPage: TemplateContext {
         /// Every other difference the diff reports (slug, name, theme, media, bundled paywalls).
         var otherChanges: Int
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("variantId", \.variantId), .init("colour", \.colour), .init("funnel", \.funnel), .init("note", \.note),
             .init("added", \.added), .init("removed", \.removed), .init("copyChanged", \.copyChanged),
             .init("routingChanged", \.routingChanged), .init("reordered", \.reordered), .init("otherChanges", \.otherChanges),
@@ -637,7 +637,7 @@ struct ExperimentPage: TemplateContext {
             var weight: String
             var share: String
 
-            static let fields: [TemplateField<Self>] = [.init("variantId", \.variantId), .init("weight", \.weight), .init("share", \.share)]
+            static let fields: TemplateFields<Self> = [.init("variantId", \.variantId), .init("weight", \.weight), .init("share", \.share)]
         }
 
         /// `release-3.2`, or `release-3.2 … release-3.3 (2 snapshots)` for a run of several.
@@ -665,7 +665,7 @@ struct ExperimentPage: TemplateContext {
         /// `moves` in words, the badge's text: `everyone redrawn`, `some move`, `nobody moves`, `starts`, `stops`.
         var movesLabel: String?
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("snapshots", \.snapshots), .init("movesLabel", \.movesLabel), .init("first", \.first), .init("last", \.last), .init("snapshotCount", \.snapshotCount), .init("current", \.current),
             .init("present", \.present), .init("state", \.state), .init("experimentId", \.experimentId), .init("key", \.key),
             .init("weights", \.weights), .init("split", \.split), .init("note", \.note), .init("moves", \.moves),
@@ -689,7 +689,7 @@ struct ExperimentPage: TemplateContext {
         /// The entry as written, its failing line marked.
         var source: TrustedHTML
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("explanation", \.explanation), .init("expectation", \.expectation), .init("pointer", \.pointer),
             .init("line", \.line), .init("column", \.column), .init("anchor", \.anchor), .init("inExperiment", \.inExperiment),
             .init("variantCount", \.variantCount), .init("source", \.source),
@@ -721,7 +721,7 @@ struct ExperimentPage: TemplateContext {
     /// For an experiment whose entry the SDK skips; null otherwise (then every field above describes it).
     var skipped: Skipped?
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("id", \.id), .init("key", \.key), .init("lookupKey", \.lookupKey), .init("placement", \.placement),
         .init("placementPath", \.placementPath), .init("variants", \.variants), .init("variantCount", \.variantCount),
         .init("hasVariants", \.hasVariants), .init("serves", \.serves), .init("weightsSumToOne", \.weightsSumToOne),
@@ -744,7 +744,7 @@ struct ChangesPage: TemplateContext {
         /// How many changes of the class the page leaves out (past `SiteModel.listedChangeLimit`).
         var moreChanges: Int = 0
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("class", \.changeClass), .init("title", \.title), .init("count", \.count), .init("changes", \.changes),
             .init("moreChanges", \.moreChanges),
         ]
@@ -776,7 +776,7 @@ struct ChangesPage: TemplateContext {
         /// A copy change whose texts the page leaves out, past `SiteModel.copyTextBudget`.
         var copyLeftOut: Bool = false
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("kind", \.kind), .init("message", \.message), .init("placement", \.placement), .init("placementPath", \.placementPath),
             .init("unloaded", \.unloaded), .init("from", omittedWhenNil: \.from), .init("to", omittedWhenNil: \.to), .init("line", omittedWhenNil: \.line),
             .init("column", omittedWhenNil: \.column), .init("pointer", omittedWhenNil: \.pointer), .init("anchor", omittedWhenNil: \.anchor),
@@ -794,7 +794,7 @@ struct ChangesPage: TemplateContext {
         /// `funnels/<name>.html#page-<name>`.
         var path: String
 
-        static let fields: [TemplateField<Self>] = [.init("page", \.page), .init("funnel", \.funnel), .init("path", \.path)]
+        static let fields: TemplateFields<Self> = [.init("page", \.page), .init("funnel", \.funnel), .init("path", \.path)]
     }
 
     /// A changed text (`copy-changed`): each locale whose text differs, old and new in full.
@@ -807,7 +807,7 @@ struct ChangesPage: TemplateContext {
         var unchanged: [LocaleName]
         var hasUnchanged: Bool
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("form", omittedWhenNil: \.form), .init("locales", \.locales), .init("unchanged", \.unchanged),
             .init("hasUnchanged", \.hasUnchanged),
         ]
@@ -816,7 +816,7 @@ struct ChangesPage: TemplateContext {
     struct LocaleName: TemplateContext {
         var locale: String
 
-        static let fields: [TemplateField<Self>] = [.init("locale", \.locale)]
+        static let fields: TemplateFields<Self> = [.init("locale", \.locale)]
     }
 
     /// One locale's old and new text.
@@ -835,7 +835,7 @@ struct ChangesPage: TemplateContext {
         var hasOld: Bool { old != nil }
         var hasNew: Bool { new != nil }
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("locale", \.locale), .init("status", \.status), .init("statusText", \.statusText),
             .init("whitespaceOnly", \.whitespaceOnly), .init("old", omittedWhenNil: \.old), .init("new", omittedWhenNil: \.new),
             .init("hasOld", \.hasOld), .init("hasNew", \.hasNew),
@@ -851,7 +851,7 @@ struct ChangesPage: TemplateContext {
         var added: Bool
         var whitespace: Bool
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("text", \.text), .init("removed", \.removed), .init("added", \.added), .init("whitespace", \.whitespace),
         ]
     }
@@ -865,7 +865,7 @@ struct ChangesPage: TemplateContext {
         var moved: String
         var movedBuckets: Int
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("placement", \.placement), .init("placementPath", \.placementPath), .init("experiment", \.experiment),
             .init("split", \.split), .init("moved", \.moved), .init("movedBuckets", \.movedBuckets),
         ]
@@ -893,13 +893,13 @@ struct ChangesPage: TemplateContext {
         var nextPair: String?
         var historyPath: String
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("older", \.older), .init("newer", \.newer), .init("previousPair", \.previousPair), .init("nextPair", \.nextPair),
             .init("historyPath", \.historyPath),
         ]
     }
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("baseline", \.baseline), .init("baselineVerdict", \.baselineVerdict), .init("breaking", \.breaking),
         .init("notable", \.notable), .init("infos", \.infos), .init("hasChanges", \.hasChanges), .init("groups", \.groups),
         .init("rebucketing", \.rebucketing), .init("hasRebucketing", \.hasRebucketing), .init("newer", \.newer),
@@ -916,7 +916,7 @@ struct HistoryPage: TemplateContext {
             var date: String
             var subject: String
 
-            static let fields: [TemplateField<Self>] = [.init("hash", \.hash), .init("date", \.date), .init("subject", \.subject)]
+            static let fields: TemplateFields<Self> = [.init("hash", \.hash), .init("date", \.date), .init("subject", \.subject)]
         }
 
         var name: String
@@ -936,7 +936,7 @@ struct HistoryPage: TemplateContext {
         var path: String? = nil
         var changesPath: String? = nil
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("name", \.name), .init("date", omittedWhenNil: \.date), .init("commit", omittedWhenNil: \.commit),
             .init("entries", \.entries), .init("loaded", \.loaded), .init("skipped", \.skipped), .init("errors", \.errors),
             .init("warnings", \.warnings), .init("infos", \.infos), .init("counts", \.counts), .init("summary", \.summary),
@@ -960,7 +960,7 @@ struct HistoryPage: TemplateContext {
         var column: Int
         var pointer: String
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("id", \.id), .init("rule", \.rule), .init("rulePath", omittedWhenNil: \.rulePath), .init("severity", \.severity),
             .init("message", \.message), .init("snapshot", \.snapshot),
             .init("placement", \.placement), .init("line", \.line), .init("column", \.column), .init("pointer", \.pointer),
@@ -973,7 +973,7 @@ struct HistoryPage: TemplateContext {
     var hasFindings: Bool
     var chart: TrustedHTML
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("snapshotCount", \.snapshotCount), .init("snapshots", \.snapshots), .init("findings", \.findings),
         .init("hasFindings", \.hasFindings), .init("chart", \.chart),
     ]
@@ -988,7 +988,7 @@ struct LayoutContext: TemplateContext {
         var path: String
         var current: Bool
 
-        static let fields: [TemplateField<Self>] = [.init("label", \.label), .init("path", \.path), .init("current", \.current)]
+        static let fields: TemplateFields<Self> = [.init("label", \.label), .init("path", \.path), .init("current", \.current)]
     }
 
     var root: String
@@ -1002,7 +1002,7 @@ struct LayoutContext: TemplateContext {
     var navigation: [NavigationLink]
     var content: TrustedHTML
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("root", \.root), .init("title", \.title), .init("siteTitle", \.siteTitle), .init("snapshot", \.snapshot),
         .init("snapshotFile", \.snapshotFile), .init("kind", \.kind), .init("csp", \.csp), .init("generator", \.generator),
         .init("navigation", \.navigation), .init("content", \.content),

@@ -154,7 +154,7 @@ struct PaywallPage: TemplateContext {
         var androidBasePlanId: String?
         var androidOfferId: String?
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("packageIdentifier", \.packageIdentifier), .init("identifier", \.identifier), .init("type", \.type),
             .init("displayName", \.displayName), .init("apple", \.apple), .init("google", \.google),
             .init("androidBasePlanId", \.androidBasePlanId), .init("androidOfferId", \.androidOfferId),
@@ -167,7 +167,7 @@ struct PaywallPage: TemplateContext {
         var packages: [PackageRow]
         var hasPackages: Bool
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("identifier", \.identifier), .init("isDefault", \.isDefault), .init("packages", \.packages), .init("hasPackages", \.hasPackages),
         ]
     }
@@ -176,7 +176,7 @@ struct PaywallPage: TemplateContext {
         var locale: String
         var data: TrustedHTML
 
-        static let fields: [TemplateField<Self>] = [.init("locale", \.locale), .init("data", \.data)]
+        static let fields: TemplateFields<Self> = [.init("locale", \.locale), .init("data", \.data)]
     }
 
     /// One distinct content of the paywall.
@@ -190,7 +190,7 @@ struct PaywallPage: TemplateContext {
         /// The paywall in a phone frame (`Previews.swift`).
         var preview: PaywallPreview
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("number", \.number), .init("identifier", \.identifier), .init("name", \.name),
             .init("configFormatVersion", \.configFormatVersion), .init("offering", \.offering), .init("remoteConfig", \.remoteConfig),
             .init("preview", \.preview),
@@ -211,7 +211,7 @@ struct PaywallPage: TemplateContext {
         var isVariant: Bool { kind == "variant" }
         var isFunnel: Bool { kind == "funnel" }
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("kind", \.kind), .init("name", \.name), .init("path", \.path), .init("version", \.version),
             .init("isPlacement", \.isPlacement), .init("isVariant", \.isVariant), .init("isFunnel", \.isFunnel),
             .init("placement", \.placement), .init("mapKey", \.mapKey),
@@ -227,7 +227,7 @@ struct PaywallPage: TemplateContext {
     var versions: [Version]
     var uses: [Use]
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("id", \.id), .init("fullId", \.fullId), .init("identifier", \.identifier), .init("name", \.name),
         .init("versionCount", \.versionCount), .init("differs", \.differs), .init("versions", \.versions), .init("uses", \.uses),
     ]

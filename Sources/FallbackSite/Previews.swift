@@ -14,7 +14,7 @@ struct PreviewLine: TemplateContext {
     /// Why the line is blank or not in the locale's words (`not translated: shows the en text in de`); nil when it reads as written.
     var mark: String?
 
-    static let fields: [TemplateField<Self>] = [.init("role", \.role), .init("text", \.text), .init("mark", \.mark)]
+    static let fields: TemplateFields<Self> = [.init("role", \.role), .init("text", \.text), .init("mark", \.mark)]
 }
 
 /// The funnel previews: one phone screen per page and previewed locale.
@@ -27,7 +27,7 @@ struct FunnelPreviews {
         var locale: String
         var isDefault: Bool
 
-        static let fields: [TemplateField<Self>] = [.init("locale", \.locale), .init("isDefault", \.isDefault)]
+        static let fields: TemplateFields<Self> = [.init("locale", \.locale), .init("isDefault", \.isDefault)]
     }
 
     /// What a device in one locale shows on one page.
@@ -40,7 +40,7 @@ struct FunnelPreviews {
         /// How many lines carry a mark.
         var marks: Int
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("locale", \.locale), .init("lang", \.lang), .init("isDefault", \.isDefault), .init("lines", \.lines),
             .init("marks", \.marks),
         ]
@@ -54,7 +54,7 @@ struct FunnelPreviews {
         var type: String
         var screens: [Screen]
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("number", \.number), .init("id", \.id), .init("anchor", \.anchor), .init("type", \.type), .init("screens", \.screens),
         ]
     }
@@ -233,7 +233,7 @@ struct PaywallPreview: TemplateContext {
         var google: String?
         var hasProduct: Bool { apple != nil || google != nil }
 
-        static let fields: [TemplateField<Self>] = [
+        static let fields: TemplateFields<Self> = [
             .init("displayName", \.displayName), .init("type", \.type), .init("apple", \.apple), .init("google", \.google),
             .init("hasProduct", \.hasProduct),
         ]
@@ -244,7 +244,7 @@ struct PaywallPreview: TemplateContext {
         var path: String
         var text: String
 
-        static let fields: [TemplateField<Self>] = [.init("path", \.path), .init("text", \.text)]
+        static let fields: TemplateFields<Self> = [.init("path", \.path), .init("text", \.text)]
     }
 
     var name: String
@@ -259,7 +259,7 @@ struct PaywallPreview: TemplateContext {
     var packages: [Package]
     var hasPackages: Bool
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("name", \.name), .init("configLocale", \.configLocale), .init("configTexts", \.configTexts),
         .init("moreConfigTexts", \.moreConfigTexts), .init("builderTexts", \.builderTexts), .init("hasBuilderTexts", \.hasBuilderTexts),
         .init("moreBuilderTexts", \.moreBuilderTexts),

@@ -123,7 +123,7 @@ struct RulePage: TemplateContext {
     var findings: [FindingRow]
     var moreFindings: Int
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("id", \.id), .init("severity", \.severity), .init("category", \.category), .init("summary", \.summary),
         .init("documentation", \.documentation), .init("count", \.count), .init("findingNoun", \.findingNoun),
         .init("hasFindings", \.hasFindings),

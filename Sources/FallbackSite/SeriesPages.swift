@@ -13,7 +13,7 @@ struct SnapshotLink: TemplateContext {
     var label: String
     var path: String
 
-    static let fields: [TemplateField<Self>] = [.init("name", \.name), .init("label", \.label), .init("path", \.path)]
+    static let fields: TemplateFields<Self> = [.init("name", \.name), .init("label", \.label), .init("path", \.path)]
 }
 
 /// Findings against the snapshot before: how many are new, still present and fixed, and the fixed ones.
@@ -32,7 +32,7 @@ struct FindingChanges: TemplateContext {
     var moreFixed: Int
     var hasFixed: Bool
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("against", \.against), .init("againstPath", omittedWhenNil: \.againstPath), .init("changesPath", omittedWhenNil: \.changesPath),
         .init("newCount", \.newCount), .init("stillPresentCount", \.stillPresentCount), .init("fixedCount", \.fixedCount),
         .init("fixed", \.fixed), .init("moreFixed", \.moreFixed), .init("hasFixed", \.hasFixed),
@@ -73,7 +73,7 @@ struct SnapshotPage: TemplateContext {
     var hasFindings: Bool
     var historyPath: String
 
-    static let fields: [TemplateField<Self>] = [
+    static let fields: TemplateFields<Self> = [
         .init("name", \.name), .init("label", \.label), .init("position", \.position), .init("snapshotCount", \.snapshotCount),
         .init("date", omittedWhenNil: \.date), .init("commit", omittedWhenNil: \.commit), .init("current", \.current),
         .init("rejected", \.rejected), .init("verdict", \.verdict), .init("readiness", \.readiness), .init("counts", \.counts),

@@ -35,9 +35,9 @@ public struct SiteBuilder: Sendable {
     func renderBytes(_ page: SitePage) throws -> [UInt8] {
         let values = PageValues()
         let budget = renderBudget
-        let body = try templates.renderPageBytes(page.template, context: model.context(for: page, values: values), values: values, budget: budget)
+        let body = try templates.renderPageBytes(page.template, context: model.renderContext(for: page, values: values), values: values, budget: budget)
         return try templates.renderLayoutBytes(
-            "layout.html", context: layoutContext(for: page, content: values.html(utf8: body)).mustacheValue, values: values, budget: budget)
+            "layout.html", context: layoutContext(for: page, content: values.html(utf8: body)).renderValue, values: values, budget: budget)
     }
 
     func layoutContext(for page: SitePage, content: TrustedHTML) -> LayoutContext {

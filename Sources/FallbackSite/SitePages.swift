@@ -75,28 +75,38 @@ extension SiteModel {
     }
 
     /// The context `page`'s template receives: the fields every page has and the page's own
-    /// (`kind.contextType`). Trusted HTML (drawings, listings) is registered in `values`.
+    /// (`kind.contextType`), as a plain dictionary. Trusted HTML (drawings, listings) is registered in `values`.
     public func context(for page: SitePage, values: PageValues) -> MustacheValue {
-        let common = CommonPageFields(root: page.root, siteTitle: title, snapshot: snapshot.name, kind: page.kind.rawValue)
-        var context = common.fieldValues
-        let specific: (any TemplateContext)?
-        switch page.kind {
-        case .overview: specific = overviewPage(number: page.id.flatMap { Int($0) } ?? 1, root: page.root)
-        case .checks: specific = checksPage(root: page.root)
-        case .placement: specific = placementPage(key: page.id ?? "", root: page.root, values: values)
-        case .funnel: specific = funnelPage(id: page.id ?? "", root: page.root, values: values)
-        case .experiment:
-            specific =
-                experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
-                ?? skippedExperimentPage(placementKey: page.id ?? "", root: page.root, values: values)
-        case .paywall: specific = paywallPage(id: page.id ?? "", root: page.root, values: values)
-        case .changes: specific = page.id.flatMap { Int($0) }.map { pairChangesPage(index: $0, root: page.root, values: values) } ?? changesPage(root: page.root, values: values)
-        case .history: specific = historyPage(root: page.root, values: values)
-        case .rule: specific = rulePage(id: page.id ?? "", root: page.root, values: values)
-        case .snapshot: specific = page.id.flatMap { Int($0) }.flatMap { snapshotPage(index: $0, root: page.root) }
-        }
-        if let specific { context.merge(specific.fieldValues) { _, new in new } }
+        var context = commonFields(for: page).fieldValues
+        if let specific = ownFields(for: page, values: values) { context.merge(specific.fieldValues) { _, new in new } }
         return .dictionary(context)
+    }
+
+    /// `context(for:values:)` as the site renders it: a record, which renders the same.
+    func renderContext(for page: SitePage, values: PageValues) -> MustacheValue {
+        pageRenderValue(common: commonFields(for: page), specific: ownFields(for: page, values: values))
+    }
+
+    private func commonFields(for page: SitePage) -> CommonPageFields {
+        CommonPageFields(root: page.root, siteTitle: title, snapshot: snapshot.name, kind: page.kind.rawValue)
+    }
+
+    /// The page's own fields (of `page.kind.contextType`), if the site has the page.
+    private func ownFields(for page: SitePage, values: PageValues) -> (any TemplateContext)? {
+        switch page.kind {
+        case .overview: overviewPage(number: page.id.flatMap { Int($0) } ?? 1, root: page.root)
+        case .checks: checksPage(root: page.root)
+        case .placement: placementPage(key: page.id ?? "", root: page.root, values: values)
+        case .funnel: funnelPage(id: page.id ?? "", root: page.root, values: values)
+        case .experiment:
+            experimentPage(placementKey: page.id ?? "", root: page.root, values: values)
+                ?? skippedExperimentPage(placementKey: page.id ?? "", root: page.root, values: values)
+        case .paywall: paywallPage(id: page.id ?? "", root: page.root, values: values)
+        case .changes: page.id.flatMap { Int($0) }.map { pairChangesPage(index: $0, root: page.root, values: values) } ?? changesPage(root: page.root, values: values)
+        case .history: historyPage(root: page.root, values: values)
+        case .rule: rulePage(id: page.id ?? "", root: page.root, values: values)
+        case .snapshot: page.id.flatMap { Int($0) }.flatMap { snapshotPage(index: $0, root: page.root) }
+        }
     }
 
     /// The most findings one list on a page shows; `check` reports them all.

@@ -1,4 +1,5 @@
 import FallbackMustache
+import Foundation
 
 /// A template's context as a type: a page, or a row one of its sections iterates over.
 ///
@@ -8,11 +9,12 @@ import FallbackMustache
 /// `PageTypeDocumentationTests` checks `docs/templates.md` and `Templates/` against the same list.
 protocol TemplateContext: TemplateValue {
     /// Every key of the context, in the order `docs/templates.md` lists them.
-    static var fields: [TemplateField<Self>] { get }
+    static var fields: TemplateFields<Self> { get }
 }
 
 extension TemplateContext {
-    /// The value at each key, without the keys left out.
+    /// The value at each key, without the keys left out: the context as a plain dictionary, as
+    /// `fallback-site template context` shows it and the tests compare renders against.
     var fieldValues: [String: MustacheValue] {
         var dictionary: [String: MustacheValue] = [:]
         dictionary.reserveCapacity(Self.fields.count)
@@ -23,6 +25,19 @@ extension TemplateContext {
     }
 
     var mustacheValue: MustacheValue { .dictionary(fieldValues) }
+
+    /// The context as the site renders it: a record in the slot order of `fields.keys`, which
+    /// renders as `mustacheValue` does with no dictionary built or hashed per context.
+    var renderValue: MustacheValue { .record(fieldRecord) }
+
+    /// The value at each key (nil for a key left out), in the order of `fields`.
+    var fieldRecord: MustacheRecord {
+        let fields = Self.fields
+        var values: [MustacheValue?] = []
+        values.reserveCapacity(fields.count)
+        for field in fields { values.append(field.renderValue(self)) }
+        return MustacheRecord(keys: fields.keys, values: values)
+    }
 
     static var shape: TemplateShape { .context(Self.self) }
 
@@ -37,6 +52,51 @@ extension TemplateContext {
     }
 }
 
+/// A page's context as the site renders it: one record of `common`'s fields followed by
+/// `specific`'s. It renders as the dictionary of both with `specific`'s values winning, as
+/// `SiteModel.context(for:values:)` merges them; the keys of each pair of types are joined once.
+func pageRenderValue(common: some TemplateContext, specific: (any TemplateContext)?) -> MustacheValue {
+    let commonRecord = common.fieldRecord
+    guard let specificRecord = specific?.fieldRecord else { return .record(commonRecord) }
+    let keys = JoinedKeys.shared.keys(commonRecord.keys, specificRecord.keys)
+    return .record(MustacheRecord(keys: keys, values: commonRecord.values + specificRecord.values))
+}
+
+/// The keys of two records one after the other, made once for each pair of key sets.
+private final class JoinedKeys: @unchecked Sendable {
+    static let shared = JoinedKeys()
+    private let lock = NSLock()
+    /// By the identities of the two key sets; the values keep them alive, so an identity is never reused.
+    private var joined: [[ObjectIdentifier]: (first: MustacheKeys, second: MustacheKeys, joined: MustacheKeys)] = [:]
+
+    func keys(_ first: MustacheKeys, _ second: MustacheKeys) -> MustacheKeys {
+        let id = [ObjectIdentifier(first), ObjectIdentifier(second)]
+        return lock.withLock {
+            if let found = joined[id] { return found.joined }
+            let keys = MustacheKeys(first.keys + second.keys)
+            joined[id] = (first, second, keys)
+            return keys
+        }
+    }
+}
+
+/// The fields of a `TemplateContext` type, written as an array literal, with the keys that its
+/// records share (`MustacheKeys`): made once per type, when its `fields` are first read.
+struct TemplateFields<Context>: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    private let fields: [TemplateField<Context>]
+    /// The key of each field, in order.
+    let keys: MustacheKeys
+
+    init(arrayLiteral fields: TemplateField<Context>...) {
+        self.fields = fields
+        keys = MustacheKeys(fields.map(\.key))
+    }
+
+    var startIndex: Int { fields.startIndex }
+    var endIndex: Int { fields.endIndex }
+    subscript(position: Int) -> TemplateField<Context> { fields[position] }
+}
+
 /// One key of a `TemplateContext`: the name a template uses, written only here, and how the
 /// value is read from the context's stored property.
 struct TemplateField<Context>: Sendable {
@@ -47,6 +107,8 @@ struct TemplateField<Context>: Sendable {
     private let shapeOfValue: @Sendable () -> TemplateShape
     /// The value at `key`; nil leaves the key out, so a template's lookup goes on to the enclosing context.
     let value: @Sendable (Context) -> MustacheValue?
+    /// `value` with contexts as records (`TemplateValue.renderValue`).
+    let renderValue: @Sendable (Context) -> MustacheValue?
     /// Whether a nil value leaves the key out rather than making it `null`.
     let isLeftOutWhenNil: Bool
 
@@ -56,6 +118,15 @@ struct TemplateField<Context>: Sendable {
         isLeftOutWhenNil = false
         shapeOfValue = { Value.shape }
         value = { $0[keyPath: property].mustacheValue }
+        // A stored property of a struct is read at its offset: a key path read at run time costs
+        // hundreds of instructions, and a build reads about a million fields.
+        if let offset = MemoryLayout<Context>.offset(of: property) {
+            renderValue = { context in
+                withUnsafePointer(to: context) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self).renderValue }
+            }
+        } else {
+            renderValue = { $0[keyPath: property].renderValue }
+        }
     }
 
     /// A key that is left out of the context when the property is nil.
@@ -64,6 +135,13 @@ struct TemplateField<Context>: Sendable {
         isLeftOutWhenNil = true
         shapeOfValue = { Value.shape }
         value = { $0[keyPath: property]?.mustacheValue }
+        if let offset = MemoryLayout<Context>.offset(of: property) {
+            renderValue = { context in
+                withUnsafePointer(to: context) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value?.self)?.renderValue }
+            }
+        } else {
+            renderValue = { $0[keyPath: property]?.renderValue }
+        }
     }
 }
 
@@ -80,8 +158,16 @@ indirect enum TemplateShape: Sendable {
 
 /// A Swift value a template can show: text, a number, a flag, trusted HTML, a list or a context.
 protocol TemplateValue: Sendable {
+    /// The value with contexts as dictionaries (`TemplateContext.mustacheValue`).
     var mustacheValue: MustacheValue { get }
+    /// The value as the site renders it, with contexts as records (`TemplateContext.renderValue`):
+    /// it renders exactly as `mustacheValue`.
+    var renderValue: MustacheValue { get }
     static var shape: TemplateShape { get }
+}
+
+extension TemplateValue {
+    var renderValue: MustacheValue { mustacheValue }
 }
 
 extension String: TemplateValue {
@@ -101,6 +187,7 @@ extension Bool: TemplateValue {
 
 extension Array: TemplateValue where Element: TemplateValue {
     var mustacheValue: MustacheValue { .list(map(\.mustacheValue)) }
+    var renderValue: MustacheValue { .list(map(\.renderValue)) }
     static var shape: TemplateShape { .list(Element.shape) }
 }
 
@@ -108,6 +195,7 @@ extension Array: TemplateValue where Element: TemplateValue {
 /// (`TemplateField.init(_:omittedWhenNil:)`).
 extension Optional: TemplateValue where Wrapped: TemplateValue {
     var mustacheValue: MustacheValue { self?.mustacheValue ?? .null }
+    var renderValue: MustacheValue { self?.renderValue ?? .null }
     static var shape: TemplateShape { Wrapped.shape }
 }
 
