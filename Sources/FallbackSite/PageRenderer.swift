@@ -151,6 +151,8 @@ public final class PageValues: @unchecked Sendable {
             return snapshot.indices.contains(index) ? .string(snapshot[index].text) : context
         case .list(let elements): return .list(elements.map(resolvingTokens))
         case .dictionary(let dictionary): return .dictionary(dictionary.mapValues(resolvingTokens))
+        // Shown to people as the dictionary it renders as.
+        case .record: return resolvingTokens(in: context.dictionaryForm)
         default: return context
         }
     }

@@ -62,5 +62,8 @@ struct PageBytesTests {
         #expect(values.substitute(in: page) == "<p title=\"\(SnapshotText.attribute(hostile))\">\(trusted)|\(trusted)|\(SnapshotText.html(hostile))</p>")
         // A bytes value shows as its text where a context is shown to people.
         #expect(values.resolvingTokens(in: .list([.string(asBytes.token)])) == .list([.string(trusted)]))
+        // So does one inside a record, which is shown as its dictionary.
+        let record = MustacheValue.record(MustacheRecord(keys: MustacheKeys(["html", "left out"]), values: [.string(asBytes.token), nil]))
+        #expect(values.resolvingTokens(in: .list([record])) == .list([.dictionary(["html": .string(trusted)])]))
     }
 }
