@@ -124,6 +124,13 @@ public struct SearchIndex: Sendable, Hashable {
 
     /// `path` apart at its `#`: the page and the anchor.
     static func split(_ path: String) -> (page: String, anchor: String?) {
+        // An ASCII path (every path the site makes) splits at its first `#` byte, without reading
+        // it Character by Character (13,000 instructions a path, 214 M for the 1k sample's index).
+        // In other text a `#` can be part of a larger Character, which the search must not match.
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard let hash = path.utf8.firstIndex(of: UInt8(ascii: "#")) else { return (path, nil) }
+            return (String(path[..<hash]), String(path[path.utf8.index(after: hash)...]))
+        }
         guard let hash = path.firstIndex(of: "#") else { return (path, nil) }
         return (String(path[..<hash]), String(path[path.index(after: hash)...]))
     }
