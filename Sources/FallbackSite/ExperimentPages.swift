@@ -229,7 +229,8 @@ extension SiteModel {
     // MARK: Variant funnels compared
 
     /// Each variant after the first, its funnel compared with the first variant's by the diff's
-    /// funnel comparison (`SnapshotDiff.funnelChanges`).
+    /// funnel comparison (`SnapshotDiff.funnelChanges`; the row needs only each change's kind and
+    /// page, so it asks for their outlines).
     func comparison(of experiment: Experiment, placementKey: String, root: String) -> [ExperimentPage.ComparisonRow] {
         guard let control = experiment.variants.first else { return [] }
         let controlName = SiteModel.name(control.variantId)
@@ -247,7 +248,7 @@ extension SiteModel {
                 row.note = "\(controlName) serves \(control.offlineTarget.phrase { SiteModel.name($0) }), not a funnel: no pages to compare"
                 return row
             }
-            let changes = SnapshotDiff.funnelChanges(
+            let changes = SnapshotDiff.funnelChangeOutlines(
                 from: controlFunnel, to: funnel, in: snapshot.file, placementKey: placementKey, variantId: variant.variantId)
             if changes.isEmpty {
                 row.note =
