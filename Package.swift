@@ -79,7 +79,8 @@ let package = Package(
             name: "FallbackAuditTests",
             dependencies: ["FallbackAudit", "RovenueFallback", "FallbackSample", "FallbackTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "FallbackDiffTests", dependencies: ["FallbackDiff", "FallbackAudit", "RovenueFallback", "FallbackTestSupport"]),
+        .testTarget(
+            name: "FallbackDiffTests", dependencies: ["FallbackDiff", "FallbackAudit", "RovenueFallback", "FallbackTestSupport", "FallbackSample"]),
         .testTarget(
             name: "FallbackHistoryTests",
             dependencies: ["FallbackHistory", "FallbackAudit", "RovenueFallback", "FallbackTestSupport", "FallbackHistoryTestSupport"]),
@@ -93,7 +94,9 @@ let package = Package(
         .testTarget(name: "FallbackMarkdownTests", dependencies: ["FallbackMarkdown"]),
         .testTarget(
             name: "FallbackSiteTests",
-            dependencies: ["FallbackSite", "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackSample"]),
+            dependencies: [
+                "FallbackSite", "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackSample", "FallbackTestSupport",
+            ]),
         .testTarget(
             name: "FallbackCLITests",
             dependencies: [

@@ -130,15 +130,31 @@ public enum ChangeKind: String, Sendable, Hashable, CaseIterable {
 
 /// One change between two snapshots, matched by placement key, variant, funnel, page and paywall id.
 public struct Change: Sendable, Hashable, CustomStringConvertible {
-    public let kind: ChangeKind
-    /// The placement key; nil for the file as a whole.
-    public let placementKey: String?
-    /// The experiment variant the change is in, when there is one.
-    public let variantId: String?
-    public let funnelId: String?
-    public let pageId: String?
-    /// The paywall the change is in: a funnel's `paywalls` key, or a served paywall's id.
-    public let paywallId: String?
+    /// What a change is and where it is, without what it says: its kind and the ids it is reported
+    /// under. What `SnapshotDiff.funnelChangeOutlines` gives, for a caller that needs no more.
+    public struct Outline: Sendable, Hashable {
+        public let kind: ChangeKind
+        /// The placement key; nil for the file as a whole.
+        public let placementKey: String?
+        /// The experiment variant the change is in, when there is one.
+        public let variantId: String?
+        public let funnelId: String?
+        public let pageId: String?
+        /// The paywall the change is in: a funnel's `paywalls` key, or a served paywall's id.
+        public let paywallId: String?
+
+        init(kind: ChangeKind, scope: ChangeScope) {
+            self.kind = kind
+            placementKey = scope.placement
+            variantId = scope.variant
+            funnelId = scope.funnel
+            pageId = scope.page
+            paywallId = scope.paywall
+        }
+    }
+
+    /// This change's kind and ids.
+    public let outline: Outline
     /// The field, relative to the page, paywall, funnel or placement the change is in:
     /// `title`, `options[value="morning"].label`, `theme.colors.primary`.
     public let field: String?
@@ -155,6 +171,16 @@ public struct Change: Sendable, Hashable, CustomStringConvertible {
     /// For `copy-changed`, the old and new text in full per locale with the words that differ; nil
     /// for other kinds.
     public let copy: CopyChange?
+
+    public var kind: ChangeKind { outline.kind }
+    /// The placement key; nil for the file as a whole.
+    public var placementKey: String? { outline.placementKey }
+    /// The experiment variant the change is in, when there is one.
+    public var variantId: String? { outline.variantId }
+    public var funnelId: String? { outline.funnelId }
+    public var pageId: String? { outline.pageId }
+    /// The paywall the change is in: a funnel's `paywalls` key, or a served paywall's id.
+    public var paywallId: String? { outline.paywallId }
 
     public var changeClass: ChangeClass { kind.changeClass }
 

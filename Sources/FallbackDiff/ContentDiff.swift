@@ -40,16 +40,16 @@ extension DiffRun {
         old == nil ? "added" : new == nil ? "removed" : "changed"
     }
 
-    /// Reports a whole field as one change.
-    mutating func reportField(
-        _ kind: ChangeKind, in scope: ChangeScope, _ path: [PathStep], _ old: JSONDocument.Value?, _ new: JSONDocument.Value?,
-        oldAnchor: Int, newAnchor: Int, message: String? = nil, copy: CopyChange? = nil
+    /// Reports a whole field as one change; its details are built only when the run keeps changes.
+    func reportField(
+        _ kind: ChangeKind, in scope: ChangeScope, _ path: @autoclosure () -> [PathStep], _ old: JSONDocument.Value?,
+        _ new: JSONDocument.Value?, oldAnchor: Int, newAnchor: Int, message: @autoclosure () -> String? = nil,
+        copy: @autoclosure () -> CopyChange? = nil
     ) {
-        let field = PathStep.text(path)
         report(
-            kind, in: scope, message ?? "\(scope.whereText): \(field) \(Self.verb(old, new)).", field: field,
-            old: oldPlace(old?.index ?? oldAnchor),
-            new: newPlace(new?.index ?? newAnchor), written: (old, new), copy: copy)
+            kind, in: scope, message() ?? "\(scope.whereText): \(PathStep.text(path())) \(Self.verb(old, new)).",
+            field: PathStep.text(path()), old: oldPlace(old?.index ?? oldAnchor), new: newPlace(new?.index ?? newAnchor),
+            written: (old, new), copy: copy())
     }
 
     /// Reports each value that differs under a field, as `base` (or `media-changed` under a media
@@ -164,9 +164,11 @@ extension DiffRun {
         for (index, page) in new.pages.enumerated() where oldIndices[ExactKey(page.id)] == nil && newIndices[ExactKey(page.id)] == index
         {
             let scope = scope.page(page.id)
-            let position = index == 0 ? "as the first page" : "after \(Format.quoted(new.pages[index - 1].id))"
             report(
-                .pageAdded, in: scope, "\(scope.whereText) (\(page.type)) added \(position).", old: oldPlace(oldPagesNode),
+                .pageAdded, in: scope,
+                "\(scope.whereText) (\(page.type)) added "
+                    + (index == 0 ? "as the first page." : "after \(Format.quoted(new.pages[index - 1].id))."),
+                old: oldPlace(oldPagesNode),
                 new: newPlace(page.source.node),
                 values: (nil, .string(page.id)))
         }
@@ -212,12 +214,11 @@ extension DiffRun {
                     message: "\(scope.whereText): shows paywall \(Self.targetText(field.new)) instead of \(Self.targetText(field.old)).")
             case let copy? where Self.copyFields.contains(copy):
                 guard Self.differ(field.old, field.new) else { continue }
-                let texts =
-                    Page.Field.textListFields.contains(copy)
-                    ? CopyChange(old: .init(old.textList(copy)), new: .init(new.textList(copy)))
-                    : CopyChange(old: .init(old.text(copy)), new: .init(new.text(copy)))
                 reportField(
-                    .copyChanged, in: scope, [.member(field.name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode, copy: texts)
+                    .copyChanged, in: scope, [.member(field.name)], field.old, field.new, oldAnchor: oldNode, newAnchor: newNode,
+                    copy: Page.Field.textListFields.contains(copy)
+                        ? CopyChange(old: .init(old.textList(copy)), new: .init(new.textList(copy)))
+                        : CopyChange(old: .init(old.text(copy)), new: .init(new.text(copy))))
             default:
                 compareValues(
                     field.old, field.new, path: [.member(field.name)], base: .fieldChanged, oldAnchor: oldNode, newAnchor: newNode,
@@ -319,10 +320,10 @@ extension DiffRun {
             var search = DifferenceSearch()
             search.compare(oldValue, newValue, path: path(rule.id), oldAnchor: oldValue.index, newAnchor: newValue.index)
             if search.differences.count == 1, let leaf = search.differences.first {
-                let field = PathStep.text(Array(leaf.path.dropFirst(2)))
                 reportField(
                     .ruleChanged, in: scope, leaf.path, leaf.old, leaf.new, oldAnchor: leaf.oldAnchor, newAnchor: leaf.newAnchor,
-                    message: "\(scope.whereText): rule \(Format.quoted(rule.id)) changed (\(field) \(Self.verb(leaf.old, leaf.new))).")
+                    message: "\(scope.whereText): rule \(Format.quoted(rule.id)) changed "
+                        + "(\(PathStep.text(Array(leaf.path.dropFirst(2)))) \(Self.verb(leaf.old, leaf.new))).")
             } else {
                 reportField(
                     .ruleChanged, in: scope, path(rule.id), oldValue, newValue, oldAnchor: oldAnchor, newAnchor: newAnchor,
@@ -395,14 +396,15 @@ extension DiffRun {
             let oldPage = oldGraph.flatMap { graph in graph.pageIndex(of: page.id).map { graph.funnel.pages[$0] } }
             if let old, let oldPage, FunnelGraph.cannotShowPaywall(oldPage, in: old) { continue }
             let scope = scope.page(page.id)
-            let shows = page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall"
-            let oldAnchor = oldPage.map { self.old.fieldRef(.paywallId, in: $0)?.node ?? $0.source.node }
-            let newAnchor = self.new.fieldRef(.paywallId, in: page)?.node ?? page.source.node
             report(
                 .paywallUnreachableOffline, in: scope,
-                "\(scope.whereText): the paywall page \(shows), which the funnel's paywalls map does not carry (\(carried(new))): "
+                "\(scope.whereText): the paywall page "
+                    + (page.paywallId.flatMap { $0.isEmpty ? nil : "shows paywall \(Format.quoted($0))" } ?? "names no paywall")
+                    + ", which the funnel's paywalls map does not carry (\(carried(new))): "
                     + "offline, the funnel \(oldPage == nil ? "cannot" : "can no longer") show its paywall.",
-                field: Page.Field.paywallId.rawValue, old: oldPlace(oldAnchor), new: newPlace(newAnchor),
+                field: Page.Field.paywallId.rawValue,
+                old: oldPlace(oldPage.map { self.old.fieldRef(.paywallId, in: $0)?.node ?? $0.source.node }),
+                new: newPlace(self.new.fieldRef(.paywallId, in: page)?.node ?? page.source.node),
                 values: (oldPage?.paywallId.map { .string($0) }, page.paywallId.map { .string($0) }))
         }
         if let old {

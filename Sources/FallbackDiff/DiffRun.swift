@@ -7,35 +7,64 @@ extension OfflineTarget {
 }
 
 /// One comparison of two snapshots: collects changes in the order of the new snapshot.
+///
+/// The comparison decides what changed once, for both kinds of run: a run that keeps `.changes`
+/// builds each change's message, values, locations and copy; one that keeps `.outlines` records
+/// only each change's kind and where it is (`Change.Outline`), and never builds the rest.
 struct DiffRun {
+    /// What a run keeps of each change it finds.
+    enum Keeping { case changes, outlines }
+
+    /// The changes found so far. A reference, so that `report` does not modify the run: its details
+    /// are closures that read the run, built only when they are kept.
+    private final class Log {
+        var changes: [Change] = []
+        var outlines: [Change.Outline] = []
+    }
+
     let old: FallbackFile
     let new: FallbackFile
-    var changes: [Change] = []
+    let keeping: Keeping
+    private let log = Log()
     var rebucketing: [Rebucketing] = []
     private var experimentKeyPlacements: [ExactKey: [String]]?
 
-    init(old: FallbackFile, new: FallbackFile) {
+    init(old: FallbackFile, new: FallbackFile, keeping: Keeping = .changes) {
         self.old = old
         self.new = new
+        self.keeping = keeping
     }
+
+    /// The changes found, in the order found (a run that keeps `.changes`).
+    var changes: [Change] { log.changes }
+
+    /// The outline of each change found, in the order found (a run that keeps `.outlines`).
+    var outlines: [Change.Outline] { log.outlines }
 
     // MARK: Reporting
 
-    /// Records a change under `scope`.
-    mutating func report(
-        _ kind: ChangeKind, in scope: ChangeScope, _ message: String, field: String? = nil, old oldLocation: FallbackFile.Location?,
-        new newLocation: FallbackFile.Location?, values: (old: JSONValue?, new: JSONValue?)? = nil,
-        written: (old: JSONDocument.Value?, new: JSONDocument.Value?)? = nil, copy: CopyChange? = nil
+    /// Records a change under `scope`. Its details are evaluated only when the run keeps changes.
+    func report(
+        _ kind: ChangeKind, in scope: ChangeScope, _ message: @autoclosure () -> String, field: @autoclosure () -> String? = nil,
+        old oldLocation: @autoclosure () -> FallbackFile.Location?, new newLocation: @autoclosure () -> FallbackFile.Location?,
+        values: @autoclosure () -> (old: JSONValue?, new: JSONValue?)? = nil,
+        written: @autoclosure () -> (old: JSONDocument.Value?, new: JSONDocument.Value?)? = nil,
+        copy: @autoclosure () -> CopyChange? = nil
     ) {
+        guard keeping == .changes else {
+            log.outlines.append(Change.Outline(kind: kind, scope: scope))
+            return
+        }
         // Values as written are shown without building their owned copies (a value the SDK does not
         // read, such as projectId, may nest 100,000 deep).
+        let written = written()
+        let values = written == nil ? values() : nil
         let oldValue = written.map { $0.old.map { RawComparison.text($0) } } ?? values?.old.map { RawComparison.text($0) }
         let newValue = written.map { $0.new.map { RawComparison.text($0) } } ?? values?.new.map { RawComparison.text($0) }
-        changes.append(
+        log.changes.append(
             Change(
-                kind: kind, placementKey: scope.placement, variantId: scope.variant, funnelId: scope.funnel, pageId: scope.page,
-                paywallId: scope.paywall, field: field, message: message, oldValue: oldValue, newValue: newValue,
-                oldLocation: oldLocation, newLocation: newLocation, copy: copy))
+                outline: Change.Outline(kind: kind, scope: scope), field: field(), message: message(), oldValue: oldValue, newValue: newValue,
+                oldLocation: oldLocation(), newLocation: newLocation(), copy: copy()))
     }
 
     func oldPlace(_ node: Int?) -> FallbackFile.Location? {

@@ -10,8 +10,22 @@ extension SnapshotDiff {
     public static func funnelChanges(
         from old: Funnel, to new: Funnel, in file: FallbackFile, placementKey: String?, variantId: String?
     ) -> [Change] {
-        var run = DiffRun(old: file, new: file)
+        compare(old, new, in: file, placementKey: placementKey, variantId: variantId, keeping: .changes).changes
+    }
+
+    /// `funnelChanges`' changes as outlines (kind and ids), in the same order: the same comparison,
+    /// which does not build messages, values, locations or copy.
+    public static func funnelChangeOutlines(
+        from old: Funnel, to new: Funnel, in file: FallbackFile, placementKey: String?, variantId: String?
+    ) -> [Change.Outline] {
+        compare(old, new, in: file, placementKey: placementKey, variantId: variantId, keeping: .outlines).outlines
+    }
+
+    private static func compare(
+        _ old: Funnel, _ new: Funnel, in file: FallbackFile, placementKey: String?, variantId: String?, keeping: DiffRun.Keeping
+    ) -> DiffRun {
+        var run = DiffRun(old: file, new: file, keeping: keeping)
         run.compareFunnels(old, new, in: ChangeScope(placement: placementKey, variant: variantId, funnel: new.id))
-        return run.changes
+        return run
     }
 }

@@ -229,11 +229,14 @@ extension SiteModel {
     // MARK: Variant funnels compared
 
     /// Each variant after the first, its funnel compared with the first variant's by the diff's
-    /// funnel comparison (`SnapshotDiff.funnelChanges`).
+    /// funnel comparison (`SnapshotDiff.funnelChanges`; the row needs only each change's kind and
+    /// page, so it asks for their outlines).
     func comparison(of experiment: Experiment, placementKey: String, root: String) -> [ExperimentPage.ComparisonRow] {
         guard let control = experiment.variants.first else { return [] }
         let controlName = SiteModel.name(control.variantId)
         let controlFunnel = control.offlineTarget.funnel
+        // Each funnel's page ids and row names, made once for all its links.
+        var rowNames: PageRowNames = [:]
         return experiment.variants.enumerated().dropFirst().map { index, variant in
             var row = ExperimentPage.ComparisonRow(
                 variantId: SiteModel.name(variant.variantId), colour: index % 8, funnel: nil, note: nil, added: [], removed: [],
@@ -247,7 +250,7 @@ extension SiteModel {
                 row.note = "\(controlName) serves \(control.offlineTarget.phrase { SiteModel.name($0) }), not a funnel: no pages to compare"
                 return row
             }
-            let changes = SnapshotDiff.funnelChanges(
+            let changes = SnapshotDiff.funnelChangeOutlines(
                 from: controlFunnel, to: funnel, in: snapshot.file, placementKey: placementKey, variantId: variant.variantId)
             if changes.isEmpty {
                 row.note =
@@ -258,7 +261,7 @@ extension SiteModel {
             var listed: [String: Set<ExactKey>] = [:]
             func add(_ list: WritableKeyPath<ExperimentPage.ComparisonRow, [ExperimentPage.PageLink]>, _ name: String, _ pageId: String, in shown: Funnel) {
                 guard listed[name, default: []].insert(ExactKey(pageId)).inserted else { return }
-                row[keyPath: list].append(pageLink(pageId, in: shown, root: root))
+                row[keyPath: list].append(pageLink(pageId, in: shown, root: root, names: &rowNames))
             }
             for change in changes {
                 switch (change.kind, change.pageId) {
@@ -276,14 +279,19 @@ extension SiteModel {
 
     /// A page of `funnel`, linked to its row on the page of the funnel with that id when that page
     /// shows it (the page shows the copy its first use serves), else to the page as a whole.
-    func pageLink(_ pageId: String, in funnel: Funnel, root: String) -> ExperimentPage.PageLink {
+    /// `names` keeps each funnel's page ids and row names for the next link.
+    func pageLink(_ pageId: String, in funnel: Funnel, root: String, names: inout PageRowNames) -> ExperimentPage.PageLink {
         guard let info = funnelInfo(id: funnel.id) else { return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: nil) }
         let path = root + "funnels/\(info.fileName).html"
-        guard info.funnel.pages.contains(where: { ExactKey.same($0.id, pageId) }) else {
+        let funnelKey = ExactKey(info.funnel.id)
+        if names[funnelKey] == nil {
+            let ids = info.funnel.pages.map(\.id)
+            names[funnelKey] = (Set(ids.map(ExactKey.init)), PageNames(identifiers: ids))
+        }
+        guard let rows = names[funnelKey], rows.ids.contains(ExactKey(pageId)) else {
             return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: path)
         }
-        let anchors = PageNames(identifiers: info.funnel.pages.map(\.id))
-        return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: path + "#page-" + anchors.name(for: pageId))
+        return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: path + "#" + SiteModel.pageRowAnchor(pageId, names: rows.names))
     }
 
     // MARK: Allocation history

@@ -37,9 +37,14 @@ struct SourceListing: ~Copyable {
     /// Anchors other pages link to, in order, and as a set.
     private let linkedAnchors: [String]
     private let wantedAnchors: Set<String>
-    /// The line and column of each wanted anchor spelled as `anchor(line:column:)` spells it: a
-    /// line's own anchor is looked up by its numbers, and spelled only when wanted.
-    private let wantedPositions: Set<JSONDocument.Position>
+    /// The line and column of each wanted anchor spelled as `anchor(line:column:)` spells it, in
+    /// order: a line's own anchor is looked up by its numbers, and spelled only when wanted. Lines
+    /// begin in text order, so the lookup moves forward through them (`isWanted(_:)`).
+    private let wantedPositions: [JSONDocument.Position]
+    private var nextWanted = 0
+    /// The line and column the gutter shows, kept as text.
+    private var gutterLine = DecimalText(prefix: "<span class=\"ln\">", suffix: "")
+    private var gutterColumn = DecimalText(prefix: ":", suffix: "</span>")
     private var placedAnchors: Set<String> = []
     /// The listing's lines so far, one after the other, as UTF-8.
     private var output = ByteWriter(capacity: 64)
@@ -63,9 +68,29 @@ struct SourceListing: ~Copyable {
         markedPaths = paths
         linkedAnchors = findings.map { Self.anchor(line: $0.line, column: $0.column) } + anchors
         wantedAnchors = Set(linkedAnchors)
-        wantedPositions = Set(wantedAnchors.compactMap(Self.position(ofAnchor:)))
+        wantedPositions = Set(wantedAnchors.compactMap(Self.position(ofAnchor:))).sorted(by: Self.precedes)
         bytes = document.bytes
         cursor = PositionCursor(document: document)
+    }
+
+    static func precedes(_ lhs: JSONDocument.Position, _ rhs: JSONDocument.Position) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+
+    /// True when an anchor other pages link to names `position`. Positions asked in increasing
+    /// order (a listing's lines) move a cursor forward; one before the last asked starts over.
+    private mutating func isWanted(_ position: JSONDocument.Position) -> Bool {
+        if nextWanted > 0, Self.precedes(position, wantedPositions[nextWanted - 1]) {
+            // Back in the text: the first wanted position not before it, by halving.
+            var (low, high) = (0, nextWanted - 1)
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.precedes(wantedPositions[middle], position) { low = middle + 1 } else { high = middle }
+            }
+            nextWanted = low
+        }
+        while nextWanted < wantedPositions.count, Self.precedes(wantedPositions[nextWanted], position) { nextWanted += 1 }
+        return nextWanted < wantedPositions.count && wantedPositions[nextWanted] == position
     }
 
     /// The line and column `anchor` names, when `anchor(line:column:)` spells it so exactly.
@@ -124,41 +149,52 @@ struct SourceListing: ~Copyable {
         output.append(text)
     }
 
+    /// A token's class in the markup: `.k`, `.s` or `.n`, with the pieces that open and close it.
+    private enum TokenClass {
+        case key, string, number
+
+        var open: StaticString {
+            switch self {
+            case .key: "<span class=\"k\">"
+            case .string: "<span class=\"s\">"
+            case .number: "<span class=\"n\">"
+            }
+        }
+    }
+
     /// Appends a string or number token straight from the document's bytes when it is short enough
-    /// not to be cut and `ListingBytes.plainForm` finds it plain: then the decoded text is those
-    /// bytes, `JSONValue.quoted` only adds the quotes, and `SnapshotText.html` only escapes `&`,
-    /// `<` and `>` (and isolates text with a non-ASCII character in `<bdi>`). Returns false, having
-    /// written nothing, for any other token.
-    private mutating func appendPlainToken(_ range: Range<Int>, quoted: Bool, tokenClass: StaticString) -> Bool {
+    /// not to be cut and `ListingBytes.scan` finds it plain: then the decoded text is those bytes,
+    /// `JSONValue.quoted` only adds the quotes, and `SnapshotText.html` only escapes `&`, `<` and
+    /// `>` (and isolates text with a non-ASCII character in `<bdi>`). The scan reads each byte
+    /// once; the bytes before the first to escape (all of them, mostly) are copied as one piece.
+    /// Returns false, having written nothing, for any other token.
+    private mutating func appendPlainToken(_ range: Range<Int>, quoted: Bool, tokenClass: TokenClass) -> Bool {
         // A string's range includes its quotes.
         let inner = quoted ? range.lowerBound + 1..<range.upperBound - 1 : range
         guard inner.count <= Self.maximumStringLength, !inner.isEmpty || quoted else { return false }
-        let form = bytes.withUnsafeBufferPointer { buffer in
-            ListingBytes.plainForm(UnsafeBufferPointer(rebasing: buffer[inner]))
+        return bytes.withUnsafeBufferPointer { buffer in
+            let token = UnsafeBufferPointer(rebasing: buffer[inner])
+            guard let scan = ListingBytes.scan(token, quotesAndBackslashes: false) else { return false }
+            append(tokenClass.open)
+            if scan.form == .isolated { append("<bdi>") }
+            if quoted { output.append(byte: UInt8(ascii: "\"")) }
+            ListingBytes.appendHTMLText(token, from: scan.firstEscape, to: &output)
+            switch (quoted, scan.form == .isolated) {
+            case (false, false): append("</span>")
+            case (true, false): append("\"</span>")
+            case (false, true): append("</bdi></span>")
+            case (true, true): append("\"</bdi></span>")
+            }
+            return true
         }
-        guard let form else { return false }
-        append("<span class=\"")
-        append(tokenClass)
-        append("\">")
-        if form == .isolated { append("<bdi>") }
-        if quoted { output.append(byte: UInt8(ascii: "\"")) }
-        bytes.withUnsafeBufferPointer { buffer in
-            ListingBytes.appendHTMLText(UnsafeBufferPointer(rebasing: buffer[inner]), to: &output)
-        }
-        if quoted { output.append(byte: UInt8(ascii: "\"")) }
-        if form == .isolated { append("</bdi>") }
-        append("</span>")
-        return true
     }
 
     /// Appends `text` (a key, a string, a number) as the listing shows it: quoted when `quoted`,
     /// cut with its length when long.
-    private mutating func appendToken(_ text: String, quoted: Bool, tokenClass: StaticString) {
+    private mutating func appendToken(_ text: String, quoted: Bool, tokenClass: TokenClass) {
         let (kept, note) = SnapshotText.cut(text, limit: Self.maximumStringLength)
         let shown = note == nil ? kept : kept + "…"
-        append("<span class=\"")
-        append(tokenClass)
-        append("\">")
+        append(tokenClass.open)
         append(SnapshotText.html(quoted ? JSONValue.quoted(shown) : shown, limit: nil, escaping: .htmlText))
         append("</span>")
         if let note {
@@ -168,7 +204,7 @@ struct SourceListing: ~Copyable {
         }
     }
 
-    private mutating func appendString(_ value: JSONDocument.Value, tokenClass: StaticString) {
+    private mutating func appendString(_ value: JSONDocument.Value, tokenClass: TokenClass) {
         if !appendPlainToken(value.byteRange, quoted: true, tokenClass: tokenClass) {
             appendToken(value.string ?? "", quoted: true, tokenClass: tokenClass)
         }
@@ -188,10 +224,10 @@ struct SourceListing: ~Copyable {
         appendIndentation(indent)
         switch key {
         case .node(let keyValue)?:
-            appendString(keyValue, tokenClass: "k")
+            appendString(keyValue, tokenClass: .key)
             append(": ")
         case .text(let text)?:
-            appendToken(text, quoted: true, tokenClass: "k")
+            appendToken(text, quoted: true, tokenClass: .key)
             append(": ")
         case nil:
             break
@@ -226,12 +262,12 @@ struct SourceListing: ~Copyable {
             if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             output.append(byte: UInt8(ascii: "\n"))
         case .string:
-            appendString(value, tokenClass: "s")
+            appendString(value, tokenClass: .string)
             if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
         case .number:
-            if !appendPlainToken(value.byteRange, quoted: false, tokenClass: "n") {
-                appendToken(value.number?.text ?? "", quoted: false, tokenClass: "n")
+            if !appendPlainToken(value.byteRange, quoted: false, tokenClass: .number) {
+                appendToken(value.number?.text ?? "", quoted: false, tokenClass: .number)
             }
             if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
@@ -262,7 +298,7 @@ struct SourceListing: ~Copyable {
         let position = cursor.position(ofOffset: value.byteRange.lowerBound)
         lineCount += 1
         let marks = pointer.flatMap { findings[ExactKey($0)] } ?? []
-        let ownIsWanted = wantedPositions.contains(position)
+        let ownIsWanted = isWanted(position)
         guard !marks.isEmpty || ownIsWanted else {
             appendGutter(position)
             return LineEnd(notes: nil, isMarked: false)
@@ -297,11 +333,10 @@ struct SourceListing: ~Copyable {
     }
 
     private mutating func appendGutter(_ position: JSONDocument.Position) {
-        append("<span class=\"ln\">")
-        ListingBytes.appendDecimal(position.line, to: &output)
-        output.append(byte: UInt8(ascii: ":"))
-        ListingBytes.appendDecimal(position.column, to: &output)
-        append("</span>")
+        gutterLine.set(position.line)
+        gutterColumn.set(position.column)
+        gutterLine.append(to: &output)
+        gutterColumn.append(to: &output)
     }
 
     private mutating func endLine(_ end: LineEnd) {
@@ -344,6 +379,12 @@ enum ListingBytes {
         }
     }
 
+    /// Per byte, whether `htmlTextReplacements` (first bit) and `htmlReplacements` (second bit)
+    /// replace it: the escaping loops test one flat table and fetch a replacement only for a hit.
+    private static let replacedBytes: [UInt8] = (0..<256).map { byte in
+        (htmlTextReplacements[byte].isEmpty ? 0 : 1) | (htmlReplacements[byte].isEmpty ? 0 : 2)
+    }
+
     /// How `SnapshotText.html` shows a plain token: as it is (ASCII), or isolated in `<bdi>`.
     enum PlainForm { case ascii, isolated }
 
@@ -352,65 +393,107 @@ enum ListingBytes {
     /// control character, backslash or quote, and no hidden character (`VisibleText.isHidden`).
     /// Nil for any other text.
     static func plainForm(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainForm? {
-        form(of: bytes, quotesAndBackslashes: false)
+        scan(bytes, quotesAndBackslashes: false)?.form
     }
 
     /// `plainForm` of text that is not put in a JSON string: backslashes and quotes are plain too.
     static func plainTextForm(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainForm? {
-        form(of: bytes, quotesAndBackslashes: true)
+        scan(bytes, quotesAndBackslashes: true)?.form
     }
 
-    private static func form(of bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool) -> PlainForm? {
-        var isASCII = true
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x80 {
-                if byte < 0x20 || byte == 0x7F { return nil }
-                if !quotesAndBackslashes, byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { return nil }
-                index += 1
-                continue
-            }
-            isASCII = false
-            let (length, lead, smallest): (Int, UInt32, UInt32) =
-                switch byte {
-                case 0xC2...0xDF: (2, UInt32(byte & 0x1F), 0x80)
-                case 0xE0...0xEF: (3, UInt32(byte & 0x0F), 0x800)
-                case 0xF0...0xF4: (4, UInt32(byte & 0x07), 0x1_0000)
-                default: (0, 0, 0)
-                }
-            guard length > 0, index + length <= bytes.count else { return nil }
-            var value = lead
-            for offset in 1..<length {
-                let next = bytes[index + offset]
-                guard next & 0xC0 == 0x80 else { return nil }
-                value = value << 6 | UInt32(next & 0x3F)
-            }
-            guard value >= smallest, let scalar = Unicode.Scalar(value), !VisibleText.isHidden(scalar) else { return nil }
-            index += length
+    /// What `scan` does with each byte: 0 goes on (printable ASCII), 1 goes on and is escaped as
+    /// HTML text (`&`, `<`, `>`), 2 is a quote or backslash, 3 stops the scan (a control
+    /// character), 4 begins or continues a multi-byte character.
+    private static let scanClasses: [UInt8] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"): 1
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): 2
+        case 0..<0x20, 0x7F: 3
+        case 0x80...: 4
+        default: 0
         }
-        return isASCII ? .ascii : .isolated
+    }
+
+    /// One pass over a token: its `PlainForm` (nil when it is not plain, see `plainForm` and
+    /// `plainTextForm`), and the offset of its first byte that HTML text escapes, if any.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool) -> (form: PlainForm, firstEscape: Int?)? {
+        scanClasses.withUnsafeBufferPointer { classes in
+            var isASCII = true
+            var firstEscape: Int?
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                let byteClass = classes[Int(byte)]
+                // Tested in the order of how often they come, the first in a tight loop.
+                if _fastPath(byteClass == 0) {
+                    index += 1
+                    continue
+                }
+                if byteClass == 1 {
+                    if firstEscape == nil { firstEscape = index }
+                    index += 1
+                    continue
+                }
+                if byteClass == 2 {
+                    guard quotesAndBackslashes else { return nil }
+                    index += 1
+                    continue
+                }
+                if byteClass == 3 { return nil }
+                isASCII = false
+                let (length, lead, smallest): (Int, UInt32, UInt32) =
+                    switch byte {
+                    case 0xC2...0xDF: (2, UInt32(byte & 0x1F), 0x80)
+                    case 0xE0...0xEF: (3, UInt32(byte & 0x0F), 0x800)
+                    case 0xF0...0xF4: (4, UInt32(byte & 0x07), 0x1_0000)
+                    default: (0, 0, 0)
+                    }
+                guard length > 0, index + length <= bytes.count else { return nil }
+                var value = lead
+                for offset in 1..<length {
+                    let next = bytes[index + offset]
+                    guard next & 0xC0 == 0x80 else { return nil }
+                    value = value << 6 | UInt32(next & 0x3F)
+                }
+                guard value >= smallest, let scalar = Unicode.Scalar(value), !VisibleText.isHidden(scalar) else { return nil }
+                index += length
+            }
+            return (isASCII ? .ascii : .isolated, firstEscape)
+        }
     }
 
     /// Appends `bytes` with `&`, `<` and `>` escaped as `MarkupEscaping.htmlText` escapes them.
     static func appendHTMLText<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
-        append(bytes, replacing: htmlTextReplacements, to: &output)
+        append(bytes, replacing: htmlTextReplacements, bit: 1, to: &output)
+    }
+
+    /// `appendHTMLText` of bytes whose first to escape is at `firstEscape` (nil: none), as `scan`
+    /// found it: the bytes before it are one piece.
+    static func appendHTMLText<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, from firstEscape: Int?, to output: inout Sink) {
+        guard let firstEscape else {
+            output.append(bytes: bytes)
+            return
+        }
+        output.append(bytes: UnsafeBufferPointer(rebasing: bytes[..<firstEscape]))
+        append(UnsafeBufferPointer(rebasing: bytes[firstEscape...]), replacing: htmlTextReplacements, bit: 1, to: &output)
     }
 
     /// Appends `bytes` with `&`, `<`, `>`, `"` and `'` escaped as `MarkupEscaping.html` escapes them.
     static func appendHTML<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
-        append(bytes, replacing: htmlReplacements, to: &output)
+        append(bytes, replacing: htmlReplacements, bit: 2, to: &output)
     }
 
-    /// Appends `bytes` with each byte that has a replacement in `table` replaced.
-    private static func append<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, replacing table: [[UInt8]], to output: inout Sink) {
+    /// Appends `bytes` with each byte that has a replacement in `table` (`bit` of `replacedBytes`) replaced.
+    private static func append<Sink: ByteSink & ~Copyable>(
+        _ bytes: UnsafeBufferPointer<UInt8>, replacing table: [[UInt8]], bit: UInt8, to output: inout Sink
+    ) {
         var start = 0
-        for index in 0..<bytes.count {
-            let replacement = table[Int(bytes[index])]
-            guard !replacement.isEmpty else { continue }
-            output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-            output.append(bytes: replacement)
-            start = index + 1
+        replacedBytes.withUnsafeBufferPointer { replaced in
+            for index in 0..<bytes.count where replaced[Int(bytes[index])] & bit != 0 {
+                output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                output.append(bytes: table[Int(bytes[index])])
+                start = index + 1
+            }
         }
         output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
@@ -443,6 +526,96 @@ enum ListingBytes {
     }
 }
 
+/// A number in decimal between a fixed prefix and suffix, kept as text and changed in place: the
+/// gutter's line and column numbers mostly grow by a little from one line to the next, and adding
+/// the difference to the digits touches a digit or two where spelling the number afresh divides
+/// once per digit (`ListingBytes.appendDecimal` spells the same text). A smaller number, or one
+/// much larger, is spelled afresh.
+struct DecimalText {
+    /// The text: the prefix, then the digits ending at `digitsEnd`, then the suffix.
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private static let digitsEnd = 40
+    private let prefix: StaticString
+    private let suffixLength: Int
+    private var value = 0
+    /// Digits, with the sign of a negative number.
+    private var digitCount = 1
+
+    /// At most 20 bytes of prefix and 24 of suffix; the number starts at 0.
+    init(prefix: StaticString, suffix: StaticString) {
+        precondition(prefix.utf8CodeUnitCount <= 20 && suffix.utf8CodeUnitCount <= 24)
+        self.prefix = prefix
+        suffixLength = suffix.utf8CodeUnitCount
+        withUnsafeMutableBytes(of: &storage) { text in
+            text[Self.digitsEnd - 1] = UInt8(ascii: "0")
+            UnsafeMutableRawBufferPointer(rebasing: text[Self.digitsEnd...]).copyMemory(
+                from: UnsafeRawBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
+        }
+        writePrefix()
+    }
+
+    private mutating func writePrefix() {
+        let start = Self.digitsEnd - digitCount - prefix.utf8CodeUnitCount
+        let prefix = prefix
+        withUnsafeMutableBytes(of: &storage) { text in
+            UnsafeMutableRawBufferPointer(rebasing: text[start...]).copyMemory(
+                from: UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+        }
+    }
+
+    var number: Int { value }
+
+    mutating func set(_ number: Int) {
+        guard number != value else { return }
+        let oldCount = digitCount
+        if value >= 0, number > value, number - value < 1 << 32 {
+            // Add the difference digit by digit from the last, carrying.
+            var carry = number - value
+            var index = Self.digitsEnd - 1
+            withUnsafeMutableBytes(of: &storage) { text in
+                while carry > 0 {
+                    if index < Self.digitsEnd - digitCount {
+                        text[index] = UInt8(ascii: "0")
+                        digitCount += 1
+                    }
+                    let sum = Int(text[index] - UInt8(ascii: "0")) + carry
+                    text[index] = UInt8(ascii: "0") + UInt8(sum % 10)
+                    carry = sum / 10
+                    index -= 1
+                }
+            }
+        } else if number >= 0 {
+            var rest = number
+            var count = 0
+            withUnsafeMutableBytes(of: &storage) { text in
+                repeat {
+                    text[Self.digitsEnd - 1 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                    count += 1
+                } while rest > 0
+            }
+            digitCount = count
+        } else {
+            let digits = Array(String(number).utf8)
+            digitCount = digits.count
+            withUnsafeMutableBytes(of: &storage) { text in
+                for (offset, digit) in digits.enumerated() { text[Self.digitsEnd - digits.count + offset] = digit }
+            }
+        }
+        value = number
+        if digitCount != oldCount { writePrefix() }
+    }
+
+    /// Appends the prefix, the number and the suffix.
+    func append<Sink: ByteSink & ~Copyable>(to output: inout Sink) {
+        let start = Self.digitsEnd - digitCount - prefix.utf8CodeUnitCount
+        let end = Self.digitsEnd + suffixLength
+        withUnsafeBytes(of: storage) { text in
+            output.append(bytes: UnsafeRawBufferPointer(rebasing: text[start..<end]).assumingMemoryBound(to: UInt8.self))
+        }
+    }
+}
+
 /// Line and column of byte offsets asked in increasing order (a listing's values, in text order),
 /// each found by walking only the bytes since the one before: the same figures as
 /// `JSONDocument.position(ofOffset:)` (a line starts after each line feed; the column counts
@@ -467,7 +640,23 @@ struct PositionCursor {
             return position
         }
         bytes.withUnsafeBufferPointer { buffer in
-            for index in state.offset..<offset {
+            var index = state.offset
+            var byteByByteUntil = index
+            guard let base = buffer.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            while index < offset {
+                // Eight bytes at once when they hold no line feed: the column grows by those that
+                // are not continuation bytes (10xxxxxx). Eight with a line feed go byte by byte.
+                if index >= byteByByteUntil, index + 8 <= offset {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let feeds = word ^ 0x0A0A_0A0A_0A0A_0A0A
+                    if (feeds &- 0x0101_0101_0101_0101) & ~feeds & 0x8080_8080_8080_8080 == 0 {
+                        state.column += 8 - (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+                        index += 8
+                        continue
+                    }
+                    byteByByteUntil = index + 8
+                }
                 let byte = buffer[index]
                 if byte == 0x0A {
                     state.line += 1
@@ -475,6 +664,7 @@ struct PositionCursor {
                 } else if byte & 0xC0 != 0x80 {
                     state.column += 1
                 }
+                index += 1
             }
         }
         state.offset = offset

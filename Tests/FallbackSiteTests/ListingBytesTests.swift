@@ -1,5 +1,6 @@
 import FallbackAudit
 import FallbackSample
+import FallbackTestSupport
 import Foundation
 import RovenueFallback
 import Testing
@@ -11,21 +12,8 @@ import Testing
 /// every Example, fixture, fuzz input and sample entry, and on hostile strings.
 @Suite("Source listing as bytes")
 struct ListingBytesTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Every snapshot-like input of the repository: the Examples, the test fixtures, the fuzz corpus and regressions.
-    static let files: [String] = {
-        var found: [String] = []
-        for folder in ["Examples", "Tests/RovenueFallbackTests/Fixtures", "Fuzz/Corpus", "Fuzz/Regressions"] {
-            let root = packageRoot.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
-            for case let url as URL in walker where url.pathExtension == "json" || folder.hasPrefix("Fuzz") {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-                found.append(url.path)
-            }
-        }
-        return found.sorted()
-    }()
+    static let files = corpusFiles
 
     static func bytes(_ text: String) -> [UInt8] {
         var output: [UInt8] = []

@@ -3,7 +3,7 @@ import RovenueFallback
 /// Writes a laid-out flow as SVG, straight into UTF-8 bytes: literals, numbers and ids are
 /// appended as bytes, snapshot text is fitted (`DrawingText.fitted`) and escaped as
 /// `MarkupEscaping.html` escapes it (`ListingBytes.appendHTML`), with no `String` per piece.
-struct DrawingWriter {
+struct DrawingWriter: ~Copyable {
     let funnel: Funnel
     let flow: FunnelFlow
     let layout: GraphLayout
@@ -15,7 +15,8 @@ struct DrawingWriter {
     let pageAnchors: [String]?
     private(set) var width = 0
     private(set) var height = 0
-    private var output: [UInt8] = []
+    /// The bytes so far: short pieces appended in a few instructions (`ByteWriter`).
+    private var output = ByteWriter(capacity: 64)
     private var offsetX = 0.0
     private var offsetY = 0.0
 
@@ -45,7 +46,7 @@ struct DrawingWriter {
         height = Int((contentHeight + 2 * Self.margin).rounded(.up))
         offsetX = Self.margin - (empty ? 0 : layout.minX)
         offsetY = Self.margin
-        output.reserveCapacity(4096 + flow.nodes.count * 900 + flow.steps.count * 700)
+        output = ByteWriter(capacity: 4096 + flow.nodes.count * 900 + flow.steps.count * 700)
 
         put("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"fd\" width=\"")
         putInt(width)
@@ -82,7 +83,7 @@ struct DrawingWriter {
             writeBadges()
         }
         put("</svg>\n")
-        return output
+        return output.take()
     }
 
     private var funnelName: String {
@@ -468,11 +469,11 @@ struct DrawingWriter {
 
     @inline(__always)
     private mutating func put(_ text: StaticString) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        output.append(text)
     }
 
     private mutating func putString(_ text: String) {
-        output.append(contentsOf: text.utf8)
+        output.append(text)
     }
 
     /// Appends `number` as `String(number)` spells it.
@@ -541,9 +542,9 @@ struct DrawingWriter {
         guard value.isFinite else { return put("0.0") }
         let tenths = Int((value * 10).rounded())
         let magnitude = tenths.magnitude
-        if tenths < 0 { output.append(UInt8(ascii: "-")) }
+        if tenths < 0 { output.append(byte: UInt8(ascii: "-")) }
         ListingBytes.appendDecimal(Int(magnitude / 10), to: &output)
-        output.append(UInt8(ascii: "."))
-        output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+        output.append(byte: UInt8(ascii: "."))
+        output.append(byte: UInt8(ascii: "0") + UInt8(magnitude % 10))
     }
 }
