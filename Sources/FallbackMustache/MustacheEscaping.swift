@@ -3,7 +3,7 @@ public struct MustacheEscaping: Sendable {
     private let transform: @Sendable (String) -> String
     /// Appends what `transform` returns as UTF-8, without making the `String`; nil to append
     /// `transform`'s result.
-    private let appender: (@Sendable (String, inout [UInt8]) -> Void)?
+    private let appender: (@Sendable (String, inout ByteWriter) -> Void)?
 
     /// Escapes with a custom function.
     public static func custom(_ escape: @escaping @Sendable (String) -> String) -> MustacheEscaping {
@@ -14,7 +14,7 @@ public struct MustacheEscaping: Sendable {
     /// exactly the UTF-8 of what `escape` returns for the same text (and do the same otherwise):
     /// a render writes each value into its output with no `String` of the escaped value.
     public static func custom(
-        _ escape: @escaping @Sendable (String) -> String, appending append: @escaping @Sendable (String, inout [UInt8]) -> Void
+        _ escape: @escaping @Sendable (String) -> String, appending append: @escaping @Sendable (String, inout ByteWriter) -> Void
     ) -> MustacheEscaping {
         MustacheEscaping(transform: escape, appender: append)
     }
@@ -76,7 +76,7 @@ public struct MustacheEscaping: Sendable {
         appender = nil
     }
 
-    private init(transform: @escaping @Sendable (String) -> String, appender: (@Sendable (String, inout [UInt8]) -> Void)? = nil) {
+    private init(transform: @escaping @Sendable (String) -> String, appender: (@Sendable (String, inout ByteWriter) -> Void)? = nil) {
         self.transform = transform
         self.appender = appender
     }
@@ -87,11 +87,11 @@ public struct MustacheEscaping: Sendable {
     }
 
     /// Appends `text` escaped to `output`, as UTF-8: the bytes of `escape(text)`.
-    func append(_ text: String, to output: inout [UInt8]) {
+    func append(_ text: String, to output: inout ByteWriter) {
         if let appender {
             appender(text, &output)
         } else {
-            output.append(contentsOf: transform(text).utf8)
+            output.append(transform(text))
         }
     }
 }

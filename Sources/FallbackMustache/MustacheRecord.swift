@@ -6,22 +6,24 @@
 /// `Dictionary` at every tag. The table is only used where `==` of `String` is plain byte equality:
 /// when the keys and the name are ASCII; otherwise the lookup goes through a `Dictionary`, so it
 /// matches what a dictionary of the same keys would match (canonically equivalent spellings included).
-public final class MustacheKeys: Sendable {
+///
+/// Unchecked `Sendable`: the table is a buffer it allocates in `init` and never changes after.
+public final class MustacheKeys: @unchecked Sendable {
     /// The keys, one per slot; a key may repeat (the last slot with a value wins).
     public let keys: [String]
-    /// `hash(of:)` of each key.
-    private let hashes: [UInt32]
-    /// Open addressing: each cell holds a slot, or -1; `mask + 1` cells, at least twice the keys.
-    private let table: [Int32]
+    /// Open addressing, `mask + 1` cells (at least twice the keys): each holds a slot's key's hash
+    /// in its high 32 bits and the slot in its low 32, or `emptyCell`. A probe is one load, with no
+    /// array to retain or bounds to check: a site build looks up about a million tags.
+    private let cells: UnsafeMutablePointer<UInt64>
     private let mask: Int
-    /// Whether `table` answers lookups: every key ASCII, no key twice.
+    private static let emptyCell = UInt64.max
+    /// Whether `cells` answer lookups: every key ASCII, no key twice.
     private let usesTable: Bool
     /// Every slot of each key, in order: lookups the table does not answer.
     private let slots: [String: [Int]]
 
     public init(_ keys: [String]) {
         self.keys = keys
-        hashes = keys.map { Self.hash(of: $0).value }
         var slots: [String: [Int]] = [:]
         for (slot, key) in keys.enumerated() { slots[key, default: []].append(slot) }
         self.slots = slots
@@ -29,16 +31,19 @@ public final class MustacheKeys: Sendable {
         var cells = 8
         while cells < 2 * keys.count { cells *= 2 }
         mask = cells - 1
-        var table = [Int32](repeating: -1, count: cells)
+        self.cells = .allocate(capacity: cells)
+        self.cells.initialize(repeating: Self.emptyCell, count: cells)
         if usesTable {
             for slot in keys.indices {
-                var cell = Int(hashes[slot]) & mask
-                while table[cell] >= 0 { cell = (cell + 1) & mask }
-                table[cell] = Int32(slot)
+                let hash = Self.hash(of: keys[slot]).value
+                var cell = Int(hash) & mask
+                while self.cells[cell] != Self.emptyCell { cell = (cell + 1) & mask }
+                self.cells[cell] = UInt64(hash) << 32 | UInt64(slot)
             }
         }
-        self.table = table
     }
+
+    deinit { cells.deallocate() }
 
     public var count: Int { keys.count }
 
@@ -60,20 +65,27 @@ public final class MustacheKeys: Sendable {
     }
 
     /// The value at `key` in `values` (one per slot, nil for a key left out), `hash` being `hash(of: key)`.
+    @inline(__always)
     func value(in values: [MustacheValue?], forKey key: String, hash: Hash) -> MustacheValue? {
-        guard usesTable, hash.isASCII else {
-            // The last slot with a value, as a dictionary that set the keys in slot order keeps.
-            guard let slots = slots[key] else { return nil }
-            for slot in slots.reversed() { if let value = values[slot] { return value } }
-            return nil
-        }
+        guard usesTable, hash.isASCII else { return valueWithoutTable(in: values, forKey: key) }
         var cell = Int(hash.value) & mask
         while true {
-            let slot = Int(table[cell])
-            if slot < 0 { return nil }
-            if hashes[slot] == hash.value, keys[slot] == key { return values[slot] }
+            let entry = cells[cell]
+            if entry == Self.emptyCell { return nil }
+            if UInt32(truncatingIfNeeded: entry >> 32) == hash.value {
+                let slot = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: entry))
+                if keys[slot] == key { return values[slot] }
+            }
             cell = (cell + 1) & mask
         }
+    }
+
+    /// The last slot with a value, as a dictionary that set the keys in slot order keeps.
+    @inline(never)
+    private func valueWithoutTable(in values: [MustacheValue?], forKey key: String) -> MustacheValue? {
+        guard let slots = slots[key] else { return nil }
+        for slot in slots.reversed() { if let value = values[slot] { return value } }
+        return nil
     }
 }
 
@@ -96,6 +108,7 @@ public struct MustacheRecord: Sendable, Hashable {
         keys.value(in: values, forKey: key, hash: MustacheKeys.hash(of: key))
     }
 
+    @inline(__always)
     func value(forKey key: String, hash: MustacheKeys.Hash) -> MustacheValue? {
         keys.value(in: values, forKey: key, hash: hash)
     }

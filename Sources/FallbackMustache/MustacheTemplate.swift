@@ -56,11 +56,12 @@ public struct MustacheTemplate: Sendable {
         escaping: MustacheEscaping = .html,
         budget: MustacheBudget = .standard
     ) throws(MustacheError) -> [UInt8] {
-        var renderer = Renderer(partials: partials, escaping: escaping, context: context, budget: budget)
         // A page renders to a few times its template: reserve that, rather than regrow the output.
-        renderer.reserveCapacity(min(program.source.utf8.count * 4, budget.outputBytes))
+        var renderer = Renderer(
+            partials: partials, escaping: escaping, context: context, budget: budget,
+            capacity: min(program.source.utf8.count * 4, budget.outputBytes))
         try renderer.render(program)
-        return renderer.output
+        return renderer.takeOutput()
     }
 
     /// The error `reason` at the tag starting at byte `offset` of the source.

@@ -53,6 +53,7 @@ public enum MustacheValue: Sendable, Hashable {
     }
 
     /// The value at `key`, whose hash the tag's name computed when it was parsed.
+    @inline(__always)
     func member(_ key: String, hash: MustacheKeys.Hash) -> MustacheValue? {
         switch self {
         case .dictionary(let dictionary): dictionary[key]

@@ -84,13 +84,13 @@ public final class PageValues: @unchecked Sendable {
 
     /// Registers `text` as snapshot text and appends its token to `output`: the bytes of
     /// `token(number)`, with no `String` of them.
-    private func appendToken(registering text: String, to output: inout [UInt8]) {
+    private func appendToken(registering text: String, to output: inout ByteWriter) {
         let number = lock.withLock {
             values.append(.text(text))
             return values.count - 1
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumTokenLength) { buffer in
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<spell(number, into: buffer)]))
+            output.append(bytes: UnsafeBufferPointer(rebasing: buffer[..<spell(number, into: buffer)]))
         }
     }
 
@@ -128,7 +128,7 @@ public final class PageValues: @unchecked Sendable {
             },
             appending: { [self] text, output in
                 if isTrustedToken(text) {
-                    output.append(contentsOf: text.utf8)
+                    output.append(text)
                 } else {
                     appendToken(registering: text, to: &output)
                 }

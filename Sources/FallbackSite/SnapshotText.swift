@@ -1,4 +1,5 @@
 import FallbackAudit
+import FallbackMustache
 import RovenueFallback
 
 /// Snapshot text as the site shows it: the one way a value from a snapshot reaches a page.

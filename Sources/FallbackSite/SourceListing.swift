@@ -1,4 +1,5 @@
 import FallbackAudit
+import FallbackMustache
 import RovenueFallback
 
 /// A value of the snapshot pretty-printed as HTML, each line numbered with the source line and

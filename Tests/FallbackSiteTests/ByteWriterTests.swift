@@ -1,6 +1,6 @@
+import FallbackMustache
 import FallbackSample
 import Testing
-@testable import FallbackSite
 
 /// `ByteWriter` copies short pieces with overlapping loads and stores and grows itself (issue 10:
 /// small `[UInt8]` appends cost about a hundred instructions each). Whatever the pieces' lengths,

@@ -1,3 +1,4 @@
+import FallbackMustache
 import FallbackSample
 import Foundation
 import RovenueFallback

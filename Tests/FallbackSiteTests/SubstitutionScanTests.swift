@@ -161,14 +161,16 @@ struct SubstitutionScanTests {
         let trusted = values.html("<b>x</b>").token
         var next = 1
         for number in 0..<3_000 {
-            var output: [UInt8] = [0x2A]
+            var writer = ByteWriter(capacity: 1)
+            writer.append(byte: 0x2A)
             if number % 7 == 0 {
-                values.escaping.append(trusted, to: &output)
-                #expect(output == [0x2A] + Array(trusted.utf8))
+                values.escaping.append(trusted, to: &writer)
+                #expect(writer.take() == [0x2A] + Array(trusted.utf8))
                 #expect(values.escaping.escape(trusted) == trusted)
             } else if number % 2 == 0 {
                 let text = "<v \(number)>"
-                values.escaping.append(text, to: &output)
+                values.escaping.append(text, to: &writer)
+                let output = writer.take()
                 #expect(output == [0x2A] + Array((values.prefix + String(next) + PageValues.suffix).utf8), "\(number)")
                 let page = output.withUnsafeBufferPointer { values.substitutedBytes(in: $0) }
                 #expect(page == [0x2A] + Array(SnapshotText.html(text).utf8), "\(number)")

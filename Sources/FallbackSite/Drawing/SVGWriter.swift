@@ -1,3 +1,4 @@
+import FallbackMustache
 import RovenueFallback
 
 /// Writes a laid-out flow as SVG, straight into UTF-8 bytes: literals, numbers and ids are

@@ -1,36 +1,41 @@
-/// Where the page path writes UTF-8 bytes: a `[UInt8]` (a drawing), or a `ByteWriter` (a page's
-/// substitution, a source listing). The byte helpers (`ListingBytes`, `SnapshotText.appendHTML`)
-/// write to either.
-protocol ByteSink: ~Copyable {
+/// Where UTF-8 bytes are written: a `[UInt8]` (a drawing), or a `ByteWriter` (a template's render,
+/// a page's substitution, a source listing). The site's byte helpers (`ListingBytes`,
+/// `SnapshotText.appendHTML`) write to either.
+///
+/// It lives here, in the lowest module that writes bytes this way, so that FallbackMustache's
+/// renderer and FallbackSite share one writer.
+public protocol ByteSink: ~Copyable {
     mutating func append(bytes: UnsafeBufferPointer<UInt8>)
     mutating func append(byte: UInt8)
 }
 
 extension ByteSink where Self: ~Copyable {
-    @inline(__always)
-    mutating func append(_ text: StaticString) {
+    @inlinable @inline(__always)
+    public mutating func append(_ text: StaticString) {
         append(bytes: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends `text`'s UTF-8.
-    @inline(__always)
-    mutating func append(_ text: String) {
+    @inlinable @inline(__always)
+    public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append(bytes: $0) }
     }
 
-    @inline(__always)
-    mutating func append(bytes: [UInt8]) {
+    @inlinable @inline(__always)
+    public mutating func append(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append(bytes: $0) }
     }
 }
 
 extension Array: ByteSink where Element == UInt8 {
-    mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable
+    public mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
         append(contentsOf: bytes)
     }
 
-    mutating func append(byte: UInt8) {
+    @inlinable
+    public mutating func append(byte: UInt8) {
         append(byte)
     }
 }
@@ -39,24 +44,30 @@ extension Array: ByteSink where Element == UInt8 {
 /// `[UInt8]`'s `append(contentsOf:)` costs about a hundred instructions a call (a generic,
 /// unspecialised-size copy, a uniqueness and a capacity check), and a page or a source listing is
 /// made of millions of pieces of a few bytes. `take()` gives the bytes as an array.
-struct ByteWriter: ~Copyable, ByteSink {
-    private var start: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
-    private var capacity: Int
+///
+/// Its appends are `@inlinable`: every module that writes pages calls them in its innermost loops.
+public struct ByteWriter: ~Copyable, ByteSink {
+    @usableFromInline var start: UnsafeMutablePointer<UInt8>
+    /// The bytes written so far.
+    @usableFromInline var written = 0
+    @usableFromInline var capacity: Int
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(capacity, 64)
         start = .allocate(capacity: self.capacity)
     }
 
     deinit { start.deallocate() }
 
-    @inline(__always)
-    mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
+    /// How many bytes have been written.
+    @inlinable public var count: Int { written }
+
+    @inlinable @inline(__always)
+    public mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
         let length = bytes.count
         guard length > 0, let source = bytes.baseAddress else { return }
-        if length > capacity - count { grow(toHold: length) }
-        let target = UnsafeMutableRawPointer(start + count)
+        if length > capacity - written { grow(toHold: length) }
+        let target = UnsafeMutableRawPointer(start + written)
         let from = UnsafeRawPointer(source)
         // Short pieces as two overlapping loads and stores, not a call to memcpy.
         switch length {
@@ -77,34 +88,35 @@ struct ByteWriter: ~Copyable, ByteSink {
         default:
             target.copyMemory(from: from, byteCount: length)
         }
-        count += length
+        written += length
     }
 
-    @inline(__always)
-    mutating func append(byte: UInt8) {
-        if count == capacity { grow(toHold: 1) }
-        start[count] = byte
-        count += 1
+    @inlinable @inline(__always)
+    public mutating func append(byte: UInt8) {
+        if written == capacity { grow(toHold: 1) }
+        start[written] = byte
+        written += 1
     }
 
     /// Room for `length` more bytes: at least double the capacity, so that appends stay linear.
-    @inline(never)
-    private mutating func grow(toHold length: Int) {
-        let newCapacity = max(capacity * 2, count + length)
+    @usableFromInline @inline(never)
+    mutating func grow(toHold length: Int) {
+        let newCapacity = max(capacity * 2, written + length)
         let new = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        UnsafeMutableRawPointer(new).copyMemory(from: start, byteCount: count)
+        UnsafeMutableRawPointer(new).copyMemory(from: start, byteCount: written)
         start.deallocate()
         start = new
         capacity = newCapacity
     }
 
     /// The bytes written so far, as an array; the writer is left empty.
-    mutating func take() -> [UInt8] {
+    public mutating func take() -> [UInt8] {
+        let count = written
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let target = buffer.baseAddress { UnsafeMutableRawPointer(target).copyMemory(from: start, byteCount: count) }
             initialized = count
         }
-        count = 0
+        written = 0
         return bytes
     }
 }
