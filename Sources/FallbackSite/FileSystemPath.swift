@@ -13,7 +13,12 @@ public enum FileSystemPath {
 
     /// True when `component` is `.` or `..`, byte for byte.
     public static func isDotOrDotDot(_ component: String) -> Bool {
-        component.utf8.elementsEqual(".".utf8) || component.utf8.elementsEqual("..".utf8)
+        var dots = 0
+        for byte in component.utf8 {
+            guard byte == dot, dots < 2 else { return false }
+            dots += 1
+        }
+        return dots > 0
     }
 
     /// True when `component` starts with a `.` byte: hidden, `.` or `..`.
