@@ -235,8 +235,8 @@ enum TemplateCommand: Command {
         private func read(_ name: String) -> MustacheTemplate? {
             // Only names a templates folder can hold, as build reads it: no empty, `.`, `..` or
             // hidden component, so nothing outside DIR is read.
-            let components = name.split(separator: "/", omittingEmptySubsequences: false)
-            guard let folder, !components.contains(where: { $0.isEmpty || $0.hasPrefix(".") }) else { return nil }
+            let components = FileSystemPath.components(of: name, omittingEmpty: false)
+            guard let folder, !components.contains(where: { $0.isEmpty || FileSystemPath.isHidden($0) }) else { return nil }
             for candidate in TemplateSet.partialCandidates(named: name).map({ "\(folder)/\($0)" }) {
                 let bytes: [UInt8]
                 do {

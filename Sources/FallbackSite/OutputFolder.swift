@@ -31,7 +31,7 @@ public struct OutputFolder: Sendable, Equatable {
         guard !argument.isEmpty else { throw .emptyOutputPath }
         self.argument = argument
         let absolute = argument.hasPrefix("/") ? argument : io.currentDirectory() + "/" + argument
-        var components = absolute.split(separator: "/").map(String.init)
+        var components = FileSystemPath.components(of: absolute)
         // A final `.` names the folder itself: `site/.` is `site`, and a link there is not followed.
         while components.last == "." { components.removeLast() }
         var existing = "/"
@@ -129,8 +129,8 @@ public struct OutputFolder: Sendable, Equatable {
 
     /// An absolute path without `.`, `..` or empty components, by text alone.
     static func lexicallyNormalised(_ absolute: String) -> String {
-        var components: [Substring] = []
-        for component in absolute.split(separator: "/") where component != "." {
+        var components: [String] = []
+        for component in FileSystemPath.components(of: absolute) where component != "." {
             if component == ".." { _ = components.popLast() } else { components.append(component) }
         }
         return "/" + components.joined(separator: "/")

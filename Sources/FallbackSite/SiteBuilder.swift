@@ -104,8 +104,9 @@ public struct SiteBuilder: Sendable {
     /// index). Pages render concurrently in batches of half of `batchSize`; while one batch is
     /// handed over, the next renders on other threads (`RenderAhead`), so writing and rendering
     /// overlap and at most `batchSize` pages are held at once, whatever the number of pages (a
-    /// `batchSize` of 1 renders and hands over one page at a time). `progress` is called with
-    /// (pages rendered, total) from any thread, never after this returns.
+    /// `batchSize` of 1 renders and hands over one page at a time); the search index is made on
+    /// another thread meanwhile. `progress` is called with (pages rendered, total) from any
+    /// thread, never after this returns.
     ///
     /// Fails with `.render` when a page cannot be rendered (the first in page order), `.write`
     /// when the sink refuses a file; the sink keeps what it was given before. Every page before a
@@ -126,12 +127,17 @@ public struct SiteBuilder: Sendable {
             }
         }
         var ahead: RenderAhead<[Result<[UInt8], any Error>]>?
+        // The search index needs only the model: it is written beside the pages rather than after
+        // them, where it was the build's last serial step.
+        let model = model
+        var searchIndex: RenderAhead<[UInt8]>? = RenderAhead { _ in Array(model.searchIndex.script.utf8) }
         defer {
             // A failure: the batch rendering ahead is of no use, but no thread outlives the build.
             if let ahead {
                 ahead.cancel()
                 _ = ahead.wait()
             }
+            _ = searchIndex?.wait()
         }
         for (number, batch) in batches.enumerated() {
             let rendered = ahead?.wait() ?? render(batch) { false }
@@ -155,7 +161,9 @@ public struct SiteBuilder: Sendable {
         for (path, bytes) in theme.assets.sorted(by: { $0.key < $1.key }) where "assets/" + path != SearchIndex.path {
             try handOver("assets/" + path, bytes, to: &sink)
         }
-        try handOver(SearchIndex.path, Array(model.searchIndex.script.utf8), to: &sink)
+        let index = searchIndex?.wait() ?? []
+        searchIndex = nil
+        try handOver(SearchIndex.path, index, to: &sink)
     }
 
     private func handOver<Sink: SiteSink>(_ path: String, _ bytes: [UInt8], to sink: inout Sink) throws(SiteBuildError) {

@@ -23,7 +23,7 @@ public struct SitePage: Sendable {
     public var template: String { kind.template }
 
     /// `""` for top-level pages, `"../"` for pages one folder down.
-    public var root: String { path.contains("/") ? "../" : "" }
+    public var root: String { path.utf8.contains(UInt8(ascii: "/")) ? "../" : "" }
 }
 
 extension SitePage.Kind {

@@ -196,12 +196,12 @@ public struct SiteWriter: Sendable {
     }
 
     /// True when `relativePath` stays inside the output folder: relative, no `..` or `.` component,
-    /// no empty component, no backslash or NUL.
+    /// no empty component, no backslash or NUL. Components are split as the file system splits
+    /// them (`FileSystemPath`): `"../\u{338}x"` goes up a folder.
     public static func isSafe(_ relativePath: String) -> Bool {
-        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.contains("\\"), !relativePath.contains("\0")
-        else { return false }
-        return relativePath.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { component in
-            !component.isEmpty && component != "." && component != ".."
+        guard !relativePath.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == 0 }) else { return false }
+        return !FileSystemPath.components(of: relativePath, omittingEmpty: false).contains { component in
+            component.isEmpty || FileSystemPath.isDotOrDotDot(component)
         }
     }
 

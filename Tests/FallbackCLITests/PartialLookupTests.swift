@@ -30,8 +30,10 @@ struct PartialLookupTests {
         #expect(text(at: folder + "/site/index.html")?.contains("marker-\(index)-found") == true)
     }
 
-    /// A partial's name cannot leave the folder, nor name a hidden file the build would not read.
-    @Test(arguments: ["../secret", "partials/../../secret", ".hidden", "/etc/hostname"])
+    /// A partial's name cannot leave the folder, nor name a hidden file the build would not read:
+    /// also where a `/` is part of a larger `Character` (here after a prepended U+0600), which the
+    /// file system still splits at.
+    @Test(arguments: ["../secret", "partials/../../secret", ".hidden", "/etc/hostname", "\u{600}/.hidden", "\u{600}/../.hidden"])
     func aNameOutsideTheFolderIsNotRead(tag: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -39,6 +41,8 @@ struct PartialLookupTests {
         try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: true)
         try Data("leaked".utf8).write(to: URL(fileURLWithPath: folder + "/secret.md"))
         try Data("leaked".utf8).write(to: URL(fileURLWithPath: templates + "/.hidden.md"))
+        try FileManager.default.createDirectory(atPath: templates + "/\u{600}", withIntermediateDirectories: true)
+        try Data("leaked".utf8).write(to: URL(fileURLWithPath: templates + "/\u{600}/.hidden.md"))
         try Data("a{{> \(tag)}}b".utf8).write(to: URL(fileURLWithPath: templates + "/page.md"))
         try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
         let result = runAt(["template", "render", templates + "/page.md", "--context", folder + "/c.json", "--partials", templates], clock: Date())

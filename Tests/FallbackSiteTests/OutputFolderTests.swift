@@ -49,6 +49,8 @@ struct OutputFolderTests {
         ("a/../site", "/w/site"), ("new/deeper/site", "/w/new/deeper/site"), ("new/../site", "/w/site"), ("e3/.", "/w/e3"),
         ("/w//a/./b/", "/w/a/b"), ("../up", "/up"), ("l", "/w/l"), ("l/.", "/w/l"), ("l/site", "/r/t/site"), ("l/..", "/r"),
         (".", "/w"), ("./", "/w"), ("a/b/../..", "/w"),
+        // A `/` inside a larger `Character` still separates components, as the file system reads it.
+        ("a\u{600}/..", "/w"), ("a/b/..\u{338}", "/w/a/b/..\u{338}"), ("a/b/\u{338}/..", "/w/a/b"), ("new\u{600}/../site", "/w/site"),
     ])
     func pathsAreNormalisedBeforeAnyRule(argument: String, path: String) throws {
         #expect(try OutputFolder(argument, io: Self.disk).path == path)
@@ -103,6 +105,7 @@ struct OutputFolderTests {
     @Test(arguments: [
         ("/w/mine", "/w/mine/thesis.tex"), ("/w/mine/thesis.tex", "/w/mine/thesis.tex"), ("/w/mine/x", "/w/mine"),
         ("/w/a/b/..", "a/b"), ("/r/t/site", "l"), ("/w/l/site", "/r/t"), ("/w/x", "x/../x/in.json"),
+        ("/w/x", "y\u{600}/../x/in.json"),
     ])
     func theOutputNeverOverlapsAnInput(output: String, input: String) {
         let error = #expect(throws: SiteWriterError.self) {

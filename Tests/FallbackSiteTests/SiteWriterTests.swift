@@ -56,7 +56,12 @@ struct SiteWriterTests {
         #expect(read(out + "/thesis.tex") == nil)
     }
 
-    @Test(arguments: ["../escape.html", "/etc/passwd", "a/../../b", "./a", "a//b", "a\\b", ""])
+    /// The last five go up or start at the root as the file system reads them, though their `/`
+    /// is part of a larger `Character` (before a combining mark, after a prepended character).
+    @Test(arguments: [
+        "../escape.html", "/etc/passwd", "a/../../b", "./a", "a//b", "a\\b", "", "../\u{338}escape.html", "/\u{338}etc/passwd",
+        "a/..\u{600}/../../escape.html", "a\u{600}/../../escape.html", "a\\\u{301}b", "a\0\u{301}b",
+    ])
     func refusesPathsThatLeaveTheOutput(path: String) throws {
         let root = try temporaryFolder()
         #expect(throws: SiteWriterError.unsafePath(path)) {
