@@ -18,6 +18,9 @@ public struct FileIO: Sendable {
     public var resolvedPath: @Sendable (_ path: String) -> String?
     /// The folder a relative path starts from.
     public var currentDirectory: @Sendable () -> String
+    /// Locks a folder (`FolderLock`): builds into the same output take turns with it, and tell a
+    /// live build's temporary folder from a leftover.
+    public var lockFolder: @Sendable (_ path: String, _ waiting: Bool) -> FolderLock.Attempt
 
     public init(
         createDirectory: @escaping @Sendable (String) throws -> Void, writeFile: @escaping @Sendable (String, [UInt8]) throws -> Void,
@@ -25,7 +28,8 @@ public struct FileIO: Sendable {
         move: @escaping @Sendable (String, String) throws -> Void, remove: @escaping @Sendable (String) throws -> Void,
         itemKind: @escaping @Sendable (String) -> FileKind? = FileKind.at,
         resolvedPath: @escaping @Sendable (String) -> String? = FileIO.diskResolvedPath,
-        currentDirectory: @escaping @Sendable () -> String = { FileManager.default.currentDirectoryPath }
+        currentDirectory: @escaping @Sendable () -> String = { FileManager.default.currentDirectoryPath },
+        lockFolder: @escaping @Sendable (String, Bool) -> FolderLock.Attempt = FolderLock.attempt
     ) {
         self.createDirectory = createDirectory
         self.writeFile = writeFile
@@ -36,6 +40,7 @@ public struct FileIO: Sendable {
         self.itemKind = itemKind
         self.resolvedPath = resolvedPath
         self.currentDirectory = currentDirectory
+        self.lockFolder = lockFolder
     }
 
     /// The real file system.
@@ -223,16 +228,26 @@ public struct SiteWriter: Sendable {
     /// Checks the output and opens its temporary folder, for a site written file by file as it is
     /// made (`SiteBuilder.write(to:)`): `Staging.finish()` swaps it in, `Staging.discard()` removes
     /// it, and until then the output is as it was.
+    ///
+    /// Another build into the same output may run at the same time (two CI jobs, a watch and a
+    /// manual build): the cleanup of leftovers, the making of the temporary folder and the swap
+    /// each happen under a lock on the folder that holds the output, and each build's temporary
+    /// folder stays locked while it is written, so no build removes another's work. The last build
+    /// to finish is the site that stays.
     public func begin() throws -> Staging {
         let output = try OutputFolder(outputPath, io: io)
         try output.checkPlace(inputs: inputs, io: io)
         let process = ProcessInfo.processInfo.processIdentifier
+        if io.itemKind(output.parent) == nil { try io.createDirectory(output.parent) }
+        let turn = FolderLock.acquired(io.lockFolder(output.parent, true))
+        defer { turn?.release() }
         removeStale(beside: output)
         try output.checkExisting(force: force, io: io)
-        let staging = Staging(
-            writer: self, output: output, folder: output.sibling(.building, process: process), retired: output.sibling(.previous, process: process))
-        try io.createDirectory(staging.folder)
-        return staging
+        let folder = output.sibling(.building, process: process)
+        try io.createDirectory(folder)
+        return Staging(
+            writer: self, output: output, folder: folder, retired: output.sibling(.previous, process: process),
+            ownership: FolderLock.acquired(io.lockFolder(folder, false)))
     }
 
     /// A site being written into the temporary folder beside the output (`.NAME.building-PID`).
@@ -243,15 +258,18 @@ public struct SiteWriter: Sendable {
         let folder: String
         /// Where the previous site waits while the new one is moved in (`.NAME.previous-PID`).
         let retired: String
+        /// The lock on `folder` that marks it as a live build's (nil where the file system does not lock).
+        let ownership: FolderLock?
         private var directories: Set<String> = []
         /// How many `.html` files are written so far.
         public private(set) var pageCount = 0
 
-        init(writer: SiteWriter, output: OutputFolder, folder: String, retired: String) {
+        init(writer: SiteWriter, output: OutputFolder, folder: String, retired: String, ownership: FolderLock?) {
             self.writer = writer
             self.output = output
             self.folder = folder
             self.retired = retired
+            self.ownership = ownership
             directories = [folder]
         }
 
@@ -273,6 +291,11 @@ public struct SiteWriter: Sendable {
         /// temporary folder is removed.
         public func finish() throws {
             let io = writer.io
+            let turn = FolderLock.acquired(io.lockFolder(output.parent, true))
+            defer {
+                turn?.release()
+                ownership?.release()
+            }
             do {
                 try io.writeFile(folder + "/" + SiteWriter.markerName, Array("This folder is written by fallback-site; a build replaces it whole.\n".utf8))
                 try output.checkExisting(force: writer.force, io: io)
@@ -297,17 +320,27 @@ public struct SiteWriter: Sendable {
         /// Removes the temporary folder and whatever was written into it; the output is untouched.
         public func discard() {
             try? writer.io.remove(folder)
+            ownership?.release()
         }
     }
 
     /// Cleans up after an interrupted build of the same output: a site retired but never replaced
     /// is put back, and half-written folders are removed. Only folders named exactly as this
-    /// writer names them (`.NAME.building-PID`, `.NAME.previous-PID`) count, never one that holds an input.
+    /// writer names them (`.NAME.building-PID`, `.NAME.previous-PID`) count, never one that holds an input,
+    /// and never the temporary folder of a build still running (it holds a lock on it). A retired site
+    /// is always a leftover: swaps happen under the lock the caller holds.
     private func removeStale(beside output: OutputFolder) {
         let leftovers = (io.listDirectory(output.parent) ?? []).sorted().compactMap { name -> (OutputFolder.Sibling, String)? in
             guard let sibling = output.sibling(named: name) else { return nil }
             let path = OutputFolder.join(output.parent, name)
             guard io.itemKind(path) == .directory, !OutputFolder.overlaps(path, anyOf: inputs, io: io) else { return nil }
+            if sibling == .building {
+                switch io.lockFolder(path, false) {
+                case .heldElsewhere: return nil
+                case .acquired(let lock): lock.release()
+                case .unavailable: break
+                }
+            }
             return (sibling, path)
         }
         if io.itemKind(output.path) == nil, let retired = leftovers.first(where: { $0.0 == .previous }) {

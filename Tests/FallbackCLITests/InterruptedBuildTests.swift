@@ -20,7 +20,7 @@ func suiteRuns(programFound: Bool, environment: [String: String] = ProcessInfo.p
 }
 
 @Suite(
-    "A build killed midway",
+    "A build killed midway, or overlapped by another into the same output",
     .enabled(if: suiteRuns(programFound: toolPath != nil), "needs the built fallback-site executable"))
 struct InterruptedBuildTests {
     func launch(_ arguments: [String]) throws -> Process {
@@ -41,6 +41,16 @@ struct InterruptedBuildTests {
         return process.terminationStatus
     }
 
+    /// Waits until the build `process` has written a file into its staging folder `staging`: true
+    /// then, false when it ended first.
+    func waitUntilWriting(_ process: Process, into staging: String) -> Bool {
+        while process.isRunning {
+            if let files = try? FileManager.default.contentsOfDirectory(atPath: staging), !files.isEmpty { return true }
+            usleep(200)
+        }
+        return false
+    }
+
     /// The build is killed once it has started writing: as soon as its staging folder
     /// (`.site.building-PID`, beside the output) holds a file. No sleep: neither a kill that
     /// lands before writing starts nor one after the build ended can pass for this case.
@@ -57,15 +67,8 @@ struct InterruptedBuildTests {
         try #require(try status(["sample", "--placements", "300", "--out", big]) == 0, "the sample step failed")
         let killed = try launch(["build", big, "--out", out, "--quiet"])
         let staging = root + "/.site.building-\(killed.processIdentifier)"
-        var writing = false
-        while killed.isRunning {
-            if let files = try? FileManager.default.contentsOfDirectory(atPath: staging), !files.isEmpty {
-                kill(killed.processIdentifier, SIGKILL)
-                writing = true
-                break
-            }
-            usleep(200)
-        }
+        let writing = waitUntilWriting(killed, into: staging)
+        if writing { kill(killed.processIdentifier, SIGKILL) }
         killed.waitUntilExit()
         try #require(writing, "the build ended (status \(killed.terminationStatus)) before its staging folder was seen")
         #expect(killed.terminationReason == .uncaughtSignal)
@@ -76,6 +79,30 @@ struct InterruptedBuildTests {
 
         // The next build cleans up what the killed one left beside the output.
         #expect(try status(["build", example, "--out", out, "--quiet"]) == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["big.json", "site"])
+    }
+
+    /// A second build into the same output starts while the first is writing: it must not take the
+    /// first build's temporary folder for a leftover of a killed build and remove it. Both finish,
+    /// and nothing is left beside the output. No sleep: the second build starts only once the first
+    /// one's staging folder holds a file, and runs to its end before the first is waited for.
+    @Test func aSecondBuildLeavesALiveBuildsFolderAlone() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("overlapped-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/site"
+        let example = repositoryPath("Examples/2026-03-03-release-3.0.json")
+        let big = root + "/big.json"
+        try #require(try status(["sample", "--placements", "300", "--out", big]) == 0, "the sample step failed")
+
+        let first = try launch(["build", big, "--out", out, "--quiet"])
+        let writing = waitUntilWriting(first, into: root + "/.site.building-\(first.processIdentifier)")
+        try #require(writing, "the first build ended (status \(first.terminationStatus)) before its staging folder was seen")
+        #expect(try status(["build", example, "--out", out, "--quiet"]) == 0)
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0, "the first build failed: its temporary folder was removed under it")
+        #expect(FileManager.default.fileExists(atPath: out + "/index.html"))
+        #expect(FileManager.default.fileExists(atPath: out + "/.fallback-site"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["big.json", "site"])
     }
 }

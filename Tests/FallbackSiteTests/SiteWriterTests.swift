@@ -100,4 +100,51 @@ struct SiteWriterTests {
         #expect(read(out + "/index.html") == "v1")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["site"])
     }
+
+    /// A temporary folder that another build holds its lock on is that build's work in progress,
+    /// not a leftover: a build beside it leaves it alone, and removes it once the lock is gone.
+    @Test func aLiveBuildsTemporaryFolderIsLeftAlone() throws {
+        let root = try temporaryFolder()
+        let out = root + "/site"
+        let live = root + "/.site.building-999999"
+        try FileManager.default.createDirectory(atPath: live, withIntermediateDirectories: true)
+        try Array("half".utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: live + "/index.html")) }
+        let held = try #require(FolderLock.acquired(FolderLock.attempt(on: live, waiting: false)))
+
+        try SiteWriter(outputPath: out).write(["index.html": Array("v1".utf8)])
+        #expect(read(out + "/index.html") == "v1")
+        #expect(read(live + "/index.html") == "half")
+        if case .heldElsewhere = FolderLock.attempt(on: live, waiting: false) {} else {
+            Issue.record("a second open of the folder got its lock while it was held")
+        }
+
+        held.release()
+        try SiteWriter(outputPath: out).write(["index.html": Array("v2".utf8)])
+        #expect(read(out + "/index.html") == "v2")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["site"])
+    }
+
+    /// The swap waits its turn: while another build holds the lock on the folder that holds the
+    /// output, a finished build does not move its site in; it does as soon as the lock is given up.
+    @Test func theSwapWaitsWhileAnotherBuildHoldsTheOutputsFolder() throws {
+        let root = try temporaryFolder()
+        let out = root + "/site"
+        try SiteWriter(outputPath: out).write(["index.html": Array("v1".utf8)])
+        var staging = try SiteWriter(outputPath: out).begin()
+        try staging.write("index.html", Array("v2".utf8))
+        let turn = try #require(FolderLock.acquired(FolderLock.attempt(on: root, waiting: false)))
+        let finished = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let finishing = staging
+        DispatchQueue.global().async {
+            try? finishing.finish()
+            finished.signal()
+        }
+        let early = finished.wait(timeout: .now() + 0.5)
+        #expect(early == .timedOut, "the swap did not wait for the lock")
+        #expect(read(out + "/index.html") == "v1")
+        turn.release()
+        if early == .timedOut { finished.wait() }
+        #expect(read(out + "/index.html") == "v2")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["site"])
+    }
 }
