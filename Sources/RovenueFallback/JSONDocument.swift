@@ -83,6 +83,8 @@ public struct JSONDocument: Sendable {
         let tooDeepContainers: [Int32]
         let overflowingNumbers: [Int32]
         let loneSurrogates: [LoneSurrogate]
+        /// Stage 2 ran in two halves that met (`SplitParse`).
+        let parsedInTwoHalves: Bool
         /// The caches decoders make strings through (`StringCache`), one per decoder at a time.
         let stringCaches = StringCachePool()
 
@@ -101,6 +103,7 @@ public struct JSONDocument: Sendable {
             self.tooDeepContainers = parser.tooDeep
             self.overflowingNumbers = parser.overflowing
             self.loneSurrogates = parser.loneSurrogates
+            self.parsedInTwoHalves = parser.adoptedSecondHalf
         }
     }
 
@@ -134,8 +137,12 @@ public struct JSONDocument: Sendable {
     }
 
     /// Parses `bytes` with stage 1 (`ParseIndex`) scanned along `path`, in runs of `runWords` blocks
-    /// when given (`Int.max`: one thread); every path and run length gives the same document.
-    package init(bytes: [UInt8], acceptingLoneSurrogates: Bool = false, path: StructuralIndex.Path, runWords: Int? = nil) {
+    /// when given (`Int.max`: one thread), and stage 2 in two halves (`SplitParse`) meeting at the
+    /// first place they can at or after `splitAt` (by default, from `SplitParse.minimumByteCount`
+    /// bytes up; `Int.max`: in one piece). Every path, run length and split gives the same document.
+    package init(
+        bytes: [UInt8], acceptingLoneSurrogates: Bool = false, path: StructuralIndex.Path, runWords: Int? = nil, splitAt: Int? = nil
+    ) {
         self.storage = bytes.withUnsafeBufferPointer { buffer in
             guard bytes.count <= JSONDocument.maximumByteCount else {
                 return JSONDocument.tooLarge(bytes)
@@ -143,7 +150,11 @@ public struct JSONDocument: Sendable {
             let index = ParseIndex(bytes: buffer, path: path, runWords: runWords)
             var parser = Parser(count: bytes.count, scanner: IndexedScanner(index: index))
             parser.acceptsLoneSurrogates = acceptingLoneSurrogates
-            parser.parse(buffer)
+            if let split = splitAt ?? SplitParse.automaticSplit(byteCount: bytes.count), split < bytes.count {
+                SplitParse.parse(buffer, index: index, from: split, with: &parser)
+            } else {
+                parser.parse(buffer)
+            }
             return Storage(bytes: bytes, parser: parser)
         }
     }
@@ -665,13 +676,26 @@ extension JSONDocument {
         /// The innermost open container (-1 at the top level) and whether it is an object.
         var parent: Int32 = -1
         var parentIsObject = false
+        /// The split parse (`SplitParse`): the first half stops at the first comma at or after
+        /// `stopAfter` that separates members of an object two levels deep, and says where.
+        var stopAfter = Int.max
+        var stoppedAt: Int?
+        /// A second half (`SplitParse.Fragment`) starts inside two containers it did not parse:
+        /// they stand on its stack as `SplitParse.assumedOuter` and `assumedInner`, of these kinds,
+        /// and what closing them would write to their nodes is kept here.
+        var isFragment = false
+        var assumedKinds: (outer: Kind, inner: Kind) = (.object, .object)
+        var assumedCloses: [SplitParse.AssumedClose?] = [nil, nil]
+        /// A second half was taken in (`adopt`).
+        var adoptedSecondHalf = false
 
         /// A parser for `count` bytes; its node block starts with room for one node per 6 bytes (the
-        /// sample exports have one per 9), up to 64 Mi nodes, and grows from there.
-        init(count: Int, scanner: Scanner) {
+        /// sample exports have one per 9) of `expectedBytes` (all of them by default), up to 64 Mi
+        /// nodes, and grows from there.
+        init(count: Int, scanner: Scanner, expectedBytes: Int? = nil) {
             self.count = count
             self.scanner = scanner
-            let parsed = count <= JSONDocument.maximumByteCount ? count : 0
+            let parsed = count <= JSONDocument.maximumByteCount ? min(count, expectedBytes ?? count) : 0
             nodes = NodeBuilder(capacity: min(parsed / 6 + 16, 1 << 26))
         }
 
@@ -683,6 +707,35 @@ extension JSONDocument {
         mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) {
             var offset = 0
             parseValues(bytes, &offset)
+            finish(bytes, at: offset)
+        }
+
+        /// Ends a split parse (`SplitParse`): this parser read the first half and stopped at
+        /// `offset`; `fragment` is the second half, if one was found. They meet where this parser
+        /// stopped at the comma the fragment began after, inside containers of the kinds it assumed;
+        /// otherwise the fragment is dropped and this parser goes on alone.
+        mutating func finish(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, meeting fragment: SplitParse.Fragment?) {
+            var offset = offset
+            if let comma = stoppedAt {
+                stopAfter = Int.max
+                stoppedAt = nil
+                if var fragment, fragment.comma == comma, fragment.kinds == (nodes[Int(stack[0])].kind, nodes[Int(stack[1])].kind) {
+                    adopt(&fragment.parser)
+                    offset = fragment.end
+                } else {
+                    fragment?.parser.nodes.discard()
+                    parseValues(bytes, &offset, from: .commaOrEnd)
+                }
+            } else {
+                fragment?.parser.nodes.discard()
+            }
+            finish(bytes, at: offset)
+        }
+
+        /// What follows the top-level value: trailing text, containers an error left open, the
+        /// error's kind and the positions.
+        mutating func finish(_ bytes: UnsafeBufferPointer<UInt8>, at stopped: Int) {
+            var offset = stopped
             if error == nil {
                 offset = scanner.skipWhitespace(bytes, from: offset)
                 if offset < count {
@@ -734,11 +787,11 @@ extension JSONDocument {
         }
 
         /// The whole value grammar as a loop over an explicit stack of open containers.
-        mutating func parseValues(_ bytes: UnsafeBufferPointer<UInt8>, _ stopped: inout Int) {
+        mutating func parseValues(_ bytes: UnsafeBufferPointer<UInt8>, _ stopped: inout Int, from start: Expect = .value) {
             // A local the compiler keeps in a register; written back where the parse stops.
             var offset = stopped
             defer { stopped = offset }
-            var expect = Expect.value
+            var expect = start
             while true {
                 offset = scanner.skipWhitespace(bytes, from: offset)
                 switch expect {
@@ -779,6 +832,10 @@ extension JSONDocument {
                     }
                     let byte = bytes[offset]
                     if byte == UInt8(ascii: ",") {
+                        if offset >= stopAfter, inObject, stack.count == 2 {
+                            stoppedAt = offset
+                            return
+                        }
                         offset += 1
                         if !inObject {
                             offset = scanner.skipWhitespace(bytes, from: offset)
@@ -836,12 +893,23 @@ extension JSONDocument {
 
         mutating func closeContainer(_ offset: Int) {
             let index = Int(stack.removeLast())
-            nodes[index].setEnd(offset + 1)
-            nodes[index].setLink(nodes.count)
-            nodes[index].setNumber(openCount)
+            if isFragment, index >= SplitParse.assumedOuter {
+                assumedCloses[index - SplitParse.assumedOuter] = SplitParse.AssumedClose(end: offset + 1, next: nodes.count, count: openCount)
+            } else {
+                nodes[index].setEnd(offset + 1)
+                nodes[index].setLink(nodes.count)
+                nodes[index].setNumber(openCount)
+            }
             openCount = outerCounts.removeLast()
             parent = stack.last ?? -1
-            parentIsObject = parent >= 0 && nodes[Int(parent)].kind == .object
+            parentIsObject = parent >= 0 && isObject(open: parent)
+        }
+
+        /// Whether the open container `index` (on the stack) is an object, assumed ones included.
+        @inline(__always)
+        func isObject(open index: Int32) -> Bool {
+            guard isFragment, index >= SplitParse.assumedOuter else { return nodes[Int(index)].kind == .object }
+            return (index == SplitParse.assumedOuter ? assumedKinds.outer : assumedKinds.inner) == .object
         }
 
         /// Reads `word` at `offset` and appends its node (`kind`); the offset after it, or nil.

@@ -241,6 +241,50 @@ extension JSONDocument {
         /// Records a container's parent and ordinal when it opens.
         mutating func appendContainer(_ link: ContainerLink) { containers.append(link) }
 
+        /// Appends the nodes and container links of a split parse's second half (`SplitParse`),
+        /// renumbered to follow this builder's: every `next` and parent moves up by this builder's
+        /// count, but the parents at or above `SplitParse.assumedOuter` stand for the two containers
+        /// the second half was assumed to be in, which `assumed` maps to their nodes here and to how
+        /// many members or elements came before the second half's in them.
+        mutating func append(
+            secondHalf other: NodeBuilder, assumed: (Int32) -> (node: Int32, before: Int32)
+        ) {
+            if count + other.count > capacity {
+                capacity = max(capacity * 2, count + other.count)
+                base = NodeBuilder.allocate(base, capacity)
+            }
+            let shift = UInt32(count)
+            // A scalar stores parent + 1 and a container the node after it, both below
+            // `assumedOuter` unless the parent is an assumed container (containers never are).
+            let firstAssumedLink = UInt32(JSONDocument.SplitParse.assumedOuter + 1)
+            let target = base + count
+            for index in 0..<other.count {
+                var node = other.base[index]
+                if node.link < firstAssumedLink {
+                    node.word2 &+= shift
+                } else {
+                    let (parent, before) = assumed(Int32(bitPattern: node.link) - 1)
+                    node.setLink(Int(parent) + 1)
+                    node.setNumber(Int32(bitPattern: node.number) + before)
+                }
+                (target + index).initialize(to: node)
+            }
+            count += other.count
+            containers.reserveCapacity(containers.count + other.containers.count)
+            for link in other.containers {
+                if link.parent >= Int32(JSONDocument.SplitParse.assumedOuter) {
+                    let (parent, before) = assumed(link.parent)
+                    containers.append(ContainerLink(node: link.node + Int32(shift), parent: parent, ordinal: link.ordinal + before))
+                } else {
+                    containers.append(ContainerLink(node: link.node + Int32(shift), parent: link.parent + Int32(shift), ordinal: link.ordinal))
+                }
+            }
+        }
+
+        /// Frees the block of a builder whose nodes are not kept (`finish()` hands it on otherwise).
+        /// The builder must not be used after.
+        func discard() { free(base) }
+
         @inline(__always)
         subscript(index: Int) -> PackedNode {
             get { base[index] }

@@ -20,32 +20,42 @@ import Testing
             let reference = JSONDocument(referenceParsing: bytes, acceptingLoneSurrogates: accepting)
             for path in StructuralIndex.Path.allCases {
                 let document = JSONDocument(bytes: bytes, acceptingLoneSurrogates: accepting, path: path)
-                let label = "\(comment()) \(path) accepting \(accepting)"
-                guard document.nodes == reference.nodes else {
-                    let first = document.nodes.indices.first { $0 >= reference.nodes.count || document.nodes[$0] != reference.nodes[$0] } ?? document.nodes.count
-                    Issue.record("nodes differ from node \(first) (\(document.nodes.count) vs \(reference.nodes.count)): \(label)", sourceLocation: sourceLocation)
-                    continue
-                }
-                #expect(document.syntaxError == reference.syntaxError, "\(label)", sourceLocation: sourceLocation)
-                #expect(document.loneSurrogates == reference.loneSurrogates, "\(label)", sourceLocation: sourceLocation)
-                #expect(document.tooDeepContainers == reference.tooDeepContainers, "\(label)", sourceLocation: sourceLocation)
-                #expect(document.overflowingNumbers == reference.overflowingNumbers, "\(label)", sourceLocation: sourceLocation)
-                #expect(document.storage.parsedExtent == reference.storage.parsedExtent, "\(label)", sourceLocation: sourceLocation)
-                #expect(document.lineStarts == reference.lineStarts, "\(label)", sourceLocation: sourceLocation)
-                #expect(document.storage.continuationsInBlock == reference.storage.continuationsInBlock, "\(label)", sourceLocation: sourceLocation)
-                #expect(document.storage.continuationsBeforeBlock == reference.storage.continuationsBeforeBlock, "\(label)", sourceLocation: sourceLocation)
-                var offsets: [Int]
-                if bytes.count <= 600 {
-                    offsets = Array(0...bytes.count + 1)
-                } else {
-                    offsets = reference.nodes.flatMap { [Int($0.start), Int($0.end)] }
-                    offsets.append(bytes.count)
-                }
-                if let error = reference.syntaxError { offsets.append(error.offset) }
-                let moved = offsets.first { document.position(ofOffset: $0) != reference.position(ofOffset: $0) }
-                #expect(moved == nil, "position of \(moved ?? -1): \(label)", sourceLocation: sourceLocation)
+                expectSame(document, as: reference, bytes: bytes, "\(comment()) \(path) accepting \(accepting)", sourceLocation: sourceLocation)
             }
         }
+    }
+
+    /// Expects `document` to be `reference` in every part: nodes, error, lists, extent and, unless
+    /// `comparingPositions` is false (the line and block tables they come from are compared anyway),
+    /// the position of every offset of a short text or every node's ends.
+    static func expectSame(
+        _ document: JSONDocument, as reference: JSONDocument, bytes: [UInt8], _ label: String, comparingPositions: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard document.nodes == reference.nodes else {
+            let first = document.nodes.indices.first { $0 >= reference.nodes.count || document.nodes[$0] != reference.nodes[$0] } ?? document.nodes.count
+            Issue.record("nodes differ from node \(first) (\(document.nodes.count) vs \(reference.nodes.count)): \(label)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(document.syntaxError == reference.syntaxError, "\(label)", sourceLocation: sourceLocation)
+        #expect(document.loneSurrogates == reference.loneSurrogates, "\(label)", sourceLocation: sourceLocation)
+        #expect(document.tooDeepContainers == reference.tooDeepContainers, "\(label)", sourceLocation: sourceLocation)
+        #expect(document.overflowingNumbers == reference.overflowingNumbers, "\(label)", sourceLocation: sourceLocation)
+        #expect(document.storage.parsedExtent == reference.storage.parsedExtent, "\(label)", sourceLocation: sourceLocation)
+        #expect(document.lineStarts == reference.lineStarts, "\(label)", sourceLocation: sourceLocation)
+        #expect(document.storage.continuationsInBlock == reference.storage.continuationsInBlock, "\(label)", sourceLocation: sourceLocation)
+        #expect(document.storage.continuationsBeforeBlock == reference.storage.continuationsBeforeBlock, "\(label)", sourceLocation: sourceLocation)
+        guard comparingPositions else { return }
+        var offsets: [Int]
+        if bytes.count <= 600 {
+            offsets = Array(0...bytes.count + 1)
+        } else {
+            offsets = reference.nodes.flatMap { [Int($0.start), Int($0.end)] }
+            offsets.append(bytes.count)
+        }
+        if let error = reference.syntaxError { offsets.append(error.offset) }
+        let moved = offsets.first { document.position(ofOffset: $0) != reference.position(ofOffset: $0) }
+        #expect(moved == nil, "position of \(moved ?? -1): \(label)", sourceLocation: sourceLocation)
     }
 
     // MARK: Files

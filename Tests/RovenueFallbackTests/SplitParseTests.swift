@@ -1,0 +1,167 @@
+import FallbackSample
+import Foundation
+@testable import RovenueFallback
+import Testing
+
+/// Stage 2 in two halves (`JSONDocument.SplitParse`) gives exactly the document of one parse, on
+/// every input file of the repository, on generated exports split at every place two halves can
+/// meet and at places they cannot, and on hostile texts that break, nest, escape or close around
+/// the meeting comma; and it does meet where it can, or these comparisons would prove nothing.
+@Suite struct SplitParseTests {
+    /// Expects the document of a parse split at each of `splits` (lone surrogates accepted or
+    /// not) to be the byte-by-byte parse's; returns how many of the split parses met in the middle.
+    @discardableResult
+    static func expectSameWhenSplit(
+        _ bytes: [UInt8], at splits: some Sequence<Int>, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Int {
+        var met = 0
+        let acceptances = bytes.contains(UInt8(ascii: "\\")) ? [false, true] : [false]
+        for accepting in acceptances {
+            let reference = JSONDocument(referenceParsing: bytes, acceptingLoneSurrogates: accepting)
+            for split in splits {
+                let document = JSONDocument(bytes: bytes, acceptingLoneSurrogates: accepting, path: .vector, splitAt: split)
+                StageTwoParserTests.expectSame(
+                    document, as: reference, bytes: bytes, "\(label) split at \(split) accepting \(accepting)", comparingPositions: false,
+                    sourceLocation: sourceLocation)
+                if document.storage.parsedInTwoHalves { met += 1 }
+            }
+        }
+        return met
+    }
+
+    /// The offsets of the commas between members of an object nested in the top-level value: where
+    /// two halves can meet.
+    static func meetingCommas(_ text: String) -> [Int] {
+        let document = JSONDocument(text: text)
+        return document.nodes.indices.compactMap { index -> Int? in
+            let node = document.nodes[index]
+            guard node.kind == .string, node.flags & JSONDocument.isKey != 0, document.nodes.ordinal(of: index) > 0 else { return nil }
+            let parent = Int(document.nodes.parent(of: index))
+            guard parent >= 0, document.nodes.parent(of: parent) == 0 else { return nil }
+            return Array(text.utf8)[..<Int(node.start)].lastIndex(of: UInt8(ascii: ","))
+        }
+    }
+
+    @Test(arguments: StageTwoParserTests.files) func identicalOnFile(_ path: String) throws {
+        let bytes = try StructuralIndexTests.bytes(ofFile: path)
+        let splits = Set((0...8).map { bytes.count * $0 / 8 })
+        Self.expectSameWhenSplit(bytes, at: splits.sorted(), path)
+    }
+
+    /// Every meeting comma of an export, compact and pretty-printed, every offset near them (in
+    /// keys and strings, where the halves cannot meet there) and every 7th offset of a small one.
+    @Test(arguments: ["\n", "\r\n"]) func aSampleExportMeetsAtEveryMember(_ lineEnd: String) throws {
+        let compact = SampleExport(placementCount: 12, seed: 3).jsonText()
+        let pretty = JSONDocument(text: compact).root.owned.jsonText(.prettyPrinted).replacingOccurrences(of: "\n", with: lineEnd)
+        for (name, text) in [("compact", compact), ("pretty", pretty)] {
+            let commas = Self.meetingCommas(text)
+            try #require(commas.count == 11, "\(name): \(commas.count) meeting commas")
+            let met = Self.expectSameWhenSplit(Array(text.utf8), at: commas, name)
+            #expect(met == commas.count, "\(name): the halves met at \(met) of \(commas.count) commas")
+            let around = Set(commas.flatMap { ($0 - 12)...($0 + 12) }).filter { $0 >= 0 }
+            Self.expectSameWhenSplit(Array(text.utf8), at: around.sorted(), "\(name) around the commas")
+        }
+        let small = SampleExport(placementCount: 3, seed: 11).jsonText()
+        let met = Self.expectSameWhenSplit(Array(small.utf8), at: stride(from: 0, through: small.utf8.count, by: 7), "small export at every 7th offset")
+        #expect(met > 0)
+    }
+
+    /// Texts that break, nest, escape or close after the meeting comma, or fool the scan that finds it.
+    static let hostile: [String] = [
+        #"{"formatVersion":1,"placements":{"a":{"x":1},"b":{"y":[1,2]},"c":null}}"#,
+        #"{"placements":{"a":1,"b":2,"c":3},"generatedAt":5,"projectId":"p"}"#,
+        #"[1,{"a":{"k":"v"},"b":{"k":"w"},"c":{}}]"#,
+        #"{"placements":{"a":1,"b":2,}}"#,
+        #"{"placements":{"a":1,"b":2"#,
+        #"{"placements":{"a":1,"b":"unterminated"#,
+        #"{"placements":{"a":1,"b":"\x"}}"#,
+        #"{"placements":{"a":1,"b":"\ud800","c":"\udc00x","d":"\ud83d\ude00"}}"#,
+        #"{"placements":{"a":1,"b":1e400,"c":-1e999,"d":1.5}}"#,
+        #"{"placements":{"a":1,"b":"},\"c\":{","c":"\\","d":"\\\"}"}}"#,
+        #"{"placements":{"a":"x,y","b":{"c,d":[",",{"e":","}]},"f":2}}"#,
+        #"{"placements":{"a":1,"b":2}} trailing"#,
+        #"{"placements":{"a":1,"b":2}}}"#,
+        #"{"placements":{"a":1,"b":2]}"#,
+        #"{"placements":[{"a":1},{"b":2}],"c":{"d":1,"e":2}}"#,
+        #"{"placements":{"a":1,"a":2,"a":3}}"#,
+        "{\"placements\":{\"a\":1,\"b\":\"tab\tinside\"}}",
+        "{\"placements\":{\"a\":1,\"b\":\"\u{E9}t\u{E9}\",\"c\":\"\u{1F600}\"}}",
+        "{\"placements\" : {\n  \"a\" : 1 ,\n  \"b\" : [ true , false , null ] ,\r\n  \"c\" : { }\n}\n}\n",
+        "{\"placements\":{\"a\":1,\"b\":" + String(repeating: "[", count: 140) + String(repeating: "]", count: 140) + ",\"c\":2}}",
+        "{\"placements\":{\"a\":1,\"b\":" + String(repeating: "{\"k\":", count: 130) + "0" + String(repeating: "}", count: 130) + "}}",
+    ]
+
+    @Test(arguments: hostile.indices) func identicalOnHostileTexts(_ which: Int) {
+        let bytes = Array(Self.hostile[which].utf8)
+        Self.expectSameWhenSplit(bytes, at: 0...bytes.count, "hostile \(which)")
+    }
+
+    /// Invalid UTF-8 before, at and after the meeting comma.
+    @Test func identicalWithInvalidUTF8() {
+        let text = Array(#"{"placements":{"a":"x","b":"y","c":"z"}}"#.utf8)
+        for position in text.indices {
+            for bad: [UInt8] in [[0xFF], [0xC3], [0xE2, 0x82], [0x80]] {
+                var bytes = text
+                bytes.insert(contentsOf: bad, at: position)
+                Self.expectSameWhenSplit(bytes, at: stride(from: 0, through: bytes.count, by: 3), "invalid UTF-8 at \(position)")
+            }
+        }
+    }
+
+    /// Random damage to an export: bytes replaced by structural characters, deleted or doubled.
+    @Test func identicalOnDamagedExports() {
+        let text = Array(SampleExport(placementCount: 4, seed: 5).jsonText().utf8)
+        var generator = SplitMix64(seed: 42)
+        let replacements = Array(#"{}[],:"\ 0e-"#.utf8)
+        for round in 0..<120 {
+            var bytes = text
+            for _ in 0..<(1 + Int(generator.next() % 3)) {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                switch generator.next() % 3 {
+                case 0: bytes[position] = replacements[Int(generator.next() % UInt64(replacements.count))]
+                case 1: bytes.remove(at: position)
+                default: bytes.insert(bytes[position], at: position)
+                }
+            }
+            let splits = (0..<12).map { _ in Int(generator.next() % UInt64(bytes.count + 1)) }
+            Self.expectSameWhenSplit(bytes, at: splits, "damaged export \(round)")
+        }
+    }
+
+    /// When the second half does not come (the scan found no meeting comma, or another one), the
+    /// first goes on alone from the comma it stopped at.
+    @Test func aFirstHalfWithoutItsSecondGoesOnAlone() throws {
+        let text = SampleExport(placementCount: 6, seed: 13).jsonText()
+        let bytes = Array(text.utf8)
+        let reference = JSONDocument(referenceParsing: bytes)
+        let commas = Self.meetingCommas(text)
+        try #require(commas.count == 5)
+        for comma in commas {
+            let storage = bytes.withUnsafeBufferPointer { buffer in
+                let index = ParseIndex(bytes: buffer, path: .vector)
+                var parser = JSONDocument.Parser(count: bytes.count, scanner: IndexedScanner(index: index))
+                parser.stopAfter = comma
+                var stopped = 0
+                parser.parseValues(buffer, &stopped)
+                #expect(stopped == comma)
+                parser.finish(buffer, at: stopped, meeting: nil)
+                #expect(parser.stopAfter == Int.max, "the first half never stopped at \(comma)")
+                return JSONDocument.Storage(bytes: bytes, parser: parser)
+            }
+            let document = JSONDocument(storage: storage)
+            #expect(!document.storage.parsedInTwoHalves)
+            StageTwoParserTests.expectSame(document, as: reference, bytes: bytes, "no second half at \(comma)")
+        }
+    }
+
+    /// A large export is split without being asked, and still gives the one-piece document.
+    @Test func aLargeExportIsSplitByDefault() throws {
+        let bytes = Array(SampleExport(placementCount: 900, seed: 9).jsonText().utf8)
+        try #require(bytes.count >= JSONDocument.SplitParse.minimumByteCount)
+        let document = JSONDocument(bytes: bytes)
+        #expect(document.storage.parsedInTwoHalves == (ProcessInfo.processInfo.activeProcessorCount > 1))
+        let whole = JSONDocument(bytes: bytes, path: .vector, splitAt: Int.max)
+        #expect(!whole.storage.parsedInTwoHalves)
+        StageTwoParserTests.expectSame(document, as: whole, bytes: bytes, "large export")
+    }
+}
