@@ -453,8 +453,12 @@ struct MediaScan {
     ///
     /// With `skippingCopy`, the same for a page: `urls(under:skippingCopy: true)`. Funnels built
     /// from one template repeat most of their pages' text.
+    ///
+    /// A page whose bytes cannot hold a media URL (`mayHoldMedia`), as most cannot, is answered
+    /// without a scan. (A builderConfig or a theme nearly always can, and is nearly always remembered.)
     mutating func rememberedURLs(under node: Int, skippingCopy: Bool = false) -> FoundMedia? {
         let range = document.byteRange(ofNode: node)
+        if skippingCopy, !bytes.withUnsafeBufferPointer({ MediaScan.mayHoldMedia($0, range) }) { return nil }
         let fingerprint = bytes.withUnsafeBytes { MediaScan.fingerprint($0, range) }
         if let earlier = memory.found(fingerprint: fingerprint, skippingCopy: skippingCopy, same: { sameBytes($0, range) }) {
             return earlier
@@ -462,6 +466,47 @@ struct MediaScan {
         let found = urls(under: node, skippingCopy: skippingCopy)?.withListSpelled()
         memory.remember(found, fingerprint: fingerprint, skippingCopy: skippingCopy, range: range)
         return found
+    }
+
+    /// The last two bytes of each media key, packed as `pair(_:_:)` packs them.
+    private static let mediaKeyEndings: [UInt16] = Array(Set(AuditRun.mediaKeys.map { key -> UInt16 in
+        let bytes = Array(key.utf8)
+        precondition(bytes.count >= 2, "a media key has two bytes or more")
+        return pair(bytes[bytes.count - 2], bytes[bytes.count - 1])
+    })).sorted()
+
+    private static func pair(_ first: UInt8, _ second: UInt8) -> UInt16 { UInt16(first) << 8 | UInt16(second) }
+
+    /// False when the JSON value `buffer[range]` cannot hold a URL the scan counts, whatever keys it
+    /// skips, read with `memchr` rather than node by node; true when it may.
+    ///
+    /// Without a backslash in its bytes, every string and key of the value is its bytes. Then an
+    /// http(s) URL has `://` in the bytes, and a media key (`AuditRun.mediaKeys`) is a key whose
+    /// closing quote comes after one of the keys' last two bytes and before whitespace and a colon.
+    /// So a value with no backslash, no `://` and no colon after such a key holds none; most
+    /// pages are such values.
+    static func mayHoldMedia(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let base = buffer.baseAddress, !range.isEmpty, range.upperBound <= buffer.count else { return !range.isEmpty }
+        if memchr(base + range.lowerBound, Int32(UInt8(ascii: "\\")), range.count) != nil { return true }
+        let endings = mediaKeyEndings
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            guard let found = memchr(base + offset, Int32(UInt8(ascii: ":")), range.upperBound - offset) else { return false }
+            let colon = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if colon + 2 < range.upperBound, buffer[colon + 1] == UInt8(ascii: "/"), buffer[colon + 2] == UInt8(ascii: "/") {
+                return true
+            }
+            var end = colon - 1
+            // JSON's whitespace (`JSONTextScan.isWhitespace`), written out to stay in this loop.
+            while end > range.lowerBound, buffer[end] == 0x20 || buffer[end] == 0x0A || buffer[end] == 0x0D || buffer[end] == 0x09 {
+                end -= 1
+            }
+            if end - 2 >= range.lowerBound, buffer[end] == UInt8(ascii: "\""), endings.contains(pair(buffer[end - 2], buffer[end - 1])) {
+                return true
+            }
+            offset = colon + 1
+        }
+        return false
     }
 
     /// A 64-bit hash of the length and the first and last 64 bytes of `bytes[range]`; values with

@@ -75,6 +75,43 @@ struct MediaScanMemoryTests {
         #expect(results.count == 4)
     }
 
+    /// A value `MediaScan.mayHoldMedia` clears has no media URL, whichever keys the scan skips, in
+    /// every container of the corpus and of values written to sit at its edges: a URL, a media key
+    /// with whitespace before its colon, escapes, keys that end like a media key.
+    @Test func aValueClearedByItsBytesHasNoMedia() throws {
+        let values = [
+            #"{"a":"https://x/y.png"}"#, #"{"a":"HTTP://X"}"#, #"{"imageUrl":"a.png"}"#, #"{"imageUrl" :"a.png"}"#,
+            "{\"url\"\n\t :\"a.png\"}", #"{"src": "a"}"#, #"{"backgroundImage":"b"}"#, #"{"a":"http:\/\/x"}"#,
+            #"{"\u0075rl":"a"}"#, #"{"a":["x",{"b":{"posterUrl":"p"}}]}"#, #"{"curl":"a"}"#, #"{"arc":"a"}"#, #"{"page":"a"}"#,
+            #"{"a":"no link: here"}"#, #"{"a":"x","b":1}"#, #"["https://x"]"#, #"[{"title":"https://x"}]"#, #"{"rl":"a"}"#,
+            #"{"Url":"a"}"#, #"{"x":"a:/b"}"#, #"{"x":"://"}"#, "{}", "[]",
+        ]
+        // Documents that parse and nest at most 127 levels, as the values the audit scans do (the
+        // scan recurses once per level).
+        var documents = try AuditFastPathTests.corpusDocuments().map(\.document).filter {
+            $0.syntaxError == nil && $0.tooDeepContainers.isEmpty
+        }
+        documents.append(JSONDocument(text: "[" + values.joined(separator: ",") + "]"))
+        documents += values.map { JSONDocument(text: $0) }
+        var cleared = 0
+        var held = 0
+        for document in documents {
+            let nodes = document.storage.nodes
+            for node in nodes.indices where nodes[node].kind == .object || nodes[node].kind == .array {
+                let range = document.byteRange(ofNode: node)
+                guard !document.bytes.withUnsafeBufferPointer({ MediaScan.mayHoldMedia($0, range) }) else {
+                    held += 1
+                    continue
+                }
+                cleared += 1
+                for skipping in [false, true] {
+                    #expect(Self.fresh(document, node, skippingCopy: skipping).isEmpty, "\(String(decoding: document.bytes[range], as: UTF8.self))")
+                }
+            }
+        }
+        #expect(cleared > 100 && held > 100, "\(cleared) \(held)")
+    }
+
     @Test func untranslatedLocalesAgreeWithASetOfTheirBytes() throws {
         var generator = SystemRandomNumberGenerator()
         let pool = ["en", "de", "es", "fr", "e\u{301}", "\u{e9}", "EN", "pt-BR", "de", "en"]
