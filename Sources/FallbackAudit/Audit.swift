@@ -70,8 +70,9 @@ public struct Audit: Sendable {
         var summaries: [Summary] = []
         summaries.reserveCapacity(chunks.ranges.last?.upperBound ?? 0)
         let (configuration, now) = (configuration, now)
+        let mediaMemory = MediaScanMemory()
         for chunk in chunks.map({ range in
-            var run = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys)
+            var run = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys, mediaMemory: mediaMemory)
             var chunkSummaries: [Summary] = []
             chunkSummaries.reserveCapacity(range.count)
             for index in range {
@@ -186,13 +187,18 @@ package struct AuditRun {
     /// Reused for every page, theme and paywall of the run.
     var media: MediaScan
 
-    init(file: FallbackTopLevel, configuration: AuditConfiguration, now: Date?, entryKeys: EntryKeys) {
+    /// A run whose media scans remember their results in `mediaMemory` (shared by every run of a
+    /// pass over `file`), or in a memory of their own when nil.
+    init(
+        file: FallbackTopLevel, configuration: AuditConfiguration, now: Date?, entryKeys: EntryKeys,
+        mediaMemory: MediaScanMemory? = nil
+    ) {
         self.file = file
         self.document = file.document
         self.configuration = configuration
         self.now = now
         self.entryKeys = entryKeys
-        media = MediaScan(document: file.document)
+        media = MediaScan(document: file.document, memory: mediaMemory)
     }
 
     func isEnabled(_ rule: Rule) -> Bool {

@@ -1,52 +1,76 @@
+import Foundation
 import RovenueFallback
 
 extension AuditRun {
-    // MARK: Translations
+    // MARK: Translations and plain copy
 
-    /// For a funnel that declares `locales`: every localized text, text list and option label must
-    /// have non-blank copy for each declared locale. Plain strings and lists are `checkPlainCopy`'s.
-    mutating func checkTranslations(_ context: FunnelContext) {
+    /// The copy of a funnel's pages, each text, text list and option label read once for both rules:
+    ///
+    /// - `translation-missing`, for a funnel that declares `locales`: every localized text, text
+    ///   list and option label must have non-blank copy for each declared locale;
+    /// - `text-not-localized`, for a funnel that declares several locales: one finding per page
+    ///   listing its plain texts, text lists and option labels that have letters (`PlainCopy`), at
+    ///   the first of them in the file.
+    ///
+    /// Findings are sorted by place and rule afterwards (`Audit.sorted`), so reporting both rules
+    /// page by page gives the order that reporting one rule over every page, then the other, gives.
+    mutating func checkCopy(_ context: FunnelContext) {
         let funnel = context.funnel
-        guard let locales = funnel.locales, !locales.isEmpty else { return }
-        var slots = LocaleSlots(locales: locales)
+        let translations = isEnabled(.translationMissing) && !(funnel.locales?.isEmpty ?? true)
+        let plainCopy = isEnabled(.textNotLocalized) && PlainCopy.hasUntranslatedLocales(funnel)
+        guard translations || plainCopy else { return }
+        var slots = LocaleSlots(locales: funnel.locales ?? [])
+        // Spelled for the first page reported: most funnels have none.
+        var wording: PlainCopyWording?
         let pages = context.pages
         for index in pages.indices {
+            // `pages[index]` each time, not a copy of the page: a page has many fields to retain.
+            var plainFields: [(name: String, node: Int)] = []
             for field in Page.Field.textFields {
-                checkText(pages[index].text(field), field, context, index, slots: &slots)
+                switch pages[index].text(field) {
+                case .localized(let map)?:
+                    guard translations, let gaps = Self.gaps(in: map, slots: &slots, Self.textGap) else { continue }
+                    reportTranslationGaps(gaps, of: field, onPage: index, context)
+                case .plain(let text)?:
+                    if plainCopy, !PlainCopy.isLanguageNeutral(text) { plainFields.append((field.rawValue, node(of: field, in: pages[index]))) }
+                case nil:
+                    continue
+                }
             }
             for field in Page.Field.textListFields {
-                checkList(pages[index].textList(field), field, context, index, slots: &slots)
+                switch pages[index].textList(field) {
+                case .localized(let map)?:
+                    guard translations, let gaps = Self.gaps(in: map, slots: &slots, Self.listGap) else { continue }
+                    reportTranslationGaps(gaps, of: field, onPage: index, context)
+                case .plain(let list)?:
+                    if plainCopy, list.contains(where: { !PlainCopy.isLanguageNeutral($0) }) {
+                        plainFields.append((field.rawValue, node(of: field, in: pages[index])))
+                    }
+                case nil:
+                    continue
+                }
             }
-            guard let options = pages[index].options else { continue }
-            for option in options.indices {
-                guard case .localized(let map) = options[option].label,
-                    let gaps = Self.gaps(in: map, slots: &slots, Self.textGap)
-                else { continue }
-                reportTranslationGaps(
-                    gaps, what: "Page \(Format.quoted(pages[index].id)) option \(Format.quoted(options[option].value)) label",
-                    funnel: funnel, fieldNode: node(of: .label, in: options[option]), about: context.page(index))
+            if let options = pages[index].options {
+                for option in options.indices {
+                    switch options[option].label {
+                    case .localized(let map):
+                        guard translations, let gaps = Self.gaps(in: map, slots: &slots, Self.textGap) else { continue }
+                        reportTranslationGaps(
+                            gaps, what: "Page \(Format.quoted(pages[index].id)) option \(Format.quoted(options[option].value)) label",
+                            funnel: funnel, fieldNode: node(of: .label, in: options[option]), about: context.page(index))
+                    case .plain(let text):
+                        if plainCopy, !PlainCopy.isLanguageNeutral(text) {
+                            plainFields.append(("option \(Format.quoted(options[option].value)) label", node(of: .label, in: options[option])))
+                        }
+                    }
+                }
+            }
+            if !plainFields.isEmpty {
+                let words = wording ?? PlainCopyWording(funnel)
+                wording = words
+                reportPlainCopy(plainFields, on: index, context, words)
             }
         }
-    }
-
-    /// Reports the declared locales a localized text of page `index` lacks copy for.
-    private mutating func checkText(
-        _ text: LocalizedText?, _ field: Page.Field, _ context: FunnelContext, _ index: Int, slots: inout LocaleSlots
-    ) {
-        guard case .localized(let map)? = text, let gaps = Self.gaps(in: map, slots: &slots, Self.textGap) else { return }
-        reportTranslationGaps(
-            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field.rawValue)", funnel: context.funnel,
-            fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
-    }
-
-    /// Reports the declared locales a localized text list of page `index` lacks copy for.
-    private mutating func checkList(
-        _ list: LocalizedTextList?, _ field: Page.Field, _ context: FunnelContext, _ index: Int, slots: inout LocaleSlots
-    ) {
-        guard case .localized(let map)? = list, let gaps = Self.gaps(in: map, slots: &slots, Self.listGap) else { return }
-        reportTranslationGaps(
-            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field.rawValue)", funnel: context.funnel,
-            fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
     }
 
     /// Each declared locale whose copy in `map` has a gap, with the gap; nil when none has.
@@ -79,6 +103,15 @@ extension AuditRun {
         return list.contains(where: Format.isBlank) ? "a blank item" : nil
     }
 
+    /// Reports the gaps of the text or text list `field` of page `index`.
+    private mutating func reportTranslationGaps(
+        _ gaps: [(locale: String, gap: String)], of field: Page.Field, onPage index: Int, _ context: FunnelContext
+    ) {
+        reportTranslationGaps(
+            gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field.rawValue)", funnel: context.funnel,
+            fieldNode: node(of: field, in: context.pages[index]), about: context.page(index))
+    }
+
     private mutating func reportTranslationGaps(
         _ gaps: [(locale: String, gap: String)], what: String, funnel: Funnel, fieldNode: Int, about subject: FindingSubject
     ) {
@@ -98,42 +131,36 @@ extension AuditRun {
             about: subject, at: anchor)
     }
 
-    /// For a funnel that declares several locales: one finding per page listing its plain texts,
-    /// text lists and option labels that have letters (`PlainCopy`), at the first of them in the file.
-    mutating func checkPlainCopy(_ context: FunnelContext) {
-        let funnel = context.funnel
-        let untranslated = PlainCopy.untranslatedLocales(of: funnel)
-        guard !untranslated.isEmpty else { return }
-        let declared = Format.quotedList(funnel.locales ?? [])
-        let devices = untranslated.map(Format.quoted).joined(separator: " or ")
-        let written = PlainCopy.writtenLocale(of: funnel).map { " (\(Format.quoted($0)))" } ?? ""
-        let pages = context.pages
-        for index in pages.indices {
-            // `pages[index]` each time, not a copy of the page: a page has many fields to retain.
-            var fields: [(name: String, node: Int)] = []
-            for field in Page.Field.textFields where pages[index].text(field).map(PlainCopy.needsTranslation) == true {
-                fields.append((field.rawValue, node(of: field, in: pages[index])))
-            }
-            for field in Page.Field.textListFields where pages[index].textList(field).map(PlainCopy.needsTranslation) == true {
-                fields.append((field.rawValue, node(of: field, in: pages[index])))
-            }
-            if let options = pages[index].options {
-                for option in options.indices where PlainCopy.needsTranslation(options[option].label) {
-                    fields.append(("option \(Format.quoted(options[option].value)) label", node(of: .label, in: options[option])))
-                }
-            }
-            guard let first = fields.min(by: { $0.node < $1.node }) else { continue }
-            var listed = fields.prefix(Self.listedPlainCopy).map(\.name)
-            if fields.count > Self.listedPlainCopy { listed.append("and \(fields.count - Self.listedPlainCopy) more") }
-            let one = fields.count == 1
-            report(
-                .textNotLocalized,
-                "Page \(Format.quoted(pages[index].id)) of funnel \(Format.quoted(funnel.id)) has \(fields.count) plain "
-                    + "\(one ? "text" : "texts") (\(listed.joined(separator: ", "))) in a funnel that declares \(declared): "
-                    + "a first launch in \(devices) shows \(one ? "it" : "them") as written, in the default locale's "
-                    + "words\(written). Write \(one ? "it" : "each") as an object with the copy for every declared locale.",
-                about: context.page(index), at: first.node)
+    /// The declared locales, the devices that show plain copy untranslated and the locale it is
+    /// written in, as a `text-not-localized` message names them.
+    struct PlainCopyWording {
+        let declared: String
+        let devices: String
+        let written: String
+
+        init(_ funnel: Funnel) {
+            declared = Format.quotedList(funnel.locales ?? [])
+            devices = PlainCopy.untranslatedLocales(of: funnel).map(Format.quoted).joined(separator: " or ")
+            written = PlainCopy.writtenLocale(of: funnel).map { " (\(Format.quoted($0)))" } ?? ""
         }
+    }
+
+    /// Reports the plain texts `fields` of page `index`, at the first of them in the file.
+    private mutating func reportPlainCopy(
+        _ fields: [(name: String, node: Int)], on index: Int, _ context: FunnelContext, _ wording: PlainCopyWording
+    ) {
+        guard let first = fields.min(by: { $0.node < $1.node }) else { return }
+        let (declared, devices, written) = (wording.declared, wording.devices, wording.written)
+        var listed = fields.prefix(Self.listedPlainCopy).map(\.name)
+        if fields.count > Self.listedPlainCopy { listed.append("and \(fields.count - Self.listedPlainCopy) more") }
+        let one = fields.count == 1
+        report(
+            .textNotLocalized,
+            "Page \(Format.quoted(context.pages[index].id)) of funnel \(Format.quoted(context.funnel.id)) has \(fields.count) plain "
+                + "\(one ? "text" : "texts") (\(listed.joined(separator: ", "))) in a funnel that declares \(declared): "
+                + "a first launch in \(devices) shows \(one ? "it" : "them") as written, in the default locale's "
+                + "words\(written). Write \(one ? "it" : "each") as an object with the copy for every declared locale.",
+            about: context.page(index), at: first.node)
     }
 
     /// How many plain texts a `text-not-localized` message names before it counts the rest.
@@ -159,12 +186,13 @@ extension AuditRun {
     mutating func checkPageMedia(_ context: FunnelContext, _ index: Int) {
         let pages = context.pages
         let node = pages[index].source.node
-        guard let found = media.urls(under: node, skippingCopy: true) else { return }
+        guard let found = media.rememberedURLs(under: node, skippingCopy: true) else { return }
         report(
             .remoteMedia,
-            "Page \(Format.quoted(pages[index].id)) of funnel \(Format.quoted(context.funnel.id)) loads \(found.countText) that an "
-                + "offline first launch cannot fetch: \(found.listText). Bundle the asset or make the page work "
-                + "without it.",
+            Format.joined(
+                "Page ", Format.quoted(pages[index].id), " of funnel ", Format.quoted(context.funnel.id), " loads ",
+                found.countText, " that an offline first launch cannot fetch: ", found.listText,
+                ". Bundle the asset or make the page work without it."),
             about: context.page(index), at: node)
     }
 
@@ -172,15 +200,17 @@ extension AuditRun {
         guard let theme = funnel.theme, let found = media.rememberedURLs(under: theme.index) else { return }
         report(
             .remoteMedia,
-            "The theme of funnel \(Format.quoted(funnel.id)) loads \(found.countText) that an offline first launch "
-                + "cannot fetch: \(found.listText). Every page shows it; bundle the asset or leave it empty.",
+            Format.joined(
+                "The theme of funnel ", Format.quoted(funnel.id), " loads ", found.countText,
+                " that an offline first launch cannot fetch: ", found.listText,
+                ". Every page shows it; bundle the asset or leave it empty."),
             about: .funnel(served), at: theme.index)
     }
 
     /// A paywall's `builderConfig` images. `remoteConfig.data` is the app's own data and is not read.
     mutating func checkPaywallMedia(_ paywall: Paywall, of owner: FindingSubject.PaywallOwner, checked: inout CheckedContent) {
         guard isEnabled(.remoteMedia) else { return }
-        guard checked.paywalls.insert(id: paywall.id, node: paywall.source.node, fingerprint: textFingerprint, same: sameJSON) else {
+        guard insert(id: paywall.id, node: paywall.source.node, into: &checked.paywalls) else {
             return
         }
         guard let config = paywall.builderConfig, let found = media.rememberedURLs(under: config.index) else {
@@ -188,9 +218,10 @@ extension AuditRun {
         }
         report(
             .remoteMedia,
-            "Paywall \(Format.quoted(paywall.id)) loads \(found.countText) in its builderConfig that an offline first "
-                + "launch cannot fetch: \(found.listText). The paywall renders without them; bundle the assets or "
-                + "design for their absence.",
+            Format.joined(
+                "Paywall ", Format.quoted(paywall.id), " loads ", found.countText,
+                " in its builderConfig that an offline first launch cannot fetch: ", found.listText,
+                ". The paywall renders without them; bundle the assets or design for their absence."),
             about: .paywall(of: owner, id: ExactKey(paywall.id)), at: config.index)
     }
 }
@@ -252,13 +283,23 @@ struct FoundMedia {
 
     var count = 0
     var listed: [(path: String, url: String)] = []
+    /// `listText`, spelled once for a result that `MediaScanMemory` keeps.
+    private var spelledList: String?
 
     var countText: String {
         count == 1 ? "1 remote URL" : "\(count) remote URLs"
     }
 
+    /// This result with its `listText` spelled, for one that is handed out again.
+    func withListSpelled() -> FoundMedia {
+        var spelled = self
+        spelled.spelledList = listText
+        return spelled
+    }
+
     /// `path url, path url, and 3 more`.
     var listText: String {
+        if let spelledList { return spelledList }
         var text = ""
         for (path, url) in listed {
             if !text.isEmpty { text += ", " }
@@ -300,6 +341,12 @@ struct MediaScan {
             for key in AuditRun.linkKeys { flags[key, default: 0] |= MediaScan.excluded }
             for key in AuditRun.copyKeys { flags[key, default: 0] |= MediaScan.excludedOnPage }
             for key in AuditRun.mediaKeys { flags[key, default: 0] |= MediaScan.media }
+            self.init(flags: flags)
+        }
+
+        /// A table of `flags`' keys (plain ASCII, fewer than `slotCount`), each with its flags.
+        init(flags: [String: UInt8]) {
+            precondition(flags.count < KnownKeys.slotCount / 2, "a known-key table stays at most half full")
             for (key, keyFlags) in flags.sorted(by: { $0.key < $1.key }) {
                 let keyBytes = Array(key.utf8)
                 precondition(!keyBytes.contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }, "known keys are plain ASCII")
@@ -332,6 +379,12 @@ struct MediaScan {
             return head
         }
 
+        /// The flags of the known key whose bytes are `text`'s UTF-8; nil when no known key has these bytes.
+        func flags(of text: String) -> UInt8? {
+            var text = text
+            return text.withUTF8 { flags(of: $0, start: 0, length: $0.count) }
+        }
+
         /// The flags of the known key whose bytes are exactly `buffer[start..<start + length]`;
         /// nil when no known key has these bytes.
         func flags(of buffer: UnsafeBufferPointer<UInt8>, start: Int, length: Int) -> UInt8? {
@@ -362,15 +415,18 @@ struct MediaScan {
     /// The path from `root` to the value being scanned: a member's key node, or `-(position + 1)`
     /// for an element. Kept while walking, so spelling a URL's path never walks siblings again.
     private var pathTokens: [Int] = []
-    /// Earlier scans by a fingerprint of their value's text: the text's range and what was found.
-    private var scanned: [UInt64: [(range: Range<Int>, found: FoundMedia?)]] = [:]
+    /// Earlier scans by their value's text, shared by every scan of the pass.
+    private let memory: MediaScanMemory
 
     /// How many URLs a scan spells out with their paths (all of them are counted).
     private let listingLimit: Int
 
-    init(document: JSONDocument, listingLimit: Int = FoundMedia.listedLimit) {
+    /// A scan of `document`'s values that remembers its results in `memory` (one of its own when
+    /// nil); scans that share a memory must share the document and the listing limit.
+    init(document: JSONDocument, listingLimit: Int = FoundMedia.listedLimit, memory: MediaScanMemory? = nil) {
         self.document = document
         self.listingLimit = listingLimit
+        self.memory = memory ?? MediaScanMemory()
         bytes = document.bytes
     }
 
@@ -390,15 +446,67 @@ struct MediaScan {
     ///
     /// What a scan finds, paths included, depends only on the value's text, so a value with the
     /// same bytes as one scanned before gets that scan's result.
-    mutating func rememberedURLs(under node: Int) -> FoundMedia? {
+    ///
+    /// The results are kept in the scan's `MediaScanMemory`, which every chunk of an audit pass
+    /// shares: an export repeats the same few builderConfigs across thousands of placements, more
+    /// than one chunk holds.
+    ///
+    /// With `skippingCopy`, the same for a page: `urls(under:skippingCopy: true)`. Funnels built
+    /// from one template repeat most of their pages' text.
+    ///
+    /// A page whose bytes cannot hold a media URL (`mayHoldMedia`), as most cannot, is answered
+    /// without a scan. (A builderConfig or a theme nearly always can, and is nearly always remembered.)
+    mutating func rememberedURLs(under node: Int, skippingCopy: Bool = false) -> FoundMedia? {
         let range = document.byteRange(ofNode: node)
+        if skippingCopy, !bytes.withUnsafeBufferPointer({ MediaScan.mayHoldMedia($0, range) }) { return nil }
         let fingerprint = bytes.withUnsafeBytes { MediaScan.fingerprint($0, range) }
-        if let earlier = scanned[fingerprint]?.first(where: { sameBytes($0.range, range) }) {
-            return earlier.found
+        if let earlier = memory.found(fingerprint: fingerprint, skippingCopy: skippingCopy, same: { sameBytes($0, range) }) {
+            return earlier
         }
-        let found = urls(under: node, skippingCopy: false)
-        scanned[fingerprint, default: []].append((range, found))
+        let found = urls(under: node, skippingCopy: skippingCopy)?.withListSpelled()
+        memory.remember(found, fingerprint: fingerprint, skippingCopy: skippingCopy, range: range)
         return found
+    }
+
+    /// The last two bytes of each media key, packed as `pair(_:_:)` packs them.
+    private static let mediaKeyEndings: [UInt16] = Array(Set(AuditRun.mediaKeys.map { key -> UInt16 in
+        let bytes = Array(key.utf8)
+        precondition(bytes.count >= 2, "a media key has two bytes or more")
+        return pair(bytes[bytes.count - 2], bytes[bytes.count - 1])
+    })).sorted()
+
+    private static func pair(_ first: UInt8, _ second: UInt8) -> UInt16 { UInt16(first) << 8 | UInt16(second) }
+
+    /// False when the JSON value `buffer[range]` cannot hold a URL the scan counts, whatever keys it
+    /// skips, read with `memchr` rather than node by node; true when it may.
+    ///
+    /// Without a backslash in its bytes, every string and key of the value is its bytes. Then an
+    /// http(s) URL has `://` in the bytes, and a media key (`AuditRun.mediaKeys`) is a key whose
+    /// closing quote comes after one of the keys' last two bytes and before whitespace and a colon.
+    /// So a value with no backslash, no `://` and no colon after such a key holds none; most
+    /// pages are such values.
+    static func mayHoldMedia(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let base = buffer.baseAddress, !range.isEmpty, range.upperBound <= buffer.count else { return !range.isEmpty }
+        if memchr(base + range.lowerBound, Int32(UInt8(ascii: "\\")), range.count) != nil { return true }
+        let endings = mediaKeyEndings
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            guard let found = memchr(base + offset, Int32(UInt8(ascii: ":")), range.upperBound - offset) else { return false }
+            let colon = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if colon + 2 < range.upperBound, buffer[colon + 1] == UInt8(ascii: "/"), buffer[colon + 2] == UInt8(ascii: "/") {
+                return true
+            }
+            var end = colon - 1
+            // JSON's whitespace (`JSONTextScan.isWhitespace`), written out to stay in this loop.
+            while end > range.lowerBound, buffer[end] == 0x20 || buffer[end] == 0x0A || buffer[end] == 0x0D || buffer[end] == 0x09 {
+                end -= 1
+            }
+            if end - 2 >= range.lowerBound, buffer[end] == UInt8(ascii: "\""), endings.contains(pair(buffer[end - 2], buffer[end - 1])) {
+                return true
+            }
+            offset = colon + 1
+        }
+        return false
     }
 
     /// A 64-bit hash of the length and the first and last 64 bytes of `bytes[range]`; values with
@@ -429,21 +537,9 @@ struct MediaScan {
 
     private func sameBytes(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
         guard lhs.count == rhs.count else { return false }
+        guard lhs.lowerBound != rhs.lowerBound, !lhs.isEmpty else { return true }
         return bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset + 8 <= lhs.count {
-                if buffer.loadUnaligned(fromByteOffset: lhs.lowerBound + offset, as: UInt64.self)
-                    != buffer.loadUnaligned(fromByteOffset: rhs.lowerBound + offset, as: UInt64.self)
-                {
-                    return false
-                }
-                offset += 8
-            }
-            while offset < lhs.count {
-                if buffer[lhs.lowerBound + offset] != buffer[rhs.lowerBound + offset] { return false }
-                offset += 1
-            }
-            return true
+            memcmp(buffer.baseAddress! + lhs.lowerBound, buffer.baseAddress! + rhs.lowerBound, lhs.count) == 0
         }
     }
 
@@ -601,6 +697,31 @@ struct MediaScan {
             if !copied { spelled.append(contentsOf: (document.string(ofNode: token) ?? "").utf8) }
         }
         return String(decoding: spelled, as: UTF8.self)
+    }
+}
+
+/// What `MediaScan.rememberedURLs(under:)` found under values of one document, by a fingerprint
+/// of each value's text: the text's range and the result. One audit pass shares one memory among
+/// the chunks it checks on several threads; what a scan finds depends only on the value's text,
+/// so which thread scans a text first does not change any result.
+final class MediaScanMemory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var scanned: [UInt64: [(range: Range<Int>, skippingCopy: Bool, found: FoundMedia?)]] = [:]
+
+    /// The result remembered for a text with `fingerprint`, scanned with `skippingCopy`, whose
+    /// range `same` says holds the same bytes; nil when none is (`.some(nil)` when that text has no media).
+    func found(fingerprint: UInt64, skippingCopy: Bool, same: (Range<Int>) -> Bool) -> FoundMedia?? {
+        lock.withLock {
+            guard let earlier = scanned[fingerprint]?.first(where: { $0.skippingCopy == skippingCopy && same($0.range) }) else {
+                return nil
+            }
+            return .some(earlier.found)
+        }
+    }
+
+    /// Remembers what a scan of the text at `range` with `skippingCopy` found.
+    func remember(_ found: FoundMedia?, fingerprint: UInt64, skippingCopy: Bool, range: Range<Int>) {
+        lock.withLock { scanned[fingerprint, default: []].append((range, skippingCopy, found)) }
     }
 }
 

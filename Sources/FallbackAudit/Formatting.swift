@@ -66,10 +66,25 @@ package enum Format {
     ///
     /// A character is whitespace when its first scalar is, so text that starts with an ASCII
     /// character other than a space or a control from tab to carriage return is answered at once.
+    ///
+    /// Text that starts with a non-ASCII scalar that is not whitespace is answered from that
+    /// scalar too, without breaking the text into characters.
     package static func isBlank(_ text: String) -> Bool {
         guard let first = text.utf8.first else { return true }
         if first < 0x80, first != 0x20, !(0x09...0x0D).contains(first) { return false }
+        if first >= 0x80, let scalar = text.unicodeScalars.first, !scalar.properties.isWhitespace { return false }
         return text.allSatisfy(\.isWhitespace)
+    }
+
+    /// `parts` one after another, in a string whose storage is allocated once: a long message
+    /// built with `+` and interpolation grows and copies its storage at most of its pieces.
+    package static func joined(_ parts: String...) -> String {
+        var length = 0
+        for part in parts { length += part.utf8.count }
+        var text = ""
+        text.reserveCapacity(length)
+        for part in parts { text += part }
+        return text
     }
 
     /// Strings as JSON literals, separated by commas.

@@ -76,10 +76,22 @@ extension AuditRun {
     static let knownPageTypes = Page.knownTypes.sorted()
     /// Page types that ask the user to pick among `options`.
     static let choicePageTypes: Set<String> = ["single_choice", "multi_choice", "picture_choice"]
+    /// `Page.knownTypes` (flag 1) and `choicePageTypes` (flag 2) by their bytes, read without hashing
+    /// the type for each page.
+    static let pageTypeTable = MediaScan.KnownKeys(
+        flags: Dictionary(Page.knownTypes.map { ($0, 1) } + choicePageTypes.map { ($0, 2) }, uniquingKeysWith: |))
+
+    /// A page type's flags in `pageTypeTable`. A type that is not one of its keys by its bytes but has
+    /// a non-ASCII byte is looked up in the sets, which compare strings by canonical equivalence.
+    static func pageTypeFlags(_ type: String) -> UInt8 {
+        if let flags = pageTypeTable.flags(of: type) { return flags }
+        guard type.utf8.contains(where: { $0 >= 0x80 }) else { return 0 }
+        return (Page.knownTypes.contains(type) ? 1 : 0) | (choicePageTypes.contains(type) ? 2 : 0)
+    }
 
     /// Checks `funnel`, which a placement serves as `served`: its findings are about it, its pages and its paywalls.
     mutating func checkFunnel(_ funnel: Funnel, as served: FindingSubject.ServedFunnel, checked: inout CheckedContent) {
-        guard checked.funnels.insert(id: funnel.id, node: funnel.source.node, fingerprint: textFingerprint, same: sameJSON) else { return }
+        guard insert(id: funnel.id, node: funnel.source.node, into: &checked.funnels) else { return }
 
         if isEnabled(.remoteMedia) {
             checkThemeMedia(funnel, about: served)
@@ -100,12 +112,7 @@ extension AuditRun {
         checkPages(context)
         checkGraph(context)
         checkClauses(context)
-        if isEnabled(.translationMissing) {
-            checkTranslations(context)
-        }
-        if isEnabled(.textNotLocalized) {
-            checkPlainCopy(context)
-        }
+        checkCopy(context)
         if isEnabled(.remoteMedia) {
             for index in context.pages.indices {
                 checkPageMedia(context, index)
@@ -136,7 +143,8 @@ extension AuditRun {
                     about: context.page(index), at: node(of: .questionId, in: pages[index]))
             }
             let type = pages[index].type
-            if !Page.knownTypes.contains(type) {
+            let typeFlags = Self.pageTypeFlags(type)
+            if typeFlags & 1 == 0 {
                 report(
                     .pageTypeUnknown,
                     "Page \(Format.quoted(pages[index].id)) has type \(Format.quoted(type)), not one of the 26 funnel page "
@@ -144,7 +152,7 @@ extension AuditRun {
                         + "the type cannot render the page.",
                     about: context.page(index), at: node(of: .type, in: pages[index]))
             }
-            if pages[index].options?.isEmpty ?? true, Self.choicePageTypes.contains(type) {
+            if pages[index].options?.isEmpty ?? true, typeFlags & 2 != 0 {
                 report(
                     .optionsMissing,
                     "Page \(Format.quoted(pages[index].id)) is a \(type) page with no options: a first launch shows a "
@@ -487,9 +495,21 @@ extension AuditRun {
 
     // MARK: Copies
 
+    /// Records the funnel or paywall at `node` with `id` in `copies` unless it is a copy of one
+    /// recorded before (`CheckedCopies.insert`); false for a copy.
+    ///
+    /// The comparisons capture only the document: passing the methods themselves would copy the
+    /// whole run into a context allocated for each call.
+    func insert(id: String, node: Int, into copies: inout CheckedCopies) -> Bool {
+        let document = document
+        return copies.insert(
+            id: id, node: node, fingerprint: { Self.textFingerprint($0, in: document) },
+            same: { Self.sameJSON($0, $1, in: document) })
+    }
+
     /// A hash of a value's JSON text, whitespace between tokens aside: equal for two values when
     /// `sameJSON` says they are the same (seeded per process, as Swift's hashing is).
-    func textFingerprint(_ node: Int) -> Int {
+    static func textFingerprint(_ node: Int, in document: JSONDocument) -> Int {
         let range = document.value(at: node).byteRange
         return document.bytes.withUnsafeBufferPointer { bytes in
             var tokens: [UInt8] = []
@@ -508,7 +528,7 @@ extension AuditRun {
     }
 
     /// True when two values have the same JSON text, whitespace between tokens aside.
-    func sameJSON(_ lhs: Int, _ rhs: Int) -> Bool {
+    static func sameJSON(_ lhs: Int, _ rhs: Int, in document: JSONDocument) -> Bool {
         let left = document.value(at: lhs).byteRange
         let right = document.value(at: rhs).byteRange
         return document.bytes.withUnsafeBufferPointer { bytes in
@@ -547,10 +567,8 @@ struct FunnelContext {
     let graph: FunnelGraph
     /// Question id → index of the first page that asks it, for large funnels.
     private let questionPageMap: [ExactKey: Int]?
-    /// Every question id, in page order.
-    let questionIds: [String]
-    /// Each page's question id, by page index: searched without copying a page.
-    private let pageQuestionIds: [String?]
+    /// Every question id, in page order: spelled for a message, when one names them.
+    var questionIds: [String] { pages.indices.compactMap { pages[$0].questionId } }
 
     init(funnel: Funnel, served: FindingSubject.ServedFunnel) {
         self.funnel = funnel
@@ -568,8 +586,6 @@ struct FunnelContext {
         } else {
             questionPageMap = nil
         }
-        pageQuestionIds = pages.map(\.questionId)
-        questionIds = pageQuestionIds.compactMap { $0 }
     }
 
     /// The subject of a finding about the page at `index`.
@@ -585,7 +601,8 @@ struct FunnelContext {
     /// The index of the first page that asks `question`.
     func questionPage(of question: String) -> Int? {
         if let questionPageMap { return questionPageMap[ExactKey(question)] }
-        return pageQuestionIds.firstIndex { ExactKey.same($0, question) }
+        // Each page's field read in place: a copy of the whole page would retain all its texts.
+        return pages.indices.first { ExactKey.same(pages[$0].questionId, question) }
     }
 
     /// The target `name` that leads nowhere, and why (`FunnelGraph`'s `reason`), for a message.

@@ -15,13 +15,35 @@ package enum PlainCopy {
     /// The declared locales, other than the one plain copy is written in, whose devices show plain
     /// copy untranslated; empty unless the funnel declares two or more distinct locales.
     /// Locales compare by their bytes, as the SDK compares keys.
+    ///
+    /// A funnel declares a handful of locales: up to `searchedLocaleLimit` are told apart by
+    /// comparing each with those before it, more through a set.
     package static func untranslatedLocales(of funnel: Funnel) -> [String] {
-        var seen: Set<ExactKey> = []
-        let distinct = (funnel.locales ?? []).map(ExactKey.init).filter { seen.insert($0).inserted }
+        guard let locales = funnel.locales, locales.count > 1 else { return [] }
+        var distinct: [String] = []
+        if locales.count <= searchedLocaleLimit {
+            for locale in locales where !distinct.contains(where: { ExactKey.same($0, locale) }) {
+                distinct.append(locale)
+            }
+        } else {
+            var seen: Set<ExactKey> = []
+            distinct = locales.filter { seen.insert(ExactKey($0)).inserted }
+        }
         guard distinct.count > 1 else { return [] }
-        let written = writtenLocale(of: funnel).map(ExactKey.init)
-        return distinct.filter { $0 != written }.map(\.string)
+        guard let written = writtenLocale(of: funnel) else { return distinct }
+        return distinct.filter { !ExactKey.same($0, written) }
     }
+
+    /// Whether `untranslatedLocales(of:)` is not empty: the funnel declares two or more distinct
+    /// locales (one of them, at least, is not the one plain copy is written in). Compares each
+    /// declared locale with the first, without gathering the distinct ones.
+    package static func hasUntranslatedLocales(_ funnel: Funnel) -> Bool {
+        guard let locales = funnel.locales, let first = locales.first else { return false }
+        return locales.contains { !ExactKey.same($0, first) }
+    }
+
+    /// How many declared locales `untranslatedLocales(of:)` compares one by one.
+    static let searchedLocaleLimit = 16
 
     /// Whether a text reads the same in every language: it has no letters (numbers, emoji,
     /// punctuation, or nothing but spaces).

@@ -128,6 +128,47 @@ struct AuditFastPathTests {
         #expect(known > knownKeys.count * 3)
     }
 
+    /// `Format.isBlank` answers as `allSatisfy(\.isWhitespace)` on every string of the corpus, the
+    /// hostile strings and text that starts with non-ASCII whitespace or a lone combining mark.
+    @Test func blankAgreesWithCharacters() throws {
+        var texts = Self.hostileStrings + [
+            "\u{85}", "\u{85}x", "\u{A0}\u{3000}", "\u{3000}x", "\u{2028}\u{2029}", " \u{301}", "\u{301}", "\u{301} ",
+            "\u{1680}", "\u{200B}", "\u{FEFF}", "\u{2000}\u{200A}", "é ", "\u{0600} ", "\u{202F}\u{205F}",
+        ]
+        for (_, document) in try Self.corpusDocuments() {
+            texts += Self.strings(in: document).map(\.text)
+        }
+        for text in texts {
+            #expect(Format.isBlank(text) == text.allSatisfy(\.isWhitespace), "\(text.debugDescription)")
+        }
+    }
+
+    /// The page type table (`AuditRun.pageTypeFlags`) answers as `Page.knownTypes` and
+    /// `choicePageTypes` do, for every type, each changed in one byte, cut, lengthened or in
+    /// another case, the hostile strings and every string of the corpus.
+    @Test func pageTypeFlagsAgreeWithTheSets() throws {
+        var types = Page.knownTypes.sorted() + Self.hostileStrings + ["\u{212A}", "K", "single_choice\u{301}"]
+        for type in Page.knownTypes.sorted() {
+            let bytes = Array(type.utf8)
+            for offset in bytes.indices {
+                var changed = bytes
+                changed[offset] ^= 0x01
+                types.append(String(decoding: changed, as: UTF8.self))
+            }
+            types += [String(type.dropLast()), type + "x", "x" + type, type.uppercased(), type + "\u{301}", "é" + type, type + "       "]
+        }
+        for (_, document) in try Self.corpusDocuments() {
+            types += Self.strings(in: document).map(\.text)
+        }
+        var known = 0
+        for type in types {
+            let expected: UInt8 = (Page.knownTypes.contains(type) ? 1 : 0) | (AuditRun.choicePageTypes.contains(type) ? 2 : 0)
+            #expect(AuditRun.pageTypeFlags(type) == expected, "\(type.debugDescription)")
+            if expected != 0 { known += 1 }
+        }
+        #expect(known >= Page.knownTypes.count)
+    }
+
     /// `key` as a JSON string with its first character written as a `\u` escape: the same key to
     /// the decoder, other bytes in the text.
     static func escapingFirstLetter(_ key: String) -> String {
