@@ -135,6 +135,37 @@ struct StringCacheTests {
         #expect(ObjectIdentifier(third.cache) == firstCache)
     }
 
+    /// A table grows (fourfold, emptied) each time it has missed twice as often as it has slots,
+    /// never past its most, and finds what it was given since it last grew. Every string of a
+    /// sample export, read twice through a table that starts with one slot, is what its bytes make.
+    @Test func aTableGrowsToItsMostAndStillFindsEachString() {
+        let document = JSONDocument(text: SampleExport(placementCount: 20, seed: 5).jsonText())
+        let strings = Self.plainStringNodes(document)
+        let table = JSONDocument.BytesTable<String>(slotCount: 1, growingTo: 16)
+        var sizes: [Int] = [table.slotCount]
+        var found = 0
+        document.storage.bytes.withUnsafeBufferPointer { text in
+            for _ in 0..<2 {
+                for index in strings {
+                    let node = document.storage.nodes[index]
+                    let probe = table.probe(Int(node.start) + 1, Int(node.end) - 1, in: text)
+                    let expected = Self.reference(document, index)
+                    if let remembered = probe.value {
+                        found += 1
+                        #expect(Array(remembered.utf8) == expected, "node \(index)")
+                    } else {
+                        table.store(String(decoding: expected, as: UTF8.self), at: probe)
+                    }
+                    if table.slotCount != sizes.last { sizes.append(table.slotCount) }
+                }
+            }
+        }
+        #expect(sizes == [1, 4, 16])
+        #expect(found > strings.count / 8)
+        // The decoders' caches start small.
+        #expect(JSONDocument.StringCache().texts.slotCount == JSONDocument.StringCache.initialSlotCount)
+    }
+
     /// A text or text list as bytes: its strings (and keys) exactly, so `==`'s canonical
     /// equivalence cannot hide a wrong string.
     static func bytes(of text: LocalizedText) -> [[UInt8]] {
