@@ -475,13 +475,21 @@ extension EntryDecoder {
         case .string:
             return .plain(decodedString(index))
         case .object:
-            return .localized(
+            // A text's map is made from its object's bytes alone: the same bytes read before give
+            // the same text, shared (`StringCache.texts`).
+            let node = nodes[index]
+            let texts = strings.cache.texts
+            let probe = bytes.withUnsafeBufferPointer { text in texts.probe(Int(node.start), Int(node.end), in: text) }
+            if let remembered = probe.value { return remembered }
+            let made = LocalizedText.localized(
                 try localeMap(index) { (decoder: inout EntryDecoder, value) throws(Failure) in
                     guard decoder.kind(value) == .string else {
                         throw decoder.failure(value, "a string (a text is a string or an object of strings by locale)")
                     }
                     return decoder.decodedString(value)
                 })
+            texts.store(made, at: probe)
+            return made
         default:
             throw failure(index, "a string or an object of strings by locale")
         }
@@ -572,14 +580,24 @@ extension EntryDecoder {
     }
 
     mutating func textList(_ index: Int) throws(Failure) -> LocalizedTextList {
-        switch kind(index) {
-        case .array:
-            return .plain(try stringList(index))
-        case .object:
-            return .localized(try localeMap(index) { (decoder: inout EntryDecoder, value) throws(Failure) in try decoder.stringList(value) })
+        let made: LocalizedTextList
+        let node = nodes[index]
+        switch node.kind {
+        case .array, .object:
+            // Made from the value's bytes alone, as a text is (`StringCache.textLists`).
+            let lists = strings.cache.textLists
+            let probe = bytes.withUnsafeBufferPointer { text in lists.probe(Int(node.start), Int(node.end), in: text) }
+            if let remembered = probe.value { return remembered }
+            if node.kind == .array {
+                made = .plain(try stringList(index))
+            } else {
+                made = .localized(try localeMap(index) { (decoder: inout EntryDecoder, value) throws(Failure) in try decoder.stringList(value) })
+            }
+            lists.store(made, at: probe)
         default:
             throw failure(index, "an array of strings or an object of string arrays by locale")
         }
+        return made
     }
 
     mutating func option(_ index: Int) throws(Failure) -> PageOption {

@@ -238,14 +238,22 @@ final class FieldTable: Sendable {
         @inline(__always)
         init(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, count: Int) {
             let packed = min(count, 16)
-            if start + 16 <= bytes.count {
-                let raw = UnsafeRawPointer(bytes.baseAddress! + start)
-                let low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-                let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-                self.low = packed >= 8 ? low : low & ((1 << UInt64(8 * packed)) - 1)
-                self.high = packed >= 16 ? high : packed <= 8 ? 0 : high & ((1 << UInt64(8 * (packed - 8))) - 1)
+            guard start + 16 <= bytes.count else {
+                self = PackedName(nearTheEndOf: bytes, start: start, count: packed)
                 return
             }
+            let raw = UnsafeRawPointer(bytes.baseAddress! + start)
+            let low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            self.low = packed >= 8 ? low : low & ((1 << UInt64(8 * packed)) - 1)
+            self.high = packed >= 16 ? high : packed <= 8 ? 0 : high & ((1 << UInt64(8 * (packed - 8))) - 1)
+        }
+
+        /// The first `packed` (at most 16) bytes at `start`, read one at a time where fewer than 16
+        /// bytes are left in `bytes`. Out of line, so that the word loads above are small enough to
+        /// be inlined into every key match and string lookup.
+        @inline(never)
+        private init(nearTheEndOf bytes: UnsafeBufferPointer<UInt8>, start: Int, count packed: Int) {
             low = 0
             high = 0
             for offset in 0..<packed {

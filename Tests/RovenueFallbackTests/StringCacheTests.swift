@@ -135,6 +135,101 @@ struct StringCacheTests {
         #expect(ObjectIdentifier(third.cache) == firstCache)
     }
 
+    /// A table grows (fourfold, emptied) each time it has missed twice as often as it has slots,
+    /// never past its most, and finds what it was given since it last grew. Every string of a
+    /// sample export, read twice through a table that starts with one slot, is what its bytes make.
+    @Test func aTableGrowsToItsMostAndStillFindsEachString() {
+        let document = JSONDocument(text: SampleExport(placementCount: 20, seed: 5).jsonText())
+        let strings = Self.plainStringNodes(document)
+        let table = JSONDocument.BytesTable<String>(slotCount: 1, growingTo: 16)
+        var sizes: [Int] = [table.slotCount]
+        var found = 0
+        document.storage.bytes.withUnsafeBufferPointer { text in
+            for _ in 0..<2 {
+                for index in strings {
+                    let node = document.storage.nodes[index]
+                    let probe = table.probe(Int(node.start) + 1, Int(node.end) - 1, in: text)
+                    let expected = Self.reference(document, index)
+                    if let remembered = probe.value {
+                        found += 1
+                        #expect(Array(remembered.utf8) == expected, "node \(index)")
+                    } else {
+                        table.store(String(decoding: expected, as: UTF8.self), at: probe)
+                    }
+                    if table.slotCount != sizes.last { sizes.append(table.slotCount) }
+                }
+            }
+        }
+        #expect(sizes == [1, 4, 16])
+        #expect(found > strings.count / 8)
+        // The decoders' caches start small.
+        #expect(JSONDocument.StringCache().texts.slotCount == JSONDocument.StringCache.initialSlotCount)
+    }
+
+    /// A text or text list as bytes: its strings (and keys) exactly, so `==`'s canonical
+    /// equivalence cannot hide a wrong string.
+    static func bytes(of text: LocalizedText) -> [[UInt8]] {
+        switch text {
+        case .plain(let string): [[0], Array(string.utf8)]
+        case .localized(let map): [[1]] + zip(map.keys, map.values).flatMap { [Array($0.utf8), Array($1.utf8)] }
+        }
+    }
+
+    static func bytes(of list: LocalizedTextList) -> [[UInt8]] {
+        switch list {
+        case .plain(let strings): [[0]] + strings.map { Array($0.utf8) }
+        case .localized(let map): [[1]] + zip(map.keys, map.values).flatMap { [Array($0.utf8), [2]] + $1.map { Array($0.utf8) } }
+        }
+    }
+
+    /// Texts and lists whose objects have the same length and first 16 bytes (the same slot of
+    /// `StringCache.texts` and `textLists`) but differ after, repeats, repeated keys and escapes:
+    /// read one after another by one decoder, each is what a decoder that never saw another makes.
+    static let texts: [String] = [
+        #"{"en":"Same sixteen bytes, one","de":"x"}"#, #"{"en":"Same sixteen bytes, two","de":"x"}"#,
+        #"{"en":"Same sixteen bytes, one","de":"x"}"#, #"{"en":"Same sixteen bytes, one","de":"y"}"#,
+        #"{"en":"a","en":"b"}"#, #"{"en":"a","en":"c"}"#, #"{"en":"a","de":"b"}"#, #"{"de":"a","en":"b"}"#,
+        #"{"en":"\u0041 escaped"}"#, #"{"en":"\u0042 escaped"}"#, #"{"e\u006e":"key"}"#, #"{"en":"key"}"#,
+        #""plain""#, #"{}"#, #"{"en":"Same sixteen bytes, one","de":"x"}"#,
+    ]
+    static let lists: [String] = [
+        #"["Same sixteen bytes", "one"]"#, #"["Same sixteen bytes", "two"]"#, #"["Same sixteen bytes", "one"]"#,
+        #"{"en":["Same sixteen", "one"]}"#, #"{"en":["Same sixteen", "two"]}"#, #"{"en":["a"],"en":["b"]}"#,
+        #"{"en":["a"],"en":["c"]}"#, #"[]"#, #"{}"#, #"["\u0041"]"#, #"["\u0042"]"#, #"["Same sixteen bytes", "one"]"#,
+    ]
+
+    /// Reads each of `literals`, written one after another in one array, with one decoder, and
+    /// expects what a decoder of a document holding only that literal reads.
+    static func expectEachReadAsAlone(_ literals: [String], _ read: (inout EntryDecoder, Int) throws -> [[UInt8]]) throws {
+        let document = JSONDocument(text: "[" + literals.joined(separator: ",") + "]")
+        try #require(document.syntaxError == nil)
+        var decoder = EntryDecoder(document: document)
+        var child = 1
+        for literal in literals {
+            var alone = EntryDecoder(document: JSONDocument(text: literal))
+            #expect(try read(&decoder, child) == read(&alone, 0), "\(literal)")
+            child = Int(document.storage.nodes[child].next)
+        }
+    }
+
+    @Test func aTextIsWhatItsBytesMake() throws {
+        try Self.expectEachReadAsAlone(Self.texts) { decoder, index in Self.bytes(of: try decoder.text(index)) }
+    }
+
+    @Test func aTextListIsWhatItsBytesMake() throws {
+        try Self.expectEachReadAsAlone(Self.lists) { decoder, index in Self.bytes(of: try decoder.textList(index)) }
+    }
+
+    /// A text that fails to decode is not remembered: the same bytes fail again.
+    @Test func aFailedTextFailsAgain() throws {
+        let literal = #"{"en":"Same sixteen bytes","de":5}"#
+        let document = JSONDocument(text: "[\(literal),\(literal)]")
+        try #require(document.syntaxError == nil)
+        var decoder = EntryDecoder(document: document)
+        #expect(throws: DecodeFailure.self) { try decoder.text(1) }
+        #expect(throws: DecodeFailure.self) { try decoder.text(Int(document.storage.nodes[1].next)) }
+    }
+
     /// Every string, number and flag of a decoded value, in declaration order, by reflection (the
     /// `JSONDocument.Value`s kept as written are left out: they are nodes, not made strings).
     static func leaves(_ value: Any) -> [String] {
