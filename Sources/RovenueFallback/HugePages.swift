@@ -22,4 +22,19 @@ public enum HugePages {
             _ = madvise(aligned, end - first, MADV_HUGEPAGE)
         #endif
     }
+
+    /// Gives the whole 4 KiB pages inside `byteCount` bytes from `start` back to the system
+    /// (`MADV_DONTNEED`, Linux only): for a region that is read for the last time and freed later,
+    /// so that copying it out a piece at a time does not hold both copies at once. Reading the
+    /// pages afterwards would see zeros.
+    public static func discard(_ start: UnsafeMutableRawPointer?, byteCount: Int) {
+        #if os(Linux)
+            let page = 4096
+            guard let start, byteCount >= page else { return }
+            let first = (Int(bitPattern: start) + page - 1) & ~(page - 1)
+            let end = (Int(bitPattern: start) + byteCount) & ~(page - 1)
+            guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
+            _ = madvise(aligned, end - first, MADV_DONTNEED)
+        #endif
+    }
 }

@@ -258,16 +258,23 @@ extension JSONDocument {
             // `assumedOuter` unless the parent is an assumed container (containers never are).
             let firstAssumedLink = UInt32(JSONDocument.SplitParse.assumedOuter + 1)
             let target = base + count
-            for index in 0..<other.count {
-                var node = other.base[index]
-                if node.link < firstAssumedLink {
-                    node.word2 &+= shift
-                } else {
-                    let (parent, before) = assumed(Int32(bitPattern: node.link) - 1)
-                    node.setLink(Int(parent) + 1)
-                    node.setNumber(Int32(bitPattern: node.number) + before)
+            // A piece at a time, each piece's source pages given back once copied: the two blocks
+            // never hold the second half's nodes twice.
+            let piece = (1 << 20) / MemoryLayout<PackedNode>.stride
+            for start in stride(from: 0, to: other.count, by: piece) {
+                let end = min(start + piece, other.count)
+                for index in start..<end {
+                    var node = other.base[index]
+                    if node.link < firstAssumedLink {
+                        node.word2 &+= shift
+                    } else {
+                        let (parent, before) = assumed(Int32(bitPattern: node.link) - 1)
+                        node.setLink(Int(parent) + 1)
+                        node.setNumber(Int32(bitPattern: node.number) + before)
+                    }
+                    (target + index).initialize(to: node)
                 }
-                (target + index).initialize(to: node)
+                HugePages.discard(other.base + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
             }
             count += other.count
             containers.reserveCapacity(containers.count + other.containers.count)
