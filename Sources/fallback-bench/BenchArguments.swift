@@ -37,6 +37,7 @@ enum BenchArguments {
         [
             ("--placements", "placements in the throughput sample (default 10,000)"),
             ("--runs", "runs of each throughput and check row (default 5)"),
+            ("--idle-seconds", "also time check and JSONDecoder as first runs, each after N s of idle (off by default)"),
             ("--site-placements", "placements of the smaller site; the larger has 10× (default 1,000)"),
             ("--site-runs", "runs of each site build (default 2)"),
             ("--history-snapshots", "releases folded by --history (default 200)"),

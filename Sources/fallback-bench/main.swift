@@ -83,6 +83,8 @@ func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double,
 
 let placementCount = option("placements", default: 10_000)
 let runs = option("runs", default: 5)
+/// Seconds of idle before each first-run row of the whole-process check; 0 (the default) skips those rows.
+let idleSeconds = option("idle-seconds", default: 0)
 let historyOnly = CommandLine.arguments.contains("--history-only")
 let gitOnly = CommandLine.arguments.contains("--git-only")
 /// True when an `--…-only` flag other than `only` was given: that section is skipped.
@@ -186,7 +188,7 @@ if !otherOnly("--validation-only") {
         anchor: "\(millisecondsText(validate.seconds)) vs JSONDecoder \(millisecondsText(decoder.seconds)); medians "
             + Goal.Unit.times.format(decoder.median / validate.median)))
     if let siteCommands {
-        goals += section { try measureWholeProcessCheck(bytes: bytes, placements: placementCount, runs: runs, site: siteCommands) }
+        goals += section { try measureWholeProcessCheck(bytes: bytes, placements: placementCount, runs: runs, idleSeconds: idleSeconds, site: siteCommands) }
     } else {
         goals.append(Goal(name: "whole-process check vs JSONDecoder", bound: .atLeast(3), unit: .times, figure: nil, note: "fallback-site is not built"))
     }

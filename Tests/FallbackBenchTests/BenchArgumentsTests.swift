@@ -9,7 +9,7 @@ import Testing
         [], ["--validation-only"], ["--runs", "3"], ["--site-only", "--site-runs", "1", "--site-placements", "200"],
         ["--git", "--git-commits", "50", "--large", "--large-placements", "20000"],
         ["--scaling-only", "--scale-pages", "100", "--scale-pages-build", "10", "--scale-snapshots", "4"],
-        ["--site-only", "--no-settle-wait"],
+        ["--site-only", "--no-settle-wait"], ["--validation-only", "--idle-seconds", "20"],
     ])
     func runsWithKnownFlags(_ arguments: [String]) {
         #expect(BenchArguments.request(for: arguments) == .run)
@@ -47,7 +47,7 @@ import Testing
             #expect(BenchArguments.request(for: [flag, "7"]) == .run)
         }
         for flag in ["--placements", "--runs", "--site-placements", "--site-runs", "--history-snapshots", "--git-commits",
-                     "--scaling-runs", "--large-placements", "--scale-loops", "--scale-keys-build"] {
+                     "--scaling-runs", "--large-placements", "--scale-loops", "--scale-keys-build", "--idle-seconds"] {
             #expect(usage.contains(flag + " N"), "\(flag)")
         }
     }
