@@ -58,7 +58,8 @@ public struct Audit: Sendable {
 
     /// The one audit pass both paths run: the file-level checks, then each chunk of `chunks` checks
     /// its entries (`record(index)`, decoded already or now) in one `AuditRun` and keeps only their
-    /// findings and summaries; then every finding sorted (`sorted`).
+    /// findings, located and sorted on the chunk's own thread (`FindingRun`), and summaries; then
+    /// the runs joined in order (`joined`).
     private func pass<Summary>(
         over topLevel: FallbackTopLevel, in chunks: ParallelChunks, record: @Sendable (Int) -> EntryRecord,
         summarizing summarize: @Sendable (EntryRecord) -> Summary
@@ -66,7 +67,7 @@ public struct Audit: Sendable {
         let entryKeys = EntryKeys(topLevel: topLevel)
         var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys)
         fileRun.checkFile()
-        var found = fileRun.locatedFindings()
+        var runs = [FindingRun(fileRun)]
         var summaries: [Summary] = []
         summaries.reserveCapacity(chunks.ranges.last?.upperBound ?? 0)
         let (configuration, now) = (configuration, now)
@@ -80,12 +81,35 @@ public struct Audit: Sendable {
                 chunkSummaries.append(summarize(record))
                 run.checkEntry(record)
             }
-            return (findings: run.locatedFindings(), summaries: chunkSummaries)
+            return (findings: FindingRun(run), summaries: chunkSummaries)
         }) {
-            found += chunk.findings
+            runs.append(chunk.findings)
             summaries += chunk.summaries
         }
-        return (Self.sorted(found), summaries)
+        return (Self.joined(runs), summaries)
+    }
+
+    /// The findings of `runs`, each in `sorted` order, as `sorted` orders them all: moved out of
+    /// the runs, not copied (a copy retains each of a finding's strings, and every copy is released
+    /// again, all on one thread after the chunks). When each run sorts at or after the one before
+    /// (the entries' findings point into the entries, which come in file order) that is the runs
+    /// one after another; otherwise (a file-level finding after the placements, a finding that
+    /// points elsewhere) the joined list is sorted again, which gives the same order as sorting
+    /// every finding at once: a run's sort kept the reported order of findings that tie.
+    static func joined(_ runs: [FindingRun]) -> [Finding] {
+        var inOrder = true
+        var previous: FindingRun?
+        for run in runs where run.count > 0 {
+            if let previous, run.firstKey < previous.lastKey { inOrder = false }
+            previous = run
+        }
+        let total = runs.reduce(0) { $0 + $1.count }
+        let joined = [Finding](unsafeUninitializedCapacity: total) { buffer, initialized in
+            for run in runs {
+                initialized += run.move(to: buffer.baseAddress! + initialized)
+            }
+        }
+        return inOrder ? joined : sorted(joined)
     }
 
     /// Findings by line, column and rule id; findings that tie keep the order they were reported in.
@@ -115,7 +139,7 @@ public struct Audit: Sendable {
     }
 
     /// Where a finding sorts: `rule` is the rank of its id among all rule ids.
-    private struct SortKey: Comparable {
+    struct SortKey: Comparable {
         let line: Int
         let column: Int
         let rule: Int
@@ -127,7 +151,7 @@ public struct Audit: Sendable {
     }
 
     /// Each rule id's position among all rule ids in ascending order.
-    private static let ruleRank: [Rule.ID: Int] = Dictionary(
+    static let ruleRank: [Rule.ID: Int] = Dictionary(
         uniqueKeysWithValues: Rule.all.map(\.id).sorted().enumerated().map { ($1, $0) })
 }
 
@@ -147,6 +171,47 @@ final class EntryKeys: @unchecked Sendable {
             if keys == nil { keys = Set(topLevel.entryHeads.map { Array($0.key.utf8) }) }
             return keys!.contains(Array(key.utf8))
         }
+    }
+}
+
+/// One `AuditRun`'s findings, located and in `Audit.sorted` order, in a buffer of their own so
+/// that `Audit.joined` can move them into the file's list: an array's elements can only be copied
+/// out. Made on the thread that ran the checks, so the sort and the positions cost the chunks,
+/// not the serial end of the pass.
+final class FindingRun: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<Finding>
+    /// The findings still held (0 once moved out).
+    private(set) var count: Int
+    /// Where the first and the last finding sort (the index is the place in the run).
+    let firstKey: Audit.SortKey
+    let lastKey: Audit.SortKey
+
+    /// The findings `run` reported, in order by line, column and rule id, ties in reported order.
+    init(_ run: AuditRun) {
+        var keys = run.sortKeys()
+        keys.sort()
+        base = UnsafeMutablePointer<Finding>.allocate(capacity: keys.count)
+        for (place, key) in keys.enumerated() {
+            (base + place).initialize(to: run.locatedFinding(key.index, line: key.line, column: key.column))
+        }
+        count = keys.count
+        let none = Audit.SortKey(line: 0, column: 0, rule: 0, index: 0)
+        firstKey = keys.first.map { Audit.SortKey(line: $0.line, column: $0.column, rule: $0.rule, index: 0) } ?? none
+        lastKey = keys.last.map { Audit.SortKey(line: $0.line, column: $0.column, rule: $0.rule, index: 0) } ?? none
+    }
+
+    /// Moves every finding to `destination` (uninitialized memory for `count` findings), in order;
+    /// returns how many. The run is empty after.
+    func move(to destination: UnsafeMutablePointer<Finding>) -> Int {
+        let moved = count
+        destination.moveInitialize(from: base, count: moved)
+        count = 0
+        return moved
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
     }
 }
 
@@ -232,26 +297,35 @@ package struct AuditRun {
         document.position(ofNode: node)
     }
 
-    /// The findings reported so far, in the order they were reported, with pointers and positions.
-    func locatedFindings() -> [Finding] {
-        pending.map { item in
-            let pointer: String
-            let position: JSONDocument.Position
-            switch item.anchor {
-            case .value(let node):
-                pointer = document.pointer(ofNode: node)
-                position = self.position(ofNode: node)
-            case .key(let node):
-                pointer = document.pointer(ofNode: node + 1)
-                position = self.position(ofNode: node)
-            case .fixed(let fixedPointer, let fixedPosition):
-                pointer = fixedPointer
-                position = fixedPosition
-            }
-            return Finding(
-                ruleId: item.rule.id, severity: item.severity, message: item.message, subject: item.subject,
-                pointer: pointer, line: position.line, column: position.column)
+    /// Where each finding reported so far sorts (`Audit.sorted`'s order), by its place in the report.
+    func sortKeys() -> [Audit.SortKey] {
+        pending.indices.map { index in
+            let item = pending[index]
+            let position = position(of: item.anchor)
+            return Audit.SortKey(line: position.line, column: position.column, rule: Audit.ruleRank[item.rule.id] ?? 0, index: index)
         }
+    }
+
+    /// The line and column a finding at `anchor` reports.
+    private func position(of anchor: Anchor) -> JSONDocument.Position {
+        switch anchor {
+        case .value(let node), .key(let node): position(ofNode: node)
+        case .fixed(_, let fixedPosition): fixedPosition
+        }
+    }
+
+    /// The finding reported `index`th, with its pointer, at `line` and `column` (its anchor's position).
+    func locatedFinding(_ index: Int, line: Int, column: Int) -> Finding {
+        let item = pending[index]
+        let pointer: String
+        switch item.anchor {
+        case .value(let node): pointer = document.pointer(ofNode: node)
+        case .key(let node): pointer = document.pointer(ofNode: node + 1)
+        case .fixed(let fixedPointer, _): pointer = fixedPointer
+        }
+        return Finding(
+            ruleId: item.rule.id, severity: item.severity, message: item.message, subject: item.subject,
+            pointer: pointer, line: line, column: column)
     }
 }
 

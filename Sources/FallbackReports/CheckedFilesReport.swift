@@ -315,7 +315,7 @@ public struct CheckedFilesReport: FormattedReport {
             writer.value(true)
             writer.key("loaded")
             writer.beginArray()
-            for key in loader.loadedKeys { writer.string(key) }
+            writer.elements(loader.loadedKeys) { writer, key in writer.string(key) }
             writer.end()
             writer.key("skipped")
             writer.beginArray()
@@ -331,7 +331,7 @@ public struct CheckedFilesReport: FormattedReport {
             writer.end()
             writer.key("findings")
             writer.beginArray()
-            for finding in report.findings {
+            writer.elements(report.findings) { writer, finding in
                 writer.beginObject()
                 writer.pair("rule", finding.ruleId.rawValue)
                 writer.pair("severity", finding.severity.rawValue)

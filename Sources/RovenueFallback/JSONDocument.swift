@@ -269,8 +269,14 @@ public struct JSONDocument: Sendable {
         }
         let block = offset >> JSONDocument.blockShift
         let before = storage.continuationsBeforeBlock[block]
-        guard storage.continuationsInBlock[block] > 0 else { return before }
-        return before + count((block << JSONDocument.blockShift)..<offset)
+        let inBlock = Int(storage.continuationsInBlock[block])
+        guard inBlock > 0 else { return before }
+        // From whichever end of the block is nearer: the block's count holds its continuation
+        // bytes up to its end, or up to the end of the parse in the block the parse ends in.
+        let blockStart = block << JSONDocument.blockShift
+        let blockEnd = min(blockStart + (1 << JSONDocument.blockShift), storage.parsedExtent)
+        if offset - blockStart <= blockEnd - offset { return before + count(blockStart..<offset) }
+        return before + inBlock - count(offset..<blockEnd)
     }
 }
 

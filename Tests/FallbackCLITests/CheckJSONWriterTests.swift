@@ -73,6 +73,58 @@ struct CheckJSONWriterTests {
         #expect(writer.finishText() == value.jsonText([.prettyPrinted]) + "\n")
     }
 
+    /// What `elements` is given to write: `count` hostile texts, each told apart by its index.
+    static func elementItems(_ count: Int) -> [String] { (0..<count).map { texts[$0 % texts.count] + "#\($0)" } }
+
+    /// `items` as elements of a list (after a first element when `leading`, before a last one),
+    /// written through `elements` into `writer`; the text is what `elementsValue` pretty-prints.
+    static func writeElements(_ items: [String], leading: Bool, to writer: inout PrettyJSONWriter) {
+        writer.beginObject()
+        writer.key("list")
+        writer.beginArray()
+        if leading { writer.string("first") }
+        writer.elements(items) { writer, text in
+            writer.beginObject()
+            writer.pair("text", text)
+            writer.key("inner")
+            writer.beginArray()
+            writer.string(text)
+            writer.end()
+            writer.end()
+        }
+        writer.null()
+        writer.end()
+        writer.end()
+    }
+
+    static func elementsValue(_ items: [String], leading: Bool) -> JSONValue {
+        let elements = items.map { text in JSONValue.object([.init("text", .string(text)), .init("inner", [.string(text)])]) }
+        return .object([.init("list", .array((leading ? ["first"] : []) + elements + [nil]))])
+    }
+
+    @Test(
+        "elements written in parallel batches are the text of writing them one by one",
+        arguments: [0, 1, 2, 127, 128, 129, 2047, 2048, 2049, 4500])
+    func elementsMatchOneByOne(count: Int) {
+        let items = Self.elementItems(count)
+        for leading in [false, true] {
+            let expected = Self.elementsValue(items, leading: leading).jsonText([.prettyPrinted]) + "\n"
+            var gathered = PrettyJSONWriter()
+            Self.writeElements(items, leading: leading, to: &gathered)
+            #expect(gathered.finishText() == expected, "\(count) elements, leading \(leading)")
+            for chunkSize in [1, 100, ReportSink.defaultChunkSize] {
+                final class Received: @unchecked Sendable { var text = "" }
+                let received = Received()
+                let sink = ReportSink(chunkSize: chunkSize) { received.text += $0 }
+                var writer = PrettyJSONWriter(output: sink)
+                Self.writeElements(items, leading: leading, to: &writer)
+                writer.finish()
+                sink.finish()
+                #expect(received.text == expected, "\(count) elements, leading \(leading), chunks of \(chunkSize)")
+            }
+        }
+    }
+
     /// A snapshot whose keys and texts are hostile, so findings carry them in messages, keys and pointers.
     static func hostileSnapshot() -> String {
         let entries = texts.enumerated().map { index, text in

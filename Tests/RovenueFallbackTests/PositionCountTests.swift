@@ -31,20 +31,27 @@ struct PositionCountTests {
         let words = (0..<2500).map { index in ["a", "é", "€", "𝄞", "ab", "\u{202E}"][index % 6] + String(index % 10) }
         let oneLine = "[" + words.map { "\"\($0)\"" }.joined(separator: ",") + "]"
         let lines = "[\n" + words.map { "  \"\($0)\"" }.joined(separator: ",\n") + "\n]"
-        return [oneLine, lines]
+        // A syntax error in the third block: the parse, and its counts, end there.
+        let broken = String(oneLine.prefix(5000)) + "\u{01}" + String(oneLine.dropFirst(5000))
+        return [oneLine, lines, broken]
     }()
 
-    @Test(arguments: [0, 1])
+    /// Each offset is counted from the nearer end of its 4 KiB block, so the last block's count
+    /// (the text's, or the parse's up to its error) must be exact; the reference parse, which
+    /// counts as it reads, gives the same.
+    @Test(arguments: [0, 1, 2])
     func everyOffsetHasTheByteByBytePosition(text: Int) {
         let source = Self.texts[text]
         let bytes = Array(source.utf8)
         #expect(bytes.count > 3 * 4096)
-        let document = JSONDocument(text: source)
         let expected = Self.naivePositions(bytes)
-        var mismatches: [Int] = []
-        for offset in 0...bytes.count where document.position(ofOffset: offset) != expected[offset] {
-            mismatches.append(offset)
+        for document in [JSONDocument(text: source), JSONDocument(referenceParsing: bytes)] {
+            #expect((document.syntaxError != nil) == (text == 2))
+            var mismatches: [Int] = []
+            for offset in 0...bytes.count where document.position(ofOffset: offset) != expected[offset] {
+                mismatches.append(offset)
+            }
+            #expect(mismatches.isEmpty, "first mismatch at byte \(mismatches.first ?? -1)")
         }
-        #expect(mismatches.isEmpty, "first mismatch at byte \(mismatches.first ?? -1)")
     }
 }
