@@ -36,9 +36,6 @@ public enum RegularFile {
         var ended = false
         var bytes = [UInt8](unsafeUninitializedCapacity: max(0, Int(status.st_size)) + 1) { buffer, count in
             count = 0
-            // A 500 MB snapshot is 130,000 page faults in 4 KiB pages, about a quarter of a large
-            // `check`'s; in huge pages, a few hundred.
-            HugePages.advise(buffer.baseAddress, byteCount: buffer.count)
             while count < buffer.count, let base = buffer.baseAddress {
                 let read = systemRead(descriptor, base + count, buffer.count - count)
                 if read < 0 {

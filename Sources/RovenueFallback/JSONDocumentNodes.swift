@@ -221,7 +221,6 @@ extension JSONDocument {
         private static func allocate(_ old: UnsafeMutablePointer<PackedNode>?, _ capacity: Int) -> UnsafeMutablePointer<PackedNode> {
             let byteCount = capacity * MemoryLayout<PackedNode>.stride
             guard let raw = realloc(old, byteCount) else { fatalError("out of memory for \(capacity) JSON nodes") }
-            HugePages.advise(raw, byteCount: byteCount)
             return raw.bindMemory(to: PackedNode.self, capacity: capacity)
         }
 
@@ -274,7 +273,7 @@ extension JSONDocument {
                     }
                     (target + index).initialize(to: node)
                 }
-                HugePages.discard(other.base + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
+                MemoryPages.discard(other.base + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
             }
             count += other.count
             containers.reserveCapacity(containers.count + other.containers.count)

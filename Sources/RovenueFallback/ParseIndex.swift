@@ -39,9 +39,7 @@ package struct ParseIndex: Sendable {
         var significant: [UInt64] = []
         var stringStops: [UInt64] = []
         significant = [UInt64](unsafeUninitializedCapacity: wordCount) { significantWords, significantCount in
-            HugePages.advise(UnsafeMutableRawPointer(significantWords.baseAddress), byteCount: wordCount * 8)
             stringStops = [UInt64](unsafeUninitializedCapacity: wordCount) { stopWords, stopCount in
-                HugePages.advise(UnsafeMutableRawPointer(stopWords.baseAddress), byteCount: wordCount * 8)
                 switch path {
                 case .vector:
                     #if _endian(little)

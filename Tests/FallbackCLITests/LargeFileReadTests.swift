@@ -2,13 +2,12 @@ import FallbackAudit
 import Foundation
 import Testing
 
-/// `RegularFile.read` asks for huge pages for a large file's buffer (issue 10: a quarter of a
-/// 100,000-placement `check`'s page faults were the read). The hint never changes what is read:
-/// files around and across the 2 MiB page size read back byte for byte.
+/// `RegularFile.read` reads a large file straight into an array sized by `fstat`: files around and
+/// across the 2 MiB and 4 MiB sizes read back byte for byte.
 @Suite("large files read whole")
 struct LargeFileReadTests {
     @Test(
-        "a file read into a huge-page buffer reads back byte for byte",
+        "a large file reads back byte for byte",
         arguments: [4 << 20 - 1, 4 << 20, 4 << 20 + 1, 9 << 20 + 12345])
     func readsEveryByte(size: Int) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("large-read-\(UUID().uuidString)")
