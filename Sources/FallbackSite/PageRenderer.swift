@@ -24,11 +24,16 @@ public final class PageValues: @unchecked Sendable {
     let prefix: String
     /// The first byte of every token.
     private let prefixFirstByte: UInt8
+    /// `prefix` as UTF-8, which every token a render writes starts with.
+    private let prefixBytes: [UInt8]
+    /// `PageValues.suffix` as UTF-8.
+    private static let suffixBytes = Array(PageValues.suffix.utf8)
 
     public init() {
         var generator = SystemRandomNumberGenerator()
         prefix = PageValues.marker + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! })
         prefixFirstByte = prefix.utf8.first!
+        prefixBytes = Array(prefix.utf8)
     }
 
     /// A value a token stands for: snapshot text, or trusted HTML as text or as UTF-8 bytes
@@ -83,24 +88,24 @@ public final class PageValues: @unchecked Sendable {
     }
 
     /// Registers `text` as snapshot text and appends its token to `output`: the bytes of
-    /// `token(number)`, with no `String` of them.
+    /// `token(number)`, written straight into `output` (a page has a token for every value it
+    /// shows: spelling each in a buffer first cost about 300 instructions a token).
     private func appendToken(registering text: String, to output: inout ByteWriter) {
         let number = lock.withLock {
             values.append(.text(text))
             return values.count - 1
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumTokenLength) { buffer in
-            output.append(bytes: UnsafeBufferPointer(rebasing: buffer[..<spell(number, into: buffer)]))
-        }
+        output.append(bytes: prefixBytes)
+        ListingBytes.appendDecimal(number, to: &output)
+        output.append(bytes: PageValues.suffixBytes)
     }
 
     /// Writes the token of `number` at the start of `buffer` (at least `maximumTokenLength`
     /// bytes), and returns its length.
     private func spell(_ number: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         precondition(number >= 0)
-        let prefix = self.prefix.utf8
-        let suffix = PageValues.suffix.utf8
-        var end = buffer.initialize(fromContentsOf: prefix)
+        let suffix = PageValues.suffixBytes
+        var end = buffer.initialize(fromContentsOf: prefixBytes)
         var digits = 1
         var rest = number / 10
         while rest > 0 {
