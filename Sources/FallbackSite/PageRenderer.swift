@@ -215,24 +215,24 @@ public final class PageValues: @unchecked Sendable {
             case .htmlBytes(let bytes): length + bytes.count
             }
         }
-        var output = ByteWriter(capacity: source.count + source.count / 4 + trustedLength)
-        var copiedUpTo = 0
-        for token in tokens.places {
-            output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
-            switch snapshot[token.number] {
-            case .html(let html): output.append(html)
-            case .htmlBytes(let bytes): output.append(bytes: bytes)
-            case .text(let text):
-                switch token.context {
-                case .content: SnapshotText.appendHTML(text, to: &output)
-                case .attribute: SnapshotText.appendAttribute(text, to: &output)
-                case .plainText: output.append(SnapshotText.plainText(text))
+        return ByteWriter.array(capacity: source.count + source.count / 4 + trustedLength) { output in
+            var copiedUpTo = 0
+            for token in tokens.places {
+                output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
+                switch snapshot[token.number] {
+                case .html(let html): output.append(html)
+                case .htmlBytes(let bytes): output.append(bytes: bytes)
+                case .text(let text):
+                    switch token.context {
+                    case .content: SnapshotText.appendHTML(text, to: &output)
+                    case .attribute: SnapshotText.appendAttribute(text, to: &output)
+                    case .plainText: output.append(SnapshotText.plainText(text))
+                    }
                 }
+                copiedUpTo = token.end
             }
-            copiedUpTo = token.end
+            output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
         }
-        output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
-        return output.take()
     }
 }
 
