@@ -566,9 +566,16 @@ struct GraphLayout {
         for index in nodes.indices.dropFirst() {
             offsets[index] = offsets[index - 1] + separation(nodes[index - 1], nodes[index])
         }
-        var blocks: [(sum: Double, count: Int)] = []
+        // A struct, not a tuple: an array of tuples looked its storage's metadata up at run time
+        // on every allocation (about 500 instructions, 78,000 times in the 1k build).
+        struct Block {
+            var sum: Double
+            var count: Int
+        }
+        var blocks: [Block] = []
+        blocks.reserveCapacity(nodes.count)
         for index in nodes.indices {
-            blocks.append((desired[index] - offsets[index], 1))
+            blocks.append(Block(sum: desired[index] - offsets[index], count: 1))
             while blocks.count > 1,
                 blocks[blocks.count - 2].sum / Double(blocks[blocks.count - 2].count)
                     > blocks[blocks.count - 1].sum / Double(blocks[blocks.count - 1].count)
