@@ -580,6 +580,53 @@ public struct TemplateSet: Sendable {
     }
 }
 
+/// Bytes as a dictionary key: found by a hash of every byte, and compared whole, so two inputs
+/// with the same hash are still told apart (`PageMemo`'s Markdown and layouts, the paywall
+/// previews' configs).
+struct ExactBytes: Hashable, Sendable {
+    let bytes: [UInt8]
+    let hash: Int
+
+    init(_ bytes: [UInt8]) {
+        self.init(bytes, hash: bytes.withUnsafeBytes(Self.hash))
+    }
+
+    /// `bytes` found by `hash` (the tests give two inputs the same one).
+    init(_ bytes: [UInt8], hash: Int) {
+        self.bytes = bytes
+        self.hash = hash
+    }
+
+    /// A hash of every byte, eight at a time: `Hasher` spent about 7 instructions a byte on
+    /// pages' Markdown, as much as a tenth of cmark-gfm's parse. Not a keyed hash: inputs with
+    /// the same hash are still told apart by their bytes, at the cost of comparing them.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        func mix(_ word: UInt64) {
+            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+        }
+        while offset + 8 <= bytes.count {
+            mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        for index in offset..<bytes.count { tail = tail << 8 | UInt64(bytes[index]) }
+        mix(tail)
+        return Int(truncatingIfNeeded: hash)
+    }
+
+    static func == (lhs: ExactBytes, rhs: ExactBytes) -> Bool {
+        guard lhs.hash == rhs.hash, lhs.bytes.count == rhs.bytes.count else { return false }
+        // Empty arrays may have no storage to compare.
+        return lhs.bytes.isEmpty
+            || lhs.bytes.withUnsafeBytes { left in rhs.bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 } }
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
 /// What the pages of one build share, so that work a page repeats byte for byte is done once:
 /// one token prefix (`PageValues(memo:)`; tokens are numbered from 0 on each page, so pages of the
 /// same shape render the same Markdown), cmark-gfm's HTML for Markdown met before, and where the
@@ -600,50 +647,6 @@ final class PageMemo: @unchecked Sendable {
     /// The token prefix of every page of the build, random for each build.
     let prefix = PageValues.randomPrefix()
 
-    /// An input's bytes, found by their hash and compared whole.
-    struct Input: Hashable {
-        let bytes: [UInt8]
-        let hash: Int
-
-        init(_ bytes: [UInt8]) {
-            self.init(bytes, hash: bytes.withUnsafeBytes(Self.hash))
-        }
-
-        /// `bytes` found by `hash` (the tests give two inputs the same one).
-        init(_ bytes: [UInt8], hash: Int) {
-            self.bytes = bytes
-            self.hash = hash
-        }
-
-        /// A hash of every byte, eight at a time: `Hasher` spent about 7 instructions a byte on
-        /// pages' Markdown, as much as a tenth of cmark-gfm's parse. The inputs are the theme's
-        /// templates around tokens (snapshot text never reaches them), and two inputs with the
-        /// same hash are still told apart by their bytes.
-        static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-            var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-            var offset = 0
-            func mix(_ word: UInt64) {
-                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                hash ^= hash >> 32
-            }
-            while offset + 8 <= bytes.count {
-                mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            for index in offset..<bytes.count { tail = tail << 8 | UInt64(bytes[index]) }
-            mix(tail)
-            return Int(truncatingIfNeeded: hash)
-        }
-
-        static func == (lhs: Input, rhs: Input) -> Bool {
-            lhs.hash == rhs.hash && lhs.bytes.count == rhs.bytes.count
-                && lhs.bytes.withUnsafeBytes { left in rhs.bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 } }
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-    }
-
     /// cmark-gfm's HTML of a Markdown input, and its tokens' places.
     struct RenderedMarkdown: Sendable {
         let html: [UInt8]
@@ -652,14 +655,14 @@ final class PageMemo: @unchecked Sendable {
 
     private let lock = NSLock()
     private var metOnce: Set<Int> = []
-    private var markdown: [Input: RenderedMarkdown] = [:]
-    private var layouts: [Input: TokenPlaces] = [:]
+    private var markdown: [ExactBytes: RenderedMarkdown] = [:]
+    private var layouts: [ExactBytes: TokenPlaces] = [:]
     private var keptBytes = 0
 
     /// The page's HTML for the Markdown `input` and the page's `values`: cmark-gfm's HTML and its
     /// tokens' places as kept, or made (and kept, from the second time `input` is met).
     func substitutedMarkdown(_ input: [UInt8], values: PageValues) -> [UInt8] {
-        let key = Input(input)
+        let key = ExactBytes(input)
         if let rendered = lock.withLock({ markdown[key] }) {
             return rendered.html.withUnsafeBufferPointer { values.substitutedBytes(in: $0, tokens: rendered.tokens) }
         }
@@ -678,7 +681,7 @@ final class PageMemo: @unchecked Sendable {
     /// The page for the rendered layout `input` and the page's `values`, with its tokens' places
     /// as kept, or found (and kept, from the second time `input` is met).
     func substitutedLayout(_ input: [UInt8], values: PageValues) -> [UInt8] {
-        let key = Input(input)
+        let key = ExactBytes(input)
         return input.withUnsafeBufferPointer { input in
             if let tokens = lock.withLock({ layouts[key] }) {
                 return values.substitutedBytes(in: input, tokens: tokens)
@@ -693,7 +696,7 @@ final class PageMemo: @unchecked Sendable {
 
     /// True when `key` was met before and `bytes` more fit in the limit, which then counts them;
     /// else `key`'s hash is noted as met.
-    private func shouldKeep(_ key: Input, bytes: Int) -> Bool {
+    private func shouldKeep(_ key: ExactBytes, bytes: Int) -> Bool {
         lock.withLock {
             guard metOnce.contains(key.hash) else {
                 if metOnce.count < Self.hashLimit { metOnce.insert(key.hash) }

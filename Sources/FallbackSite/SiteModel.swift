@@ -115,6 +115,8 @@ public struct SiteModel: Sendable {
     let checksListedIds: Set<String>
     /// The findings' permalink ids, each made once for all the pages that list it.
     let permalinks = FindingPermalink.Memo()
+    /// The texts of the paywall configs the previews show, each config read once.
+    let paywallTexts = PaywallPreview.TextsMemo()
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
     let changeAnchorsByPlacement: [ExactKey: [String]]
     /// The position in `snapshot.file.entries` of each placement's first record, by key.
