@@ -51,13 +51,42 @@ public struct ByteWriter: ~Copyable, ByteSink {
     /// The bytes written so far.
     @usableFromInline var written = 0
     @usableFromInline var capacity: Int
+    /// False while the bytes are written into memory the writer does not own (an array's
+    /// storage, `array(capacity:_:)`), which it then neither frees nor grows in place.
+    @usableFromInline var ownsMemory = true
 
     public init(capacity: Int) {
         self.capacity = max(capacity, 64)
         start = .allocate(capacity: self.capacity)
     }
 
-    deinit { start.deallocate() }
+    /// A writer into `buffer`, which it does not own; it moves to memory of its own if it grows.
+    private init(borrowing buffer: UnsafeMutableBufferPointer<UInt8>) {
+        start = buffer.baseAddress!
+        capacity = buffer.count
+        ownsMemory = false
+    }
+
+    deinit { if ownsMemory { start.deallocate() } }
+
+    /// The bytes `body` writes, as an array made with room for `capacity` bytes, written in
+    /// place: a writer's `take()` copies its bytes into a new array, which for a page (written
+    /// then taken twice, as its body and as the whole page) cost as much as a tenth of its
+    /// substitution. Past `capacity` the writer grows as any does, and the bytes are copied
+    /// once at the end. The array keeps the room it was made with.
+    public static func array(capacity: Int, _ body: (inout ByteWriter) -> Void) -> [UInt8] {
+        var grown: [UInt8]?
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, 64)) { buffer, initialized in
+            var writer = ByteWriter(borrowing: buffer)
+            body(&writer)
+            if writer.ownsMemory {
+                grown = writer.take()
+            } else {
+                initialized = writer.written
+            }
+        }
+        return grown ?? bytes
+    }
 
     /// How many bytes have been written.
     @inlinable public var count: Int { written }
@@ -104,9 +133,10 @@ public struct ByteWriter: ~Copyable, ByteSink {
         let newCapacity = max(capacity * 2, written + length)
         let new = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         UnsafeMutableRawPointer(new).copyMemory(from: start, byteCount: written)
-        start.deallocate()
+        if ownsMemory { start.deallocate() }
         start = new
         capacity = newCapacity
+        ownsMemory = true
     }
 
     /// The bytes written so far, as an array; the writer is left empty.

@@ -24,11 +24,31 @@ public final class PageValues: @unchecked Sendable {
     let prefix: String
     /// The first byte of every token.
     private let prefixFirstByte: UInt8
+    /// `prefix` as UTF-8, which every token a render writes starts with.
+    private let prefixBytes: [UInt8]
+    /// `PageValues.suffix` as UTF-8.
+    private static let suffixBytes = Array(PageValues.suffix.utf8)
 
-    public init() {
-        var generator = SystemRandomNumberGenerator()
-        prefix = PageValues.marker + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! })
+    public convenience init() {
+        self.init(prefix: PageValues.randomPrefix())
+    }
+
+    /// Values whose tokens start with the build's prefix, as every page of the build does, so
+    /// that `memo` can find Markdown and layouts that pages render alike.
+    convenience init(memo: PageMemo) {
+        self.init(prefix: memo.prefix)
+    }
+
+    private init(prefix: String) {
+        self.prefix = prefix
         prefixFirstByte = prefix.utf8.first!
+        prefixBytes = Array(prefix.utf8)
+    }
+
+    /// The marker and a random nonce.
+    static func randomPrefix() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return PageValues.marker + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! })
     }
 
     /// A value a token stands for: snapshot text, or trusted HTML as text or as UTF-8 bytes
@@ -83,24 +103,24 @@ public final class PageValues: @unchecked Sendable {
     }
 
     /// Registers `text` as snapshot text and appends its token to `output`: the bytes of
-    /// `token(number)`, with no `String` of them.
+    /// `token(number)`, written straight into `output` (a page has a token for every value it
+    /// shows: spelling each in a buffer first cost about 300 instructions a token).
     private func appendToken(registering text: String, to output: inout ByteWriter) {
         let number = lock.withLock {
             values.append(.text(text))
             return values.count - 1
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumTokenLength) { buffer in
-            output.append(bytes: UnsafeBufferPointer(rebasing: buffer[..<spell(number, into: buffer)]))
-        }
+        output.append(bytes: prefixBytes)
+        ListingBytes.appendDecimal(number, to: &output)
+        output.append(bytes: PageValues.suffixBytes)
     }
 
     /// Writes the token of `number` at the start of `buffer` (at least `maximumTokenLength`
     /// bytes), and returns its length.
     private func spell(_ number: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         precondition(number >= 0)
-        let prefix = self.prefix.utf8
-        let suffix = PageValues.suffix.utf8
-        var end = buffer.initialize(fromContentsOf: prefix)
+        let suffix = PageValues.suffixBytes
+        var end = buffer.initialize(fromContentsOf: prefixBytes)
         var digits = 1
         var rest = number / 10
         while rest > 0 {
@@ -172,15 +192,20 @@ public final class PageValues: @unchecked Sendable {
 
     /// `substitute(in:)` of the UTF-8 `source`, as UTF-8 bytes.
     func substitutedBytes(in source: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        substitutedBytes(in: source, tokens: tokenPlaces(in: source))
+    }
+
+    /// Where the tokens of `source` stand, for the values registered so far.
+    func tokenPlaces(in source: UnsafeBufferPointer<UInt8>) -> TokenPlaces {
+        TokenPlaces(scanning: source, marker: prefixBytes, valueCount: lock.withLock { values.count })
+    }
+
+    /// `substitutedBytes(in:)` of `source`, whose tokens stand at `tokens` (made from the same
+    /// bytes, perhaps for another page of the build); found again when they would not be
+    /// the places a scan finds for this page's values.
+    func substitutedBytes(in source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces) -> [UInt8] {
         let snapshot = lock.withLock { values }
-        let marker = Array(prefix.utf8)
-        let suffix = Array(PageValues.suffix.utf8)
-        /// True when `bytes` stand in `source` from `offset` (the caller has checked that they fit).
-        /// `memcmp`: `elementsEqual` here was fast only while the compiler inlined it, and an
-        /// unrelated use of it elsewhere in the module once undid that (1.3 million calls a 1k build).
-        func occurs(_ bytes: [UInt8], at offset: Int) -> Bool {
-            bytes.withUnsafeBufferPointer { memcmp(source.baseAddress! + offset, $0.baseAddress!, $0.count) == 0 }
-        }
+        let tokens = tokens.holds(forValueCount: snapshot.count) ? tokens : TokenPlaces(scanning: source, marker: prefixBytes, valueCount: snapshot.count)
         // Room for the page with its escaped text and any trusted HTML it holds (a page's body, its
         // source listings): the writer need not grow, and copy, on the way.
         let trustedLength = snapshot.reduce(0) { length, value in
@@ -190,52 +215,101 @@ public final class PageValues: @unchecked Sendable {
             case .htmlBytes(let bytes): length + bytes.count
             }
         }
-        var output = ByteWriter(capacity: source.count + source.count / 4 + trustedLength)
-        do {
-            var position = MarkupPosition()
-            var index = 0
+        return ByteWriter.array(capacity: source.count + source.count / 4 + trustedLength) { output in
             var copiedUpTo = 0
-            let stopClasses = MarkupPosition.StopClasses()
-            while true {
-                // Past the bytes that change nothing, to a `<`, a quote, a byte of a tag or the marker's first byte.
-                index = position.skip(over: source, from: index, classes: stopClasses)
-                guard index < source.count else { break }
-                guard source[index] == marker[0], index + marker.count <= source.count, occurs(marker, at: index)
-                else {
-                    position.advance(over: source, at: index)
-                    index += 1
-                    continue
-                }
-                var end = index + marker.count
-                var number = 0
-                while end < source.count, source[end] >= UInt8(ascii: "0"), source[end] <= UInt8(ascii: "9"), number < snapshot.count {
-                    number = number * 10 + Int(source[end] - UInt8(ascii: "0"))
-                    end += 1
-                }
-                guard end > index + marker.count, number < snapshot.count, source.count >= end + suffix.count,
-                    occurs(suffix, at: end)
-                else {
-                    position.advance(over: source, at: index)
-                    index += 1
-                    continue
-                }
-                output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<index]))
-                switch snapshot[number] {
+            for token in tokens.places {
+                output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
+                switch snapshot[token.number] {
                 case .html(let html): output.append(html)
                 case .htmlBytes(let bytes): output.append(bytes: bytes)
                 case .text(let text):
-                    switch position.context {
+                    switch token.context {
                     case .content: SnapshotText.appendHTML(text, to: &output)
                     case .attribute: SnapshotText.appendAttribute(text, to: &output)
                     case .plainText: output.append(SnapshotText.plainText(text))
                     }
                 }
-                index = end + suffix.count
-                copiedUpTo = index
+                copiedUpTo = token.end
             }
             output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
         }
-        return output.take()
+    }
+}
+
+/// Where the tokens of a page's HTML stand, with the context of each (element content, attribute
+/// value, plain-text element): the one pass of `PageValues.substitutedBytes(in:)` over the page,
+/// apart from the values, so that a build can keep it for HTML it meets again (`PageMemo`).
+///
+/// A token's number counts only below the number of values registered (`valueCount`): the
+/// places hold for another count as long as every token found is below it and no candidate was
+/// refused for reaching the count (`holds(forValueCount:)`).
+struct TokenPlaces: Sendable {
+    struct Place: Sendable {
+        /// The token's first byte, and the byte after its suffix.
+        let start: Int
+        let end: Int
+        let number: Int
+        let context: MarkupPosition.Context
+    }
+
+    let places: [Place]
+    private let valueCount: Int
+    /// The largest token number found; -1 for none.
+    private let largestNumber: Int
+    /// True when a candidate's digits reached `valueCount`, which made it no token.
+    private let reachedCount: Bool
+
+    init(scanning source: UnsafeBufferPointer<UInt8>, marker: [UInt8], valueCount: Int) {
+        let suffix = Array(PageValues.suffix.utf8)
+        /// True when `bytes` stand in `source` from `offset` (the caller has checked that they fit).
+        /// `memcmp`: `elementsEqual` here was fast only while the compiler inlined it, and an
+        /// unrelated use of it elsewhere in the module once undid that (1.3 million calls a 1k build).
+        func occurs(_ bytes: [UInt8], at offset: Int) -> Bool {
+            bytes.withUnsafeBufferPointer { memcmp(source.baseAddress! + offset, $0.baseAddress!, $0.count) == 0 }
+        }
+        var places: [Place] = []
+        var largestNumber = -1
+        var reachedCount = false
+        var position = MarkupPosition()
+        var index = 0
+        let stopClasses = MarkupPosition.StopClasses()
+        while true {
+            // Past the bytes that change nothing, to a `<`, a quote, a byte of a tag or the marker's first byte.
+            index = position.skip(over: source, from: index, classes: stopClasses)
+            guard index < source.count else { break }
+            guard source[index] == marker[0], index + marker.count <= source.count, occurs(marker, at: index)
+            else {
+                position.advance(over: source, at: index)
+                index += 1
+                continue
+            }
+            var end = index + marker.count
+            var number = 0
+            while end < source.count, source[end] >= UInt8(ascii: "0"), source[end] <= UInt8(ascii: "9"), number < valueCount {
+                number = number * 10 + Int(source[end] - UInt8(ascii: "0"))
+                end += 1
+            }
+            if number >= valueCount { reachedCount = true }
+            guard end > index + marker.count, number < valueCount, source.count >= end + suffix.count, occurs(suffix, at: end)
+            else {
+                position.advance(over: source, at: index)
+                index += 1
+                continue
+            }
+            places.append(Place(start: index, end: end + suffix.count, number: number, context: position.context))
+            largestNumber = max(largestNumber, number)
+            index = end + suffix.count
+        }
+        self.places = places
+        self.valueCount = valueCount
+        self.largestNumber = largestNumber
+        self.reachedCount = reachedCount
+    }
+
+    /// True when a scan of the same bytes for `count` values finds these places: each number is
+    /// below `count`, and no candidate was refused only for reaching a smaller count.
+    func holds(forValueCount count: Int) -> Bool {
+        largestNumber < count && (!reachedCount || valueCount >= count)
     }
 }
 
@@ -469,7 +543,9 @@ public struct TemplateSet: Sendable {
 
     /// `renderPage` as UTF-8 bytes: the Markdown, cmark-gfm's HTML and the substituted page stay
     /// bytes, with no `String` of any of them.
-    func renderPageBytes(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> [UInt8] {
+    func renderPageBytes(
+        _ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard, memo: PageMemo? = nil
+    ) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
         let markdown: [UInt8]
         do {
@@ -477,6 +553,7 @@ public struct TemplateSet: Sendable {
         } catch {
             throw TemplateError(description: error.description)
         }
+        if let memo { return memo.substitutedMarkdown(markdown, values: values) }
         return markdown.withUnsafeBufferPointer { markdown in
             Markdown.withHTML(fromUTF8: markdown) { values.substitutedBytes(in: $0) }
         }
@@ -488,7 +565,9 @@ public struct TemplateSet: Sendable {
     }
 
     /// `renderLayout` as the page's UTF-8 bytes, as they are written.
-    func renderLayoutBytes(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard) throws -> [UInt8] {
+    func renderLayoutBytes(
+        _ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard, memo: PageMemo? = nil
+    ) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
         let rendered: [UInt8]
         do {
@@ -496,6 +575,136 @@ public struct TemplateSet: Sendable {
         } catch {
             throw TemplateError(description: error.description)
         }
+        if let memo { return memo.substitutedLayout(rendered, values: values) }
         return rendered.withUnsafeBufferPointer { values.substitutedBytes(in: $0) }
+    }
+}
+
+/// Bytes as a dictionary key: found by a hash of every byte, and compared whole, so two inputs
+/// with the same hash are still told apart (`PageMemo`'s Markdown and layouts, the paywall
+/// previews' configs).
+struct ExactBytes: Hashable, Sendable {
+    let bytes: [UInt8]
+    let hash: Int
+
+    init(_ bytes: [UInt8]) {
+        self.init(bytes, hash: bytes.withUnsafeBytes(Self.hash))
+    }
+
+    /// `bytes` found by `hash` (the tests give two inputs the same one).
+    init(_ bytes: [UInt8], hash: Int) {
+        self.bytes = bytes
+        self.hash = hash
+    }
+
+    /// A hash of every byte, eight at a time: `Hasher` spent about 7 instructions a byte on
+    /// pages' Markdown, as much as a tenth of cmark-gfm's parse. Not a keyed hash: inputs with
+    /// the same hash are still told apart by their bytes, at the cost of comparing them.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        func mix(_ word: UInt64) {
+            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+        }
+        while offset + 8 <= bytes.count {
+            mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        for index in offset..<bytes.count { tail = tail << 8 | UInt64(bytes[index]) }
+        mix(tail)
+        return Int(truncatingIfNeeded: hash)
+    }
+
+    static func == (lhs: ExactBytes, rhs: ExactBytes) -> Bool {
+        guard lhs.hash == rhs.hash, lhs.bytes.count == rhs.bytes.count else { return false }
+        // Empty arrays may have no storage to compare.
+        return lhs.bytes.isEmpty
+            || lhs.bytes.withUnsafeBytes { left in rhs.bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 } }
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
+/// What the pages of one build share, so that work a page repeats byte for byte is done once:
+/// one token prefix (`PageValues(memo:)`; tokens are numbered from 0 on each page, so pages of the
+/// same shape render the same Markdown), cmark-gfm's HTML for Markdown met before, and where the
+/// tokens stand (`TokenPlaces`) in that HTML and in layouts met before. Most placement and paywall
+/// pages of an export share their Markdown with another page, and most pages their layout.
+///
+/// Exact: an input is found by all its bytes, not only their hash, and what is kept is what a
+/// render of those bytes gives, so a page is the same whether its input was met before or not, in
+/// whatever order the pages render. Bounded: an input is kept from the second time it is met (the
+/// first only leaves its hash, so inputs met once, such as most funnel pages, cost no memory), up
+/// to `byteLimit` bytes in all; past it, inputs are rendered as before. Safe from any thread.
+final class PageMemo: @unchecked Sendable {
+    /// The most bytes of inputs, HTML and token places kept.
+    static let byteLimit = 48 << 20
+    /// The most hashes of inputs met once that are kept.
+    static let hashLimit = 1 << 16
+
+    /// The token prefix of every page of the build, random for each build.
+    let prefix = PageValues.randomPrefix()
+
+    /// cmark-gfm's HTML of a Markdown input, and its tokens' places.
+    struct RenderedMarkdown: Sendable {
+        let html: [UInt8]
+        let tokens: TokenPlaces
+    }
+
+    private let lock = NSLock()
+    private var metOnce: Set<Int> = []
+    private var markdown: [ExactBytes: RenderedMarkdown] = [:]
+    private var layouts: [ExactBytes: TokenPlaces] = [:]
+    private var keptBytes = 0
+
+    /// The page's HTML for the Markdown `input` and the page's `values`: cmark-gfm's HTML and its
+    /// tokens' places as kept, or made (and kept, from the second time `input` is met).
+    func substitutedMarkdown(_ input: [UInt8], values: PageValues) -> [UInt8] {
+        let key = ExactBytes(input)
+        if let rendered = lock.withLock({ markdown[key] }) {
+            return rendered.html.withUnsafeBufferPointer { values.substitutedBytes(in: $0, tokens: rendered.tokens) }
+        }
+        return input.withUnsafeBufferPointer { input in
+            Markdown.withHTML(fromUTF8: input) { html in
+                let tokens = values.tokenPlaces(in: html)
+                if shouldKeep(key, bytes: input.count + html.count + tokens.places.count * MemoryLayout<TokenPlaces.Place>.stride) {
+                    let rendered = RenderedMarkdown(html: Array(html), tokens: tokens)
+                    lock.withLock { markdown[key] = rendered }
+                }
+                return values.substitutedBytes(in: html, tokens: tokens)
+            }
+        }
+    }
+
+    /// The page for the rendered layout `input` and the page's `values`, with its tokens' places
+    /// as kept, or found (and kept, from the second time `input` is met).
+    func substitutedLayout(_ input: [UInt8], values: PageValues) -> [UInt8] {
+        let key = ExactBytes(input)
+        return input.withUnsafeBufferPointer { input in
+            if let tokens = lock.withLock({ layouts[key] }) {
+                return values.substitutedBytes(in: input, tokens: tokens)
+            }
+            let tokens = values.tokenPlaces(in: input)
+            if shouldKeep(key, bytes: input.count + tokens.places.count * MemoryLayout<TokenPlaces.Place>.stride) {
+                lock.withLock { layouts[key] = tokens }
+            }
+            return values.substitutedBytes(in: input, tokens: tokens)
+        }
+    }
+
+    /// True when `key` was met before and `bytes` more fit in the limit, which then counts them;
+    /// else `key`'s hash is noted as met.
+    private func shouldKeep(_ key: ExactBytes, bytes: Int) -> Bool {
+        lock.withLock {
+            guard metOnce.contains(key.hash) else {
+                if metOnce.count < Self.hashLimit { metOnce.insert(key.hash) }
+                return false
+            }
+            guard keptBytes + bytes <= Self.byteLimit else { return false }
+            keptBytes += bytes
+            return true
+        }
     }
 }

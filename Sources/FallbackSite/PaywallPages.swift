@@ -118,7 +118,7 @@ extension SiteModel {
             return PaywallPage.Version(
                 number: index + 1, identifier: SiteModel.name(paywall.identifier), name: paywall.name,
                 configFormatVersion: String(paywall.configFormatVersion), offering: offering, remoteConfig: remoteConfig,
-                preview: PaywallPreview(paywall, in: snapshot.file))
+                preview: PaywallPreview(paywall, in: snapshot.file, memo: paywallTexts))
         }
         let uses = info.uses.map { use in
             let version = use.version + 1

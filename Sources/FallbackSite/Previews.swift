@@ -1,4 +1,5 @@
 import FallbackAudit
+import Foundation
 import RovenueFallback
 
 // MARK: - Previews of what a user sees offline (issue 9, point 4)
@@ -266,11 +267,12 @@ struct PaywallPreview: TemplateContext {
         .init("images", \.images), .init("packages", \.packages), .init("hasPackages", \.hasPackages),
     ]
 
-    init(_ paywall: Paywall, in file: FallbackFile) {
+    init(_ paywall: Paywall, in file: FallbackFile, memo: TextsMemo? = nil) {
         name = paywall.name
         configLocale = paywall.remoteConfig.map { SiteModel.name($0.locale) }
-        (configTexts, moreConfigTexts) = paywall.remoteConfig.map { Self.texts(in: $0.data) } ?? ([], 0)
-        (builderTexts, moreBuilderTexts) = paywall.builderConfig.map(Self.texts(in:)) ?? ([], 0)
+        let texts = { (config: JSONDocument.Value) in memo?.texts(in: config) ?? Self.texts(in: config) }
+        (configTexts, moreConfigTexts) = paywall.remoteConfig.map { texts($0.data) } ?? ([], 0)
+        (builderTexts, moreBuilderTexts) = paywall.builderConfig.map(texts) ?? ([], 0)
         images = RemoteMedia.urls(inBuilderConfigOf: paywall, in: file).map { path, _ in
             PreviewLine(role: "image", text: "image: \(SnapshotText.shortenedPointer(path)) (remote, not bundled)")
         }
@@ -280,6 +282,30 @@ struct PaywallPreview: TemplateContext {
                 google: package.storeIds.google.map { SiteModel.name($0) })
         }
         hasPackages = !packages.isEmpty
+    }
+
+    /// `texts(in:)` of configs already read, by the config's bytes, on which alone it depends:
+    /// an export repeats a few builder configs across many paywalls (the 1k sample: 936
+    /// paywall pages), and a walk cost about 180,000 instructions. Safe from any thread; keeps
+    /// at most `byteLimit` bytes of configs.
+    final class TextsMemo: @unchecked Sendable {
+        static let byteLimit = 16 << 20
+        private let lock = NSLock()
+        private var texts: [ExactBytes: ([ConfigText], Int)] = [:]
+        private var keptBytes = 0
+
+        func texts(in config: JSONDocument.Value) -> ([ConfigText], Int) {
+            let key = ExactBytes(Array(config.document.bytes[config.byteRange]))
+            if let found = lock.withLock({ texts[key] }) { return found }
+            let found = PaywallPreview.texts(in: config)
+            lock.withLock {
+                if keptBytes + key.bytes.count <= Self.byteLimit {
+                    keptBytes += key.bytes.count
+                    texts[key] = found
+                }
+            }
+            return found
+        }
     }
 
     /// The non-empty strings under `value` with their paths, in text order: the first

@@ -97,13 +97,30 @@ enum FindingPermalink {
 
     /// The ids of `findings` in order, unique within the list: a finding identical to an earlier one
     /// gets `-2`, `-3`, … after the id.
-    static func ids(for findings: some Sequence<Finding>) -> [String] {
+    static func ids(for findings: some Sequence<Finding>, memo: Memo? = nil) -> [String] {
         var seen: [String: Int] = [:]
         return findings.map { finding in
-            let id = id(for: finding)
+            let id = memo?.id(for: finding) ?? id(for: finding)
             let count = (seen[id] ?? 0) + 1
             seen[id] = count
             return count == 1 ? id : "\(id)-\(count)"
+        }
+    }
+
+    /// The ids of the findings of a site, each made once: a finding is listed on the checks page,
+    /// its placement's or funnel's page and its rule's page, and its id's SHA-256 cost about
+    /// 25,000 instructions (160 M over the 4,171 ids of the 1k build). An id depends only on
+    /// its finding, so equal findings share it. Safe from any thread; holds at most one id per
+    /// finding of the site.
+    final class Memo: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ids: [Finding: String] = [:]
+
+        func id(for finding: Finding) -> String {
+            if let id = lock.withLock({ ids[finding] }) { return id }
+            let id = FindingPermalink.id(for: finding)
+            lock.withLock { ids[finding] = id }
+            return id
         }
     }
 }

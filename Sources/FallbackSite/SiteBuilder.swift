@@ -11,6 +11,8 @@ public struct SiteBuilder: Sendable {
     public let model: SiteModel
     public let theme: Theme
     let templates: TemplateSet
+    /// What the pages of the build render alike, done once (`PageMemo`).
+    let memo = PageMemo()
 
     public init(model: SiteModel, theme: Theme) throws {
         self.model = model
@@ -33,11 +35,13 @@ public struct SiteBuilder: Sendable {
     /// One page as the UTF-8 bytes of a complete HTML document, as it is written: made straight
     /// into bytes, with no `String` of the whole page.
     func renderBytes(_ page: SitePage) throws -> [UInt8] {
-        let values = PageValues()
+        let values = PageValues(memo: memo)
         let budget = renderBudget
-        let body = try templates.renderPageBytes(page.template, context: model.renderContext(for: page, values: values), values: values, budget: budget)
+        let body = try templates.renderPageBytes(
+            page.template, context: model.renderContext(for: page, values: values), values: values, budget: budget, memo: memo)
         return try templates.renderLayoutBytes(
-            "layout.html", context: layoutContext(for: page, content: values.html(utf8: body)).renderValue, values: values, budget: budget)
+            "layout.html", context: layoutContext(for: page, content: values.html(utf8: body)).renderValue, values: values, budget: budget,
+            memo: memo)
     }
 
     func layoutContext(for page: SitePage, content: TrustedHTML) -> LayoutContext {

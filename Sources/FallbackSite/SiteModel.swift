@@ -113,6 +113,10 @@ public struct SiteModel: Sendable {
     /// The permalink ids of the findings the Checks page lists: the first `listedFindingLimit` of
     /// each rule's group of each severity. Only those may be linked as `checks.html#<id>`.
     let checksListedIds: Set<String>
+    /// The findings' permalink ids, each made once for all the pages that list it.
+    let permalinks = FindingPermalink.Memo()
+    /// The texts of the paywall configs the previews show, each config read once.
+    let paywallTexts = PaywallPreview.TextsMemo()
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
     let changeAnchorsByPlacement: [ExactKey: [String]]
     /// The position in `snapshot.file.entries` of each placement's first record, by key.
@@ -216,7 +220,8 @@ public struct SiteModel: Sendable {
         // As the Checks page groups and cuts its lists (`checksPage`), once for every page.
         var groups: [Severity: [Rule.ID: [Finding]]] = [:]
         for finding in snapshot.findings { groups[finding.severity, default: [:]][finding.ruleId, default: []].append(finding) }
-        checksListedIds = Set(groups.values.flatMap(\.values).flatMap { FindingPermalink.ids(for: $0.prefix(SiteModel.listedFindingLimit)) })
+        let permalinks = permalinks
+        checksListedIds = Set(groups.values.flatMap(\.values).flatMap { FindingPermalink.ids(for: $0.prefix(SiteModel.listedFindingLimit), memo: permalinks) })
         var changeAnchors: [ExactKey: [String]] = [:]
         for change in changes?.changes ?? [] {
             if let key = change.placementKey, let location = change.newLocation {

@@ -119,7 +119,7 @@ extension SiteModel {
     /// The first `listedFindingLimit` of `findings`, as a list's rows.
     func listedFindings(_ findings: [Finding], root: String) -> [FindingRow] {
         let listed = findings.prefix(SiteModel.listedFindingLimit)
-        return zip(listed, FindingPermalink.ids(for: listed)).map { SiteModel.finding($0, id: $1, root: root, model: self) }
+        return zip(listed, FindingPermalink.ids(for: listed, memo: permalinks)).map { SiteModel.finding($0, id: $1, root: root, model: self) }
     }
 
     /// How many of `findings` a list leaves out.
@@ -405,7 +405,7 @@ extension SiteModel {
                 summary: record.changes.summary, rejected: record.rejection != nil, current: record.stamp.index == timeline.currentIndex,
                 path: walkPath(record.stamp.index, root: root, pair: false), changesPath: walkPath(record.stamp.index, root: root, pair: true))
         }
-        let findings = zip(timeline.findings, FindingPermalink.ids(for: timeline.findings.map(\.finding))).map { item, id in
+        let findings = zip(timeline.findings, FindingPermalink.ids(for: timeline.findings.map(\.finding), memo: permalinks)).map { item, id in
             HistoryPage.HistoryFindingRow(
                 id: id, rule: item.finding.ruleId.rawValue, rulePath: SiteModel.rulePath(item.finding.ruleId).map { root + $0 }, severity: item.finding.severity.rawValue, message: item.finding.message,
                 snapshot: item.snapshot.name, placement: item.finding.placementKey.map { SiteModel.name($0) }, line: item.finding.line,

@@ -95,6 +95,13 @@ struct TemplateFields<Context>: RandomAccessCollection, ExpressibleByArrayLitera
     var startIndex: Int { fields.startIndex }
     var endIndex: Int { fields.endIndex }
     subscript(position: Int) -> TemplateField<Context> { fields[position] }
+    /// Written out: `fieldRecord` runs where `Context` is known only at run time (a page's
+    /// specific context is an `any TemplateContext`), and there the collection's default
+    /// `index(after:)` looked up `Range`'s metadata at every step, about 2,000 instructions a
+    /// field (110 M in the 1k build).
+    func index(after position: Int) -> Int { position + 1 }
+    func index(before position: Int) -> Int { position - 1 }
+    var indices: Range<Int> { fields.indices }
 }
 
 /// One key of a `TemplateContext`: the name a template uses, written only here, and how the

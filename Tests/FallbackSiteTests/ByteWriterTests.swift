@@ -61,4 +61,23 @@ struct ByteWriterTests {
         #expect(sink == reference)
         #expect(writer.take() == reference)
     }
+
+    /// An array written in place (`ByteWriter.array(capacity:_:)`) holds what a writer's `take()`
+    /// gives, whether the bytes fit the room it was made with, fill it exactly, or outgrow it
+    /// (once or many times) and are copied.
+    @Test(arguments: [0, 1, 63, 64, 65, 200, 299, 300, 301, 4_096])
+    func anArrayWrittenInPlaceHoldsWhatTakeGives(capacity: Int) {
+        var generator = SplitMix64(seed: UInt64(capacity))
+        let pieces = (0..<30).map { _ in (0..<Int(generator.next() % 20)).map { _ in UInt8(truncatingIfNeeded: generator.next()) } }
+        var reference: [UInt8] = []
+        for piece in pieces { reference += piece + [7] }
+        let exact = ByteWriter.array(capacity: capacity == 300 ? reference.count : capacity) { writer in
+            for piece in pieces {
+                piece.withUnsafeBufferPointer { writer.append(bytes: $0) }
+                writer.append(byte: 7)
+            }
+        }
+        #expect(exact == reference)
+        #expect(ByteWriter.array(capacity: capacity) { _ in } == [])
+    }
 }

@@ -182,6 +182,29 @@ struct PaywallTextPathTests {
         }
     }
 
+    /// A site reads each config's texts once (`PaywallPreview.TextsMemo`), by the config's bytes:
+    /// configs met again, in one document or another, at other offsets, get the texts a walk of
+    /// their own gives, and configs of the same length but other bytes their own.
+    @Test func configsMetAgainHaveTheirOwnTexts() {
+        let memo = PaywallPreview.TextsMemo()
+        let documents = [
+            #"{"a":{"t":"one","n":["x",{"k/~":"y"}]},"b":{"t":"two","n":["x",{"k/~":"y"}]},"c":{"t":"one","n":["x",{"k/~":"y"}]}}"#,
+            #"[{"t":"two","n":["x",{"k/~":"y"}]}, "", {"t":"one","n":["x",{"k/~":"y"}]}, {}, {}]"#,
+        ].map { JSONDocument(text: $0) }
+        for _ in 0..<2 {
+            for document in documents {
+                let configs = document.root.kind == .object ? document.root.members.map(\.value) : document.root.elements
+                for config in configs {
+                    let (texts, more) = memo.texts(in: config)
+                    let (expected, expectedMore) = PaywallPreview.texts(in: config)
+                    #expect(texts.map(\.path) == expected.map(\.path))
+                    #expect(texts.map(\.text) == expected.map(\.text))
+                    #expect(more == expectedMore)
+                }
+            }
+        }
+    }
+
     @Test func everyPaywallOfEveryCorpusFileHasTheDocumentsPaths() throws {
         var count = 0
         for path in ListingBytesTests.files {

@@ -51,4 +51,20 @@ import Testing
             #expect(FindingPermalink.slug(text) == FindingPermalink.slowSlug(text), "\(text.debugDescription)")
         }
     }
+
+    /// A site makes each finding's id once (`FindingPermalink.Memo`): lists through the memo,
+    /// asked in any order and again, give the ids made without it, repeated findings' `-2`
+    /// suffixes included.
+    @Test func idsThroughTheMemoAreTheIdsWithoutIt() {
+        let findings = (0..<12).map { index in
+            Finding(
+                ruleId: Rule.ID(index % 3 == 0 ? "funnel.cycle" : "copy.missing"), severity: .warning, message: "message \(index % 5)",
+                placementKey: index % 4 == 0 ? nil : "key\(index % 2)", pointer: "/placements/p\(index % 6)", line: index % 7, column: 3)
+        }
+        let memo = FindingPermalink.Memo()
+        for list in [findings, findings.reversed(), findings + findings, Array(findings.prefix(5)), findings] {
+            #expect(FindingPermalink.ids(for: list, memo: memo) == FindingPermalink.ids(for: list), "\(list.count)")
+        }
+        #expect(Set(FindingPermalink.ids(for: findings, memo: memo)).count == findings.count)
+    }
 }
