@@ -597,7 +597,7 @@ public struct ExactKey: Hashable, Sendable {
 
     /// The bytes in one call, not one per byte: keys can be megabytes long.
     public func hash(into hasher: inout Hasher) {
-        let hashed = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil { Array(string.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 
