@@ -581,8 +581,10 @@ public struct TemplateSet: Sendable {
 }
 
 /// Bytes as a dictionary key: found by a hash of every byte, and compared whole, so two inputs
-/// with the same hash are still told apart (`PageMemo`'s Markdown and layouts, the paywall
-/// previews' configs).
+/// with the same hash are still told apart (`PageMemo`'s Markdown and layouts). Only for bytes a
+/// snapshot does not spell: the hash is not seeded, so anyone can make inputs that share it. A
+/// page's Markdown and layout are the templates' text with a token for every value; snapshot
+/// bytes (the paywall previews' configs) are keyed by `[UInt8]` and `Hasher` instead.
 struct ExactBytes: Hashable, Sendable {
     let bytes: [UInt8]
     let hash: Int
