@@ -319,6 +319,9 @@ extension JSONDocument {
         /// Records a container's parent and ordinal when it opens.
         mutating func appendContainer(_ link: ContainerLink) { containers.append(link) }
 
+        /// Makes room for `count` containers' links.
+        mutating func reserveContainers(_ count: Int) { containers.reserveCapacity(count) }
+
         /// Appends the nodes and container links of a split parse's second half (`SplitParse`),
         /// renumbered to follow this builder's: every `next` and parent moves up by this builder's
         /// count, but the parents at or above `SplitParse.assumedOuter` stand for the two containers

@@ -102,7 +102,7 @@ extension JSONDocument {
         ) -> Fragment? {
             guard let (comma, kinds, nodesBefore) = boundary(bytes, index: index, from: split) else { return nil }
             let nodes = NodeBuilder(sharing: block, from: nodesBefore, otherwiseCapacity: Parser<IndexedScanner>.nodeCapacity(for: bytes.count - comma))
-            var parser = Parser(count: bytes.count, scanner: IndexedScanner(index: index), nodes: nodes)
+            var parser = Parser(count: bytes.count, scanner: IndexedScanner(index: index), expectedBytes: bytes.count - comma, nodes: nodes)
             parser.acceptsLoneSurrogates = acceptingLoneSurrogates
             parser.isFragment = true
             parser.assumedKinds = kinds

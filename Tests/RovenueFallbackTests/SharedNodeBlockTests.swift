@@ -1,3 +1,4 @@
+import FallbackSample
 @testable import RovenueFallback
 import Testing
 
@@ -76,5 +77,19 @@ import Testing
         let (first, inPlace) = Self.meet(capacity: 64, firstBefore: 100, claimFrom: 10, firstAfter: 0, second: 30)
         #expect(!inPlace)
         Self.expectMet(first, firstCount: 100, secondCount: 30)
+    }
+}
+
+/// The parser's list of container links starts with room for a whole export, so it is not copied
+/// into fresh memory as it grows; split or not, the document keeps that list.
+@Suite struct ContainerRoomTests {
+    @Test(arguments: [false, true]) func anExportsContainersFitTheRoomMadeForThem(_ inTwoHalves: Bool) {
+        let bytes = Array(SampleExport(placementCount: 40, seed: 5).jsonText().utf8)
+        let document = JSONDocument(bytes: bytes, path: .vector, splitAt: inTwoHalves ? bytes.count * 6 / 10 : Int.max)
+        #expect(document.storage.parsedInTwoHalves == inTwoHalves)
+        let containers = document.storage.nodes.buffer.containers
+        let room = JSONDocument.Parser<IndexedScanner>.containerCapacity(for: bytes.count)
+        #expect(containers.count > 100 && containers.count <= room)
+        #expect(containers.capacity >= room, "room for \(containers.capacity) containers, \(room) made")
     }
 }
