@@ -62,7 +62,7 @@ let package = Package(
                 "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackReports", "FallbackSample",
                 "FallbackSite", "FallbackMustache",
             ]),
-        .executableTarget(name: "fallback-site", dependencies: ["FallbackCLI"]),
+        .executableTarget(name: "fallback-site", dependencies: ["FallbackCLI", "RovenueFallback"]),
         .executableTarget(
             name: "fallback-bench",
             dependencies: ["RovenueFallback", "FallbackAudit", "FallbackHistory", "FallbackSample", "FallbackSite"]

@@ -85,6 +85,8 @@ public struct JSONDocument: Sendable {
         let loneSurrogates: [LoneSurrogate]
         /// Stage 2 ran in two halves that met (`SplitParse`).
         let parsedInTwoHalves: Bool
+        /// The second half was written into the first half's node block (`SplitParse.SharedBlock`).
+        let secondHalfWrittenInPlace: Bool
         /// The caches decoders make strings through (`StringCache`), one per decoder at a time.
         let stringCaches = StringCachePool()
 
@@ -104,6 +106,7 @@ public struct JSONDocument: Sendable {
             self.overflowingNumbers = parser.overflowing
             self.loneSurrogates = parser.loneSurrogates
             self.parsedInTwoHalves = parser.adoptedSecondHalf
+            self.secondHalfWrittenInPlace = parser.secondHalfWrittenInPlace
         }
     }
 
@@ -694,16 +697,29 @@ extension JSONDocument {
         var assumedCloses: [SplitParse.AssumedClose?] = [nil, nil]
         /// A second half was taken in (`adopt`).
         var adoptedSecondHalf = false
+        /// It was written into this parser's block (`SplitParse.SharedBlock`), not copied there.
+        var secondHalfWrittenInPlace = false
 
         /// A parser for `count` bytes; its node block starts with room for one node per 6 bytes (the
         /// sample exports have one per 9) of `expectedBytes` (all of them by default), up to 64 Mi
-        /// nodes, and grows from there.
-        init(count: Int, scanner: Scanner, expectedBytes: Int? = nil) {
+        /// nodes (`nodeCapacity(for:)`), and grows from there; or it writes into `nodes` when given
+        /// (a split parse's second half in the first half's block, `SplitParse.SharedBlock`).
+        init(count: Int, scanner: Scanner, expectedBytes: Int? = nil, nodes: NodeBuilder? = nil) {
             self.count = count
             self.scanner = scanner
             let parsed = count <= JSONDocument.maximumByteCount ? min(count, expectedBytes ?? count) : 0
-            nodes = NodeBuilder(capacity: min(parsed / 6 + 16, 1 << 26))
+            self.nodes = nodes ?? NodeBuilder(capacity: Parser.nodeCapacity(for: parsed))
+            // One container per 32 bytes (the sample exports have one per 65): the list of their
+            // links rarely grows, and growing copied it into fresh pages, 2,000-3,000 page faults
+            // for a 10,000-placement text. Room that is not written is never faulted in.
+            self.nodes.reserveContainers(Parser.containerCapacity(for: parsed))
         }
+
+        /// The containers a parser starts with room for, for `byteCount` bytes of text.
+        static func containerCapacity(for byteCount: Int) -> Int { min(byteCount / 32 + 16, 1 << 24) }
+
+        /// The nodes a block starts with room for, for `byteCount` bytes of text.
+        static func nodeCapacity(for byteCount: Int) -> Int { min(byteCount / 6 + 16, 1 << 26) }
 
         mutating func fail(_ reason: SyntaxError.Reason, _ message: String, at offset: Int) {
             guard error == nil else { return }
@@ -722,6 +738,8 @@ extension JSONDocument {
         /// otherwise the fragment is dropped and this parser goes on alone.
         mutating func finish(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, meeting fragment: SplitParse.Fragment?) {
             var offset = offset
+            nodes.stopSharing()
+            defer { nodes.freeLeftBlock() }
             if let comma = stoppedAt {
                 stopAfter = Int.max
                 stoppedAt = nil

@@ -207,15 +207,66 @@ extension JSONDocument {
 
     /// The parser's growing node block: appends write through a pointer, with one capacity compare
     /// and no copy when it grows (`realloc` moves a large block's pages without copying them).
+    ///
+    /// In a split parse both halves write into the first half's block (`SplitParse.SharedBlock`):
+    /// the first half's capacity is then its limit there, the second half's the rest of the block,
+    /// and a half that needs more moves to a block of its own.
     struct NodeBuilder {
         private(set) var base: UnsafeMutablePointer<PackedNode>
         private(set) var count = 0
         private var capacity: Int
         private(set) var containers: [ContainerLink] = []
+        /// The block this builder, a first half, shares with the second half (`shareWithSecondHalf()`).
+        private var sharedBlock: SplitParse.SharedBlock?
+        /// False for a second half writing into the first half's block: not this builder's to grow or free.
+        private var ownsBlock = true
+        /// The shared block a first half moved out of, still holding the second half's nodes
+        /// (`freeLeftBlock()` frees it once they are taken in).
+        private var leftBlock: UnsafeMutablePointer<PackedNode>?
 
         init(capacity: Int) {
-            self.capacity = max(capacity, 16)
-            base = NodeBuilder.allocate(nil, self.capacity)
+            let capacity = max(capacity, 16)
+            self.init(base: NodeBuilder.allocate(nil, capacity), capacity: capacity, ownsBlock: true)
+        }
+
+        private init(base: UnsafeMutablePointer<PackedNode>, capacity: Int, ownsBlock: Bool) {
+            self.base = base
+            self.capacity = capacity
+            self.ownsBlock = ownsBlock
+        }
+
+        /// A split parse's second half, written into `block` from `nodesBefore` (or the first half's
+        /// limit, if further), or into a block of its own for `capacity` nodes when `block` has no
+        /// room for it.
+        init(sharing block: SplitParse.SharedBlock, from nodesBefore: Int, otherwiseCapacity capacity: Int) {
+            guard let start = block.claimSecondHalf(from: nodesBefore) else {
+                self.init(capacity: capacity)
+                return
+            }
+            self.init(base: block.base + start, capacity: block.capacity - start, ownsBlock: false)
+        }
+
+        /// Lets a split parse's second half write into the rest of this block; this builder, the
+        /// first half, writes up to a limit it raises as it goes (`SplitParse.SharedBlock`).
+        mutating func shareWithSecondHalf() -> SplitParse.SharedBlock {
+            let block = SplitParse.SharedBlock(base: base, capacity: capacity, firstHalfCount: count)
+            sharedBlock = block
+            capacity = block.initialLimit
+            return block
+        }
+
+        /// Ends the sharing once both halves stopped: this builder may use the whole block again.
+        mutating func stopSharing() {
+            guard let block = sharedBlock else { return }
+            sharedBlock = nil
+            capacity = block.capacity
+        }
+
+        /// Frees the shared block a first half moved out of, after the second half's nodes were taken in.
+        mutating func freeLeftBlock() {
+            guard let block = leftBlock else { return }
+            free(block)
+            leftBlock = nil
         }
 
         private static func allocate(_ old: UnsafeMutablePointer<PackedNode>?, _ capacity: Int) -> UnsafeMutablePointer<PackedNode> {
@@ -233,22 +284,58 @@ extension JSONDocument {
 
         @inline(never)
         private mutating func grow() {
+            if let block = sharedBlock {
+                switch block.raiseFirstHalfLimit(from: count) {
+                case .upTo(let limit):
+                    capacity = limit
+                    return
+                case .wholeBlock:
+                    sharedBlock = nil
+                    capacity = block.capacity
+                    if count < capacity { return }
+                case .none:
+                    sharedBlock = nil
+                    leftBlock = base
+                    moveToOwnBlock()
+                    return
+                }
+            } else if !ownsBlock {
+                moveToOwnBlock()
+                return
+            }
             capacity *= 2
             base = NodeBuilder.allocate(base, capacity)
         }
 
+        /// Copies the nodes into a block of this builder's own, twice as large as they need.
+        private mutating func moveToOwnBlock() {
+            let moved = NodeBuilder.allocate(nil, max(count * 2, 16))
+            moved.initialize(from: base, count: count)
+            base = moved
+            capacity = max(count * 2, 16)
+            ownsBlock = true
+        }
+
         /// Records a container's parent and ordinal when it opens.
         mutating func appendContainer(_ link: ContainerLink) { containers.append(link) }
+
+        /// Makes room for `count` containers' links.
+        mutating func reserveContainers(_ count: Int) { containers.reserveCapacity(count) }
 
         /// Appends the nodes and container links of a split parse's second half (`SplitParse`),
         /// renumbered to follow this builder's: every `next` and parent moves up by this builder's
         /// count, but the parents at or above `SplitParse.assumedOuter` stand for the two containers
         /// the second half was assumed to be in, which `assumed` maps to their nodes here and to how
         /// many members or elements came before the second half's in them.
+        /// Returns whether they were written into this block already (`SplitParse.SharedBlock`).
+        @discardableResult
         mutating func append(
             secondHalf other: NodeBuilder, assumed: (Int32) -> (node: Int32, before: Int32)
-        ) {
-            if count + other.count > capacity {
+        ) -> Bool {
+            // Written into this block (`SplitParse.SharedBlock`) at or after this builder's end:
+            // moved down in place, if at all. Otherwise copied from the second half's own block.
+            let inPlace = !other.ownsBlock && other.base >= base + count && other.base < base + capacity
+            if !inPlace, count + other.count > capacity {
                 capacity = max(capacity * 2, count + other.count)
                 base = NodeBuilder.allocate(base, capacity)
             }
@@ -273,7 +360,14 @@ extension JSONDocument {
                     }
                     (target + index).initialize(to: node)
                 }
-                MemoryPages.discard(other.base + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
+                if !inPlace {
+                    MemoryPages.discard(other.base + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
+                }
+            }
+            if inPlace, other.base > target {
+                // The pages past the moved nodes held only their old copy.
+                let stale = target + other.count
+                MemoryPages.discard(stale, byteCount: (other.base - target) * MemoryLayout<PackedNode>.stride)
             }
             count += other.count
             containers.reserveCapacity(containers.count + other.containers.count)
@@ -285,11 +379,14 @@ extension JSONDocument {
                     containers.append(ContainerLink(node: link.node + Int32(shift), parent: link.parent + Int32(shift), ordinal: link.ordinal))
                 }
             }
+            return inPlace
         }
 
-        /// Frees the block of a builder whose nodes are not kept (`finish()` hands it on otherwise).
-        /// The builder must not be used after.
-        func discard() { free(base) }
+        /// Frees the block of a builder whose nodes are not kept (`finish()` hands it on otherwise),
+        /// unless it is the first half's (`SplitParse.SharedBlock`). The builder must not be used after.
+        func discard() {
+            if ownsBlock { free(base) }
+        }
 
         @inline(__always)
         subscript(index: Int) -> PackedNode {

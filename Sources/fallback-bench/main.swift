@@ -94,6 +94,11 @@ func otherOnly(_ only: String) -> Bool {
 /// Every goal the run measured (or could not), for the summary at the end.
 var goals: [Goal] = []
 
+// Memory as `fallback-site` keeps it, so the in-process rows measure what the command does; not in
+// the JSONDecoder anchor's child, which stays a plain program.
+if !CommandLine.arguments.contains(decodeChildFlag) {
+    MemoryPages.keepFreedMemoryWarm()
+}
 // The history case measures peak memory in child processes of this binary: peak memory only grows.
 if let index = CommandLine.arguments.firstIndex(where: { $0.hasPrefix("--history-measure-") }), index + 1 < CommandLine.arguments.count {
     try measureHistoryChild(mode: CommandLine.arguments[index], path: CommandLine.arguments[index + 1])

@@ -1,4 +1,5 @@
 import FallbackCLI
+import RovenueFallback
 
 #if canImport(Glibc)
 import Glibc
@@ -8,4 +9,6 @@ import Musl
 import Darwin
 #endif
 
+// Repeated parses (history over a folder, a series build) reuse the memory of the last.
+MemoryPages.keepFreedMemoryWarm()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -154,12 +154,29 @@ import Testing
         }
     }
 
+    /// Where the halves meet in valid text, the second half was written into the first half's node
+    /// block from where the first half's nodes end (`SplitParse.SharedBlock`), not copied there.
+    @Test func aMetSplitParseWritesItsSecondHalfInPlace() throws {
+        let compact = SampleExport(placementCount: 12, seed: 3).jsonText()
+        let pretty = JSONDocument(text: compact).root.owned.jsonText(.prettyPrinted)
+        for (name, text) in [("compact", compact), ("pretty", pretty)] {
+            let bytes = Array(text.utf8)
+            let reference = JSONDocument(referenceParsing: bytes)
+            for comma in Self.meetingCommas(text) {
+                let document = JSONDocument(bytes: bytes, path: .vector, splitAt: comma)
+                #expect(document.storage.parsedInTwoHalves && document.storage.secondHalfWrittenInPlace, "\(name) split at \(comma)")
+                StageTwoParserTests.expectSame(document, as: reference, bytes: bytes, "\(name) split at \(comma)", comparingPositions: false)
+            }
+        }
+    }
+
     /// A large export is split without being asked, and still gives the one-piece document.
     @Test func aLargeExportIsSplitByDefault() throws {
         let bytes = Array(SampleExport(placementCount: 900, seed: 9).jsonText().utf8)
         try #require(bytes.count >= JSONDocument.SplitParse.minimumByteCount)
         let document = JSONDocument(bytes: bytes)
         #expect(document.storage.parsedInTwoHalves == (ProcessInfo.processInfo.activeProcessorCount > 1))
+        #expect(document.storage.secondHalfWrittenInPlace == document.storage.parsedInTwoHalves)
         let whole = JSONDocument(bytes: bytes, path: .vector, splitAt: Int.max)
         #expect(!whole.storage.parsedInTwoHalves)
         StageTwoParserTests.expectSame(document, as: whole, bytes: bytes, "large export")
