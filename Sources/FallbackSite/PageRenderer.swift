@@ -18,8 +18,12 @@ public final class PageValues: @unchecked Sendable {
 
     private let lock = NSLock()
     /// Read by the tests' reference substitution.
-    private(set) var values: [Value] = []
-    private var trustedTokens: Set<String> = []
+    ///
+    /// Written only under `lock`, and read under it too (but by the tests, once a render is
+    /// over), so the run-time exclusivity check of each access (a fifth of a token's cost, a
+    /// page registering hundreds) is left out: the lock already keeps accesses apart.
+    @exclusivity(unchecked) private(set) var values: [Value] = []
+    @exclusivity(unchecked) private var trustedTokens: Set<String> = []
     /// Tokens carry a random nonce, so no text in a snapshot can spell one.
     let prefix: String
     /// The first byte of every token.
@@ -28,6 +32,9 @@ public final class PageValues: @unchecked Sendable {
     private let prefixBytes: [UInt8]
     /// `PageValues.suffix` as UTF-8.
     private static let suffixBytes = Array(PageValues.suffix.utf8)
+    /// `PageValues.suffixBytes`, held by each instance: a token read it through the lazy global's
+    /// check each time.
+    private let suffixBytes = PageValues.suffixBytes
 
     public convenience init() {
         self.init(prefix: PageValues.randomPrefix())
@@ -43,6 +50,9 @@ public final class PageValues: @unchecked Sendable {
         self.prefix = prefix
         prefixFirstByte = prefix.utf8.first!
         prefixBytes = Array(prefix.utf8)
+        // Room for the values of most pages (hundreds each): the array does not grow, and
+        // copy, from one.
+        values.reserveCapacity(256)
     }
 
     /// The marker and a random nonce.
@@ -112,7 +122,7 @@ public final class PageValues: @unchecked Sendable {
         }
         output.append(bytes: prefixBytes)
         ListingBytes.appendDecimal(number, to: &output)
-        output.append(bytes: PageValues.suffixBytes)
+        output.append(bytes: suffixBytes)
     }
 
     /// Writes the token of `number` at the start of `buffer` (at least `maximumTokenLength`
