@@ -335,6 +335,7 @@ extension SiteBuilder {
         self.model = model
         self.theme = theme.theme
         self.templates = theme.templates
+        snapshotFileName = Self.fileName(of: model)
     }
 }
 

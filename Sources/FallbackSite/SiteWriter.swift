@@ -261,6 +261,11 @@ public struct SiteWriter: Sendable {
         /// The lock on `folder` that marks it as a live build's (nil where the file system does not lock).
         let ownership: FolderLock?
         private var directories: Set<String> = []
+        /// The folders, relative to `folder`, of the files written so far ("" for `folder` itself),
+        /// each found once: `NSString.deletingLastPathComponent` spent about 40,000 instructions
+        /// on a staging path (120 M for the 3,000 files of a 1k build), and a site has a handful
+        /// of folders.
+        private var relativeDirectories: Set<Substring> = []
         /// How many `.html` files are written so far.
         public private(set) var pageCount = 0
 
@@ -277,10 +282,16 @@ public struct SiteWriter: Sendable {
         public mutating func write(_ path: String, _ bytes: [UInt8]) throws {
             guard SiteWriter.isSafe(path) else { throw SiteWriterError.unsafePath(path) }
             let target = folder + "/" + path
-            let directory = (target as NSString).deletingLastPathComponent
-            if !directories.contains(directory) {
-                try writer.io.createDirectory(directory)
-                directories.insert(directory)
+            // A safe path's last component is not empty and holds no `/`, so the folder `target`
+            // is in depends only on the part of `path` before its last `/`.
+            let relativeDirectory = path[..<(path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.startIndex)]
+            if !relativeDirectories.contains(relativeDirectory) {
+                let directory = (target as NSString).deletingLastPathComponent
+                if !directories.contains(directory) {
+                    try writer.io.createDirectory(directory)
+                    directories.insert(directory)
+                }
+                relativeDirectories.insert(relativeDirectory)
             }
             try writer.io.writeFile(target, bytes)
             if path.hasSuffix(".html") { pageCount += 1 }

@@ -79,6 +79,18 @@ struct ListingBytesTests {
         #expect(output == Array(("x" + String(number)).utf8))
     }
 
+    /// Every number below 2,000, across the short path for numbers below 1,000 and the general one.
+    @Test func smallDecimalsAreSpelledAsStringSpellsThem() {
+        for number in 0..<2000 {
+            var output: [UInt8] = []
+            ListingBytes.appendDecimal(number, to: &output)
+            if output != Array(String(number).utf8) {
+                Issue.record("\(number): \(String(decoding: output, as: UTF8.self))")
+                return
+            }
+        }
+    }
+
     @Test(arguments: [0, 1, 31, 32])
     func indentationIsTwoSpacesALevel(levels: Int) {
         var output: [UInt8] = []
