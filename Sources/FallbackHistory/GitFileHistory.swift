@@ -67,41 +67,10 @@ public struct GitFileHistory: SnapshotSource {
     }
 
     public func bytes(of reference: SnapshotReference) throws -> [UInt8] {
-        try git.blob(Self.object(of: reference))
-    }
-
-    /// Reads the versions through `readAheadProcesses` more `git cat-file --batch` processes, each
-    /// taking every second reference and reading its next version while `body` runs on the one
-    /// before: git unpacks a version of a large file (10-20 ms for 5 MB) about as fast as the fold
-    /// parses and audits it, and `SnapshotSeries` reads every version twice, so reading one at a
-    /// time left the fold waiting on git half the time. At most `readAheadProcesses` versions wait,
-    /// read, beside the one `body` holds. Errors come in the order of `references`, as from
-    /// `bytes(of:)`.
-    public func read(_ references: [SnapshotReference], each body: (_ position: Int, _ bytes: [UInt8]) throws -> Void) throws {
-        guard references.count > 1 else {
-            for (position, reference) in references.enumerated() { try body(position, try bytes(of: reference)) }
-            return
-        }
-        let readAhead = ReadAhead(references: references, readers: Self.readAheadProcesses) { [git] in
-            try git.startReader()
-        }
-        defer { readAhead.stop() }
-        for position in references.indices {
-            try body(position, try readAhead.take(position))
-        }
-    }
-
-    /// The `git cat-file --batch` processes `read(_:each:)` starts: two, so that git unpacks two
-    /// versions at once where the fold waits for it (reading each version's `generatedAt` does
-    /// little else), without holding more than two versions read ahead.
-    static let readAheadProcesses = 2
-
-    /// The object id of `reference`'s blob.
-    fileprivate static func object(of reference: SnapshotReference) throws -> String {
         guard let object = reference.object else {
             throw HistoryError.gitFailed(command: GitObjectReader.command, message: "\(reference.name) names no git object")
         }
-        return object
+        return try git.blob(object)
     }
 
     /// `path` relative to the repository's top level, as `git log` writes it: the work tree's
@@ -240,13 +209,6 @@ private final class GitProcesses: @unchecked Sendable {
         return Array(output)
     }
 
-    /// Starts another `git cat-file --batch`, for a caller that reads through it alone.
-    func startReader() throws -> GitObjectReader {
-        let reader = try GitObjectReader(repository: repository)
-        lock.withLock { started += 1 }
-        return reader
-    }
-
     /// The bytes of the blob `object`, read by the one `git cat-file --batch`.
     func blob(_ object: String) throws -> [UInt8] {
         try lock.withLock {
@@ -286,80 +248,6 @@ private struct GitRun {
         status = process.terminationStatus
         self.output = [UInt8](outputData)
         self.error = errorBytes.text
-    }
-}
-
-/// Versions of a file read ahead, in order, by `readers` threads, each with its own
-/// `git cat-file --batch`: reader `r` reads the references at positions `r`, `r + readers`, … and
-/// holds each until it is taken, so at most `readers` versions wait.
-///
-/// A reader stops at its first error, which `take` throws in turn; `stop()` ends every reader
-/// (one busy reading finishes that version first) and waits for them, so no thread or process
-/// outlives the read.
-private final class ReadAhead: @unchecked Sendable {
-    private let references: [SnapshotReference]
-    private let condition = NSCondition()
-    /// Each reader's version read and not yet taken.
-    private var waiting: [Result<[UInt8], any Error>?]
-    private var stopped = false
-    private let finished = DispatchGroup()
-
-    init(references: [SnapshotReference], readers: Int, start: @escaping @Sendable () throws -> GitObjectReader) {
-        self.references = references
-        let readers = max(1, min(readers, references.count))
-        waiting = Array(repeating: nil, count: readers)
-        for reader in 0..<readers {
-            finished.enter()
-            let thread = Thread { [self] in
-                defer { finished.leave() }
-                read(every: reader, start: start)
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-    }
-
-    private func read(every reader: Int, start: () throws -> GitObjectReader) {
-        var objectReader: GitObjectReader?
-        for position in stride(from: reader, to: references.count, by: waiting.count) {
-            condition.lock()
-            while waiting[reader] != nil, !stopped { condition.wait() }
-            let stop = stopped
-            condition.unlock()
-            if stop { return }
-            let result = Result { () throws -> [UInt8] in
-                let object = try GitFileHistory.object(of: references[position])
-                if objectReader == nil { objectReader = try start() }
-                return try objectReader!.blob(object)
-            }
-            condition.lock()
-            waiting[reader] = result
-            condition.broadcast()
-            condition.unlock()
-            if case .failure = result { return }
-        }
-    }
-
-    /// The bytes at `position`; positions must be taken in order, each once. A reader's error stays
-    /// in its place, so a reader that stopped is never waited for.
-    func take(_ position: Int) throws -> [UInt8] {
-        let reader = position % waiting.count
-        condition.lock()
-        while waiting[reader] == nil { condition.wait() }
-        let result = waiting[reader]!
-        if case .success = result { waiting[reader] = nil }
-        condition.broadcast()
-        condition.unlock()
-        return try result.get()
-    }
-
-    /// Ends the readers and waits for them.
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-        finished.wait()
     }
 }
 

@@ -8,8 +8,7 @@ import RovenueFallback
 ///
 /// Building a series reads each snapshot once, keeping only its `generatedAt`; `timeline(_:)`
 /// then reads them again one at a time and folds each into a `TimelineBuilder`, so no more than
-/// one snapshot's parse is alive at any moment, beside the few texts a source reads ahead
-/// (`SnapshotSource.read(_:each:)`).
+/// one snapshot's text and parse is alive at any moment.
 ///
 /// ```swift
 /// let series = try SnapshotSeries(GitFileHistory(file: "App/rovenue-fallback.json"))
@@ -41,9 +40,9 @@ public struct SnapshotSeries: Sendable {
         let references = try source.references()
         var members: [Member] = []
         members.reserveCapacity(references.count)
-        try source.read(references) { index, bytes in
-            let generatedAt = GeneratedAtScan.generatedAt(in: bytes)
-            members.append(Member(reference: references[index], sourceIndex: index, generatedAt: generatedAt))
+        for (index, reference) in references.enumerated() {
+            let generatedAt = GeneratedAtScan.generatedAt(in: try source.bytes(of: reference))
+            members.append(Member(reference: reference, sourceIndex: index, generatedAt: generatedAt))
             progress?(index + 1, references.count)
         }
         self.init(source: source, sourceOrder: members)
@@ -82,10 +81,10 @@ public struct SnapshotSeries: Sendable {
         _ options: HistoryOptions, visit: (_ file: FallbackFile, _ findings: [Finding], _ record: SnapshotRecord) -> Void
     ) throws -> Timeline {
         var builder = TimelineBuilder(options: options)
-        try source.read(members.map(\.reference)) { index, bytes in
-            let file = FallbackFile(bytes: bytes)
+        for member in members {
+            let file = FallbackFile(bytes: try source.bytes(of: member.reference))
             let findings = options.audit.findings(in: file)
-            let record = builder.add(file, as: members[index], findings: findings)
+            let record = builder.add(file, as: member, findings: findings)
             visit(file, findings, record)
             releaseFreedMemory()
         }

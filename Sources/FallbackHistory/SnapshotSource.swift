@@ -10,21 +10,6 @@ public protocol SnapshotSource: Sendable {
     func references() throws -> [SnapshotReference]
     /// The bytes of one snapshot listed by `references()`.
     func bytes(of reference: SnapshotReference) throws -> [UInt8]
-    /// Reads `references` in the order given and hands `body` each one's bytes with its position
-    /// in `references`, one at a time; the first error, in that order, stops the reading and is
-    /// thrown, whether a read or `body` threw it. A source may read the next few ahead while
-    /// `body` runs (`GitFileHistory` does, since git spends as long unpacking a version as the fold
-    /// spends on it), holding no more than a few snapshots' bytes at once; by default each is read
-    /// with `bytes(of:)` only when the one before is done.
-    func read(_ references: [SnapshotReference], each body: (_ position: Int, _ bytes: [UInt8]) throws -> Void) throws
-}
-
-extension SnapshotSource {
-    public func read(_ references: [SnapshotReference], each body: (_ position: Int, _ bytes: [UInt8]) throws -> Void) throws {
-        for (position, reference) in references.enumerated() {
-            try body(position, try bytes(of: reference))
-        }
-    }
 }
 
 /// One snapshot of a source, not yet read.

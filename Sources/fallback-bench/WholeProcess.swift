@@ -51,7 +51,7 @@ enum FileSystemSettling {
         spent = []
         sync()
         if !removed.isEmpty {
-            _ = FileManager.default.createFile(atPath: deletionMarker, contents: Data("\(removed.count) folders\n".utf8))
+            FileManager.default.createFile(atPath: deletionMarker, contents: Data("\(removed.count) folders\n".utf8))
         }
     }
 
