@@ -101,7 +101,7 @@ let package = Package(
             name: "FallbackCLITests",
             dependencies: [
                 "FallbackCLI", "RovenueFallback", "FallbackAudit", "FallbackDiff", "FallbackHistory", "FallbackReports",
-                "FallbackMarkdown",
+                "FallbackMarkdown", "FallbackSample",
             ]),
         // The benchmark's pure parts: goal verdicts, number formatting, its input generators, its child processes.
         .testTarget(name: "FallbackBenchTests", dependencies: ["fallback-bench", "RovenueFallback", "FallbackAudit"]),
