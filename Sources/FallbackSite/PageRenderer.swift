@@ -359,6 +359,15 @@ struct MarkupPosition {
 
     private static let plainTextElements: [TagName] = ["title", "textarea", "script", "style"].map(TagName.init)
 
+    /// The lengths of those names, shortest to longest: a tag whose name falls outside skips the
+    /// lookup. Derived from the list, so a name added to it is never skipped by a stale bound; a
+    /// name must fit the eight bytes a `TagName` holds.
+    private static let plainTextNameLengths: ClosedRange<Int> = {
+        let lengths = plainTextElements.map(\.count)
+        precondition(lengths.allSatisfy { $0 <= 8 }, "a plain-text element's name is longer than a TagName holds")
+        return (lengths.min() ?? 0)...(lengths.max() ?? 0)
+    }()
+
     private var state = State.content
     private var tagName = TagName()
     private var readingName = false
@@ -487,8 +496,7 @@ struct MarkupPosition {
             case UInt8(ascii: "\""): state = .doubleQuoted
             case UInt8(ascii: "'"): state = .singleQuoted
             case UInt8(ascii: ">"):
-                // The plain-text elements' names are five to eight bytes long.
-                if !isEndTag, tagName.count >= 5, tagName.count <= 8, Self.plainTextElements.contains(tagName) {
+                if !isEndTag, Self.plainTextNameLengths.contains(tagName.count), Self.plainTextElements.contains(tagName) {
                     state = .plainText
                     openElement = tagName
                 } else {
