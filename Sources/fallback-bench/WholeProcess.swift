@@ -51,7 +51,7 @@ enum FileSystemSettling {
         spent = []
         sync()
         if !removed.isEmpty {
-            FileManager.default.createFile(atPath: deletionMarker, contents: Data("\(removed.count) folders\n".utf8))
+            _ = FileManager.default.createFile(atPath: deletionMarker, contents: Data("\(removed.count) folders\n".utf8))
         }
     }
 

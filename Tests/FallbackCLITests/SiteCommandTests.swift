@@ -94,7 +94,7 @@ struct SiteCommandTests {
 
     @Test func buildRefusesAFolderItDidNotWriteUnlessForced() throws {
         let out = try temporaryFolder()
-        FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("mine".utf8))
+        _ = FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("mine".utf8))
         let refused = run(["build", example, "--out", out])
         #expect(refused.status == 2)
         #expect(refused.error.contains("pass --force"))
