@@ -166,9 +166,11 @@ public final class PageValues: @unchecked Sendable {
     }
 
     private func isTrustedToken(_ text: String) -> Bool {
-        // Most values are snapshot text, not tokens: they are told apart by their first bytes,
+        // Most values are snapshot text, not tokens: they are told apart by their length (a token
+        // has the prefix, a digit and the suffix; most values are shorter) and first bytes,
         // without the lock or a hash.
-        guard text.utf8.first == prefixFirstByte, text.utf8.starts(with: prefix.utf8) else { return false }
+        guard text.utf8.count > prefixBytes.count + suffixBytes.count, text.utf8.first == prefixFirstByte, text.utf8.starts(with: prefix.utf8)
+        else { return false }
         return lock.withLock { trustedTokens.contains(text) }
     }
 

@@ -127,8 +127,13 @@ public struct SearchIndex: Sendable, Hashable {
         // An ASCII path (every path the site makes) splits at its first `#` byte, without reading
         // it Character by Character (13,000 instructions a path, 214 M for the 1k sample's index).
         // In other text a `#` can be part of a larger Character, which the search must not match.
-        if path.utf8.allSatisfy({ $0 < 0x80 }) {
-            guard let hash = path.utf8.firstIndex(of: UInt8(ascii: "#")) else { return (path, nil) }
+        // Both read from the String's storage: through the generic UTF-8 view they cost about
+        // 2,300 instructions a path (37 M for the 1k sample's 15,975 entries).
+        var path = path
+        let (isASCII, hashOffset) = path.withUTF8 { bytes in (bytes.allSatisfy { $0 < 0x80 }, bytes.firstIndex(of: UInt8(ascii: "#"))) }
+        if isASCII {
+            guard let hashOffset else { return (path, nil) }
+            let hash = path.utf8.index(path.utf8.startIndex, offsetBy: hashOffset)
             return (String(path[..<hash]), String(path[path.utf8.index(after: hash)...]))
         }
         guard let hash = path.firstIndex(of: "#") else { return (path, nil) }

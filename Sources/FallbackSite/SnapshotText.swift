@@ -121,26 +121,29 @@ enum SnapshotText {
 
     /// Appends `html(text)` to `output` as UTF-8. Text of at most `textLength` bytes whose every
     /// character is shown as it is (`ListingBytes.plainTextForm`) is escaped byte by byte, with no
-    /// `String` made; any other goes through `html(_:)`.
+    /// `String` made, from the first byte to escape that the same scan found (the bytes before
+    /// it, most text's all, are copied as one piece); any other goes through `html(_:)`.
     static func appendHTML<Sink: ByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
         var text = text
         let appended = text.withUTF8 { bytes -> Bool in
-            guard bytes.count <= textLength, let form = ListingBytes.plainTextForm(bytes) else { return false }
+            guard bytes.count <= textLength, let scan = ListingBytes.scan(bytes, quotesAndBackslashes: true) else { return false }
+            let form = scan.form
             if form == .isolated { output.append("<bdi>" as StaticString) }
-            ListingBytes.appendHTML(bytes, to: &output)
+            ListingBytes.appendHTML(bytes, from: scan.firstMarkupEscape, to: &output)
             if form == .isolated { output.append("</bdi>" as StaticString) }
             return true
         }
         if !appended { output.append(html(text)) }
     }
 
-    /// Appends `attribute(text)` to `output` as UTF-8: byte by byte when every character is shown
-    /// as it is (`ListingBytes.plainTextForm`), else through `attribute(_:)`.
+    /// Appends `attribute(text)` to `output` as UTF-8: byte by byte, from the first byte to
+    /// escape, when every character is shown as it is (`ListingBytes.plainTextForm`), else
+    /// through `attribute(_:)`.
     static func appendAttribute<Sink: ByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
         var text = text
         let appended = text.withUTF8 { bytes -> Bool in
-            guard ListingBytes.plainTextForm(bytes) != nil else { return false }
-            ListingBytes.appendHTML(bytes, to: &output)
+            guard let scan = ListingBytes.scan(bytes, quotesAndBackslashes: true) else { return false }
+            ListingBytes.appendHTML(bytes, from: scan.firstMarkupEscape, to: &output)
             return true
         }
         if !appended { output.append(attribute(text)) }

@@ -404,23 +404,29 @@ enum ListingBytes {
 
     /// What `scan` does with each byte: 0 goes on (printable ASCII), 1 goes on and is escaped as
     /// HTML text (`&`, `<`, `>`), 2 is a quote or backslash, 3 stops the scan (a control
-    /// character), 4 begins or continues a multi-byte character.
+    /// character), 4 begins or continues a multi-byte character, 5 goes on and is escaped only
+    /// as `MarkupEscaping.html` escapes (`'`).
     private static let scanClasses: [UInt8] = (0..<256).map { byte in
         switch UInt8(byte) {
         case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"): 1
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): 2
         case 0..<0x20, 0x7F: 3
         case 0x80...: 4
+        case UInt8(ascii: "'"): 5
         default: 0
         }
     }
 
     /// One pass over a token: its `PlainForm` (nil when it is not plain, see `plainForm` and
-    /// `plainTextForm`), and the offset of its first byte that HTML text escapes, if any.
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool) -> (form: PlainForm, firstEscape: Int?)? {
+    /// `plainTextForm`), the offset of its first byte that HTML text escapes, if any, and that of
+    /// its first byte that `MarkupEscaping.html` escapes (`&`, `<`, `>`, `"`, `'`), if any.
+    static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool
+    ) -> (form: PlainForm, firstEscape: Int?, firstMarkupEscape: Int?)? {
         scanClasses.withUnsafeBufferPointer { classes in
             var isASCII = true
             var firstEscape: Int?
+            var firstMarkupEscape: Int?
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
@@ -432,15 +438,22 @@ enum ListingBytes {
                 }
                 if byteClass == 1 {
                     if firstEscape == nil { firstEscape = index }
+                    if firstMarkupEscape == nil { firstMarkupEscape = index }
                     index += 1
                     continue
                 }
                 if byteClass == 2 {
                     guard quotesAndBackslashes else { return nil }
+                    if firstMarkupEscape == nil, byte == UInt8(ascii: "\"") { firstMarkupEscape = index }
                     index += 1
                     continue
                 }
                 if byteClass == 3 { return nil }
+                if byteClass == 5 {
+                    if firstMarkupEscape == nil { firstMarkupEscape = index }
+                    index += 1
+                    continue
+                }
                 isASCII = false
                 let (length, lead, smallest): (Int, UInt32, UInt32) =
                     switch byte {
@@ -459,7 +472,7 @@ enum ListingBytes {
                 guard value >= smallest, let scalar = Unicode.Scalar(value), !VisibleText.isHidden(scalar) else { return nil }
                 index += length
             }
-            return (isASCII ? .ascii : .isolated, firstEscape)
+            return (isASCII ? .ascii : .isolated, firstEscape, firstMarkupEscape)
         }
     }
 
@@ -471,17 +484,32 @@ enum ListingBytes {
     /// `appendHTMLText` of bytes whose first to escape is at `firstEscape` (nil: none), as `scan`
     /// found it: the bytes before it are one piece.
     static func appendHTMLText<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, from firstEscape: Int?, to output: inout Sink) {
-        guard let firstEscape else {
-            output.append(bytes: bytes)
-            return
-        }
-        output.append(bytes: UnsafeBufferPointer(rebasing: bytes[..<firstEscape]))
-        append(UnsafeBufferPointer(rebasing: bytes[firstEscape...]), replacing: htmlTextReplacements, bit: 1, to: &output)
+        append(bytes, from: firstEscape, replacing: htmlTextReplacements, bit: 1, to: &output)
     }
 
     /// Appends `bytes` with `&`, `<`, `>`, `"` and `'` escaped as `MarkupEscaping.html` escapes them.
     static func appendHTML<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
         append(bytes, replacing: htmlReplacements, bit: 2, to: &output)
+    }
+
+    /// `appendHTML` of bytes whose first to escape is at `firstMarkupEscape` (nil: none), as `scan`
+    /// found it: the bytes before it are one piece, not tested a second time byte by byte.
+    static func appendHTML<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, from firstMarkupEscape: Int?, to output: inout Sink) {
+        append(bytes, from: firstMarkupEscape, replacing: htmlReplacements, bit: 2, to: &output)
+    }
+
+    /// `append(_:replacing:bit:to:)` of bytes whose first to replace is at `first` (nil: none):
+    /// the bytes before it are copied as one piece.
+    @inline(__always)
+    private static func append<Sink: ByteSink & ~Copyable>(
+        _ bytes: UnsafeBufferPointer<UInt8>, from first: Int?, replacing table: [[UInt8]], bit: UInt8, to output: inout Sink
+    ) {
+        guard let first else {
+            output.append(bytes: bytes)
+            return
+        }
+        output.append(bytes: UnsafeBufferPointer(rebasing: bytes[..<first]))
+        append(UnsafeBufferPointer(rebasing: bytes[first...]), replacing: table, bit: bit, to: &output)
     }
 
     /// Appends `bytes` with each byte that has a replacement in `table` (`bit` of `replacedBytes`) replaced.

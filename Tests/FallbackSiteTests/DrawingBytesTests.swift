@@ -117,6 +117,29 @@ struct DrawingBytesTests {
         if maxWidth >= 600 { #expect(unchanged > 100) }
     }
 
+    /// The byte path takes dashes and the ellipsis (three bytes each) as characters of their own
+    /// and hands any other three-byte scalar, or one that joins them into a larger character, to
+    /// the character path: both say the same of random texts of them, at every width.
+    @Test func dashesAndEllipsesFitAsTheCharacterPathSays() {
+        var generator = SplitMix64(seed: 0x2026)
+        let pieces = [
+            "a", "Z", " ", "  ", "\u{E9}", "\u{2013}", "\u{2014}", "\u{2026}", "\u{2012}", "\u{2015}", "\u{2025}", "\u{2027}",
+            "\u{2265}", "\u{202E}", "\u{2028}", "\u{200D}", "\u{301}", "\u{FE0F}", "\u{1F44D}", "\u{65E5}", "\t",
+        ]
+        var fastPathTexts = 0
+        for _ in 0..<4_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...8, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            if text.unicodeScalars.allSatisfy({ $0.value < 0x7F || [0xE9, 0x2013, 0x2014, 0x2026].contains($0.value) }) { fastPathTexts += 1 }
+            for maxWidth in [0.0, 20, 35, 60, 600] {
+                #expect(
+                    DrawingText.fitsUnchanged(text, maxWidth: maxWidth, fontSize: 11)
+                        == DrawingText.fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: 11), "\(text.debugDescription) in \(maxWidth)")
+            }
+        }
+        #expect(fastPathTexts > 100)
+    }
+
     /// A text exactly as wide as the room (summed as `FittingLine` sums it) fits unchanged; a hair
     /// narrower room cuts it.
     @Test func theBoundaryIsTheSameSum() {

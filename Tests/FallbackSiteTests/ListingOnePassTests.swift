@@ -57,7 +57,10 @@ struct ListingOnePassTests {
         }
     }
 
-    /// Random tokens of ASCII, the bytes HTML escapes, quotes, controls and UTF-8 (cut too).
+    /// Random tokens of ASCII, the bytes HTML escapes, quotes, controls and UTF-8 (cut too). A
+    /// page's values are escaped for markup from the first byte `MarkupEscaping.html` escapes that
+    /// the scan found (`&`, `<`, `>`, `"`, `'`): the same bytes as escaping the whole value, and
+    /// the same text `SnapshotText` makes as a `String`.
     @Test func theScanFindsTheFirstEscapeAndEscapesAsTheWholeTokenDoes() {
         var generator = SplitMix64(seed: 0x5CA9)
         let pieces: [[UInt8]] = ["a", "Z", " ", "&", "<", ">", "\"", "\\", "'", "\u{7F}", "\t", "é", "\u{202E}", "😀", "\u{200B}"].map { Array($0.utf8) }
@@ -76,8 +79,21 @@ struct ListingOnePassTests {
                     var fromFirst: [UInt8] = []
                     ListingBytes.appendHTMLText(bytes, from: scan.firstEscape, to: &fromFirst)
                     #expect(fromFirst == whole, "\(token)")
+                    #expect(scan.firstMarkupEscape == token.firstIndex { "&<>\"'".utf8.contains($0) }, "\(token)")
+                    var markup: [UInt8] = []
+                    ListingBytes.appendHTML(bytes, to: &markup)
+                    var markupFromFirst: [UInt8] = []
+                    ListingBytes.appendHTML(bytes, from: scan.firstMarkupEscape, to: &markupFromFirst)
+                    #expect(markupFromFirst == markup, "\(token)")
                 }
             }
+            let text = String(decoding: token, as: UTF8.self)
+            var html: [UInt8] = []
+            SnapshotText.appendHTML(text, to: &html)
+            #expect(String(decoding: html, as: UTF8.self) == SnapshotText.html(text), "\(token)")
+            var attribute: [UInt8] = []
+            SnapshotText.appendAttribute(text, to: &attribute)
+            #expect(String(decoding: attribute, as: UTF8.self) == SnapshotText.attribute(text), "\(token)")
         }
     }
 

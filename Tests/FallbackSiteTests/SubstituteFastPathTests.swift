@@ -1,4 +1,5 @@
 import Testing
+@testable import FallbackMustache
 @testable import FallbackSite
 
 /// `PageValues.substitute(in:)` skips the bytes `MarkupPosition.skip(over:from:classes:)` says change
@@ -46,6 +47,21 @@ struct SubstituteFastPathTests {
         let visited = Self.contexts(Self.pages[page], skipping: false)
         #expect(skipped == visited)
         #expect(Set(visited.map { "\($0)" }).count > 1)
+    }
+
+    /// A trusted-HTML token passes through the escaping as it is, the shortest (number 0, one
+    /// digit) too: a value is told from a token by its length first, then its first bytes.
+    @Test func theShortestTrustedTokenPassesThrough() {
+        let values = PageValues()
+        let trusted = values.html("<b>trusted</b>")
+        #expect(trusted.token.utf8.count == values.prefix.utf8.count + 1 + PageValues.suffix.utf8.count)
+        #expect(values.escaping.escape(trusted.token) == trusted.token)
+        var output = ByteWriter(capacity: 64)
+        values.escaping.append(trusted.token, to: &output)
+        #expect(output.take() == Array(trusted.token.utf8))
+        // Text that is only the prefix and suffix, or shorter, is a value, escaped.
+        let spelled = values.prefix + PageValues.suffix
+        #expect(values.substitute(in: "<p>\(values.escaping.escape(trusted.token)) \(values.escaping.escape(spelled))</p>") == "<p><b>trusted</b> \(spelled)</p>")
     }
 
     @Test func valuesAreEscapedForWhereTheyStand() {

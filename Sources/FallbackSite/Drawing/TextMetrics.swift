@@ -16,8 +16,10 @@ enum DrawingText {
     }
 
     /// True when `fitted` gives `text` back as it is, found without making anything (most
-    /// tooltips and labels fit): every scalar is printable ASCII or one of the Latin letters and
-    /// signs `fittedLatinScalars` takes (each a character of its own, drawn as it is), no space
+    /// tooltips and labels fit): every scalar is printable ASCII, one of the Latin letters and
+    /// signs `fittedLatinScalars` takes, or an en dash, em dash or ellipsis (U+2013, U+2014,
+    /// U+2026, common in copy; grapheme break class Other like the rest, so each is a character
+    /// of its own, drawn as it is, and a scalar that would join one is outside the set), no space
     /// starts or ends the text or follows another (`fitted` would drop it), and the line, summed
     /// as `FittingLine` sums it (each space's width just before the piece after it), stays within
     /// `maxWidth`. The widths are positive, so the sum only grows and its last value decides.
@@ -30,18 +32,26 @@ enum DrawingText {
         while let byte = bytes.next() {
             var value = UInt32(byte)
             if byte >= 0x80 {
-                // U+00A1 to U+024F are two bytes, led by 0xC2 to 0xC9; a `String` is valid UTF-8.
-                guard byte >= 0xC2, byte <= 0xC9, let next = bytes.next() else {
-                    return fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+                if byte == 0xE2 {
+                    // U+2000 to U+2FFF are three bytes, led by 0xE2; a `String` is valid UTF-8.
+                    guard let second = bytes.next(), let third = bytes.next() else {
+                        return fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+                    }
+                    value = 0x2000 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+                } else {
+                    // U+00A1 to U+024F are two bytes, led by 0xC2 to 0xC9.
+                    guard byte >= 0xC2, byte <= 0xC9, let next = bytes.next() else {
+                        return fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+                    }
+                    value = UInt32(byte & 0x1F) << 6 | UInt32(next & 0x3F)
                 }
-                value = UInt32(byte & 0x1F) << 6 | UInt32(next & 0x3F)
             }
             switch value {
             case 0x20:
                 if !started || pendingSpace { return false }
                 pendingSpace = true
                 continue
-            case 0x21...0x7E, 0xA1...0xAC, 0xAE...0x24F: break
+            case 0x21...0x7E, 0xA1...0xAC, 0xAE...0x24F, 0x2013, 0x2014, 0x2026: break
             default: return fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
             }
             if pendingSpace {
