@@ -245,11 +245,19 @@ struct LocaleSlots {
     }
 
     /// Each locale's position among `map`'s keys, or -1.
+    ///
+    /// A remembered keys array answers when it is `map`'s, or when each of its keys is the same
+    /// string value as `map`'s (`ExactKey.sameRepresentation`): the decoder makes a repeated key
+    /// once per thread, and a locale is short enough to be stored inline, so the locale maps of
+    /// texts decoded in other entries nearly always have keys of the same values in arrays of their own.
     mutating func positions<Value>(in map: OrderedMap<Value>) -> [Int] {
         let keys = map.keys
         let storage = keys.withUnsafeBufferPointer { $0.baseAddress }
         for entry in remembered
         where entry.keys.count == keys.count && entry.keys.withUnsafeBufferPointer({ $0.baseAddress }) == storage {
+            return entry.positions
+        }
+        for entry in remembered where entry.keys.count == keys.count && Self.sameValues(entry.keys, keys) {
             return entry.positions
         }
         let positions = Self.positions(of: locales, in: keys)
@@ -260,6 +268,15 @@ struct LocaleSlots {
             nextReplaced = (nextReplaced + 1) % Self.rememberedLimit
         }
         return positions
+    }
+
+    /// True when each of `lhs` is the same string value as the key at its place in `rhs` (of the
+    /// same count): then they hold the same bytes. False says nothing.
+    private static func sameValues(_ lhs: [String], _ rhs: [String]) -> Bool {
+        for index in lhs.indices where !ExactKey.sameRepresentation(lhs[index], rhs[index]) {
+            return false
+        }
+        return true
     }
 
     /// Each locale's position among `keys` (distinct, as a map's are), or -1. A map usually lists
