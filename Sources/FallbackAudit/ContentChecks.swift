@@ -721,9 +721,19 @@ struct MediaScan {
 /// of each value's text: the text's range and the result. One audit pass shares one memory among
 /// the chunks it checks on several threads; what a scan finds depends only on the value's text,
 /// so which thread scans a text first does not change any result.
+///
+/// Bounded, so that a hostile text costs no more than scanning every value: at most
+/// `textsPerFingerprint` texts share a fingerprint (the fingerprint reads only a text's ends, so
+/// texts that differ only in their middle all share one, and each lookup compares them all), and
+/// at most `rememberedLimit` texts are kept. A text not kept is scanned again when met again, with
+/// the same result.
 final class MediaScanMemory: @unchecked Sendable {
+    static let textsPerFingerprint = 8
+    static let rememberedLimit = 1 << 18
     private let lock = NSLock()
     private var scanned: [UInt64: [(range: Range<Int>, skippingCopy: Bool, found: FoundMedia?)]] = [:]
+    /// How many texts are remembered.
+    private(set) var rememberedCount = 0
 
     /// The result remembered for a text with `fingerprint`, scanned with `skippingCopy`, whose
     /// range `same` says holds the same bytes; nil when none is (`.some(nil)` when that text has no media).
@@ -738,7 +748,11 @@ final class MediaScanMemory: @unchecked Sendable {
 
     /// Remembers what a scan of the text at `range` with `skippingCopy` found.
     func remember(_ found: FoundMedia?, fingerprint: UInt64, skippingCopy: Bool, range: Range<Int>) {
-        lock.withLock { scanned[fingerprint, default: []].append((range, skippingCopy, found)) }
+        lock.withLock {
+            guard rememberedCount < Self.rememberedLimit, scanned[fingerprint]?.count ?? 0 < Self.textsPerFingerprint else { return }
+            scanned[fingerprint, default: []].append((range, skippingCopy, found))
+            rememberedCount += 1
+        }
     }
 }
 
