@@ -622,8 +622,17 @@ extension EntryDecoder {
             value: optionalValue(fields[.value]), source: SourceRef(node: index))
     }
 
+    /// The case of `T` the string at `index` names, as `T(rawValue:)` finds it.
+    ///
+    /// Each case is first tried by its representation (`ExactKey.sameRepresentation`): a raw value
+    /// of up to 15 UTF-8 bytes, as every operator's is, is stored inline, and so is a string the
+    /// decoder makes of the same bytes, so the two are one value; only a text no case matches that
+    /// way goes through the string switch of `T(rawValue:)`, which compares it with each case's text.
     func enumeration<T: RawRepresentable & CaseIterable>(_ index: Int, _ type: T.Type) throws(Failure) -> T where T.RawValue == String {
         let raw = try string(index)
+        for value in T.allCases where ExactKey.sameRepresentation(value.rawValue, raw) {
+            return value
+        }
         guard let value = T(rawValue: raw) else {
             throw failure(index, "one of " + T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
         }
