@@ -191,8 +191,10 @@ final class FindingRun: @unchecked Sendable {
         var keys = run.sortKeys()
         keys.sort()
         base = UnsafeMutablePointer<Finding>.allocate(capacity: keys.count)
+        // In text order, so each pointer mostly shares its path with the one before.
+        var pointers = JSONDocument.PointerSpeller(document: run.document)
         for (place, key) in keys.enumerated() {
-            (base + place).initialize(to: run.locatedFinding(key.index, line: key.line, column: key.column))
+            (base + place).initialize(to: run.locatedFinding(key.index, line: key.line, column: key.column, pointers: &pointers))
         }
         count = keys.count
         let none = Audit.SortKey(line: 0, column: 0, rule: 0, index: 0)
@@ -314,13 +316,14 @@ package struct AuditRun {
         }
     }
 
-    /// The finding reported `index`th, with its pointer, at `line` and `column` (its anchor's position).
-    func locatedFinding(_ index: Int, line: Int, column: Int) -> Finding {
+    /// The finding reported `index`th, with its pointer spelled by `pointers`, at `line` and
+    /// `column` (its anchor's position).
+    func locatedFinding(_ index: Int, line: Int, column: Int, pointers: inout JSONDocument.PointerSpeller) -> Finding {
         let item = pending[index]
         let pointer: String
         switch item.anchor {
-        case .value(let node): pointer = document.pointer(ofNode: node)
-        case .key(let node): pointer = document.pointer(ofNode: node + 1)
+        case .value(let node): pointer = pointers.pointer(ofNode: node)
+        case .key(let node): pointer = pointers.pointer(ofNode: node + 1)
         case .fixed(let fixedPointer, _): pointer = fixedPointer
         }
         return Finding(

@@ -245,11 +245,19 @@ struct LocaleSlots {
     }
 
     /// Each locale's position among `map`'s keys, or -1.
+    ///
+    /// A remembered keys array answers when it is `map`'s, or when each of its keys is the same
+    /// string value as `map`'s (`ExactKey.sameRepresentation`): the decoder makes a repeated key
+    /// once per thread, and a locale is short enough to be stored inline, so the locale maps of
+    /// texts decoded in other entries nearly always have keys of the same values in arrays of their own.
     mutating func positions<Value>(in map: OrderedMap<Value>) -> [Int] {
         let keys = map.keys
         let storage = keys.withUnsafeBufferPointer { $0.baseAddress }
         for entry in remembered
         where entry.keys.count == keys.count && entry.keys.withUnsafeBufferPointer({ $0.baseAddress }) == storage {
+            return entry.positions
+        }
+        for entry in remembered where entry.keys.count == keys.count && Self.sameValues(entry.keys, keys) {
             return entry.positions
         }
         let positions = Self.positions(of: locales, in: keys)
@@ -260,6 +268,15 @@ struct LocaleSlots {
             nextReplaced = (nextReplaced + 1) % Self.rememberedLimit
         }
         return positions
+    }
+
+    /// True when each of `lhs` is the same string value as the key at its place in `rhs` (of the
+    /// same count): then they hold the same bytes. False says nothing.
+    private static func sameValues(_ lhs: [String], _ rhs: [String]) -> Bool {
+        for index in lhs.indices where !ExactKey.sameRepresentation(lhs[index], rhs[index]) {
+            return false
+        }
+        return true
     }
 
     /// Each locale's position among `keys` (distinct, as a map's are), or -1. A map usually lists
@@ -704,9 +721,19 @@ struct MediaScan {
 /// of each value's text: the text's range and the result. One audit pass shares one memory among
 /// the chunks it checks on several threads; what a scan finds depends only on the value's text,
 /// so which thread scans a text first does not change any result.
+///
+/// Bounded, so that a hostile text costs no more than scanning every value: at most
+/// `textsPerFingerprint` texts share a fingerprint (the fingerprint reads only a text's ends, so
+/// texts that differ only in their middle all share one, and each lookup compares them all), and
+/// at most `rememberedLimit` texts are kept. A text not kept is scanned again when met again, with
+/// the same result.
 final class MediaScanMemory: @unchecked Sendable {
+    static let textsPerFingerprint = 8
+    static let rememberedLimit = 1 << 18
     private let lock = NSLock()
     private var scanned: [UInt64: [(range: Range<Int>, skippingCopy: Bool, found: FoundMedia?)]] = [:]
+    /// How many texts are remembered.
+    private(set) var rememberedCount = 0
 
     /// The result remembered for a text with `fingerprint`, scanned with `skippingCopy`, whose
     /// range `same` says holds the same bytes; nil when none is (`.some(nil)` when that text has no media).
@@ -721,7 +748,11 @@ final class MediaScanMemory: @unchecked Sendable {
 
     /// Remembers what a scan of the text at `range` with `skippingCopy` found.
     func remember(_ found: FoundMedia?, fingerprint: UInt64, skippingCopy: Bool, range: Range<Int>) {
-        lock.withLock { scanned[fingerprint, default: []].append((range, skippingCopy, found)) }
+        lock.withLock {
+            guard rememberedCount < Self.rememberedLimit, scanned[fingerprint]?.count ?? 0 < Self.textsPerFingerprint else { return }
+            scanned[fingerprint, default: []].append((range, skippingCopy, found))
+            rememberedCount += 1
+        }
     }
 }
 

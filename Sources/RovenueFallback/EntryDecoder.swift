@@ -18,18 +18,6 @@ struct EntryDecoder {
     var arrayForms: [ArrayForm] = []
     /// Objects whose known fields repeat: the object, the field, and the value nodes in text order.
     var duplicateFields: [DuplicateField] = []
-    /// The keys of the last locale map read (a text's or a list's): the next map with exactly these
-    /// keys, in this order, shares them instead of building its own. An entry's texts nearly all
-    /// have the same locales.
-    private var recentLocales = OrderedMap<Int>()
-    /// Where the keys of the map `recentLocales` was read from are written, in order; empty when
-    /// that map had a key with escapes or a repeated key (then no map shares its keys).
-    private var recentLocaleKeys: [KeyBytes] = []
-    /// A key's bytes in the document's text.
-    private struct KeyBytes {
-        var start: Int
-        var count: Int
-    }
     /// The strings this decoder makes, shared with the decoders this thread ran before it.
     let strings: JSONDocument.StringCacheLease
 
@@ -499,54 +487,59 @@ extension EntryDecoder {
     /// first appearance, each with its value (the last of a repeated key) read by `value`, in that
     /// order. When the keys are exactly the previous locale map's, that map's keys are shared rather
     /// than built again, and the values are read straight from the members.
+    ///
+    /// The last map's keys are kept in the thread's `StringCache` (`RecentLocales`), so they are
+    /// shared from entry to entry as well: an export's funnels nearly all declare the same locales,
+    /// and the audit matches a funnel's locales against a keys array once (`LocaleSlots`).
     mutating func localeMap<T>(_ index: Int, _ value: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> OrderedMap<T> {
         var values: [T] = []
-        if hasRecentLocales(index) {
+        let cache = strings.cache
+        if hasRecentLocales(index, cache.recentLocales.written) {
             // The same keys without repeats: the values are the members' in text order.
-            values.reserveCapacity(recentLocales.count)
+            let count = cache.recentLocales.keys.count
+            values.reserveCapacity(count)
             var child = index + 1
-            for _ in 0..<recentLocales.count {
+            for _ in 0..<count {
                 values.append(try value(&self, child + 1))
                 child = Int(nodes[child + 1].next)
             }
         } else {
-            recentLocales = members(index)
-            rememberLocaleKeys(of: index)
-            let valueNodes = recentLocales.values
+            let members = members(index)
+            cache.recentLocales = JSONDocument.RecentLocales(keys: members, written: writtenLocaleKeys(of: index, distinct: members.count))
+            let valueNodes = members.values
             values.reserveCapacity(valueNodes.count)
             for node in valueNodes {
                 values.append(try value(&self, node))
             }
         }
-        return OrderedMap(keysOf: recentLocales, values: values)
+        return OrderedMap(keysOf: cache.recentLocales.keys, values: values)
     }
 
-    /// Records where the keys of the object at `index`, just read into `recentLocales`, are written,
-    /// when each is written without escapes and none repeats (so their bytes are `recentLocales`'
-    /// keys); otherwise records none, and the next map builds its own keys.
-    private mutating func rememberLocaleKeys(of index: Int) {
-        recentLocaleKeys.removeAll(keepingCapacity: true)
+    /// Where the keys of the object at `index`, whose map has `distinct` keys, are written, when
+    /// each is written without escapes and none repeats (so their bytes are the map's keys);
+    /// otherwise none, and the next map builds its own keys.
+    private func writtenLocaleKeys(of index: Int, distinct: Int) -> [JSONDocument.RecentLocales.KeyBytes] {
         let count = Int(nodes[index].count)
-        guard count == recentLocales.count else { return }
+        guard count == distinct else { return [] }
+        var written: [JSONDocument.RecentLocales.KeyBytes] = []
+        written.reserveCapacity(count)
         var child = index + 1
         for _ in 0..<count {
             let keyNode = nodes[child]
-            guard keyNode.flags & JSONDocument.hasEscapes == 0 else {
-                recentLocaleKeys.removeAll(keepingCapacity: true)
-                return
-            }
-            recentLocaleKeys.append(KeyBytes(start: Int(keyNode.start) + 1, count: Int(keyNode.end) - Int(keyNode.start) - 2))
+            guard keyNode.flags & JSONDocument.hasEscapes == 0 else { return [] }
+            written.append(.init(start: Int(keyNode.start) + 1, count: Int(keyNode.end) - Int(keyNode.start) - 2))
             child = Int(nodes[child + 1].next)
         }
+        return written
     }
 
-    /// True when the object at `index` has exactly the keys of `recentLocales`, in the same order,
-    /// each written without escapes with the bytes of the key recorded in `recentLocaleKeys`.
-    private func hasRecentLocales(_ index: Int) -> Bool {
+    /// True when the object at `index` has exactly the keys written at `written`, in the same
+    /// order, each written without escapes.
+    private func hasRecentLocales(_ index: Int, _ written: [JSONDocument.RecentLocales.KeyBytes]) -> Bool {
         let count = Int(nodes[index].count)
-        guard count == recentLocaleKeys.count, count > 0 else { return false }
+        guard count == written.count, count > 0 else { return false }
         return bytes.withUnsafeBufferPointer { text in
-            recentLocaleKeys.withUnsafeBufferPointer { keys in
+            written.withUnsafeBufferPointer { keys in
                 var child = index + 1
                 for key in keys {
                     let keyNode = nodes[child]
@@ -629,8 +622,17 @@ extension EntryDecoder {
             value: optionalValue(fields[.value]), source: SourceRef(node: index))
     }
 
+    /// The case of `T` the string at `index` names, as `T(rawValue:)` finds it.
+    ///
+    /// Each case is first tried by its representation (`ExactKey.sameRepresentation`): a raw value
+    /// of up to 15 UTF-8 bytes, as every operator's is, is stored inline, and so is a string the
+    /// decoder makes of the same bytes, so the two are one value; only a text no case matches that
+    /// way goes through the string switch of `T(rawValue:)`, which compares it with each case's text.
     func enumeration<T: RawRepresentable & CaseIterable>(_ index: Int, _ type: T.Type) throws(Failure) -> T where T.RawValue == String {
         let raw = try string(index)
+        for value in T.allCases where ExactKey.sameRepresentation(value.rawValue, raw) {
+            return value
+        }
         guard let value = T(rawValue: raw) else {
             throw failure(index, "one of " + T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
         }

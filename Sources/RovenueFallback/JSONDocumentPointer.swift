@@ -8,35 +8,67 @@ extension JSONDocument {
     /// the document's bytes (escaping `~` and `/`), each element's position written as digits.
     /// Only a key with escapes or non-ASCII bytes is decoded first, as `decodeString` decodes it.
     package func pointer(ofNode index: Int) -> String {
-        // The path from the node up to the top level: each step's node (a key stands for its member),
-        // with its parent and its place there read once (a container's are found by a search).
-        var steps: [(node: Int32, parent: Int32, ordinal: Int32)] = []
-        steps.reserveCapacity(16)
-        var current = index
-        var link = nodes.parentAndOrdinal(of: current)
-        while link.parent >= 0 {
-            steps.append((Int32(truncatingIfNeeded: current), link.parent, link.ordinal))
-            current = Int(link.parent)
-            link = nodes.parentAndOrdinal(of: current)
+        var speller = PointerSpeller(document: self)
+        return speller.pointer(ofNode: index)
+    }
+
+    /// Spells the JSON Pointers of nodes one after another (`JSONDocument.pointer(ofNode:)`),
+    /// keeping the last one's path: a node that shares ancestors with the node before it walks up
+    /// only to the nearest shared one and keeps the spelled prefix. The audit locates a run's
+    /// findings in text order, so most share all but their last step or two with the one before.
+    package struct PointerSpeller {
+        let document: JSONDocument
+        /// The last pointer's steps from the top level down: each step's node (a key stands for its
+        /// member) and where its token ends in `spelled`. Ancestors come before their descendants
+        /// among the nodes, so the nodes ascend.
+        private var path: [(node: Int32, end: Int)] = []
+        private var spelled: [UInt8] = []
+        /// The steps walked up from the node being spelled, nearest first (kept for its capacity).
+        private var steps: [(node: Int32, parent: Int32, ordinal: Int32)] = []
+
+        package init(document: JSONDocument) {
+            self.document = document
         }
-        guard !steps.isEmpty else { return "" }
-        var spelled: [UInt8] = []
-        spelled.reserveCapacity(steps.count * 12)
-        for step in steps.reversed() {
-            let node = Int(step.node)
-            spelled.append(UInt8(ascii: "/"))
-            if nodes[Int(step.parent)].kind == .object {
-                let isKey = nodes[node].flags & JSONDocument.isKey != 0
-                appendPointerToken(ofKey: isKey ? node : node - 1, to: &spelled)
-            } else {
-                JSONDocument.appendDecimal(Int(step.ordinal), to: &spelled)
+
+        /// The pointer of the node at `index`, as `JSONDocument.pointer(ofNode:)` spells it.
+        package mutating func pointer(ofNode index: Int) -> String {
+            let nodes = document.nodes
+            // Up from the node to the top level, or to the first node on the last path: that node
+            // and its ancestors are the last path's steps up to it. The walk's nodes descend, so
+            // `kept` only moves down the path.
+            steps.removeAll(keepingCapacity: true)
+            var kept = path.count
+            var current = index
+            while true {
+                while kept > 0, Int(path[kept - 1].node) > current { kept -= 1 }
+                if kept > 0, Int(path[kept - 1].node) == current { break }
+                let link = nodes.parentAndOrdinal(of: current)
+                guard link.parent >= 0 else {
+                    kept = 0
+                    break
+                }
+                steps.append((Int32(truncatingIfNeeded: current), link.parent, link.ordinal))
+                current = Int(link.parent)
             }
+            path.removeSubrange(kept...)
+            spelled.removeSubrange((path.last?.end ?? 0)...)
+            for step in steps.reversed() {
+                let node = Int(step.node)
+                spelled.append(UInt8(ascii: "/"))
+                if nodes[Int(step.parent)].kind == .object {
+                    let isKey = nodes[node].flags & JSONDocument.isKey != 0
+                    document.appendPointerToken(ofKey: isKey ? node : node - 1, to: &spelled)
+                } else {
+                    JSONDocument.appendDecimal(Int(step.ordinal), to: &spelled)
+                }
+                path.append((step.node, spelled.count))
+            }
+            return String(decoding: spelled, as: UTF8.self)
         }
-        return String(decoding: spelled, as: UTF8.self)
     }
 
     /// Appends the key string at `keyIndex` as a pointer's reference token.
-    private func appendPointerToken(ofKey keyIndex: Int, to spelled: inout [UInt8]) {
+    fileprivate func appendPointerToken(ofKey keyIndex: Int, to spelled: inout [UInt8]) {
         let node = nodes[keyIndex]
         let start = Int(node.start) + 1
         let end = Int(node.end) - 1

@@ -34,6 +34,9 @@ extension JSONDocument {
         let texts: BytesTable<LocalizedText>
         /// The text lists (`LocalizedTextList`), by the bytes of their whole array or object, as `texts`.
         let textLists: BytesTable<LocalizedTextList>
+        /// The keys of the last locale map the decoders of this cache read (`EntryDecoder.localeMap`).
+        /// Only the decoder holding the cache's lease reads and writes it.
+        @exclusivity(unchecked) var recentLocales = RecentLocales()
 
         /// A cache whose tables start at `initialSlotCount` slots and grow to `defaultSlotCount`.
         convenience init() {
@@ -62,6 +65,23 @@ extension JSONDocument {
             strings.store(made, at: probe)
             return made
         }
+    }
+
+    /// The keys of the last locale map a decoder read, and where they are written in the text:
+    /// the next map whose keys are written with exactly those bytes, in that order, shares the keys
+    /// array instead of building its own.
+    struct RecentLocales {
+        /// A key's bytes in the document's text.
+        struct KeyBytes {
+            var start: Int
+            var count: Int
+        }
+
+        /// The map's distinct keys (its values are the value nodes of the object it was read from).
+        var keys = OrderedMap<Int>()
+        /// Where each key is written, in order; empty when the map had a key with escapes or a
+        /// repeated key (then no map shares its keys).
+        var written: [KeyBytes] = []
     }
 
     /// A direct-mapped table of values made from byte ranges of one document's text, found by those

@@ -618,8 +618,8 @@ public struct ExactKey: Hashable, Sendable {
     /// repeated string once, `JSONDocument.StringCache`), or two inline strings of the same bytes.
     /// Two values of one representation hold the same bytes; different representations may still
     /// hold the same bytes (two allocations), so only a true answer is final.
-    @inline(__always)
-    static func sameRepresentation(_ lhs: String, _ rhs: String) -> Bool {
+    @inlinable @inline(__always)
+    package static func sameRepresentation(_ lhs: String, _ rhs: String) -> Bool {
         guard MemoryLayout<String>.size == 16 else { return false }
         return withUnsafeBytes(of: lhs) { left in
             withUnsafeBytes(of: rhs) { right in

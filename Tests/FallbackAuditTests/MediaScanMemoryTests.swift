@@ -75,6 +75,22 @@ struct MediaScanMemoryTests {
         #expect(results.count == 4)
     }
 
+    /// At most `MediaScanMemory.textsPerFingerprint` texts that share a fingerprint are kept (a
+    /// lookup compares each of them, so keeping every one costs a hostile file quadratic work);
+    /// the others are scanned again each time, with the same result.
+    @Test func aFingerprintKeepsAFewTexts() {
+        let padding = String(repeating: "p", count: 80)
+        let shared = (0..<20).map { #"{"head":"\#(padding)","middle":"https://m/\#(100 + $0)","tail":"\#(padding)"}"# }
+        let members = (shared + shared).enumerated().map { #""m\#($0.offset)":\#($0.element)"# }
+        let document = JSONDocument(text: "{" + members.joined(separator: ",") + "}")
+        let memory = MediaScanMemory()
+        var scan = MediaScan(document: document, memory: memory)
+        for node in Self.memberValues(document) {
+            #expect(Self.spelled(scan.rememberedURLs(under: node)) == Self.fresh(document, node, skippingCopy: false))
+        }
+        #expect(memory.rememberedCount == MediaScanMemory.textsPerFingerprint)
+    }
+
     /// A value `MediaScan.mayHoldMedia` clears has no media URL, whichever keys the scan skips, in
     /// every container of the corpus and of values written to sit at its edges: a URL, a media key
     /// with whitespace before its colon, escapes, keys that end like a media key.

@@ -55,6 +55,25 @@ struct DecodeFastPathTests {
         #expect(try decoder.string(1).utf8.elementsEqual(document.decodeString(at: 1).utf8))
     }
 
+    /// An operator is read as the case `T(rawValue:)` gives for the decoded text, whether the
+    /// decoder finds it by its representation (`EntryDecoder.enumeration`) or not: every raw value,
+    /// one written with an escape, and texts that are no case's (another case's prefix, case,
+    /// spacing, a full-width letter, a combining mark) fail.
+    @Test func operatorsReadAsTheirRawValues() {
+        let texts = Clause.Operator.allCases.map { JSONValue.quoted($0.rawValue) } + Condition.Operator.allCases.map { JSONValue.quoted($0.rawValue) }
+            + [#""\u0065q""#, #""not_\u0069n""#, #""EQ""#, #""eq ""#, #""ｅq""#, #""e\u0301q""#, #""is_not_answered_""#, #""al""#, #""""#]
+        let document = JSONDocument(text: "[" + texts.joined(separator: ",") + "]")
+        let decoder = EntryDecoder(document: document)
+        var element = 1
+        for _ in texts {
+            let decoded = document.decodeString(at: element)
+            #expect((try? decoder.enumeration(element, Clause.Operator.self)) == Clause.Operator(rawValue: decoded), "\(decoded)")
+            #expect((try? decoder.enumeration(element, Condition.Operator.self)) == Condition.Operator(rawValue: decoded), "\(decoded)")
+            element += 1
+        }
+        #expect(Clause.Operator.allCases.allSatisfy { $0.rawValue.utf8.count <= 15 }, "every raw value is stored inline")
+    }
+
     @Test(arguments: [1 << 10, 1 << 20])
     func aHugeStringDecodesWhole(length: Int) throws {
         let plain = String(repeating: "ab€", count: length / 5)

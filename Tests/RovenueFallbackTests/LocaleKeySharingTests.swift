@@ -35,4 +35,29 @@ struct LocaleKeySharingTests {
         #expect(texts.map(\.0) == expected.map(\.0))
         #expect(texts.map(\.1) == expected.map(\.1))
     }
+
+    /// Entries decoded one after another on one thread share one keys array among their locale
+    /// maps with the same keys, from entry to entry as within one: the last map's keys stay in the
+    /// thread's `StringCache` (`RecentLocales`), not in each entry's decoder.
+    @Test func entriesDecodedOneAfterAnotherShareTheirLocaleKeys() throws {
+        func entry(_ key: String, _ title: String) -> String {
+            #""\#(key)":{"placement":{"identifier":"\#(key)","revision":1},"funnel":{"id":"f","slug":"f","pages":[{"id":"p","type":"statement","title":{"en":"\#(title)","de":"x"}}]}}"#
+        }
+        let topLevel = FallbackTopLevel(text: #"{"formatVersion":1,"placements":{"# + entry("a", "1") + "," + entry("b", "2") + "}}")
+        #expect(topLevel.rejection == nil)
+        func titleKeys(_ record: EntryRecord) throws -> [String] {
+            let title = try #require(record.entry?.funnel?.pages.first?.title)
+            guard case .localized(let map) = title else {
+                Issue.record("a plain title")
+                return []
+            }
+            return map.keys
+        }
+        // The first record is held, so its keys' storage cannot be freed and reused for the second's.
+        let first = topLevel.decodeEntry(at: 0)
+        let second = topLevel.decodeEntry(at: 1)
+        let (firstKeys, secondKeys) = (try titleKeys(first), try titleKeys(second))
+        #expect(firstKeys == ["en", "de"] && secondKeys == ["en", "de"])
+        #expect(firstKeys.withUnsafeBufferPointer { $0.baseAddress } == secondKeys.withUnsafeBufferPointer { $0.baseAddress })
+    }
 }

@@ -79,6 +79,34 @@ import Testing
         Self.expectSamePointers(Self.literals[which])
     }
 
+    /// One `PointerSpeller` asked for node after node, in text order, backwards and shuffled (so
+    /// each pointer shares anything from its whole path to nothing with the one before, and a node
+    /// comes again right after itself), spells each as the walk from the top does.
+    @Test(arguments: 0..<literals.count) func aSpellerAskedNodeAfterNodeMatchesTheWalk(_ which: Int) {
+        Self.expectSameSpelledInSequence(Self.literals[which])
+    }
+
+    @Test func aSpellerOverASampleExport() {
+        Self.expectSameSpelledInSequence(SampleExport(placementCount: 12, seed: 5).jsonText())
+    }
+
+    static func expectSameSpelledInSequence(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let document = JSONDocument(bytes: Array(text.utf8))
+        let expected = referencePointers(document)
+        var generator = SplitMix64(seed: 11)
+        let ordered = Array(document.nodes.indices)
+        let shuffled = ordered.shuffled(using: &generator)
+        let repeated = ordered.flatMap { [$0, $0] }
+        for order in [ordered, ordered.reversed(), shuffled, repeated] {
+            var speller = JSONDocument.PointerSpeller(document: document)
+            for index in order {
+                let spelled = speller.pointer(ofNode: index)
+                #expect(spelled == expected[index], "node \(index)", sourceLocation: sourceLocation)
+                if spelled != expected[index] { return }
+            }
+        }
+    }
+
     @Test func everyNodeOfASampleExport() {
         Self.expectSamePointers(SampleExport(placementCount: 40, seed: 3).jsonText())
     }
