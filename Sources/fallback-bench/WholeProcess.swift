@@ -156,6 +156,23 @@ func measureChild(_ command: ChildCommand, runs: Int) throws -> ChildRuns {
     try measureChild(runs: runs) { _ in command }
 }
 
+/// What the CPU time `ours` spends bounds, for a wall-time speed-up over `anchor`: shared perfectly
+/// over this machine's cores, its best CPU time (user and system) takes at least that time over the
+/// cores count; so the speed-up is at most `anchor`'s best wall time over that, and a speed-up of
+/// `goal` needs at most `goal`-th of it times the cores. Says whether the goal is out of reach
+/// whatever the parallelism, or how much of it is left to the scheduling.
+func cpuCeiling(of ours: ChildRuns, against anchor: ChildRuns, goal: Double) -> String {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cpu = ours.best.userSeconds + ours.best.systemSeconds
+    let ceiling = ratio(anchor.best.seconds, cpu / Double(cores))
+    let allowed = anchor.best.seconds / goal * Double(cores)
+    let reach = ceiling >= goal
+        ? "the goal is within reach by parallelism alone"
+        : "the goal needs less CPU time, at most \(decimal(allowed, places: 3)) s"
+    return "  ceiling on \(cores) cores: \(decimal(cpu, places: 3)) s of CPU time shared perfectly takes "
+        + "\(decimal(cpu / Double(cores), places: 3)) s, at most \(decimal(ceiling, places: 2))× by wall time; \(reach)"
+}
+
 /// The child mode of this binary that the whole-process `check` is compared with: reads the file and
 /// decodes it with `JSONDecoder` into `MinimalFile`, as a team's own small tool would; exits 1 if it cannot.
 func runDecodeChild(path: String) -> Never {
@@ -191,6 +208,7 @@ func measureWholeProcessCheck(bytes: [UInt8], placements: Int, runs: Int, idleSe
     print("fallback-site check --format json      \(check.summary)")
     print("JSONDecoder process (MinimalFile)      \(decode.summary)")
     print("whole-process check vs JSONDecoder, speed-up: \(speedUp.summary) (goal ≥ 3×)")
+    print(cpuCeiling(of: check, against: decode, goal: 3))
     if idleSeconds > 0 {
         try measureFirstRuns(check: site.check([path]), decode: ChildCommand(BenchBinaries.bench, [decodeChildFlag, path]), runs: runs, idleSeconds: idleSeconds)
     }
