@@ -395,17 +395,12 @@ extension AuditRun {
         guard let asked, let options = pages[asked].options, !options.isEmpty, let value = clause.value else { return }
         switch clause.op {
         case .eq, .neq, .contains:
-            guard !Self.isOptionValue(value, among: options) else { return }
+            guard !context.isOptionValue(value, ofPage: asked) else { return }
             reportUnknownOption([value], clause: clause, subject: subject, options: options, page: pages[asked],
                 about: context.page(pageIndex))
         case .in, .notIn:
             guard value.kind == .array else { return }
-            let elements = value.elements
-            let known: Set<ExactKey>? = options.count > 16 && elements.count > 1 ? Set(options.map { ExactKey($0.value) }) : nil
-            let unknown = elements.filter { element in
-                guard let known else { return !Self.isOptionValue(element, among: options) }
-                return element.string.map { !known.contains(ExactKey($0)) } ?? true
-            }
+            let unknown = value.elements.filter { !context.isOptionValue($0, ofPage: asked) }
             guard !unknown.isEmpty else { return }
             reportUnknownOption(unknown, clause: clause, subject: subject, options: options, page: pages[asked],
                 about: context.page(pageIndex))
@@ -414,17 +409,13 @@ extension AuditRun {
         }
     }
 
-    /// True when `value` is a string some option has as its value.
-    private static func isOptionValue(_ value: JSONDocument.Value, among options: [PageOption]) -> Bool {
-        guard let text = value.string else { return false }
-        return options.contains { ExactKey.same($0.value, text) }
-    }
-
     private mutating func reportUnknownOption(
         _ unknown: [JSONDocument.Value], clause: Clause, subject: String, options: [PageOption], page: Page,
         about findingSubject: FindingSubject
     ) {
-        let values = options.map(\.value)
+        // Not copied out: a finding reads at most the first 12 values, and searches them for a
+        // suggestion only when there are few (`Format.suggestionCandidateLimit`).
+        let values = options.lazy.map(\.value)
         var hint = ""
         if unknown.count == 1, let text = unknown[0].string, let close = Format.suggestion(for: text, among: values) {
             hint = "; did you mean \(Format.quoted(close))?"
@@ -567,14 +558,35 @@ struct FunnelContext {
     let graph: FunnelGraph
     /// Question id → index of the first page that asks it, for large funnels.
     private let questionPageMap: [ExactKey: Int]?
-    /// Every question id, in page order: spelled for a message, when one names them.
-    var questionIds: [String] { pages.indices.compactMap { pages[$0].questionId } }
+    /// The question ids, in page order, for a message's suggestion: all of them, or, where there are
+    /// more than `Format.suggestionCandidateLimit`, the first one more than that (too many to search,
+    /// as `Format.suggestion` decides by their count). Gathered once: gathered for each finding, a
+    /// funnel of N pages whose N rules read unknown questions cost N² steps.
+    let questionIds: [String]
+    /// Pages with up to this many options are searched; larger ones get a set of their values.
+    static let searchedOptionLimit = 16
+    /// Page index → its options' values, for each page with more than `searchedOptionLimit` options:
+    /// searched for each clause, K clauses on one page of M options cost K×M steps.
+    private let optionValueSets: [Int: Set<ExactKey>]
 
     init(funnel: Funnel, served: FindingSubject.ServedFunnel) {
         self.funnel = funnel
         self.served = served
         pages = funnel.pages
         graph = FunnelGraph(funnel)
+        // Each page's fields read in place: a copy of the whole page would retain all its texts.
+        var questions: [String] = []
+        var optionSets: [Int: Set<ExactKey>] = [:]
+        for index in pages.indices {
+            if questions.count <= Format.suggestionCandidateLimit, let question = pages[index].questionId {
+                questions.append(question)
+            }
+            if let options = pages[index].options, options.count > Self.searchedOptionLimit {
+                optionSets[index] = Set(options.lazy.map { ExactKey($0.value) })
+            }
+        }
+        questionIds = questions
+        optionValueSets = optionSets
         if pages.count > Self.searchedPageLimit {
             var questionPage: [ExactKey: Int] = [:]
             for index in pages.indices {
@@ -596,6 +608,13 @@ struct FunnelContext {
     /// The index of the first page with `id`.
     func pageIndex(of id: String) -> Int? {
         graph.pageIndex(of: id)
+    }
+
+    /// True when `value` is a string that an option of the page at `index` has as its value.
+    func isOptionValue(_ value: JSONDocument.Value, ofPage index: Int) -> Bool {
+        guard let text = value.string else { return false }
+        if let known = optionValueSets[index] { return known.contains(ExactKey(text)) }
+        return pages[index].options?.contains { ExactKey.same($0.value, text) } ?? false
     }
 
     /// The index of the first page that asks `question`.
