@@ -52,13 +52,14 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         name: "snapshots (history fold, 100 placements)", command: .history, size: optionValue("scale-snapshots", 20), input: releases)
     let rows: [[ScalingCase]] = [
         dimension("placements (sample)", "placements", check: 1_000, build: nil, ScalingInputs.placements),
-        dimension("pages per funnel (branching quiz)", "pages", check: 2_000, build: 200, ScalingInputs.quizPages),
+        dimension("pages per funnel (branching quiz)", "pages", check: 5_000, build: 200, ScalingInputs.quizPages),
         dimension("options per page, each with an imageUrl", "options", check: 20_000, build: 500, ScalingInputs.options),
         dimension("findings (rules to unknown pages, one funnel)", "findings", check: 2_000, build: 200, ScalingInputs.unknownTargets),
         [history],
         dimension("pages that all loop back (cycles)", "loops", check: 5_000, build: 200, ScalingInputs.loopingPages),
         dimension("one key written N times (duplicate keys)", "keys", check: 10_000, build: 1_000, ScalingInputs.repeatedKey),
         dimension("locales of one text, in reverse order", "locales", check: 5_000, build: 500, ScalingInputs.reversedLocales),
+        dimension("clauses on unknown values of N options", "clauses", check: 5_000, build: 500, ScalingInputs.unknownOptionValues),
     ]
     return rows.flatMap { $0 }
 }

@@ -49,6 +49,19 @@ enum ScalingInputs {
         return file(funnelPages: [page], locales: declared, defaultLocale: locales[0])
     }
 
+    /// One placement `p` whose funnel asks a question with `count` options, then has `count` rules
+    /// that each compare the answer with a value no option has: `count` findings, each about a value
+    /// looked up among `count` options (once K×M steps: each clause searched every option).
+    static func unknownOptionValues(_ count: Int) -> String {
+        let options = (0..<max(count, 1)).map { #"{"label":"Option \#($0)","value":"v\#($0)"}"# }
+        let rules = (0..<max(count, 1)).map { index in
+            #"{"condition":{"clauses":[{"op":"eq","question_id":"q","value":"nope_\#(index)"}],"op":"all"},"goto":"end","id":"rule_\#(index)"}"#
+        }
+        let question = #"{"id":"question","options":[\#(options.joined(separator: ","))],"question_id":"q","title":"Pick one","type":"single_choice"}"#
+        let after = #"{"id":"after","next_rules":[\#(rules.joined(separator: ","))],"title":"After","type":"info"}"#
+        return file(funnelPages: [question, after])
+    }
+
     /// The placement key `p` written `count` times, each with its own revision: the last one wins (§3).
     static func repeatedKey(_ count: Int) -> String {
         let entries = (0..<max(count, 1)).map { index in

@@ -74,6 +74,18 @@ import Testing
         #expect(gaps.first.map { message in blank.allSatisfy { message.message.contains("\"l\($0)\" (blank)") } } == true)
     }
 
+    /// One question page of `count` options and `count` rules after it, each comparing the answer
+    /// with a value no option has: one finding a rule.
+    @Test(arguments: [1, 17, 300])
+    func everyClauseComparesWithAValueNoOptionHas(count: Int) throws {
+        let (file, funnel) = try load(ScalingInputs.unknownOptionValues(count))
+        #expect(funnel.pages.count == 2)
+        #expect(funnel.pages[0].options?.count == count)
+        #expect(funnel.pages[1].nextRules?.count == count)
+        #expect(findings(file, .clauseOptionUnknown) == count)
+        #expect(findings(file, .questionUnknown) == 0)
+    }
+
     @Test func emptyFileLoadsNothingAndIsNotRejected() {
         let file = FallbackFile(text: ScalingInputs.empty)
         #expect(file.loadedCount == 0)
