@@ -351,18 +351,21 @@ extension AuditRun {
 
     private mutating func checkClauses(_ context: FunnelContext) {
         let pages = context.pages
+        var lookups = ClauseLookups()
         for index in pages.indices {
             guard let rules = pages[index].nextRules else { continue }
             for rule in rules.indices {
                 let clauses = rules[rule].condition.clauses
                 for clause in clauses.indices {
-                    checkClause(clauses[clause], rule: rules[rule], pageIndex: index, context: context)
+                    checkClause(clauses[clause], rule: rules[rule], pageIndex: index, context: context, lookups: &lookups)
                 }
             }
         }
     }
 
-    private mutating func checkClause(_ clause: Clause, rule: NextRule, pageIndex: Int, context: FunnelContext) {
+    private mutating func checkClause(
+        _ clause: Clause, rule: NextRule, pageIndex: Int, context: FunnelContext, lookups: inout ClauseLookups
+    ) {
         let pages = context.pages
         var subject: String { "Rule \(Format.quoted(rule.id)) on page \(Format.quoted(pages[pageIndex].id))" }
         let question = clause.questionId
@@ -381,7 +384,7 @@ extension AuditRun {
             report(
                 .questionUnknown,
                 "\(subject) reads question \(Format.quoted(question)), which no page of funnel "
-                    + "\(Format.quoted(context.funnel.id)) asks\(Format.didYouMean(question, among: context.questionIds)): "
+                    + "\(Format.quoted(context.funnel.id)) asks\(Format.didYouMean(question, among: lookups.questionIds(of: context))): "
                     + "the answer is always missing, so `\(op)` is always \(Self.matchesMissingAnswer(clause.op)). The "
                     + "dashboard blocks publishing it.",
                 about: context.page(pageIndex), at: node(of: .questionId, in: clause))
@@ -395,12 +398,12 @@ extension AuditRun {
         guard let asked, let options = pages[asked].options, !options.isEmpty, let value = clause.value else { return }
         switch clause.op {
         case .eq, .neq, .contains:
-            guard !context.isOptionValue(value, ofPage: asked) else { return }
+            guard !lookups.isOptionValue(value, ofPage: asked, in: context) else { return }
             reportUnknownOption([value], clause: clause, subject: subject, options: options, page: pages[asked],
                 about: context.page(pageIndex))
         case .in, .notIn:
             guard value.kind == .array else { return }
-            let unknown = value.elements.filter { !context.isOptionValue($0, ofPage: asked) }
+            let unknown = value.elements.filter { !lookups.isOptionValue($0, ofPage: asked, in: context) }
             guard !unknown.isEmpty else { return }
             reportUnknownOption(unknown, clause: clause, subject: subject, options: options, page: pages[asked],
                 about: context.page(pageIndex))
@@ -545,6 +548,41 @@ extension AuditRun {
 }
 
 /// What the funnel checks share: the funnel's graph, and question lookups.
+/// What the clause checks of one funnel look up more than once, gathered on first need: gathered for
+/// each clause, a funnel of N pages whose N clauses read unknown questions, or compare with values
+/// none of a page's N options has, cost N² steps. Nothing is gathered for a funnel that needs none.
+struct ClauseLookups {
+    private var questions: [String]?
+    private var optionValues: [Int: Set<ExactKey>] = [:]
+
+    /// The question ids of `context`'s pages, in page order, for a message's suggestion: all of them,
+    /// or, where there are more than `Format.suggestionCandidateLimit`, the first one more than that
+    /// (too many to search, as `Format.suggestion` decides by their count).
+    mutating func questionIds(of context: FunnelContext) -> [String] {
+        if let questions { return questions }
+        var gathered: [String] = []
+        // Each page's field read in place: a copy of the whole page would retain all its texts.
+        for index in context.pages.indices where gathered.count <= Format.suggestionCandidateLimit {
+            if let question = context.pages[index].questionId { gathered.append(question) }
+        }
+        questions = gathered
+        return gathered
+    }
+
+    /// True when `value` is a string that an option of the page at `index` of `context` has as its
+    /// value: searched among up to `FunnelContext.searchedOptionLimit` options, else in a set of them.
+    mutating func isOptionValue(_ value: JSONDocument.Value, ofPage index: Int, in context: FunnelContext) -> Bool {
+        guard let text = value.string, let options = context.pages[index].options else { return false }
+        guard options.count > FunnelContext.searchedOptionLimit else {
+            return options.contains { ExactKey.same($0.value, text) }
+        }
+        if let known = optionValues[index] { return known.contains(ExactKey(text)) }
+        let known = Set(options.lazy.map { ExactKey($0.value) })
+        optionValues[index] = known
+        return known.contains(ExactKey(text))
+    }
+}
+
 struct FunnelContext {
     /// Funnels up to this many pages are searched; larger ones get dictionaries.
     static let searchedPageLimit = FunnelGraph.searchedPageLimit
@@ -558,35 +596,15 @@ struct FunnelContext {
     let graph: FunnelGraph
     /// Question id → index of the first page that asks it, for large funnels.
     private let questionPageMap: [ExactKey: Int]?
-    /// The question ids, in page order, for a message's suggestion: all of them, or, where there are
-    /// more than `Format.suggestionCandidateLimit`, the first one more than that (too many to search,
-    /// as `Format.suggestion` decides by their count). Gathered once: gathered for each finding, a
-    /// funnel of N pages whose N rules read unknown questions cost N² steps.
-    let questionIds: [String]
-    /// Pages with up to this many options are searched; larger ones get a set of their values.
+    /// Pages with up to this many options are searched for a clause's value; larger ones get a set
+    /// of their values (`ClauseLookups`).
     static let searchedOptionLimit = 16
-    /// Page index → its options' values, for each page with more than `searchedOptionLimit` options:
-    /// searched for each clause, K clauses on one page of M options cost K×M steps.
-    private let optionValueSets: [Int: Set<ExactKey>]
 
     init(funnel: Funnel, served: FindingSubject.ServedFunnel) {
         self.funnel = funnel
         self.served = served
         pages = funnel.pages
         graph = FunnelGraph(funnel)
-        // Each page's fields read in place: a copy of the whole page would retain all its texts.
-        var questions: [String] = []
-        var optionSets: [Int: Set<ExactKey>] = [:]
-        for index in pages.indices {
-            if questions.count <= Format.suggestionCandidateLimit, let question = pages[index].questionId {
-                questions.append(question)
-            }
-            if let options = pages[index].options, options.count > Self.searchedOptionLimit {
-                optionSets[index] = Set(options.lazy.map { ExactKey($0.value) })
-            }
-        }
-        questionIds = questions
-        optionValueSets = optionSets
         if pages.count > Self.searchedPageLimit {
             var questionPage: [ExactKey: Int] = [:]
             for index in pages.indices {
@@ -608,13 +626,6 @@ struct FunnelContext {
     /// The index of the first page with `id`.
     func pageIndex(of id: String) -> Int? {
         graph.pageIndex(of: id)
-    }
-
-    /// True when `value` is a string that an option of the page at `index` has as its value.
-    func isOptionValue(_ value: JSONDocument.Value, ofPage index: Int) -> Bool {
-        guard let text = value.string else { return false }
-        if let known = optionValueSets[index] { return known.contains(ExactKey(text)) }
-        return pages[index].options?.contains { ExactKey.same($0.value, text) } ?? false
     }
 
     /// The index of the first page that asks `question`.
