@@ -92,6 +92,22 @@ package enum Format {
         texts.map(quoted).joined(separator: ", ")
     }
 
+    /// How many of a list's items a message names before "and N more" (`quotedList(_:limit:)`).
+    package static let listedLimit = 12
+
+    /// The first `limit` strings as JSON literals, separated by commas, then ", and N more" for the
+    /// rest: a message names a few, however long the list (a list named whole in each of N
+    /// findings makes N² of text).
+    package static func quotedList<C: Collection<String>>(_ texts: C, limit: Int) -> String {
+        quotedList(texts.prefix(limit), more: texts.count - limit)
+    }
+
+    /// `texts` as JSON literals, separated by commas, then ", and N more" when `more` is above zero:
+    /// for a message naming the first few of a list whose length it knows.
+    package static func quotedList<S: Sequence<String>>(_ texts: S, more: Int) -> String {
+        quotedList(texts) + (more > 0 ? ", and \(more) more" : "")
+    }
+
     /// A value as compact JSON, shortened past 80 characters.
     package static func json(_ value: JSONValue) -> String {
         let text = value.jsonText()

@@ -169,7 +169,7 @@ extension AuditRun {
     /// Reports a paywall page whose paywall the funnel does not carry.
     private mutating func reportPaywallPage(_ page: Page, about subject: FindingSubject, funnel: Funnel) {
         let carried = funnel.paywalls?.keys ?? []
-        var carriedText: String { carried.isEmpty ? "it carries none" : "it carries \(Format.quotedList(carried))" }
+        var carriedText: String { carried.isEmpty ? "it carries none" : "it carries \(Format.quotedList(carried, limit: Format.listedLimit))" }
         guard let paywallId = page.paywallId, !paywallId.isEmpty else {
             report(
                 .paywallUnavailableOffline,

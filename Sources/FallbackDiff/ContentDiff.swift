@@ -387,7 +387,7 @@ extension DiffRun {
     mutating func checkPaywallPages(old: Funnel?, new: Funnel, in scope: ChangeScope) {
         let carried = { (funnel: Funnel) -> String in
             let keys = funnel.paywalls?.keys ?? []
-            return keys.isEmpty ? "it carries none" : "it carries " + Format.quotedList(keys)
+            return keys.isEmpty ? "it carries none" : "it carries " + Format.quotedList(keys, limit: Format.listedLimit)
         }
         // The graphs look pages up by id; built only when a paywall page needs it.
         var oldGraph: FunnelGraph?

@@ -203,11 +203,16 @@ struct DiffRun {
                     }
                 }
                 if let experimentKey = entry.offlineTarget.experiment?.key {
-                    let sharing = placementsByExperimentKey()[ExactKey(experimentKey), default: []].filter { !ExactKey.same($0, key) }
-                    if !sharing.isEmpty {
+                    // The placement itself is in the list once (loaded keys are unique). Only the
+                    // first few others are named: naming all of them in each of N placements' messages
+                    // wrote N² names.
+                    let placements = placementsByExperimentKey()[ExactKey(experimentKey), default: []]
+                    let named = Array(placements.lazy.filter { !ExactKey.same($0, key) }.prefix(Format.listedLimit))
+                    if !named.isEmpty {
                         message +=
                             "; it shares experiment key \(Format.quoted(experimentKey)) with "
-                            + "\(Format.quotedList(sharing)), so a subscriber draws the same variant through either"
+                            + "\(Format.quotedList(named, more: placements.count - 1 - named.count)), so a subscriber draws the "
+                            + "same variant through either"
                     }
                 }
                 report(.placementAdded, in: scope, message + ".", old: nil, new: newPlace(newRecord.value.node))
@@ -377,9 +382,12 @@ struct DiffRun {
                 values: (.string(oldExperiment.key), .string(newExperiment.key)))
         }
 
+        // Variants matched by id through lookups: searched for each variant, thousands of them cost
+        // their count squared.
+        let oldById = Self.firstIndices(of: oldExperiment.variants.lazy.map(\.variantId))
+        let newById = Self.firstIndices(of: newExperiment.variants.lazy.map(\.variantId))
         let oldShares = Bucketing.shares(weights: oldExperiment.variants.map(\.weight))
-        for (index, variant) in oldExperiment.variants.enumerated()
-        where !newExperiment.variants.contains(where: { ExactKey.same($0.variantId, variant.variantId) }) {
+        for (index, variant) in oldExperiment.variants.enumerated() where newById[ExactKey(variant.variantId)] == nil {
             report(
                 .variantRemoved, in: scope.variant(variant.variantId),
                 "Experiment \(name) lost variant \(Format.quoted(variant.variantId)) (\(variant.offlineTarget.quotedText), "
@@ -389,7 +397,7 @@ struct DiffRun {
         }
         for variant in newExperiment.variants {
             let variantScope = scope.variant(variant.variantId)
-            guard let oldVariant = oldExperiment.variants.first(where: { ExactKey.same($0.variantId, variant.variantId) }) else {
+            guard let oldVariant = oldById[ExactKey(variant.variantId)].map({ oldExperiment.variants[$0] }) else {
                 report(
                     .variantAdded, in: variantScope,
                     "Experiment \(name) gained variant \(Format.quoted(variant.variantId)) serving \(variant.offlineTarget.quotedText) "
@@ -415,13 +423,12 @@ struct DiffRun {
         guard !sameSplit else { return }
         let weightChanges =
             newExperiment.variants.map { variant in
-                let before = oldExperiment.variants.first { ExactKey.same($0.variantId, variant.variantId) }
+                let before = oldById[ExactKey(variant.variantId)].map { oldExperiment.variants[$0] }
                 return "\(Format.quoted(variant.variantId)) "
                     + (before.map { "\($0.weightText) → \(variant.weightText)" } ?? "\(variant.weightText) (new)")
             }
-            + oldExperiment.variants.filter { variant in
-                !newExperiment.variants.contains { ExactKey.same($0.variantId, variant.variantId) }
-            }.map { "\(Format.quoted($0.variantId)) \($0.weightText) → removed" }
+            + oldExperiment.variants.filter { variant in newById[ExactKey(variant.variantId)] == nil }
+            .map { "\(Format.quoted($0.variantId)) \($0.weightText) → removed" }
         let message: String
         if keyChanged {
             let shares = { (experiment: Experiment) in
@@ -449,26 +456,42 @@ struct DiffRun {
             new: newPlace(new.fieldRef(.variants, in: newExperiment)?.node), values: (weights(oldExperiment), weights(newExperiment)))
     }
 
+    /// Each id's first position among `ids`, compared by their bytes.
+    static func firstIndices<Ids: Sequence<String>>(of ids: Ids) -> [ExactKey: Int] {
+        var first: [ExactKey: Int] = [:]
+        for (index, id) in ids.enumerated() where first[ExactKey(id)] == nil { first[ExactKey(id)] = index }
+        return first
+    }
+
     // MARK: Served content
 
     /// Pairs each new item with an old one of the same id: through the same variant if possible,
     /// else through any variant not yet paired.
+    /// Old items are kept in queues by id, and by id and variant, in their order: each new item takes
+    /// the first one not yet paired from a queue, and a queue passes over paired ones once, so N
+    /// items with one id cost N steps, not N².
     static func match<Value>(
         _ old: [OfflineTarget.Served<Value>], _ new: [OfflineTarget.Served<Value>], id: (Value) -> String
     ) -> [(old: Value?, new: OfflineTarget.Served<Value>)] {
-        var taken = Set<Int>()
-        func sameSlot(_ lhs: String?, _ rhs: String?) -> Bool {
-            switch (lhs, rhs) {
-            case (nil, nil): true
-            case (let lhs?, let rhs?): ExactKey.same(lhs, rhs)
-            default: false
-            }
+        var sameId: [ExactKey: MatchQueue] = [:]
+        var sameSlot: [MatchSlot: MatchQueue] = [:]
+        for index in old.indices {
+            let key = ExactKey(id(old[index].value))
+            sameId[key, default: MatchQueue()].indices.append(index)
+            sameSlot[MatchSlot(id: key, variantId: old[index].variantId.map(ExactKey.init)), default: MatchQueue()].indices.append(index)
+        }
+        var taken = [Bool](repeating: false, count: old.count)
+        func firstFree(_ queue: inout MatchQueue) -> Int? {
+            while queue.next < queue.indices.count, taken[queue.indices[queue.next]] { queue.next += 1 }
+            return queue.next < queue.indices.count ? queue.indices[queue.next] : nil
         }
         var pairs: [(old: Value?, new: OfflineTarget.Served<Value>)] = []
         for item in new {
-            let sameId = old.indices.filter { !taken.contains($0) && ExactKey.same(id(old[$0].value), id(item.value)) }
-            let chosen = sameId.first { sameSlot(old[$0].variantId, item.variantId) } ?? sameId.first
-            if let chosen { taken.insert(chosen) }
+            let key = ExactKey(id(item.value))
+            let slot = MatchSlot(id: key, variantId: item.variantId.map(ExactKey.init))
+            var chosen = sameSlot[slot] == nil ? nil : firstFree(&sameSlot[slot]!)
+            if chosen == nil, sameId[key] != nil { chosen = firstFree(&sameId[key]!) }
+            if let chosen { taken[chosen] = true }
             pairs.append((chosen.map { old[$0].value }, item))
         }
         return pairs
@@ -490,4 +513,16 @@ struct DiffRun {
             }
         }
     }
+}
+
+/// `DiffRun.match`'s key for old items served through one variant: their id and the variant's.
+private struct MatchSlot: Hashable {
+    let id: ExactKey
+    let variantId: ExactKey?
+}
+
+/// `DiffRun.match`'s old items of one key, in order, and where the first not yet paired may be.
+private struct MatchQueue {
+    var indices: [Int] = []
+    var next = 0
 }

@@ -45,20 +45,31 @@ public struct Rebucketing: Sendable, Hashable, CustomStringConvertible {
         self.new = zip(new, Bucketing.shares(weights: newWeights)).map { Share(variantId: $0.variantId, weight: $0.weight, buckets: $1) }
 
         var pairs: [(from: String, to: String, ranges: [ClosedRange<Int>])] = []
+        // Each pair of ids once, looked up by its ids; a run of buckets with the same two variants
+        // looks it up once. With thousands of variants a bucket costs a few steps, not a walk of them.
+        var pairIndex: [PairKey: Int] = [:]
+        var lastVariants: (old: Int, new: Int, pair: Int?)?
+        let oldIndices = Self.variantIndices(Bucketing.bucketRanges(weights: oldWeights))
+        let newIndices = Self.variantIndices(Bucketing.bucketRanges(weights: newWeights))
         var previous: (pair: Int, start: Int)?
-        for bucket in 0..<Bucketing.bucketCount {
-            guard let oldIndex = Bucketing.variantIndex(forBucket: bucket, weights: oldWeights),
-                let newIndex = Bucketing.variantIndex(forBucket: bucket, weights: newWeights)
-            else { break }
-            let from = old[oldIndex].variantId
-            let to = new[newIndex].variantId
+        for bucket in 0..<min(oldIndices.count, newIndices.count) {
+            let (oldIndex, newIndex) = (oldIndices[bucket], newIndices[bucket])
             var pair: Int?
-            if !ExactKey.same(from, to) {
-                pair = pairs.firstIndex { ExactKey.same($0.from, from) && ExactKey.same($0.to, to) }
-                if pair == nil {
-                    pairs.append((from, to, []))
-                    pair = pairs.count - 1
+            if let last = lastVariants, last.old == oldIndex, last.new == newIndex {
+                pair = last.pair
+            } else {
+                let from = old[oldIndex].variantId
+                let to = new[newIndex].variantId
+                if !ExactKey.same(from, to) {
+                    let key = PairKey(from: ExactKey(from), to: ExactKey(to))
+                    pair = pairIndex[key]
+                    if pair == nil {
+                        pairs.append((from, to, []))
+                        pair = pairs.count - 1
+                        pairIndex[key] = pair
+                    }
                 }
+                lastVariants = (oldIndex, newIndex, pair)
             }
             if let open = previous, open.pair != pair {
                 pairs[open.pair].ranges.append(open.start...bucket - 1)
@@ -68,6 +79,26 @@ public struct Rebucketing: Sendable, Hashable, CustomStringConvertible {
         }
         if let open = previous { pairs[open.pair].ranges.append(open.start...Bucketing.bucketCount - 1) }
         moves = pairs.map { Move(from: $0.from, to: $0.to, ranges: $0.ranges) }
+    }
+
+    /// Each bucket's variant, in bucket order, from the variants' ranges (`Bucketing.bucketRanges`,
+    /// which give every bucket to exactly the variant `Bucketing.variantIndex(forBucket:weights:)`
+    /// gives it): one pass, where asking `variantIndex` for each bucket walks the variants again
+    /// each time. Empty when there are no variants.
+    private static func variantIndices(_ ranges: [ClosedRange<Int>?]) -> [Int] {
+        guard !ranges.isEmpty else { return [] }
+        var indices = [Int](repeating: ranges.count - 1, count: Bucketing.bucketCount)
+        for (variant, range) in ranges.enumerated() {
+            guard let range else { continue }
+            for bucket in range { indices[bucket] = variant }
+        }
+        return indices
+    }
+
+    /// A move's two variant ids, compared by their bytes.
+    private struct PairKey: Hashable {
+        let from: ExactKey
+        let to: ExactKey
     }
 
     /// The number of buckets whose variant changes.
