@@ -958,12 +958,28 @@ extension JSONDocument {
         /// the offset after it; nil when the parse fails in it. The scanner jumps over each plain
         /// run; only what ends one (a quote, an escape, a control character, invalid UTF-8) is
         /// looked at here.
+        ///
+        /// Inlined where the grammar meets a quote: a string whose first plain run ends at its
+        /// closing quote (nearly every string of an export) is appended here, without a call, and
+        /// `isKey` is a constant at each place; any other goes on in `parseString(_:at:stop:isKey:)`.
+        @inline(__always)
         mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, isKey: Bool = false) -> Int? {
-            var index = start + 1
+            let stop = scanner.stringStop(bytes, from: start + 1)
+            if stop < count, bytes[stop] == UInt8(ascii: "\"") {
+                appendScalar(code: isKey ? PackedNode.keyCode : UInt32(Kind.string.rawValue), start: start, end: stop + 1, isKey: isKey)
+                return stop + 1
+            }
+            return parseString(bytes, at: start, stop: stop, isKey: isKey)
+        }
+
+        /// `parseString(_:at:isKey:)` of a string whose first plain run, from the opening quote at
+        /// `start`, ends at `stop` (the scanner already passed it), not at its closing quote.
+        @inline(never)
+        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, stop: Int, isKey: Bool) -> Int? {
+            var index = stop
             var flags: UInt8 = 0
             var lone: LoneSurrogate?
             while true {
-                index = scanner.stringStop(bytes, from: index)
                 guard index < count else {
                     fail(.syntax, "EOF while parsing a string", at: index)
                     return nil
@@ -990,15 +1006,17 @@ extension JSONDocument {
                             guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: false), in: &lone) else { return nil }
                             index += 6
                         } else if code >= 0xD800, code < 0xDC00 {
+                            var paired = false
                             if index + 7 < count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") {
                                 guard let low = hex4(bytes, index + 8) else { return nil }
-                                if low >= 0xDC00, low < 0xE000 {
-                                    index += 12
-                                    continue
-                                }
+                                paired = low >= 0xDC00 && low < 0xE000
                             }
-                            guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: true), in: &lone) else { return nil }
-                            index += 6
+                            if paired {
+                                index += 12
+                            } else {
+                                guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: true), in: &lone) else { return nil }
+                                index += 6
+                            }
                         } else {
                             index += 6
                         }
@@ -1013,6 +1031,7 @@ extension JSONDocument {
                     fail(.invalidUTF8, "invalid UTF-8", at: index)
                     return nil
                 }
+                index = scanner.stringStop(bytes, from: index)
             }
             if var lone {
                 flags |= JSONDocument.hasLoneSurrogate
