@@ -664,6 +664,13 @@ extension JSONDocument {
     /// Where the parser stands inside the innermost open container.
     enum Expect { case value, firstMemberOrEnd, memberKey, firstElementOrEnd, commaOrEnd }
 
+    /// A container the parser has opened and not closed: its node, and how many elements or
+    /// members the container around it had when it opened (its count goes on from there).
+    struct OpenContainer: Equatable {
+        var node: Int32
+        var outerCount: Int32
+    }
+
     struct Parser<Scanner: JSONTokenScanner> {
         let count: Int
         var scanner: Scanner
@@ -676,12 +683,12 @@ extension JSONDocument {
         var parsedExtent = 0
         var lineStarts: [Int] = [0]
         var continuationsInBlock: [Int32] = [0]
-        /// Open containers, innermost last.
-        var stack: [Int32] = []
+        /// Open containers, innermost last: one array, so that opening and closing a container
+        /// change one array, not two (each change of an array checks that it is not shared).
+        var stack: [OpenContainer] = []
         /// The elements or members of the innermost open container so far (written to its node when
-        /// it closes or the parse stops), and those of the containers around it, outermost first.
+        /// it closes or the parse stops); those of each container around it are on the stack.
         var openCount: Int32 = 0
-        var outerCounts: [Int32] = []
         /// The innermost open container (-1 at the top level) and whether it is an object.
         var parent: Int32 = -1
         var parentIsObject = false
@@ -743,7 +750,7 @@ extension JSONDocument {
             if let comma = stoppedAt {
                 stopAfter = Int.max
                 stoppedAt = nil
-                if var fragment, fragment.comma == comma, fragment.kinds == (nodes[Int(stack[0])].kind, nodes[Int(stack[1])].kind) {
+                if var fragment, fragment.comma == comma, fragment.kinds == (nodes[Int(stack[0].node)].kind, nodes[Int(stack[1].node)].kind) {
                     adopt(&fragment.parser)
                     offset = fragment.end
                 } else {
@@ -769,10 +776,11 @@ extension JSONDocument {
             parsedExtent = error?.offset ?? count
             // Containers left open by an error end where the parse stopped.
             for (depth, open) in stack.enumerated() {
-                nodes[Int(open)].setNumber(depth == stack.count - 1 ? openCount : outerCounts[depth + 1])
-                nodes[Int(open)].setLink(nodes.count)
-                nodes[Int(open)].setEnd(min(offset, count))
-                nodes[Int(open)].setFlagA()
+                let node = Int(open.node)
+                nodes[node].setNumber(depth == stack.count - 1 ? openCount : stack[depth + 1].outerCount)
+                nodes[node].setLink(nodes.count)
+                nodes[node].setEnd(min(offset, count))
+                nodes[node].setFlagA()
             }
             if let found = error, found.reason == .syntax, let invalid = scanner.firstInvalidUTF8(bytes) {
                 // Decoding the bytes as text comes before parsing them.
@@ -794,6 +802,7 @@ extension JSONDocument {
 
         /// Appends an array's or object's node when it opens; its `next` and count are written when
         /// it closes.
+        @inline(__always)
         mutating func appendContainer(_ kind: Kind, at offset: Int) -> Int {
             let index = nodes.count
             let ordinal = nextOrdinal(isKey: false)
@@ -883,8 +892,7 @@ extension JSONDocument {
                         let kind: Kind = byte == UInt8(ascii: "{") ? .object : .array
                         let index = appendContainer(kind, at: offset)
                         if stack.count + 1 == 128 { tooDeep.append(Int32(index)) }
-                        stack.append(Int32(index))
-                        outerCounts.append(openCount)
+                        stack.append(OpenContainer(node: Int32(index), outerCount: openCount))
                         openCount = 0
                         parent = Int32(index)
                         parentIsObject = kind == .object
@@ -916,7 +924,8 @@ extension JSONDocument {
         }
 
         mutating func closeContainer(_ offset: Int) {
-            let index = Int(stack.removeLast())
+            let closed = stack.removeLast()
+            let index = Int(closed.node)
             if isFragment, index >= SplitParse.assumedOuter {
                 assumedCloses[index - SplitParse.assumedOuter] = SplitParse.AssumedClose(end: offset + 1, next: nodes.count, count: openCount)
             } else {
@@ -924,8 +933,8 @@ extension JSONDocument {
                 nodes[index].setLink(nodes.count)
                 nodes[index].setNumber(openCount)
             }
-            openCount = outerCounts.removeLast()
-            parent = stack.last ?? -1
+            openCount = closed.outerCount
+            parent = stack.last?.node ?? -1
             parentIsObject = parent >= 0 && isObject(open: parent)
         }
 
