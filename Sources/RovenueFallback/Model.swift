@@ -621,17 +621,21 @@ public struct ExactKey: Hashable, Sendable {
     /// two inline strings hold the same bytes exactly when `sameRepresentation` says so: a page id
     /// searched among a funnel's pages is told from the others without reading their bytes.
     ///
-    /// The second word's bit 61 marks an inline string; a string stored elsewhere (native,
-    /// literal, bridged) never has it set there. False on any other layout.
+    /// On 64-bit x86 and ARM, the second word's bit 61 marks an inline string; a string stored
+    /// elsewhere (native, literal, bridged) never has it set there. False on any other platform.
     @inlinable @inline(__always)
     package static func bothInline(_ lhs: String, _ rhs: String) -> Bool {
-        guard MemoryLayout<String>.size == 16 else { return false }
-        let inline: UInt64 = 1 << 61
-        return withUnsafeBytes(of: lhs) { left in
-            withUnsafeBytes(of: rhs) { right in
-                left.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & right.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & inline != 0
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+            guard MemoryLayout<String>.size == 16 else { return false }
+            let inline: UInt64 = 1 << 61
+            return withUnsafeBytes(of: lhs) { left in
+                withUnsafeBytes(of: rhs) { right in
+                    left.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & right.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & inline != 0
+                }
             }
-        }
+        #else
+            return false
+        #endif
     }
 
     /// True when the two strings are one string value: copies of one string (the decoder makes a

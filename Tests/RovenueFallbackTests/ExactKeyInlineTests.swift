@@ -37,10 +37,12 @@ import Testing
     }
 
     /// The shortcut is taken for inline strings only: an allocated string of the same short bytes
-    /// is not inline, and a long string never is.
+    /// is not inline, and a long string never is. (Elsewhere than 64-bit x86 and ARM, never.)
     @Test func inlineIsTheSmallRepresentation() {
-        #expect(ExactKey.bothInline("pg_goal", String(decoding: Array("pg_welcome".utf8), as: UTF8.self)))
-        #expect(ExactKey.bothInline("", "é"))
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+            #expect(ExactKey.bothInline("pg_goal", String(decoding: Array("pg_welcome".utf8), as: UTF8.self)))
+            #expect(ExactKey.bothInline("", "é"))
+        #endif
         #expect(!ExactKey.bothInline("pg_goal", Self.allocated("pg_goal")))
         #expect(!ExactKey.bothInline(String(repeating: "x", count: 16), String(repeating: "y", count: 16)))
     }
