@@ -111,7 +111,21 @@ extension AuditRun {
     }
 
     /// What is wrong with a placement key or identifier, if anything.
+    ///
+    /// An identifier of at most `maximumIdentifierLength` bytes whose first and last bytes are ASCII
+    /// but not whitespace (a space, or a control from tab to carriage return) has nothing wrong,
+    /// as nearly every one has: it is answered from those bytes, without breaking the text into
+    /// characters. A character is whitespace when its first scalar is, so the first character is
+    /// not; and a last character that ends in such a byte is that byte alone or begins with a
+    /// prepended mark, never with whitespace (a grapheme cluster joins a scalar only to a prepended
+    /// mark before it, or to the extending marks and joiners after it, and no ASCII byte but a line
+    /// feed after a carriage return extends another).
     private static func identifierProblems(_ identifier: String) -> String? {
+        func isPlainASCII(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte) }
+        let utf8 = identifier.utf8
+        if let first = utf8.first, let last = utf8.last, utf8.count <= maximumIdentifierLength, isPlainASCII(first), isPlainASCII(last) {
+            return nil
+        }
         if identifier.isEmpty { return "is empty" }
         var problems: [String] = []
         if identifier.first!.isWhitespace || identifier.last!.isWhitespace {

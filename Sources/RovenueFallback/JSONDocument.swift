@@ -664,6 +664,13 @@ extension JSONDocument {
     /// Where the parser stands inside the innermost open container.
     enum Expect { case value, firstMemberOrEnd, memberKey, firstElementOrEnd, commaOrEnd }
 
+    /// A container the parser has opened and not closed: its node, and how many elements or
+    /// members the container around it had when it opened (its count goes on from there).
+    struct OpenContainer: Equatable {
+        var node: Int32
+        var outerCount: Int32
+    }
+
     struct Parser<Scanner: JSONTokenScanner> {
         let count: Int
         var scanner: Scanner
@@ -676,12 +683,12 @@ extension JSONDocument {
         var parsedExtent = 0
         var lineStarts: [Int] = [0]
         var continuationsInBlock: [Int32] = [0]
-        /// Open containers, innermost last.
-        var stack: [Int32] = []
+        /// Open containers, innermost last: one array, so that opening and closing a container
+        /// change one array, not two (each change of an array checks that it is not shared).
+        var stack: [OpenContainer] = []
         /// The elements or members of the innermost open container so far (written to its node when
-        /// it closes or the parse stops), and those of the containers around it, outermost first.
+        /// it closes or the parse stops); those of each container around it are on the stack.
         var openCount: Int32 = 0
-        var outerCounts: [Int32] = []
         /// The innermost open container (-1 at the top level) and whether it is an object.
         var parent: Int32 = -1
         var parentIsObject = false
@@ -743,7 +750,7 @@ extension JSONDocument {
             if let comma = stoppedAt {
                 stopAfter = Int.max
                 stoppedAt = nil
-                if var fragment, fragment.comma == comma, fragment.kinds == (nodes[Int(stack[0])].kind, nodes[Int(stack[1])].kind) {
+                if var fragment, fragment.comma == comma, fragment.kinds == (nodes[Int(stack[0].node)].kind, nodes[Int(stack[1].node)].kind) {
                     adopt(&fragment.parser)
                     offset = fragment.end
                 } else {
@@ -769,10 +776,11 @@ extension JSONDocument {
             parsedExtent = error?.offset ?? count
             // Containers left open by an error end where the parse stopped.
             for (depth, open) in stack.enumerated() {
-                nodes[Int(open)].setNumber(depth == stack.count - 1 ? openCount : outerCounts[depth + 1])
-                nodes[Int(open)].setLink(nodes.count)
-                nodes[Int(open)].setEnd(min(offset, count))
-                nodes[Int(open)].setFlagA()
+                let node = Int(open.node)
+                nodes[node].setNumber(depth == stack.count - 1 ? openCount : stack[depth + 1].outerCount)
+                nodes[node].setLink(nodes.count)
+                nodes[node].setEnd(min(offset, count))
+                nodes[node].setFlagA()
             }
             if let found = error, found.reason == .syntax, let invalid = scanner.firstInvalidUTF8(bytes) {
                 // Decoding the bytes as text comes before parsing them.
@@ -794,6 +802,7 @@ extension JSONDocument {
 
         /// Appends an array's or object's node when it opens; its `next` and count are written when
         /// it closes.
+        @inline(__always)
         mutating func appendContainer(_ kind: Kind, at offset: Int) -> Int {
             let index = nodes.count
             let ordinal = nextOrdinal(isKey: false)
@@ -883,8 +892,7 @@ extension JSONDocument {
                         let kind: Kind = byte == UInt8(ascii: "{") ? .object : .array
                         let index = appendContainer(kind, at: offset)
                         if stack.count + 1 == 128 { tooDeep.append(Int32(index)) }
-                        stack.append(Int32(index))
-                        outerCounts.append(openCount)
+                        stack.append(OpenContainer(node: Int32(index), outerCount: openCount))
                         openCount = 0
                         parent = Int32(index)
                         parentIsObject = kind == .object
@@ -916,7 +924,8 @@ extension JSONDocument {
         }
 
         mutating func closeContainer(_ offset: Int) {
-            let index = Int(stack.removeLast())
+            let closed = stack.removeLast()
+            let index = Int(closed.node)
             if isFragment, index >= SplitParse.assumedOuter {
                 assumedCloses[index - SplitParse.assumedOuter] = SplitParse.AssumedClose(end: offset + 1, next: nodes.count, count: openCount)
             } else {
@@ -924,8 +933,8 @@ extension JSONDocument {
                 nodes[index].setLink(nodes.count)
                 nodes[index].setNumber(openCount)
             }
-            openCount = outerCounts.removeLast()
-            parent = stack.last ?? -1
+            openCount = closed.outerCount
+            parent = stack.last?.node ?? -1
             parentIsObject = parent >= 0 && isObject(open: parent)
         }
 
@@ -958,12 +967,28 @@ extension JSONDocument {
         /// the offset after it; nil when the parse fails in it. The scanner jumps over each plain
         /// run; only what ends one (a quote, an escape, a control character, invalid UTF-8) is
         /// looked at here.
+        ///
+        /// Inlined where the grammar meets a quote: a string whose first plain run ends at its
+        /// closing quote (nearly every string of an export) is appended here, without a call, and
+        /// `isKey` is a constant at each place; any other goes on in `parseString(_:at:stop:isKey:)`.
+        @inline(__always)
         mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, isKey: Bool = false) -> Int? {
-            var index = start + 1
+            let stop = scanner.stringStop(bytes, from: start + 1)
+            if stop < count, bytes[stop] == UInt8(ascii: "\"") {
+                appendScalar(code: isKey ? PackedNode.keyCode : UInt32(Kind.string.rawValue), start: start, end: stop + 1, isKey: isKey)
+                return stop + 1
+            }
+            return parseString(bytes, at: start, stop: stop, isKey: isKey)
+        }
+
+        /// `parseString(_:at:isKey:)` of a string whose first plain run, from the opening quote at
+        /// `start`, ends at `stop` (the scanner already passed it), not at its closing quote.
+        @inline(never)
+        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, stop: Int, isKey: Bool) -> Int? {
+            var index = stop
             var flags: UInt8 = 0
             var lone: LoneSurrogate?
             while true {
-                index = scanner.stringStop(bytes, from: index)
                 guard index < count else {
                     fail(.syntax, "EOF while parsing a string", at: index)
                     return nil
@@ -990,15 +1015,17 @@ extension JSONDocument {
                             guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: false), in: &lone) else { return nil }
                             index += 6
                         } else if code >= 0xD800, code < 0xDC00 {
+                            var paired = false
                             if index + 7 < count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") {
                                 guard let low = hex4(bytes, index + 8) else { return nil }
-                                if low >= 0xDC00, low < 0xE000 {
-                                    index += 12
-                                    continue
-                                }
+                                paired = low >= 0xDC00 && low < 0xE000
                             }
-                            guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: true), in: &lone) else { return nil }
-                            index += 6
+                            if paired {
+                                index += 12
+                            } else {
+                                guard record(LoneSurrogate(node: 0, offset: Int32(index), isLeading: true), in: &lone) else { return nil }
+                                index += 6
+                            }
                         } else {
                             index += 6
                         }
@@ -1013,6 +1040,7 @@ extension JSONDocument {
                     fail(.invalidUTF8, "invalid UTF-8", at: index)
                     return nil
                 }
+                index = scanner.stringStop(bytes, from: index)
             }
             if var lone {
                 flags |= JSONDocument.hasLoneSurrogate

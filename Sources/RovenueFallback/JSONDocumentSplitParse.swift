@@ -106,8 +106,10 @@ extension JSONDocument {
             parser.acceptsLoneSurrogates = acceptingLoneSurrogates
             parser.isFragment = true
             parser.assumedKinds = kinds
-            parser.stack = [Int32(assumedOuter), Int32(assumedOuter + 1)]
-            parser.outerCounts = [0, 0]
+            parser.stack = [
+                JSONDocument.OpenContainer(node: Int32(assumedOuter), outerCount: 0),
+                JSONDocument.OpenContainer(node: Int32(assumedOuter + 1), outerCount: 0),
+            ]
             parser.openCount = 0
             parser.parent = Int32(assumedOuter + 1)
             parser.parentIsObject = true
@@ -193,9 +195,9 @@ extension JSONDocument.Parser {
     /// parser's, as if one parser had read the whole text.
     mutating func adopt<Other>(_ fragment: inout JSONDocument.Parser<Other>) {
         typealias SplitParse = JSONDocument.SplitParse
-        let outerNode = stack[0]
-        let innerNode = stack[1]
-        let outerCount = outerCounts[1]
+        let outerNode = stack[0].node
+        let innerNode = stack[1].node
+        let outerCount = stack[1].outerCount
         let innerCount = openCount
         let base = Int32(nodes.count)
         let outer = Int32(SplitParse.assumedOuter)
@@ -222,10 +224,12 @@ extension JSONDocument.Parser {
             nodes[node].setNumber(close.count + (which == 0 ? outerCount : innerCount))
         }
         let fragmentStack = fragment.stack
-        stack = fragmentStack.map(real)
-        outerCounts = fragment.outerCounts.enumerated().map { depth, count in depth == 0 ? count : count + before(fragmentStack[depth - 1]) }
-        openCount = fragment.openCount + (fragmentStack.last.map(before) ?? 0)
-        parent = stack.last ?? -1
+        stack = fragmentStack.enumerated().map { depth, open in
+            JSONDocument.OpenContainer(
+                node: real(open.node), outerCount: depth == 0 ? open.outerCount : open.outerCount + before(fragmentStack[depth - 1].node))
+        }
+        openCount = fragment.openCount + (fragmentStack.last.map { before($0.node) } ?? 0)
+        parent = stack.last?.node ?? -1
         parentIsObject = parent >= 0 && nodes[Int(parent)].kind == .object
         adoptedSecondHalf = true
     }

@@ -605,6 +605,7 @@ public struct ExactKey: Hashable, Sendable {
     /// (`==` on `String` is canonical equivalence: `café` composed equals `café` decomposed).
     public static func same(_ lhs: String, _ rhs: String) -> Bool {
         if sameRepresentation(lhs, rhs) { return true }
+        if bothInline(lhs, rhs) { return false }
         let left = lhs.utf8
         let right = rhs.utf8
         guard left.count == right.count else { return false }
@@ -612,6 +613,29 @@ public struct ExactKey: Hashable, Sendable {
             right.withContiguousStorageIfAvailable { rightBytes in sameBytes(leftBytes, rightBytes) }
         }
         return (same ?? nil) ?? left.elementsEqual(right)
+    }
+
+    /// True when both strings are stored inline (Swift's small strings: up to 15 UTF-8 bytes on a
+    /// 64-bit platform, which the decoder makes of every id and key that short). An inline string's
+    /// representation is its bytes, its length and whether it is ASCII, the unused bytes zero, so
+    /// two inline strings hold the same bytes exactly when `sameRepresentation` says so: a page id
+    /// searched among a funnel's pages is told from the others without reading their bytes.
+    ///
+    /// On 64-bit x86 and ARM, the second word's bit 61 marks an inline string; a string stored
+    /// elsewhere (native, literal, bridged) never has it set there. False on any other platform.
+    @inlinable @inline(__always)
+    package static func bothInline(_ lhs: String, _ rhs: String) -> Bool {
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+            guard MemoryLayout<String>.size == 16 else { return false }
+            let inline: UInt64 = 1 << 61
+            return withUnsafeBytes(of: lhs) { left in
+                withUnsafeBytes(of: rhs) { right in
+                    left.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & right.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & inline != 0
+                }
+            }
+        #else
+            return false
+        #endif
     }
 
     /// True when the two strings are one string value: copies of one string (the decoder makes a
