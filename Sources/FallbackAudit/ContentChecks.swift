@@ -116,7 +116,10 @@ extension AuditRun {
         _ gaps: [(locale: String, gap: String)], what: String, funnel: Funnel, fieldNode: Int, about subject: FindingSubject
     ) {
         guard !gaps.isEmpty else { return }
-        let listed = gaps.map { "\(Format.quoted($0.locale)) (\($0.gap))" }.joined(separator: ", ")
+        // The first few of each list: pasted whole into each page's finding, N pages' gaps in N
+        // declared locales made N² of text.
+        let more = gaps.count > Format.listedLimit ? ", and \(gaps.count - Format.listedLimit) more" : ""
+        let listed = gaps.prefix(Format.listedLimit).map { "\(Format.quoted($0.locale)) (\($0.gap))" }.joined(separator: ", ") + more
         let plural = gaps.count == 1 ? "locale" : "locales"
         var anchor = fieldNode
         if gaps.count == 1, let localeNode = document.value(at: fieldNode)[gaps[0].locale] {
@@ -125,22 +128,25 @@ extension AuditRun {
         report(
             .translationMissing,
             "\(what) has no copy for \(plural) \(listed), though funnel \(Format.quoted(funnel.id)) declares "
-                + "\(Format.quotedList(funnel.locales ?? [])): a first launch in "
+                + "\(Format.quotedList(funnel.locales ?? [], limit: Format.listedLimit)): a first launch in "
                 + "\(gaps.count == 1 ? "that locale" : "those locales") shows it blank or in another language. Add the "
                 + "translation.",
             about: subject, at: anchor)
     }
 
     /// The declared locales, the devices that show plain copy untranslated and the locale it is
-    /// written in, as a `text-not-localized` message names them.
+    /// written in, as a `text-not-localized` message names them: the first `Format.listedLimit` of
+    /// each list, as each page's finding repeats them.
     struct PlainCopyWording {
         let declared: String
         let devices: String
         let written: String
 
         init(_ funnel: Funnel) {
-            declared = Format.quotedList(funnel.locales ?? [])
-            devices = PlainCopy.untranslatedLocales(of: funnel).map(Format.quoted).joined(separator: " or ")
+            declared = Format.quotedList(funnel.locales ?? [], limit: Format.listedLimit)
+            let untranslated = PlainCopy.untranslatedLocales(of: funnel)
+            devices = untranslated.prefix(Format.listedLimit).map(Format.quoted).joined(separator: " or ")
+                + (untranslated.count > Format.listedLimit ? " or \(untranslated.count - Format.listedLimit) more" : "")
             written = PlainCopy.writtenLocale(of: funnel).map { " (\(Format.quoted($0)))" } ?? ""
         }
     }
