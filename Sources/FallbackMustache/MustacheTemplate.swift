@@ -56,12 +56,21 @@ public struct MustacheTemplate: Sendable {
         escaping: MustacheEscaping = .html,
         budget: MustacheBudget = .standard
     ) throws(MustacheError) -> [UInt8] {
-        // A page renders to a few times its template: reserve that, rather than regrow the output.
-        var renderer = Renderer(
-            partials: partials, escaping: escaping, context: context, budget: budget,
-            capacity: min(program.source.utf8.count * 4, budget.outputBytes))
-        try renderer.render(program)
-        return renderer.takeOutput()
+        var renderer = Renderer(partials: partials, escaping: escaping, context: context, budget: budget, capacity: 0)
+        var failure: MustacheError?
+        // A page renders to a few times its template: reserve that, rather than regrow the output;
+        // written straight into the array's storage, which a `take()` of the output copied.
+        let bytes = ByteWriter.array(capacity: min(program.source.utf8.count * 4, budget.outputBytes)) { output in
+            renderer.exchangeOutput(with: &output)
+            do throws(MustacheError) {
+                try renderer.render(program)
+            } catch {
+                failure = error
+            }
+            renderer.exchangeOutput(with: &output)
+        }
+        if let failure { throw failure }
+        return bytes
     }
 
     /// The error `reason` at the tag starting at byte `offset` of the source.

@@ -53,9 +53,10 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
         output = ByteWriter(capacity: capacity)
     }
 
-    /// The bytes rendered, as an array.
-    mutating func takeOutput() -> [UInt8] {
-        output.take()
+    /// Swaps the output with `writer`: a render writes into the writer it is given, such as one
+    /// into an array's storage (`ByteWriter.array`), and hands it back with the bytes.
+    mutating func exchangeOutput(with writer: inout ByteWriter) {
+        swap(&output, &writer)
     }
 
     mutating func render(_ program: Program) throws(MustacheError) {

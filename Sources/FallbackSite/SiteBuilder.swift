@@ -143,7 +143,7 @@ public struct SiteBuilder: Sendable {
         // The search index needs only the model: it is written beside the pages rather than after
         // them, where it was the build's last serial step.
         let model = model
-        var searchIndex: RenderAhead<[UInt8]>? = RenderAhead { _ in Array(model.searchIndex.script.utf8) }
+        var searchIndex: RenderAhead<[UInt8]>? = RenderAhead { _ in model.searchIndex.scriptBytes }
         defer {
             // A failure: the batch rendering ahead is of no use, but no thread outlives the build.
             if let ahead {

@@ -427,22 +427,35 @@ struct GraphLayout {
             for (offset, node) in layer.enumerated() { position[node] = offset }
         }
         layers.forEach(index)
+        // Room the rounds share: the keys of a layer being sorted, and the crossings' sequences.
+        var keyed: [OrderKey] = []
+        var scratch = CrossingScratch()
         var best = layers
-        var bestCrossings = crossings(position)
+        var bestCrossings = crossings(position, scratch: &scratch)
         for round in 0..<8 where bestCrossings > 0 {
             let downward = round % 2 == 0
-            let sequence = downward ? Array(layers.indices.dropFirst()) : Array(layers.indices.dropLast().reversed())
-            for layer in sequence {
-                let keyed = layers[layer].map { node -> (Double, Int, Int) in
+            // Down: every layer after the first, in order; up: every layer before the last, last first.
+            for step in 0..<max(0, layers.count - 1) {
+                let layer = downward ? step + 1 : layers.count - 2 - step
+                keyed.removeAll(keepingCapacity: true)
+                for node in layers[layer] {
                     let neighbours = downward ? ups[node] : downs[node]
-                    guard !neighbours.isEmpty else { return (Double(position[node]), position[node], node) }
-                    let sum = neighbours.reduce(0) { $0 + position[$1] }
-                    return (Double(sum) / Double(neighbours.count), position[node], node)
+                    guard !neighbours.isEmpty else {
+                        keyed.append(OrderKey(barycentre: Double(position[node]), position: position[node], node: node))
+                        continue
+                    }
+                    var sum = 0
+                    for neighbour in neighbours { sum += position[neighbour] }
+                    keyed.append(OrderKey(barycentre: Double(sum) / Double(neighbours.count), position: position[node], node: node))
                 }
-                layers[layer] = keyed.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
-                index(layers[layer])
+                // Positions differ within a layer, so no two keys tie and the order is the one a stable sort gives.
+                keyed.sort { ($0.barycentre, $0.position) < ($1.barycentre, $1.position) }
+                for (offset, key) in keyed.enumerated() {
+                    layers[layer][offset] = key.node
+                    position[key.node] = offset
+                }
             }
-            let now = crossings(position)
+            let now = crossings(position, scratch: &scratch)
             if now < bestCrossings {
                 bestCrossings = now
                 best = layers
@@ -451,22 +464,43 @@ struct GraphLayout {
         layers = best
     }
 
-    /// Crossings between consecutive layers, counted as inversions.
-    private func crossings(_ position: [Int]) -> Int {
+    /// A node of a layer being ordered, by the mean position of its neighbours, then its own. A
+    /// struct, not a tuple: an array of tuples looks its storage's metadata up at run time on every
+    /// allocation.
+    private struct OrderKey {
+        var barycentre: Double
+        var position: Int
+        var node: Int
+    }
+
+    /// The arrays `crossings` fills, kept with their room from one count to the next.
+    private struct CrossingScratch {
+        var sequence: [Int] = []
+        var buffer: [Int] = []
+    }
+
+    /// Crossings between consecutive layers, counted as inversions. `position` is each node's
+    /// place in its layer, as `orderLayers` keeps it, so a layer is already in position order.
+    private func crossings(_ position: [Int], scratch: inout CrossingScratch) -> Int {
         var total = 0
         for layer in layers.dropLast() {
-            var sequence: [Int] = []
-            for node in layer.sorted(by: { position[$0] < position[$1] }) {
-                sequence += downs[node].map { position[$0] }.sorted()
+            scratch.sequence.removeAll(keepingCapacity: true)
+            for node in layer {
+                let start = scratch.sequence.count
+                for below in downs[node] { scratch.sequence.append(position[below]) }
+                scratch.sequence[start...].sort()
             }
-            total += Self.inversions(&sequence)
+            total += Self.inversions(&scratch.sequence, buffer: &scratch.buffer)
         }
         return total
     }
 
-    static func inversions(_ values: inout [Int]) -> Int {
+    /// The pairs of `values` out of order, counted by a merge sort that leaves `values` sorted;
+    /// `buffer` is room to merge in (its contents do not matter).
+    static func inversions(_ values: inout [Int], buffer: inout [Int]) -> Int {
         guard values.count > 1 else { return 0 }
-        var buffer = values
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: values)
         var count = 0
         var width = 1
         while width < values.count {
@@ -517,25 +551,44 @@ struct GraphLayout {
 
     private mutating func placeHorizontally() {
         x = Array(repeating: 0, count: layerOf.count)
-        for layer in layers {
-            var offsets: [Double] = [0]
-            for (left, right) in zip(layer, layer.dropFirst()) {
-                offsets.append(offsets.last! + separation(left, right))
+        // Each layer's offsets from its first node, by its order and spacing alone: the same in
+        // every round, so found once rather than at each of the about 80 placements of a layer
+        // (78,000 in the 1k build, each with three arrays of its own).
+        let offsets = layers.map { nodes in
+            var offsets = [Double](repeating: 0, count: nodes.count)
+            for index in nodes.indices.dropFirst() {
+                offsets[index] = offsets[index - 1] + separation(nodes[index - 1], nodes[index])
             }
-            let shift = (offsets.last ?? 0) / 2
-            for (node, offset) in zip(layer, offsets) { x[node] = offset - shift }
+            return offsets
+        }
+        for (layer, nodes) in layers.enumerated() {
+            let shift = (offsets[layer].last ?? 0) / 2
+            for (node, offset) in zip(nodes, offsets[layer]) { x[node] = offset - shift }
         }
         let packed = x
+        // Reused by every placement.
+        var desired: [Double] = []
+        var blocks: [PlacementBlock] = []
+        let widest = layers.map(\.count).max() ?? 0
+        desired.reserveCapacity(widest)
+        blocks.reserveCapacity(widest)
         for round in 0..<12 {
             let downward = round % 2 == 0
-            let sequence = downward ? Array(layers.indices.dropFirst()) : Array(layers.indices.dropLast().reversed())
-            for layer in sequence {
-                let desired = layers[layer].map { node -> Double in
+            // Down: every layer after the first, in order; up: every layer before the last, last first.
+            for step in 0..<max(0, layers.count - 1) {
+                let layer = downward ? step + 1 : layers.count - 2 - step
+                desired.removeAll(keepingCapacity: true)
+                for node in layers[layer] {
                     let neighbours = downward ? ups[node] : downs[node]
-                    guard !neighbours.isEmpty else { return x[node] }
-                    return neighbours.reduce(0) { $0 + x[$1] } / Double(neighbours.count)
+                    guard !neighbours.isEmpty else {
+                        desired.append(x[node])
+                        continue
+                    }
+                    var sum = 0.0
+                    for neighbour in neighbours { sum += x[neighbour] }
+                    desired.append(sum / Double(neighbours.count))
                 }
-                place(layer, desired: desired)
+                place(layer, desired: desired, offsets: offsets[layer], blocks: &blocks)
             }
         }
         // Too wide: move back towards the packed layers just enough. A blend of two placements that
@@ -558,24 +611,21 @@ struct GraphLayout {
         return right - left
     }
 
-    /// Puts the nodes of `layer` as close to `desired` as their order and spacing allow (least squares,
-    /// by pool-adjacent-violators).
-    private mutating func place(_ layer: Int, desired: [Double]) {
+    /// A run of a layer's nodes that `place` moves as one, by the sum of their desired offsets.
+    /// A struct, not a tuple: an array of tuples looked its storage's metadata up at run time on
+    /// every allocation.
+    private struct PlacementBlock {
+        var sum: Double
+        var count: Int
+    }
+
+    /// Puts the nodes of `layer` as close to `desired` as their order and spacing (`offsets` from
+    /// the first node) allow (least squares, by pool-adjacent-violators); `blocks` is room to work in.
+    private mutating func place(_ layer: Int, desired: [Double], offsets: [Double], blocks: inout [PlacementBlock]) {
         let nodes = layers[layer]
-        var offsets = [Double](repeating: 0, count: nodes.count)
-        for index in nodes.indices.dropFirst() {
-            offsets[index] = offsets[index - 1] + separation(nodes[index - 1], nodes[index])
-        }
-        // A struct, not a tuple: an array of tuples looked its storage's metadata up at run time
-        // on every allocation (about 500 instructions, 78,000 times in the 1k build).
-        struct Block {
-            var sum: Double
-            var count: Int
-        }
-        var blocks: [Block] = []
-        blocks.reserveCapacity(nodes.count)
+        blocks.removeAll(keepingCapacity: true)
         for index in nodes.indices {
-            blocks.append(Block(sum: desired[index] - offsets[index], count: 1))
+            blocks.append(PlacementBlock(sum: desired[index] - offsets[index], count: 1))
             while blocks.count > 1,
                 blocks[blocks.count - 2].sum / Double(blocks[blocks.count - 2].count)
                     > blocks[blocks.count - 1].sum / Double(blocks[blocks.count - 1].count)
