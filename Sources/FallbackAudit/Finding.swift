@@ -1,3 +1,5 @@
+import RovenueFallback
+
 /// One problem the audit found, at one place in the snapshot, about one subject.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// The id of the rule that found it (see `Rule`), or of a diff's change kind.
@@ -42,6 +44,26 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
 
     /// The rule that found it.
     public var rule: Rule? { Rule(id: ruleId) }
+
+    /// The same finding: texts compared by their bytes (`ExactKey`), as ids are, not by `String`'s
+    /// canonical equivalence, whose hashing normalises the text first: a message quoting a run of
+    /// N combining marks out of order cost N² steps to hash (the site's memos hash findings).
+    public static func == (lhs: Finding, rhs: Finding) -> Bool {
+        lhs.ruleId == rhs.ruleId && lhs.severity == rhs.severity && lhs.line == rhs.line && lhs.column == rhs.column
+            && lhs.subject == rhs.subject && ExactKey.same(lhs.pointer, rhs.pointer)
+            && ExactKey.same(lhs.placementKey, rhs.placementKey) && ExactKey.same(lhs.message, rhs.message)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ruleId)
+        hasher.combine(severity)
+        hasher.combine(line)
+        hasher.combine(column)
+        hasher.combine(subject)
+        hasher.combine(ExactKey(pointer))
+        hasher.combine(placementKey.map(ExactKey.init))
+        hasher.combine(ExactKey(message))
+    }
 
     /// `line:column severity rule-id [key] pointer: message`.
     public var description: String {

@@ -41,6 +41,22 @@ public struct SearchIndex: Sendable, Hashable {
         public let label: String
         /// The page below the site's root, with its anchor when the page has one for it.
         public let path: String
+
+        /// The same entry: texts compared by their bytes (`ExactKey`), as ids are. `String`'s
+        /// equality is canonical equivalence, so a composed and a decomposed id were one entry,
+        /// and its hashing normalises the text: an id with a run of N combining marks out of order
+        /// cost N² steps to hash.
+        public static func == (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.kind == rhs.kind && ExactKey.same(lhs.text, rhs.text) && ExactKey.same(lhs.label, rhs.label)
+                && ExactKey.same(lhs.path, rhs.path)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(ExactKey(text))
+            hasher.combine(ExactKey(label))
+            hasher.combine(ExactKey(path))
+        }
     }
 
     /// Where the index is written, below the output folder.
@@ -78,9 +94,11 @@ public struct SearchIndex: Sendable, Hashable {
     /// `String`s and spelling numbers by interpolation cost about 190 M instructions in the 1k
     /// build).
     var scriptBytes: [UInt8] {
-        var pageIndex: [String: Int] = [:]
+        // Keyed by bytes (`ExactKey`): `String` keys hash normalised text, and a label quoting a run
+        // of N combining marks out of order cost N² steps to hash.
+        var pageIndex: [ExactKey: Int] = [:]
         var pages: [UInt8] = []
-        var targetIndex: [String: [String: Int]] = [:]
+        var targetIndex: [ExactKey: [ExactKey: Int]] = [:]
         var targets: [UInt8] = []
         var targetCount = 0
         var rows: [UInt8] = []
@@ -88,21 +106,21 @@ public struct SearchIndex: Sendable, Hashable {
         for entry in entries {
             let (page, anchor) = Self.split(entry.path)
             let pageNumber: Int
-            if let known = pageIndex[page] {
+            if let known = pageIndex[ExactKey(page)] {
                 pageNumber = known
             } else {
                 pageNumber = pageIndex.count
-                pageIndex[page] = pageNumber
+                pageIndex[ExactKey(page)] = pageNumber
                 if !pages.isEmpty { pages.append(UInt8(ascii: ",")) }
                 JSONValue.appendQuoted(page, to: &pages)
             }
             let target: Int
-            if let known = targetIndex[page]?[entry.label] {
+            if let known = targetIndex[ExactKey(page)]?[ExactKey(entry.label)] {
                 target = known
             } else {
                 target = targetCount
                 targetCount += 1
-                targetIndex[page, default: [:]][entry.label] = target
+                targetIndex[ExactKey(page), default: [:]][ExactKey(entry.label)] = target
                 if !targets.isEmpty { targets.append(UInt8(ascii: ",")) }
                 targets.append(UInt8(ascii: "["))
                 ListingBytes.appendDecimal(pageNumber, to: &targets)
@@ -118,7 +136,7 @@ public struct SearchIndex: Sendable, Hashable {
             rows.append(UInt8(ascii: ","))
             ListingBytes.appendDecimal(target, to: &rows)
             if let anchor {
-                if anchor == "page-" + entry.text {
+                if ExactKey.same(anchor, "page-" + entry.text) {
                     rows.append(UInt8(ascii: ","))
                     rows.append(UInt8(ascii: "1"))
                 } else {
@@ -191,15 +209,18 @@ public struct SearchIndex: Sendable, Hashable {
     /// in strings but older JavaScript reads as line ends, escaped. They occur only inside strings.
     static func scriptSafe(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: { $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return json }
-        var output = String.UnicodeScalarView()
+        // Written as UTF-8 bytes: appending a sequence to a `String.UnicodeScalarView` copies the
+        // whole view each time, so N separators cost N² bytes copied.
+        var output: [UInt8] = []
+        output.reserveCapacity(json.utf8.count + 64)
         for scalar in json.unicodeScalars {
             switch scalar {
-            case "\u{2028}": output.append(contentsOf: "\\u2028".unicodeScalars)
-            case "\u{2029}": output.append(contentsOf: "\\u2029".unicodeScalars)
-            default: output.append(scalar)
+            case "\u{2028}": output.append(contentsOf: "\\u2028".utf8)
+            case "\u{2029}": output.append(contentsOf: "\\u2029".utf8)
+            default: Unicode.UTF8.encode(scalar) { output.append($0) }
             }
         }
-        return String(output)
+        return String(decoding: output, as: UTF8.self)
     }
 }
 

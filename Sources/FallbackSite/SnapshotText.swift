@@ -177,10 +177,6 @@ enum SnapshotText {
     static func spelledOut(_ text: String, oneLine: Bool = false) -> String {
         let spelled = { (scalar: Unicode.Scalar) in isHidden(scalar) || (oneLine && (scalar == "\n" || scalar == "\r")) }
         guard text.unicodeScalars.contains(where: spelled) else { return text }
-        var output = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if spelled(scalar) { output.append(contentsOf: visibleName(of: scalar).unicodeScalars) } else { output.append(scalar) }
-        }
-        return String(output)
+        return VisibleText.spellingOut(text, where: spelled)
     }
 }
