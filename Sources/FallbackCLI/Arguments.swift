@@ -1,4 +1,5 @@
 import FallbackAudit
+import RovenueFallback
 
 /// What a shell offers for an option's value or an argument, in the style of swift-argument-parser's
 /// `CompletionKind`: the completion scripts (`fallback-site completions`) are generated from it.
@@ -95,7 +96,7 @@ struct CommandSignature: Sendable {
     /// Command lines that help ends with; real ones, over the files in Examples/ where they can be.
     var examples: [Example] = []
 
-    func option(named name: String) -> Option? { options.first { $0.name == name } }
+    func option(named name: String) -> Option? { options.first { ExactKey.same($0.name, name) } }
 
     /// The usage error for a `value` that is none of `choices` (for the option or argument `usage`),
     /// with the closest choice when `value` looks like a typo of it.
@@ -141,25 +142,29 @@ extension CommandSignature {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
+            // Arguments are told apart by their bytes (`ExactKey.same`), never by `String`'s
+            // canonical comparison: that reads "-" and a combining mark as one character, and
+            // normalises the whole argument on every comparison, which for a long run of marks out
+            // of canonical order costs time quadratic in its length.
             let argument = arguments[index]
             index += 1
-            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+            if onlyPositionals || !Self.isOption(argument) {
                 parsed.positionals.append(argument)
                 continue
             }
-            if argument == "--" {
+            if ExactKey.same(argument, "--") {
                 onlyPositionals = true
                 continue
             }
-            if argument == "-h" || argument == "--help" { return .help }
-            guard argument.hasPrefix("--") else { throw UsageError(message: "Unknown option '\(argument)'") }
-            var name = String(argument.dropFirst(2))
+            if ExactKey.same(argument, "-h") || ExactKey.same(argument, "--help") { return .help }
+            guard argument.utf8.starts(with: "--".utf8) else { throw UsageError(message: "Unknown option '\(argument)'") }
+            var name = String(Substring(argument.utf8.dropFirst(2)))
             var inlineValue: String?
-            if let equals = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
+            if let equals = name.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                inlineValue = String(Substring(name.utf8[name.utf8.index(after: equals)...]))
+                name = String(Substring(name.utf8[..<equals]))
             }
-            if let flag = flags.first(where: { $0.name == name }) {
+            if let flag = flags.first(where: { ExactKey.same($0.name, name) }) {
                 if inlineValue != nil { throw UsageError(message: "The flag '--\(flag.name)' does not take a value") }
                 parsed.flags.insert(flag.name)
                 continue
@@ -169,7 +174,7 @@ extension CommandSignature {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard index < arguments.count, !(arguments[index].hasPrefix("--") && arguments[index].count > 2) else {
+                guard index < arguments.count, !(arguments[index].utf8.starts(with: "--".utf8) && arguments[index].utf8.count > 2) else {
                     throw UsageError(message: "Missing value for '\(option.usage)'")
                 }
                 value = arguments[index]
@@ -190,6 +195,12 @@ extension CommandSignature {
     }
 
     /// `Unknown option '--NAME'`, with the closest option or flag when NAME looks like a typo of it.
+    /// An argument that starts with a dash and is more than the dash alone (`-` names standard
+    /// input or output); by bytes, so a dash and a combining mark after it still start an option.
+    static func isOption(_ argument: String) -> Bool {
+        argument.utf8.first == UInt8(ascii: "-") && argument.utf8.count > 1
+    }
+
     private func unknownOption(_ name: String) -> UsageError {
         let names = options.map(\.name) + flags.map(\.name)
         let suggestion = Format.suggestion(for: name, among: names).map { " (did you mean '--\($0)'?)" } ?? ""

@@ -1,6 +1,7 @@
 import FallbackAudit
 import FallbackSite
 import Foundation
+import RovenueFallback
 
 /// Everything a command touches outside itself, as closures, so commands run in tests without a
 /// terminal or a disk.
@@ -180,16 +181,18 @@ public enum CommandLineTool {
             environment.writeErrorLines(overview.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
             return ExitStatus.usage
         }
-        switch first {
-        case "-h", "--help":
+        // Names are matched by their bytes, as `CommandSignature.parse` matches options.
+        if ExactKey.same(first, "-h") || ExactKey.same(first, "--help") {
             environment.writeOutput(overview)
             return ExitStatus.success
-        case "--version":
+        }
+        if ExactKey.same(first, "--version") {
             environment.writeOutput(version + "\n")
             return ExitStatus.success
-        case "help":
+        }
+        if ExactKey.same(first, "help") {
             // `help` and `help help` are the tool's own help, as git's and swift-argument-parser's.
-            guard arguments.count > 1, arguments[1] != "help" else {
+            guard arguments.count > 1, !ExactKey.same(arguments[1], "help") else {
                 environment.writeOutput(overview)
                 return ExitStatus.success
             }
@@ -198,11 +201,9 @@ public enum CommandLineTool {
             }
             environment.writeOutput(command.signature.help(tool: name))
             return ExitStatus.success
-        default:
-            break
         }
         guard let command = command(named: first) else {
-            let message = first.hasPrefix("-") ? "Unknown option '\(first)'" : unknownSubcommand(first)
+            let message = first.utf8.first == UInt8(ascii: "-") ? "Unknown option '\(first)'" : unknownSubcommand(first)
             return usageError(message, usage: "\(name) <subcommand>", helpName: name, environment)
         }
         let signature = command.signature
@@ -220,7 +221,7 @@ public enum CommandLineTool {
     }
 
     static func command(named name: String) -> (any Command.Type)? {
-        commands.first { $0.signature.name == name }
+        commands.first { ExactKey.same($0.signature.name, name) }
     }
 
     /// `Unknown subcommand 'NAME'`, with the closest subcommand when NAME looks like a typo of it.

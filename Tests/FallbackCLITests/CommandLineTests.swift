@@ -51,6 +51,23 @@ struct ArgumentTests {
         #expect(result.error.contains("See 'fallback-site check --help' for more information."))
     }
 
+    /// An argument is an option when its first byte is a dash, as by the bytes `getopt` reads; not
+    /// by `String.hasPrefix`, which sees a dash and the combining mark after it as one character
+    /// (and normalised the whole argument for each comparison: quadratic in a run of marks).
+    @Test(arguments: ["-\u{301}x", "--\u{301}format", "--form\u{301}at=json"])
+    func aDashAndACombiningMarkStartAnOption(argument: String) {
+        let result = run(["check", paywallEraPath, argument])
+        #expect(result.status == 2)
+        #expect(result.error.hasPrefix("Error: Unknown option '"), "stderr was: \(result.error)")
+    }
+
+    /// `--` followed by a combining mark is an option name, not the end of the options.
+    @Test func onlyTheTwoDashesEndTheOptions() {
+        let result = run(["check", "--\u{301}", paywallEraPath])
+        #expect(result.status == 2)
+        #expect(result.error.hasPrefix("Error: Unknown option '"))
+    }
+
     @Test func optionsAcceptAnEqualsSign() {
         let result = run(["check", "--format=json", paywallEraPath])
         #expect(result.status == 0)
