@@ -55,9 +55,11 @@ public enum JUnitReport {
         }
     }
 
-    /// A case's identity: the placement (nil for the file) and the rule.
+    /// A case's identity: the placement (nil for the file) and the rule. Placement keys are compared
+    /// by their bytes (`ExactKey`), as the SDK's map compares them: two keys that `String` would call
+    /// equal are two placements, and hashing a key never normalises it.
     private struct CaseKey: Hashable {
-        let placement: String?
+        let placement: ExactKey?
         let rule: Rule.ID
     }
 
@@ -74,7 +76,7 @@ public enum JUnitReport {
         let fileRules: [Rule.ID]
         let placementRules: [Rule.ID]
         /// The findings of each placement's placement-rule cases, by rule.
-        private var placementFindings: [String: [Rule.ID: [Item]]] = [:]
+        private var placementFindings: [ExactKey: [Rule.ID: [Item]]] = [:]
         /// The findings of the file-rule cases, by rule.
         private var fileFindings: [Rule.ID: [Item]] = [:]
         /// The cases of findings outside the cases above, in the order of their first finding.
@@ -94,14 +96,14 @@ public enum JUnitReport {
             }
             let fileRuleSet = Set(fileRules)
             let placementRuleSet = Set(placementRules)
-            let placementKeySet = Set(file.placementKeys)
+            let placementKeySet = Set(file.placementKeys.map(ExactKey.init))
             // `report.rule(_:)` searches the rules: once per rule id, not once per finding.
             var scopes: [Rule.ID: ReportRule.Scope?] = [:]
             for index in file.findings.indices {
                 let finding = file.findings[index]
                 if scopes[finding.ruleId] == nil { scopes[finding.ruleId] = .some(report.rule(finding.ruleId)?.scope) }
                 let scope = scopes[finding.ruleId] ?? nil
-                let key = CaseKey(placement: scope == .file ? nil : finding.placementKey, rule: finding.ruleId)
+                let key = CaseKey(placement: scope == .file ? nil : finding.placementKey.map(ExactKey.init), rule: finding.ruleId)
                 let item = (finding, file.location(ofFindingAt: index))
                 if let placement = key.placement {
                     if placementKeySet.contains(placement), placementRuleSet.contains(key.rule) {
@@ -131,10 +133,10 @@ public enum JUnitReport {
         private func forEachCase(_ body: (String?, Rule.ID, [Item]) -> Void) {
             for rule in fileRules { body(nil, rule, fileFindings[rule] ?? []) }
             for key in file.placementKeys {
-                let found = placementFindings[key]
+                let found = placementFindings[ExactKey(key)]
                 for rule in placementRules { body(key, rule, found?[rule] ?? []) }
             }
-            for key in extraCases { body(key.placement, key.rule, extraFindings[key] ?? []) }
+            for key in extraCases { body(key.placement?.string, key.rule, extraFindings[key] ?? []) }
         }
 
         /// A rough size of the suite's text, to reserve the output once.

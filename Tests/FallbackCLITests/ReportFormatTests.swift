@@ -218,6 +218,18 @@ struct JUnitFormatTests {
         #expect(strict.counts["failure"] == 10)
     }
 
+    /// Placement keys are told apart by their bytes, as the SDK's map tells them: "café" composed
+    /// and decomposed are two placements, each case with its own finding (an error for the first,
+    /// a warning for the second), not both findings twice.
+    @Test func keysThatStringCallsEqualAreTwoCases() throws {
+        let report = syntheticReport(messages: ["composed", "decomposed"], keys: ["caf\u{E9}", "cafe\u{301}"])
+        let xml = XMLSummary.parse(JUnitReport.render(report))
+        #expect(xml.error == nil)
+        #expect(xml.counts["failure"] == 1)
+        let suite = try #require(xml.attributes["testsuite"]?.first)
+        #expect(suite["failures"] == "1")
+    }
+
     @Test func hostileKeysAndMessagesStayWellFormed() throws {
         let report = syntheticReport(messages: hostileTexts, keys: hostileTexts)
         let xml = XMLSummary.parse(JUnitReport.render(report))
