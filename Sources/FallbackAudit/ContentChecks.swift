@@ -624,9 +624,29 @@ struct MediaScan {
     /// an http(s) URL anywhere, or under a media key any text that is not empty, blank or `data:`.
     static func isMediaURL(_ text: String, isMedia: Bool) -> Bool {
         guard !text.isEmpty else { return false }
-        let lowered = text.prefix(8).lowercased()
-        let isWebURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-        return isWebURL || (isMedia && !lowered.hasPrefix("data:") && !Format.isBlank(text))
+        let isWebURL = startsWithASCII(text, "http://") || startsWithASCII(text, "https://")
+        return isWebURL || (isMedia && !startsWithASCII(text, "data:") && !Format.isBlank(text))
+    }
+
+    /// True when `text`'s first characters are `prefix`'s (lowercase ASCII), letters in either case:
+    /// what `text.prefix(8).lowercased().hasPrefix(prefix)` answers, in one pass over those
+    /// characters. A character is one of `prefix`'s only when it is that one ASCII scalar (no other
+    /// sequence is canonically equivalent to an ASCII character, and only `A`–`Z` lowercase to
+    /// `a`–`z`), so a character that carries combining marks never matches; `hasPrefix` found that
+    /// out by normalising the whole character, in time quadratic in a run of marks out of order.
+    static func startsWithASCII(_ text: String, _ prefix: StaticString) -> Bool {
+        var characters = text.makeIterator()
+        for expected in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
+            guard let character = characters.next() else { return false }
+            let scalars = character.unicodeScalars
+            guard let scalar = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex,
+                scalar.isASCII
+            else { return false }
+            var byte = UInt8(scalar.value)
+            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) { byte += 0x20 }
+            guard byte == expected else { return false }
+        }
+        return true
     }
 
     /// `isMediaURL(_:isMedia:)` of the string whose token's content is `buffer[start..<start +

@@ -55,7 +55,10 @@ public struct FindingIdentity: Hashable, Sendable {
     /// too), segments compared by their bytes; the whole pointer when they never do.
     static func pointer(_ pointer: String, below anchor: [String]) -> String {
         guard !anchor.isEmpty else { return pointer }
-        let segments = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        // Split at "/" bytes: a key may start with a combining mark, which joins the "/" before it
+        // into one `Character` (and comparing that with "/" normalises all of it).
+        let segments = pointer.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+            .map { String(Substring($0)) }
         let expected = anchor.map(JSONDocument.escapePointerToken)
         // A funnel's paywall sits under `paywalls/<key>`: its node is one segment deeper.
         let width = anchor == ["paywalls"] ? 2 : anchor.count

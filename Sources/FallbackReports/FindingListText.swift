@@ -121,7 +121,29 @@ struct FindingListText {
     /// The detail under an entry, each of its lines indented.
     private static func detail(_ entry: Entry, indent: String) -> String {
         guard let detail = entry.detail else { return "" }
-        return detail.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.forTerminal(indent + $0) + "\n" }.joined()
+        return lines(of: detail).map { VisibleText.forTerminal(indent + $0) + "\n" }.joined()
+    }
+
+    /// `text`'s lines: what `text.split(separator: "\n", omittingEmptySubsequences: false)` gives.
+    ///
+    /// A line ends at each "\n" that is a character of its own, the ones not after a "\r" (a line
+    /// feed always ends a character, and joins only a carriage return before it), found in the
+    /// bytes: splitting at the `Character` "\n" compared each character with it, which normalises
+    /// a character of many combining marks in time quadratic in their number.
+    static func lines(of text: String) -> [Substring] {
+        var lines: [Substring] = []
+        var lineStart = text.utf8.startIndex
+        var previous: UInt8 = 0
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if byte == UInt8(ascii: "\n"), previous != UInt8(ascii: "\r") {
+                lines.append(Substring(text.utf8[lineStart..<index]))
+                lineStart = text.utf8.index(after: index)
+            }
+            previous = byte
+        }
+        lines.append(Substring(text.utf8[lineStart...]))
+        return lines
     }
 
     /// `severity: [rule]`, each coloured.

@@ -79,7 +79,10 @@ enum SnapshotText {
     /// A JSON Pointer with each long token shortened: the path stays readable to its end.
     static func shortenedPointer(_ pointer: String) -> String {
         guard pointer.utf8.count > shortLength else { return pointer }
-        return pointer.split(separator: "/", omittingEmptySubsequences: false).map { shortened(String($0)) }.joined(separator: "/")
+        // Tokens end at "/" bytes: a key may start with a combining mark, which joins the "/"
+        // before it into one `Character` (and comparing that with "/" normalises all of it).
+        return pointer.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { shortened(String(Substring($0))) }.joined(separator: "/")
     }
 
     /// `1234567` as `1,234,567`.
