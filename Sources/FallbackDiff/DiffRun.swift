@@ -467,6 +467,7 @@ struct DiffRun {
 
     /// Pairs each new item with an old one of the same id: through the same variant if possible,
     /// else through any variant not yet paired.
+    ///
     /// Old items are kept in queues by id, and by id and variant, in their order: each new item takes
     /// the first one not yet paired from a queue, and a queue passes over paired ones once, so N
     /// items with one id cost N steps, not N².

@@ -41,7 +41,7 @@ struct BuildWatchTests {
     }
 
     func write(_ text: String, to path: String) {
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)), "could not write \(path)")
     }
 
     func copyExample(_ name: String, to folder: String) {
