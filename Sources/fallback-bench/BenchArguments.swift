@@ -30,7 +30,7 @@ enum BenchArguments {
     ]
 
     /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build).
-    static let scalingRows = ["placements", "pages", "options", "findings", "snapshots", "loops", "keys", "locales", "clauses"]
+    static let scalingRows = ["placements", "pages", "options", "findings", "snapshots", "loops", "keys", "locales", "clauses", "marks"]
 
     /// Flags followed by a positive whole number, each with what it sets.
     static let numbers: [(flag: String, help: String)] =

@@ -62,6 +62,21 @@ enum ScalingInputs {
         return file(funnelPages: [question, after])
     }
 
+    /// One placement whose every id, key, question, value, title, URL and locale key ends with
+    /// `count` pairs of combining marks out of canonical order (U+0301 U+0316): one character of
+    /// 2 × `count` + 1 scalars each, which Swift's `String` comparison and hashing normalise,
+    /// sorting the marks one by one (once quadratic in the run: comparing a character with "/").
+    /// A rule goes to a page that does not exist, so findings name the marked ids; one locale key
+    /// starts with the marks, so a JSON Pointer has a token that starts with a combining mark.
+    static func combiningMarks(_ count: Int) -> String {
+        let marks = String(repeating: "\u{301}\u{316}", count: max(count, 1))
+        let key = "p" + marks
+        let question = #"{"default_next":"done\#(marks)","id":"question\#(marks)","next_rules":[{"condition":{"clauses":[{"op":"eq","question_id":"q\#(marks)","value":"nope\#(marks)"}],"op":"all"},"goto":"missing\#(marks)","id":"rule\#(marks)"}],"options":[{"imageUrl":"https://cdn.example.com/\#(marks).jpg","label":{"en":"Yes\#(marks)","\#(marks)":"Oui"},"value":"yes\#(marks)"}],"question_id":"q\#(marks)","title":{"en":"Pick one\#(marks)","\#(marks)":"Choisissez"},"type":"single_choice"}"#
+        let done = #"{"id":"done\#(marks)","title":"Done\#(marks)","type":"success"}"#
+        let funnel = #"{"defaultLocale":"en","id":"fnl\#(marks)","locales":["en","\#(marks)"],"name":"Scaling\#(marks)","pages":[\#(question),\#(done)],"slug":"s\#(marks)"}"#
+        return #"{"formatVersion":1,"placements":{"\#(key)":{"funnel":\#(funnel),"placement":{"identifier":"\#(key)","revision":1}}}}"#
+    }
+
     /// The placement key `p` written `count` times, each with its own revision: the last one wins (§3).
     static func repeatedKey(_ count: Int) -> String {
         let entries = (0..<max(count, 1)).map { index in

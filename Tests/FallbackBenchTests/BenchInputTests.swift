@@ -90,6 +90,22 @@ import Testing
         #expect(findings(file, .questionUnknown) == 0)
     }
 
+    /// Every id and text ends with the marks; the rule's target and the clause's value name
+    /// nothing, one finding each, and the finding under the marked locale key points there.
+    @Test(arguments: [1, 40, 2_000])
+    func everyIdCarriesTheCombiningMarks(count: Int) throws {
+        let marks = String(repeating: "\u{301}\u{316}", count: count)
+        let (file, funnel) = try load(ScalingInputs.combiningMarks(count))
+        let key = try #require(file.loadedEntries.first?.key)
+        #expect(ExactKey.same(key, "p" + marks))
+        #expect(ExactKey.same(funnel.id, "fnl" + marks))
+        #expect(funnel.pages.count == 2)
+        #expect(funnel.pages.allSatisfy { $0.id.unicodeScalars.count == $0.id.unicodeScalars.prefix { $0.isASCII }.count + 2 * count })
+        #expect(findings(file, .gotoUnknown) == 1)
+        #expect(findings(file, .clauseOptionUnknown) == 1)
+        #expect(file.document.bytes.count > 4 * count * 15)
+    }
+
     @Test func emptyFileLoadsNothingAndIsNotRejected() {
         let file = FallbackFile(text: ScalingInputs.empty)
         #expect(file.loadedCount == 0)
