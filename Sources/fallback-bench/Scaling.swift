@@ -60,7 +60,7 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         dimension("one key written N times (duplicate keys)", "keys", check: 10_000, build: 1_000, ScalingInputs.repeatedKey),
         dimension("locales of one text, in reverse order", "locales", check: 5_000, build: 500, ScalingInputs.reversedLocales),
         dimension("clauses on unknown values of N options", "clauses", check: 5_000, build: 500, ScalingInputs.unknownOptionValues),
-        dimension("N combining marks in every id and text", "marks", check: 20_000, build: 5_000, ScalingInputs.combiningMarks),
+        dimension("N combining marks in every id and text", "marks", check: 20_000, build: 20_000, ScalingInputs.combiningMarks),
     ]
     return rows.flatMap { $0 }
 }
