@@ -373,6 +373,9 @@ struct MarkupPosition {
         return (lengths.min() ?? 0)...(lengths.max() ?? 0)
     }()
 
+    /// `plainTextNameLengths`, read once per position: through the lazy global every tag's `>`
+    /// paid its initialisation check (640,000 a 1k build).
+    private let nameLengths = MarkupPosition.plainTextNameLengths
     private var state = State.content
     private var tagName = TagName()
     private var readingName = false
@@ -501,7 +504,7 @@ struct MarkupPosition {
             case UInt8(ascii: "\""): state = .doubleQuoted
             case UInt8(ascii: "'"): state = .singleQuoted
             case UInt8(ascii: ">"):
-                if !isEndTag, Self.plainTextNameLengths.contains(tagName.count), Self.plainTextElements.contains(tagName) {
+                if !isEndTag, nameLengths.contains(tagName.count), Self.plainTextElements.contains(tagName) {
                     state = .plainText
                     openElement = tagName
                 } else {
