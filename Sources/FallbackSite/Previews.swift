@@ -109,6 +109,9 @@ struct FunnelPreviews {
         func image(_ path: String) -> PreviewLine { PreviewLine(role: "image", text: "image: \(path) (remote, not bundled)") }
         var optionImages: [Int: [String]] = [:]
         var lines: [PreviewLine] = []
+        // Room for most pages' lines (the images, an option each, the texts): grown from empty,
+        // the array was copied five or six times a page (37,790 times, 14 M in the 1k build).
+        lines.reserveCapacity(images.count + (page.options?.count ?? 0) + 16)
         for path in images {
             let tokens = path.split(separator: "/", maxSplits: 2)
             if tokens.count == 3, tokens[0] == "options", let index = Int(tokens[1]) {

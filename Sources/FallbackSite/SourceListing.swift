@@ -490,6 +490,9 @@ enum ListingBytes {
     /// `appendHTMLText` of bytes whose first to escape is at `firstEscape` (nil: none), as `scan`
     /// found it: the bytes before it are one piece.
     static func appendHTMLText<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, from firstEscape: Int?, to output: inout Sink) {
+        // The table only when there is a byte to replace: reading the lazy global cost its
+        // initialisation check on every token (about a million a 1k build), most with none.
+        guard let firstEscape else { return output.append(bytes: bytes) }
         append(bytes, from: firstEscape, replacing: htmlTextReplacements, bit: 1, to: &output)
     }
 
@@ -501,6 +504,8 @@ enum ListingBytes {
     /// `appendHTML` of bytes whose first to escape is at `firstMarkupEscape` (nil: none), as `scan`
     /// found it: the bytes before it are one piece, not tested a second time byte by byte.
     static func appendHTML<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, from firstMarkupEscape: Int?, to output: inout Sink) {
+        // As in `appendHTMLText(_:from:to:)`: the table only when there is a byte to replace.
+        guard let firstMarkupEscape else { return output.append(bytes: bytes) }
         append(bytes, from: firstMarkupEscape, replacing: htmlReplacements, bit: 2, to: &output)
     }
 
