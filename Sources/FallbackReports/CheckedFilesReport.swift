@@ -289,7 +289,7 @@ public struct CheckedFilesReport: FormattedReport {
                 writer.value(Self.unreadableFatal(path: report.path, reason: report.readError ?? ""))
                 writer.key("readable")
                 writer.value(false)
-                for name in ["loaded", "skipped", "findings"] {
+                for name: StaticString in ["loaded", "skipped", "findings"] {
                     writer.key(name)
                     writer.beginArray()
                     writer.end()

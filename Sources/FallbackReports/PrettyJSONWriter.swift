@@ -77,8 +77,53 @@ struct PrettyJSONWriter {
         bytes.append(object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
     }
 
-    /// The next member's key, in an open object.
-    mutating func key(_ key: String) {
+    /// The next member's key, in an open object: a name written in the source. A report writes
+    /// the same few names thousands of times (seven for each finding), so a name without a byte to
+    /// escape, as every one is, is not escaped by `JSONValue.appendQuoted`: the separator, the line
+    /// and its indentation, the quoted name and `: ` are spelled in a buffer on the stack and
+    /// appended at once (each append to `bytes` costs tens of instructions, whatever its length).
+    mutating func key(_ name: StaticString) {
+        precondition(isObject.last == true && !afterKey, "a key belongs in an object, before its value")
+        name.withUTF8Buffer { text in
+            guard let last = counts.indices.last,
+                !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else {
+                key(text: name.description)
+                return
+            }
+            if let output, bytes.count >= output.chunkSize { output.write(taking: &bytes) }
+            // What `separate()`, `quoted(_:)` and `key(text:)` write: `,` after an earlier member,
+            // a line indented two spaces a level, then `"name": `.
+            let indent = 2 * counts.count
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 + indent + text.count + 4) { token in
+                var length = 0
+                if counts[last] > 0 {
+                    token[length] = UInt8(ascii: ",")
+                    length += 1
+                }
+                token[length] = UInt8(ascii: "\n")
+                length += 1
+                UnsafeMutableBufferPointer(rebasing: token[length..<(length + indent)]).initialize(repeating: UInt8(ascii: " "))
+                length += indent
+                token[length] = UInt8(ascii: "\"")
+                length += 1
+                if let source = text.baseAddress, let target = token.baseAddress {
+                    (target + length).initialize(from: source, count: text.count)
+                }
+                length += text.count
+                token[length] = UInt8(ascii: "\"")
+                token[length + 1] = UInt8(ascii: ":")
+                token[length + 2] = UInt8(ascii: " ")
+                length += 3
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: token[..<length]))
+            }
+            counts[last] += 1
+            afterKey = true
+        }
+    }
+
+    /// The next member's key, in an open object: a name read from data.
+    mutating func key(text key: String) {
         precondition(isObject.last == true && !afterKey, "a key belongs in an object, before its value")
         separate()
         quoted(key)
@@ -110,13 +155,13 @@ struct PrettyJSONWriter {
     }
 
     /// `"key": "text"`.
-    mutating func pair(_ name: String, _ text: String) {
+    mutating func pair(_ name: StaticString, _ text: String) {
         key(name)
         string(text)
     }
 
     /// `"key": number`.
-    mutating func pair(_ name: String, _ number: Int) {
+    mutating func pair(_ name: StaticString, _ number: Int) {
         key(name)
         integer(number)
     }
@@ -156,7 +201,7 @@ struct PrettyJSONWriter {
                 next = elements[index]
                 open.append(.array(elements, next: index + 1))
             case .object(let members, let index) where index < members.count:
-                key(members[index].key)
+                key(text: members[index].key)
                 next = members[index].value
                 open.append(.object(members, next: index + 1))
             case .array, .object:
