@@ -119,7 +119,7 @@ struct ResolutionSummary: Equatable {
         case .funnel(let funnel): served = Array("funnel \(funnel.id) \(funnel.slug) \(funnel.pages.count)".utf8)
         case .paywall(let paywall): served = Array("paywall \(paywall.id) \(paywall.identifier)".utf8)
         case .experiment(let experiment): served = Array("experiment \(experiment.id)".utf8)
-        case .nothing(let reason): served = Array("nothing \(reason)".utf8)
+        case .nothing(let reason, let experiment): served = Array("nothing \(reason) \(String(describing: experiment))".utf8)
         }
         draw = resolution.draw
     }
