@@ -42,7 +42,8 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         return path
     }
     // N for each row: `--scale-NAME` for check (and history), `--scale-NAME-build` for build, whose
-    // work per item is larger. The defaults give each row tens of milliseconds of work or more at N.
+    // work per item is larger. The defaults give each row tens of milliseconds of work or more at N
+    // on a quiet machine (raised as the commands got faster: a row under 20 ms cannot be judged).
     func dimension(_ name: String, _ option: String, check: Int, build: Int?, _ make: @escaping (Int) -> String) -> [ScalingCase] {
         let checked = ScalingCase(name: name, command: .check, size: optionValue("scale-\(option)", check), input: file(make))
         guard let build else { return [checked] }
@@ -52,13 +53,13 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         name: "snapshots (history fold, 100 placements)", command: .history, size: optionValue("scale-snapshots", 20), input: releases)
     let rows: [[ScalingCase]] = [
         dimension("placements (sample)", "placements", check: 1_000, build: nil, ScalingInputs.placements),
-        dimension("pages per funnel (branching quiz)", "pages", check: 5_000, build: 200, ScalingInputs.quizPages),
-        dimension("options per page, each with an imageUrl", "options", check: 20_000, build: 500, ScalingInputs.options),
-        dimension("findings (rules to unknown pages, one funnel)", "findings", check: 2_000, build: 200, ScalingInputs.unknownTargets),
+        dimension("pages per funnel (branching quiz)", "pages", check: 20_000, build: 500, ScalingInputs.quizPages),
+        dimension("options per page, each with an imageUrl", "options", check: 60_000, build: 3_000, ScalingInputs.options),
+        dimension("findings (rules to unknown pages, one funnel)", "findings", check: 6_000, build: 200, ScalingInputs.unknownTargets),
         [history],
-        dimension("pages that all loop back (cycles)", "loops", check: 5_000, build: 200, ScalingInputs.loopingPages),
-        dimension("one key written N times (duplicate keys)", "keys", check: 10_000, build: 1_000, ScalingInputs.repeatedKey),
-        dimension("locales of one text, in reverse order", "locales", check: 5_000, build: 500, ScalingInputs.reversedLocales),
+        dimension("pages that all loop back (cycles)", "loops", check: 20_000, build: 600, ScalingInputs.loopingPages),
+        dimension("one key written N times (duplicate keys)", "keys", check: 40_000, build: 4_000, ScalingInputs.repeatedKey),
+        dimension("locales of one text, in reverse order", "locales", check: 50_000, build: 2_000, ScalingInputs.reversedLocales),
         dimension("clauses on unknown values of N options", "clauses", check: 5_000, build: 500, ScalingInputs.unknownOptionValues),
         dimension("N combining marks in every id and text", "marks", check: 20_000, build: 20_000, ScalingInputs.combiningMarks),
     ]
