@@ -63,7 +63,7 @@ struct CheckExitCostTests {
         #expect(file.document.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: paywallEraPath))))
         #expect((kept.last as? CheckedFilesReport)?.inputs.map(\.path) == paths)
         // Released, nothing else holds them.
-        weak var storage = file.document.storage
+        weak let storage = file.document.storage
         _ = consume file
         _ = consume kept
         keeper.releaseAll()

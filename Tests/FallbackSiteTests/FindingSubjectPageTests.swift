@@ -23,7 +23,7 @@ struct FindingSubjectPageTests {
         try SiteWriter(outputPath: out).write(try SiteBuilder(model: model, theme: .builtIn).files())
         var files: [String: String] = [:]
         for page in model.pages {
-            files[page.path] = try #require(FileManager.default.contents(atPath: out + "/" + page.path)).map { String(decoding: $0, as: UTF8.self) }
+            files[page.path] = String(decoding: try #require(FileManager.default.contents(atPath: out + "/" + page.path)), as: UTF8.self)
         }
         return (model, files)
     }

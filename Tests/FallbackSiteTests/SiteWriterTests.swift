@@ -47,7 +47,7 @@ struct SiteWriterTests {
         let root = try temporaryFolder()
         let out = root + "/mine"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: out + "/thesis.tex", contents: Data("precious".utf8))
+        #expect(FileManager.default.createFile(atPath: out + "/thesis.tex", contents: Data("precious".utf8)))
         #expect(throws: SiteWriterError.notAPreviousOutput(out)) {
             try SiteWriter(outputPath: out).write(["index.html": []])
         }
