@@ -165,8 +165,13 @@ struct GraphLayout {
     private var slotWidth: [Double] = []
     private var chains: [[Int]] = []
 
-    /// Lays out `graph`.
-    init<Graph: LayeredGraph>(graph: Graph) {
+    /// False: `placeHorizontally` runs all its rounds, even those that change nothing (the tests'
+    /// reference for stopping once they do).
+    private let settlesPlacement: Bool
+
+    /// Lays out `graph`; `settlingEarly` false runs every placement round (for the tests).
+    init<Graph: LayeredGraph>(graph: Graph, settlingEarly: Bool = true) {
+        settlesPlacement = settlingEarly
         let count = graph.nodeCount
         boxCount = graph.boxCount
         nodeCount = count
@@ -486,13 +491,32 @@ struct GraphLayout {
         for layer in layers.dropLast() {
             scratch.sequence.removeAll(keepingCapacity: true)
             for node in layer {
+                // Each node's positions below, sorted: a few by inserting each as it is appended
+                // (a slice's `sort()` cost some 2,000 instructions a node), more by `sort()`, so
+                // a node with thousands of steps costs no quadratic time.
                 let start = scratch.sequence.count
-                for below in downs[node] { scratch.sequence.append(position[below]) }
-                scratch.sequence[start...].sort()
+                guard downs[node].count <= 16 else {
+                    for below in downs[node] { scratch.sequence.append(position[below]) }
+                    scratch.sequence[start...].sort()
+                    continue
+                }
+                for below in downs[node] { Self.insert(position[below], into: &scratch.sequence, sortedFrom: start) }
             }
             total += Self.inversions(&scratch.sequence, buffer: &scratch.buffer)
         }
         return total
+    }
+
+    /// Appends `value` to `sequence`, whose elements from `start` are in ascending order, and moves
+    /// it down to its place among them, so they stay in order.
+    static func insert(_ value: Int, into sequence: inout [Int], sortedFrom start: Int) {
+        var slot = sequence.count
+        sequence.append(value)
+        while slot > start && sequence[slot - 1] > value {
+            sequence[slot] = sequence[slot - 1]
+            slot -= 1
+        }
+        sequence[slot] = value
     }
 
     /// The pairs of `values` out of order, counted by a merge sort that leaves `values` sorted;
@@ -572,8 +596,18 @@ struct GraphLayout {
         let widest = layers.map(\.count).max() ?? 0
         desired.reserveCapacity(widest)
         blocks.reserveCapacity(widest)
-        for round in 0..<12 {
+        // A round reads nothing but `x`, so once a pair of rounds (down, then up) gives back the
+        // very bits it started from, every later pair does too: the rounds left would change
+        // nothing (most funnels settle in two or three pairs of the six).
+        var pairStart: [Double] = []
+        pairStart.reserveCapacity(x.count)
+        for round in 0..<Self.placementRounds {
             let downward = round % 2 == 0
+            if downward && settlesPlacement {
+                if round > 0 && Self.sameBits(x, pairStart) { break }
+                pairStart.removeAll(keepingCapacity: true)
+                pairStart.append(contentsOf: x)
+            }
             // Down: every layer after the first, in order; up: every layer before the last, last first.
             for step in 0..<max(0, layers.count - 1) {
                 let layer = downward ? step + 1 : layers.count - 2 - step
@@ -599,6 +633,15 @@ struct GraphLayout {
             let share = max(0, (Metrics.maximumWidth - compact) / (aligned - compact))
             for node in x.indices { x[node] = packed[node] + share * (x[node] - packed[node]) }
         }
+    }
+
+    /// The rounds of `placeHorizontally`, in pairs: down, then up.
+    static let placementRounds = 12
+
+    /// True when `left` and `right` hold the same bits, element by element (`==` would take `0`
+    /// for `-0` and no NaN for itself).
+    static func sameBits(_ left: [Double], _ right: [Double]) -> Bool {
+        left.count == right.count && zip(left, right).allSatisfy { $0.bitPattern == $1.bitPattern }
     }
 
     private func extent(of positions: [Double]) -> Double {

@@ -1,0 +1,58 @@
+import FallbackSample
+import Foundation
+import RovenueFallback
+import Testing
+@testable import FallbackSite
+
+/// The layout stops its placement rounds once a pair of them changes nothing, and counts
+/// crossings with runs sorted by insertion (issue 10, funnel pages): each must draw exactly what
+/// the full work draws.
+@Suite("Drawing with less work")
+struct DrawingSettleTests {
+    /// `funnel` drawn bare, with its layout's placement settling early or running every round.
+    static func svg(_ funnel: Funnel, settlingEarly: Bool) -> [UInt8] {
+        let flow = FunnelFlow(graph: FunnelGraph(funnel))
+        let layout = GraphLayout(graph: flow, settlingEarly: settlingEarly)
+        var writer = DrawingWriter(
+            funnel: funnel, flow: flow, layout: layout, prefix: "fd", unreachablePages: [], locale: nil, pageAnchors: nil)
+        return writer.write()
+    }
+
+    /// The funnels of the corpus, generated funnels of several sizes and those of a sample export.
+    static func funnels() throws -> [Funnel] {
+        var funnels: [Funnel] = []
+        for path in ListingBytesTests.files {
+            funnels += DrawingBytesTests.funnels(in: FallbackFile(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
+        }
+        for pageCount in [2, 7, 60, 400] { funnels.append(try Build.generatedFunnel(pageCount: pageCount)) }
+        funnels += DrawingBytesTests.funnels(in: FallbackFile(text: SampleExport(placementCount: 300, seed: 7).jsonText()))
+        return funnels
+    }
+
+    @Test func settlingEarlyDrawsWhatEveryRoundDraws() throws {
+        let funnels = try Self.funnels()
+        #expect(funnels.count >= 200)
+        for (index, funnel) in funnels.enumerated() {
+            #expect(Self.svg(funnel, settlingEarly: true) == Self.svg(funnel, settlingEarly: false), "funnel \(index) \(funnel.id)")
+        }
+    }
+
+    @Test func sameBitsTellsZeroSignsAndNaNsApart() {
+        #expect(GraphLayout.sameBits([1, 2.5, -3], [1, 2.5, -3]))
+        #expect(!GraphLayout.sameBits([0.0], [-0.0]))
+        #expect(GraphLayout.sameBits([.nan], [.nan]))
+        #expect(!GraphLayout.sameBits([1, 2], [1, 2, 3]))
+        #expect(!GraphLayout.sameBits([1, 2], [1, 2.0000000001]))
+    }
+
+    @Test func insertingKeepsEachRunSorted() {
+        var generator = SplitMix64(seed: 3)
+        for length in 0..<40 {
+            let prefix = (0..<3).map { _ in Int(generator.next() % 50) }
+            let values = (0..<length).map { _ in Int(generator.next() % 20) }
+            var sequence = prefix
+            for value in values { GraphLayout.insert(value, into: &sequence, sortedFrom: prefix.count) }
+            #expect(sequence == prefix + values.sorted(), "\(values)")
+        }
+    }
+}
