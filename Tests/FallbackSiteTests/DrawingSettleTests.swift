@@ -4,9 +4,9 @@ import RovenueFallback
 import Testing
 @testable import FallbackSite
 
-/// The layout stops its placement rounds once a pair of them changes nothing, and counts
-/// crossings with runs sorted by insertion (issue 10, funnel pages): each must draw exactly what
-/// the full work draws.
+/// The layout stops its placement rounds once a pair of them changes nothing, counts crossings
+/// with runs sorted by insertion, and the legend is put together from items made once (issue 10,
+/// funnel pages): each must draw exactly what the full work draws.
 @Suite("Drawing with less work")
 struct DrawingSettleTests {
     /// `funnel` drawn bare, with its layout's placement settling early or running every round.
@@ -53,6 +53,29 @@ struct DrawingSettleTests {
             var sequence = prefix
             for value in values { GraphLayout.insert(value, into: &sequence, sortedFrom: prefix.count) }
             #expect(sequence == prefix + values.sorted(), "\(values)")
+        }
+    }
+
+    @Test func eachLegendEntryHasTheBitOfItsPlace() {
+        for (index, entry) in DrawingWriter.LegendEntry.allCases.enumerated() {
+            #expect(entry.bit == 1 << UInt(index), "\(entry)")
+        }
+        #expect(DrawingWriter.legendItems == DrawingWriter.LegendEntry.allCases.map(DrawingWriter.legendItem))
+    }
+
+    @Test func theLegendListsTheItemsOfTheEntriesUsed() throws {
+        for funnel in try Self.funnels().prefix(120) {
+            let drawing = FunnelDrawing(funnel: funnel, unreachablePageIndices: [0])
+            let flow = FunnelFlow(graph: FunnelGraph(funnel))
+            let writer = DrawingWriter(
+                funnel: funnel, flow: flow, layout: GraphLayout(graph: flow), prefix: "fd", unreachablePages: [0], locale: nil,
+                pageAnchors: nil)
+            let entries = writer.legendEntries
+            #expect(!entries.isEmpty)
+            let expected =
+                "<ul class=\"legend fd-legend\" aria-label=\"Legend of the page graph\">"
+                + entries.map(DrawingWriter.legendItem).joined() + "</ul>"
+            #expect(drawing.legend == expected, "\(funnel.id)")
         }
     }
 }

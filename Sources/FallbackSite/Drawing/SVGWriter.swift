@@ -393,55 +393,87 @@ struct DrawingWriter: ~Copyable {
             case .unreachable: "error: a page no path from the first page reaches"
             }
         }
+
+        /// The entry's bit in a set of entries: 1 shifted by its place in `allCases`.
+        var bit: UInt {
+            switch self {
+            case .sequential: 1 << 0
+            case .rule: 1 << 1
+            case .defaultNext: 1 << 2
+            case .paywall: 1 << 3
+            case .back: 1 << 4
+            case .end: 1 << 5
+            case .unknown: 1 << 6
+            case .unreachable: 1 << 7
+            }
+        }
     }
 
     /// The styles this drawing uses, in legend order.
     var legendEntries: [LegendEntry] {
-        var used: Set<LegendEntry> = []
+        let used = usedLegendEntries
+        return LegendEntry.allCases.filter { used & $0.bit != 0 }
+    }
+
+    /// The styles this drawing uses, a bit each by their place in `LegendEntry.allCases` (a
+    /// `Set` of them cost some 12,000 instructions a drawing).
+    private var usedLegendEntries: UInt {
+        let (sequential, rule, defaultNext, paywall, back, end, unknown) = (
+            LegendEntry.sequential.bit, LegendEntry.rule.bit, LegendEntry.defaultNext.bit, LegendEntry.paywall.bit,
+            LegendEntry.back.bit, LegendEntry.end.bit, LegendEntry.unknown.bit
+        )
+        var used: UInt = 0
         for (index, step) in flow.steps.enumerated() {
             switch step.kind {
-            case .rule: used.insert(.rule)
-            case .defaultNext: used.insert(.defaultNext)
-            case .sequential: used.insert(.sequential)
+            case .rule: used |= rule
+            case .defaultNext: used |= defaultNext
+            case .sequential: used |= sequential
             }
-            if step.jumpsToPaywall { used.insert(.paywall) }
-            if layout.runsBack(LayoutStepID(index)) { used.insert(.back) }
+            if step.jumpsToPaywall { used |= paywall }
+            if layout.runsBack(LayoutStepID(index)) { used |= back }
             switch flow.nodes[step.to] {
-            case .end: used.insert(.end)
-            case .unknown: used.insert(.unknown)
+            case .end: used |= end
+            case .unknown: used |= unknown
             case .page: break
             }
         }
-        if funnel.pages.indices.contains(where: unreachablePages.contains) { used.insert(.unreachable) }
-        return LegendEntry.allCases.filter(used.contains)
+        if funnel.pages.indices.contains(where: unreachablePages.contains) { used |= LegendEntry.unreachable.bit }
+        return used
     }
 
     /// An HTML list with a key and a sentence for every style the drawing uses, so no style is told
     /// by its colour alone.
     var legend: String {
+        let used = usedLegendEntries
         var html = "<ul class=\"legend fd-legend\" aria-label=\"Legend of the page graph\">"
-        for entry in legendEntries {
-            html += "<li data-style=\"\(entry.rawValue)\"><svg class=\"legend-key fd-key\" viewBox=\"0 0 28 12\" width=\"28\" "
-            html += "height=\"12\" aria-hidden=\"true\" focusable=\"false\">"
-            switch entry {
-            case .sequential: html += "<path class=\"fd-edge is-sequential\" d=\"M1,6L27,6\"/>"
-            case .rule:
-                html += "<path class=\"fd-edge is-rule\" d=\"M1,6L27,6\"/><g class=\"fd-badge is-rule\">"
-                html += "<circle cx=\"14\" cy=\"6\" r=\"5.5\"/><text x=\"14\" y=\"9\" text-anchor=\"middle\">1</text></g>"
-            case .defaultNext: html += "<path class=\"fd-edge is-default\" d=\"M1,6L27,6\"/>"
-            case .paywall: html += "<path class=\"fd-edge is-paywall\" d=\"M1,6L27,6\"/>"
-            case .back: html += "<path class=\"fd-edge is-back\" d=\"M1,6L27,6\"/>"
-            // Nodes get key classes of their own, so the page's own boxes can be counted by class.
-            case .end: html += "<rect class=\"fd-key-end\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"5\"/>"
-            case .unknown:
-                html += "<path class=\"fd-edge is-unknown\" d=\"M1,6L12,6\"/>"
-                html += "<rect class=\"fd-key-unknown\" x=\"13\" y=\"1\" width=\"14\" height=\"10\" rx=\"5\"/>"
-            case .unreachable:
-                html += "<rect class=\"fd-key-unreachable\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"2\"/>"
-            }
-            html += "</svg>\(DrawingText.escaped(entry.text))</li>"
-        }
+        for (index, item) in Self.legendItems.enumerated() where used & 1 << index != 0 { html += item }
         return html + "</ul>"
+    }
+
+    /// Each style's item of the legend, in legend order: the same in every drawing, so made once.
+    static let legendItems: [String] = LegendEntry.allCases.map(legendItem)
+
+    /// The legend's item for `entry`: its key and its sentence.
+    static func legendItem(_ entry: LegendEntry) -> String {
+        var html = "<li data-style=\"\(entry.rawValue)\"><svg class=\"legend-key fd-key\" viewBox=\"0 0 28 12\" width=\"28\" "
+        html += "height=\"12\" aria-hidden=\"true\" focusable=\"false\">"
+        switch entry {
+        case .sequential: html += "<path class=\"fd-edge is-sequential\" d=\"M1,6L27,6\"/>"
+        case .rule:
+            html += "<path class=\"fd-edge is-rule\" d=\"M1,6L27,6\"/><g class=\"fd-badge is-rule\">"
+            html += "<circle cx=\"14\" cy=\"6\" r=\"5.5\"/><text x=\"14\" y=\"9\" text-anchor=\"middle\">1</text></g>"
+        case .defaultNext: html += "<path class=\"fd-edge is-default\" d=\"M1,6L27,6\"/>"
+        case .paywall: html += "<path class=\"fd-edge is-paywall\" d=\"M1,6L27,6\"/>"
+        case .back: html += "<path class=\"fd-edge is-back\" d=\"M1,6L27,6\"/>"
+        // Nodes get key classes of their own, so the page's own boxes can be counted by class.
+        case .end: html += "<rect class=\"fd-key-end\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"5\"/>"
+        case .unknown:
+            html += "<path class=\"fd-edge is-unknown\" d=\"M1,6L12,6\"/>"
+            html += "<rect class=\"fd-key-unknown\" x=\"13\" y=\"1\" width=\"14\" height=\"10\" rx=\"5\"/>"
+        case .unreachable:
+            html += "<rect class=\"fd-key-unreachable\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"2\"/>"
+        }
+        return html + "</svg>\(DrawingText.escaped(entry.text))</li>"
     }
 
     /// The copy a page box shows: its title, else headline, body or subtitle.
