@@ -184,11 +184,12 @@ struct FunnelPreviews {
         }
     }
 
-    /// Every page's preview; `anchor` names a page's row, `images` its remote media paths.
-    func pages(anchor: (String) -> String, images: (RovenueFallback.Page) -> [String]) -> [Page] {
+    /// Every page's preview; `anchor` names a page's row, `images` gives the remote media paths of
+    /// the page at a position in `funnel.pages`.
+    func pages(anchor: (String) -> String, images: (Int) -> [String]) -> [Page] {
         let screenLocales: [String?] = locales.isEmpty ? [nil] : locales
         return funnel.pages.enumerated().map { index, page in
-            let media = images(page)
+            let media = images(index)
             let screens = screenLocales.map { locale in
                 let lines = lines(of: page, locale: locale, images: media)
                 return Screen(
