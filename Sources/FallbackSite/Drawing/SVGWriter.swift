@@ -234,9 +234,11 @@ struct DrawingWriter: ~Copyable {
         var kind = page.type
         if let paywallId = page.paywallId, !paywallId.isEmpty { kind += " · " + paywallId }
         let copy = pageText(page)
-        var tooltip = "\(page.id) · \(kind)"
-        if let copy { tooltip += " · " + copy }
-        if isUnreachable { tooltip += " · unreachable from the first page" }
+        let fontSize = GraphLayout.Metrics.fontSize
+        let kindReading = DrawingText.unchangedWidth(of: kind, fontSize: fontSize)
+        let copyReading = copy.map { DrawingText.unchangedWidth(of: $0, fontSize: fontSize) }
+        let tooltip = TooltipPieces(
+            id: page.id, kind: kind, kindReading: kindReading, copy: copy, copyReading: copyReading, isUnreachable: isUnreachable)
 
         let frame = layout.frame(of: LayoutNodeID(node))
         let left = frame.centerX - frame.width / 2
@@ -250,7 +252,20 @@ struct DrawingWriter: ~Copyable {
             put("\" data-node=\"")
             putNodeId(node)
             put("\" aria-label=\"")
-            putText("Page \(index + 1) of \(funnel.pages.count): \(tooltip). Go to its row in the pages table", width: Self.tooltipWidth)
+            if let width = tooltip.width,
+                Self.surelyWithin(width + Self.ariaLabelWidth(number: index + 1, of: funnel.pages.count), Self.tooltipWidth)
+            {
+                // Kept as it is, as `putText` would find: written from its pieces.
+                put("Page ")
+                putInt(index + 1)
+                put(" of ")
+                putInt(funnel.pages.count)
+                put(": ")
+                putPieces(tooltip)
+                put(". Go to its row in the pages table")
+            } else {
+                putText("Page \(index + 1) of \(funnel.pages.count): \(tooltip.joined). Go to its row in the pages table", width: Self.tooltipWidth)
+            }
             put("\">")
         }
         put("<g class=\"fd-page")
@@ -260,27 +275,128 @@ struct DrawingWriter: ~Copyable {
         put("\" id=\"")
         putNodeId(node)
         put("\"><title>")
-        putText(tooltip, width: Self.tooltipWidth)
+        if let width = tooltip.width, Self.surelyWithin(width, Self.tooltipWidth) {
+            putPieces(tooltip)
+        } else {
+            putText(tooltip.joined, width: Self.tooltipWidth)
+        }
         put("</title>")
         putRect(x: left, y: top, width: frame.width, height: frame.height, radius: 6)
         let idFontSize = GraphLayout.Metrics.idFontSize * GraphLayout.Metrics.boldWidening
         putBoxLine("<text class=\"fd-page-id\" x=\"", x: textX, y: top + 18 + offsetY, page.id, width: inner, fontSize: idFontSize)
-        putBoxLine("<text class=\"fd-page-type\" x=\"", x: textX, y: top + 35 + offsetY, kind, width: inner)
-        if let copy { putBoxLine("<text class=\"fd-page-title\" x=\"", x: textX, y: top + 51 + offsetY, copy, width: inner) }
+        putBoxLine("<text class=\"fd-page-type\" x=\"", x: textX, y: top + 35 + offsetY, kind, width: inner, reading: kindReading)
+        if let copy {
+            putBoxLine("<text class=\"fd-page-title\" x=\"", x: textX, y: top + 51 + offsetY, copy, width: inner, reading: copyReading)
+        }
         put(anchor == nil ? "</g>\n" : "</g></a>\n")
     }
 
+    /// A page box's tooltip, `id · kind · copy · unreachable from the first page`, as its pieces,
+    /// with the width `DrawingText.unchangedWidth` sums for the whole when `fitted` keeps every
+    /// piece as it is (so the whole too, the pieces joined by single spaces around `·`).
+    struct TooltipPieces {
+        var id: String
+        var kind: String
+        var copy: String?
+        var isUnreachable: Bool
+        /// Nil when a piece is empty or `fitted` would change it (or only a `Character` reading tells).
+        var width: Double?
+
+        static let unreachableNote = "unreachable from the first page"
+
+        init(
+            id: String, kind: String, kindReading: DrawingText.UnchangedWidth, copy: String?,
+            copyReading: DrawingText.UnchangedWidth?, isUnreachable: Bool
+        ) {
+            self.id = id
+            self.kind = kind
+            self.copy = copy
+            self.isUnreachable = isUnreachable
+            let fontSize = GraphLayout.Metrics.fontSize
+            guard !id.isEmpty, !kind.isEmpty, case .width(let idWidth) = DrawingText.unchangedWidth(of: id, fontSize: fontSize),
+                case .width(let kindWidth) = kindReading
+            else { return }
+            var total = idWidth + DrawingWriter.joinWidth + kindWidth
+            if let copy {
+                guard !copy.isEmpty, case .width(let copyWidth) = copyReading else { return }
+                total += DrawingWriter.joinWidth + copyWidth
+            }
+            if isUnreachable { total += DrawingWriter.joinWidth + DrawingWriter.unreachableNoteWidth }
+            width = total
+        }
+
+        /// The tooltip as one string.
+        var joined: String {
+            var tooltip = "\(id) · \(kind)"
+            if let copy { tooltip += " · " + copy }
+            if isUnreachable { tooltip += " · " + Self.unreachableNote }
+            return tooltip
+        }
+    }
+
+    /// Appends the tooltip's pieces, escaped, joined as `TooltipPieces.joined` joins them.
+    private mutating func putPieces(_ tooltip: TooltipPieces) {
+        putEscaped(tooltip.id)
+        put(" · ")
+        putEscaped(tooltip.kind)
+        if let copy = tooltip.copy {
+            put(" · ")
+            putEscaped(copy)
+        }
+        if tooltip.isUnreachable { put(" · unreachable from the first page") }
+    }
+
+    /// The width of ` · ` between two pieces that neither start nor end with a space, at the
+    /// tooltip's font size: a space, the dot, a space.
+    static let joinWidth = {
+        let fontSize = GraphLayout.Metrics.fontSize
+        return 2 * DrawingText.advance(of: " ") * fontSize + DrawingText.advance(of: "·") * fontSize
+    }()
+
+    static let unreachableNoteWidth = DrawingText.width(of: TooltipPieces.unreachableNote, fontSize: GraphLayout.Metrics.fontSize)
+
+    /// The width the aria label of page `number` of `count` adds around its tooltip:
+    /// `Page <number> of <count>: ` before it and `. Go to its row in the pages table` after.
+    static func ariaLabelWidth(number: Int, of count: Int) -> Double {
+        let fontSize = GraphLayout.Metrics.fontSize
+        var digits = 0.0
+        for digit in String(number).unicodeScalars { digits += DrawingText.advance(of: digit) * fontSize }
+        for digit in String(count).unicodeScalars { digits += DrawingText.advance(of: digit) * fontSize }
+        return ariaLabelConstantWidth + digits
+    }
+
+    /// `ariaLabelWidth` but for the numbers: `Page`, `of`, `:`, `. Go to its row in the pages table`
+    /// and the four spaces between them and the tooltip.
+    static let ariaLabelConstantWidth = {
+        let fontSize = GraphLayout.Metrics.fontSize
+        return ["Page", "of", ":", ". Go to its row in the pages table"].map { DrawingText.width(of: $0, fontSize: fontSize) }.reduce(0, +)
+            + 4 * DrawingText.advance(of: " ") * fontSize
+    }()
+
+    /// True when a text of `width`, summed in another order than `FittingLine` sums it, is within
+    /// `maxWidth` however the sums round: a pixel is a margin many orders of magnitude wider than
+    /// any rounding of a few thousand additions.
+    static func surelyWithin(_ width: Double, _ maxWidth: Double) -> Bool {
+        width + 1 < maxWidth
+    }
+
     /// One line of a page box: `opening` (a `<text>` element up to its `x` value), `x`, `y`, and
-    /// `text` fitted to `width` and escaped.
+    /// `text` fitted to `width` and escaped; `reading`, when given, is `text`'s
+    /// `DrawingText.unchangedWidth` at `fontSize`, so it is not read again to see that it fits.
     private mutating func putBoxLine(
-        _ opening: StaticString, x: Double, y: Double, _ text: String, width: Double, fontSize: Double = GraphLayout.Metrics.fontSize
+        _ opening: StaticString, x: Double, y: Double, _ text: String, width: Double, fontSize: Double = GraphLayout.Metrics.fontSize,
+        reading: DrawingText.UnchangedWidth? = nil
     ) {
         put(opening)
         putNumber(x)
         put("\" y=\"")
         putNumber(y)
         put("\">")
-        putText(text, width: width, fontSize: fontSize)
+        if case .width(let sum) = reading, !(sum > width) {
+            putEscaped(text)
+        } else {
+            putText(text, width: width, fontSize: fontSize)
+        }
         put("</text>")
     }
 
