@@ -56,6 +56,33 @@ struct DrawingSettleTests {
         }
     }
 
+    /// Where `path` first arrives below: the end of its first curve.
+    static func firstArrival(_ path: GraphLayout.Path) -> Double? {
+        for segment in path.segments { if case .cubic(_, _, let to) = segment { return to.x } }
+        return nil
+    }
+
+    @Test func stepsLeaveTheirPageInTheOrderOfWhereTheyGo() throws {
+        var compared = 0
+        for funnel in try Self.funnels() {
+            let flow = FunnelFlow(graph: FunnelGraph(funnel))
+            let layout = GraphLayout(graph: flow)
+            let forward = flow.steps.indices.filter { !layout.runsBack(LayoutStepID($0)) }
+            for a in forward {
+                for b in forward where b > a && flow.steps[a].from == flow.steps[b].from {
+                    let (pathA, pathB) = (layout.path(of: LayoutStepID(a)), layout.path(of: LayoutStepID(b)))
+                    let curves = { (path: GraphLayout.Path) in path.segments.count { if case .cubic = $0 { true } else { false } } }
+                    // Two steps straight to the same node arrive at ports that node orders by itself.
+                    if curves(pathA) == 1 && curves(pathB) == 1 && flow.steps[a].to == flow.steps[b].to { continue }
+                    let (arrivalA, arrivalB) = (try #require(Self.firstArrival(pathA)), try #require(Self.firstArrival(pathB)))
+                    #expect((pathA.start.x < pathB.start.x) == (arrivalA < arrivalB), "\(funnel.id) steps \(a) and \(b)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared >= 100)
+    }
+
     @Test func eachLegendEntryHasTheBitOfItsPlace() {
         for (index, entry) in DrawingWriter.LegendEntry.allCases.enumerated() {
             #expect(entry.bit == 1 << UInt(index), "\(entry)")

@@ -877,11 +877,16 @@ struct GraphLayout {
         var inPort = [Double](repeating: 0, count: steps.count)
         for node in 0..<count {
             let left = x[node] - nodeWidth[node] / 2
-            let leaving = outgoing[node].sorted { departure($0) < departure($1) }
+            // Sorted in place, and only when there are two or more: the keys are distinct (each
+            // ends with the step's index), so any sort gives the one order, and most nodes have
+            // one step each way (a `sorted` copy cost some 1,800 instructions).
+            if outgoing[node].count > 1 { outgoing[node].sort { departure($0) < departure($1) } }
+            let leaving = outgoing[node]
             for (rank, index) in leaving.enumerated() {
                 outPort[index] = left + nodeWidth[node] * Double(rank + 1) / Double(leaving.count + 1)
             }
-            let arriving = incoming[node].sorted { arrival($0) < arrival($1) }
+            if incoming[node].count > 1 { incoming[node].sort { arrival($0) < arrival($1) } }
+            let arriving = incoming[node]
             for (rank, index) in arriving.enumerated() {
                 inPort[index] = left + nodeWidth[node] * Double(rank + 1) / Double(arriving.count + 1)
             }
