@@ -70,4 +70,28 @@ struct TooltipPiecesTests {
         }
         #expect(compared >= 90)
     }
+
+    @Test func aLabelledStepsSummaryWidthIsTheWidthOfTheWhole() throws {
+        var steps = try DrawingSettleTests.funnels().flatMap { FunnelFlow(graph: FunnelGraph($0)).steps }
+        for text in Self.texts {
+            for kind in [FunnelFlow.Kind.rule, .defaultNext, .sequential] {
+                for (priority, page, target) in [(1, text, "p2"), (12, "p1", text), (3, "welcome", "paywall (pw)")] {
+                    let condition = kind == .rule ? text : "else"
+                    steps.append(
+                        FunnelFlow.Step(
+                            from: 0, to: 1, kind: kind, condition: condition, priority: priority, pageId: page,
+                            ruleId: kind == .rule ? "r" + text.prefix(3) : nil, targetName: target, jumpsToPaywall: false))
+                }
+            }
+        }
+        var compared = 0
+        for step in steps {
+            guard let width = DrawingWriter.summaryWidth(of: step) else { continue }
+            #expect(step.condition != nil)
+            let whole = try #require(Self.width(step.summary), "\(step.summary)")
+            #expect(abs(width - whole) < 1e-6, "\(step.summary)")
+            compared += 1
+        }
+        #expect(compared >= 500)
+    }
 }

@@ -373,6 +373,71 @@ struct DrawingWriter: ~Copyable {
             + 4 * DrawingText.advance(of: " ") * fontSize
     }()
 
+    /// The width `DrawingText.unchangedWidth` sums for the `summary` of a labelled step when
+    /// `fitted` keeps each of its pieces (page id, rule id, condition, target) as it is, added up
+    /// from the pieces; nil when one is empty or would change, or for a step without a label.
+    static func summaryWidth(of step: FunnelFlow.Step) -> Double? {
+        let fontSize = GraphLayout.Metrics.fontSize
+        func width(_ text: String) -> Double? {
+            guard !text.isEmpty, case .width(let width) = DrawingText.unchangedWidth(of: text, fontSize: fontSize) else { return nil }
+            return width
+        }
+        guard let condition = step.condition, let page = width(step.pageId), let target = width(step.targetName) else { return nil }
+        var total = numberWidth(step.priority) + page + target
+        switch step.kind {
+        case .rule:
+            guard let rule = width(step.ruleId ?? ""), let condition = width(condition) else { return nil }
+            total += rule + condition + ruleSummaryWordsWidth
+        case .defaultNext: total += elseSummaryWordsWidth + DrawingText.width(of: "default_next", fontSize: fontSize)
+        case .sequential: total += elseSummaryWordsWidth + DrawingText.width(of: "next page", fontSize: fontSize)
+        }
+        return total
+    }
+
+    /// The width of `number`'s digits at the tooltip's font size.
+    static func numberWidth(_ number: Int) -> Double {
+        var width = 0.0
+        for digit in String(number).unicodeScalars { width += DrawingText.advance(of: digit) * GraphLayout.Metrics.fontSize }
+        return width
+    }
+
+    /// A rule's summary but for its number, ids, condition and target: `.`, `Rule`, `of`, `:`,
+    /// `if`, `→` and the eight spaces between the pieces.
+    static let ruleSummaryWordsWidth = {
+        let fontSize = GraphLayout.Metrics.fontSize
+        return [".", "Rule", "of", ":", "if", "→"].map { DrawingText.width(of: $0, fontSize: fontSize) }.reduce(0, +)
+            + 8 * DrawingText.advance(of: " ") * fontSize
+    }()
+
+    /// The summary of a page's last step after its rules but for its number, page id, way
+    /// (`default_next` or `next page`) and target: `.`, `:`, `else`, `→` and the five spaces
+    /// between the pieces.
+    static let elseSummaryWordsWidth = {
+        let fontSize = GraphLayout.Metrics.fontSize
+        return [".", ":", "else", "→"].map { DrawingText.width(of: $0, fontSize: fontSize) }.reduce(0, +)
+            + 5 * DrawingText.advance(of: " ") * fontSize
+    }()
+
+    /// Appends the `summary` of a labelled step, escaped, from its pieces.
+    private mutating func putSummary(of step: FunnelFlow.Step) {
+        putInt(step.priority)
+        switch step.kind {
+        case .rule:
+            put(". Rule ")
+            putEscaped(step.ruleId ?? "")
+            put(" of ")
+            putEscaped(step.pageId)
+            put(": if ")
+            putEscaped(step.condition ?? "")
+        case .defaultNext, .sequential:
+            put(". ")
+            putEscaped(step.pageId)
+            put(step.kind == .defaultNext ? ": else default_next" : ": else next page")
+        }
+        put(" → ")
+        putEscaped(step.targetName)
+    }
+
     /// True when a text of `width`, summed in another order than `FittingLine` sums it, is within
     /// `maxWidth` however the sums round: a pixel is a margin many orders of magnitude wider than
     /// any rounding of a few thousand additions.
@@ -435,7 +500,11 @@ struct DrawingWriter: ~Copyable {
             put("\" ")
             putEnds(label.step.index)
             put("><title>")
-            putText(step.summary, width: Self.tooltipWidth)
+            if let width = Self.summaryWidth(of: step), Self.surelyWithin(width, Self.tooltipWidth) {
+                putSummary(of: step)
+            } else {
+                putText(step.summary, width: Self.tooltipWidth)
+            }
             put("</title>")
             putRect(x: label.x, y: label.y, width: label.width, height: label.height, radius: 3)
             let x = label.x + GraphLayout.Metrics.labelPadding + offsetX
@@ -594,9 +663,11 @@ struct DrawingWriter: ~Copyable {
 
     /// The copy a page box shows: its title, else headline, body or subtitle.
     private func pageText(_ page: Page) -> String? {
-        for candidate in [page.title, page.headline, page.body, page.subtitle] {
-            if let candidate, let text = localized(candidate) { return text }
-        }
+        // In turn, with no array of the four made for each box.
+        if let title = page.title, let text = localized(title) { return text }
+        if let headline = page.headline, let text = localized(headline) { return text }
+        if let body = page.body, let text = localized(body) { return text }
+        if let subtitle = page.subtitle, let text = localized(subtitle) { return text }
         return nil
     }
 
