@@ -95,3 +95,35 @@ struct TooltipPiecesTests {
         #expect(compared >= 500)
     }
 }
+
+/// `DrawingText.wrapped` gives a short line that needs no cleaning back as it is, without
+/// building lines (issue 10, funnel pages: most step labels).
+@Suite("Wrapping a line that fits")
+struct WrappedShortLineTests {
+    static let fontSize = GraphLayout.Metrics.fontSize
+
+    /// `wrapped` as it was: the scalar path, else the character path.
+    static func reference(_ text: String, maxWidth: Double, maxLines: Int) -> [String] {
+        DrawingText.wrappedByScalar(text, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
+            ?? DrawingText.wrappedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
+    }
+
+    @Test func wrappingIsWhatTheScalarAndCharacterPathsGive() {
+        var texts = TooltipPiecesTests.texts + ["1 · else", "2 · plan = \"annual\"", "3 · age ≥ 40 ∧ country ∈ [DE, FR]", "x"]
+        // Texts around the width of a line: a word at a time.
+        var growing = ""
+        for index in 0..<40 {
+            growing += (growing.isEmpty ? "" : " ") + ["ab", "W", "mmm", "i", "·"][index % 5]
+            texts.append(growing)
+        }
+        for text in texts {
+            for maxWidth in [0.0, 8, 40, 100, 200, 600] {
+                for maxLines in [0, 1, 2, 40] {
+                    #expect(
+                        DrawingText.wrapped(text, maxWidth: maxWidth, fontSize: Self.fontSize, maxLines: maxLines)
+                            == Self.reference(text, maxWidth: maxWidth, maxLines: maxLines), "\(text) \(maxWidth) \(maxLines)")
+                }
+            }
+        }
+    }
+}

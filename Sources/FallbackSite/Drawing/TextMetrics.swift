@@ -241,7 +241,13 @@ enum DrawingText {
     /// ends the last line with `…`, and the caller shows the whole text elsewhere. Past one pass
     /// over its bytes (is it all printable ASCII?), reads only as much of `text` as it keeps.
     static func wrapped(_ text: String, maxWidth: Double, fontSize: Double, maxLines: Int) -> [String] {
-        wrappedByScalar(text, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
+        // Most step labels are one short line: text that `fitted` keeps as it is (so nothing is
+        // cleaned) and that is narrower than the line by more than a pixel (far more than the
+        // rounding of the line's sum added word by word) is that line, with no line built.
+        if maxLines >= 1, !text.isEmpty, case .width(let width) = unchangedWidth(of: text, fontSize: fontSize), width + 1 < maxWidth {
+            return [text]
+        }
+        return wrappedByScalar(text, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
             ?? wrappedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
     }
 
