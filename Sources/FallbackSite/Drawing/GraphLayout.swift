@@ -948,7 +948,15 @@ struct GraphLayout {
             if step.from != step.to { legs[layerOf[step.to]] += 1 }
         }
         var rows = Rows()
-        rows.layerHeight = layers.map { layer in layer.filter { $0 < count }.map { nodeHeight[$0] }.max() ?? 0 }
+        // The tallest node of each layer (placeholders have no height), with no arrays per layer.
+        rows.layerHeight = layers.map { layer in
+            var tallest: Double?
+            for node in layer where node < count { tallest = max(tallest ?? nodeHeight[node], nodeHeight[node]) }
+            return tallest ?? 0
+        }
+        rows.layerTop.reserveCapacity(layerCount)
+        rows.bendTop.reserveCapacity(layerCount + 1)
+        rows.bendBottom.reserveCapacity(layerCount + 1)
         var y = 0.0
         for gap in 0...layerCount {
             if gap > 0 { y += 8 + bands[gap - 1] }
@@ -976,6 +984,8 @@ struct GraphLayout {
         let chain = chains[index]
         var current = Point(x: outPort, y: top[chain[0]] + nodeHeight[chain[0]])
         var path = Path(start: current)
+        // Three segments a link, and one more through each placeholder.
+        path.segments.reserveCapacity(4 * (chain.count - 1))
         for (upper, lower) in zip(chain, chain.dropFirst()) {
             let layer = layerOf[lower]
             let arrivalX = lower < count ? inPort : x[lower]
