@@ -188,13 +188,15 @@ struct FunnelPreviews {
     /// the page at a position in `funnel.pages`.
     func pages(anchor: (String) -> String, images: (Int) -> [String]) -> [Page] {
         let screenLocales: [String?] = locales.isEmpty ? [nil] : locales
+        // Each locale's name and whether it shows first, found once rather than on every page.
+        let names = screenLocales.map { locale in locale.map { SiteModel.name($0) } }
+        let defaults = screenLocales.map { locale in locale.map { locale in defaultLocale.map { ExactKey.same($0, locale) } ?? false } ?? true }
         return funnel.pages.enumerated().map { index, page in
             let media = images(index)
-            let screens = screenLocales.map { locale in
-                let lines = lines(of: page, locale: locale, images: media)
+            let screens = screenLocales.indices.map { screen in
+                let lines = lines(of: page, locale: screenLocales[screen], images: media)
                 return Screen(
-                    locale: locale.map { SiteModel.name($0) } ?? "any locale", lang: locale.map { SiteModel.name($0) },
-                    isDefault: locale.map { locale in defaultLocale.map { ExactKey.same($0, locale) } ?? false } ?? true,
+                    locale: names[screen] ?? "any locale", lang: names[screen], isDefault: defaults[screen],
                     lines: lines, marks: lines.count { $0.mark != nil })
             }
             return Page(number: index + 1, id: SiteModel.name(page.id), anchor: anchor(page.id), type: SiteModel.name(page.type), screens: screens)
