@@ -24,8 +24,16 @@ enum FunnelText {
         var texts: [CountedText] = []
         var lists: [CountedList] = []
         for page in funnel.pages {
-            for (_, text) in page.texts { texts.append(CountedText(copy: text, needsTranslation: PlainCopy.needsTranslation(text))) }
-            for (_, list) in page.textLists { lists.append(CountedList(copy: list, needsTranslation: PlainCopy.needsTranslation(list))) }
+            // The fields `texts` and `textLists` list, read in place: those make an array of
+            // (name, text) pairs for each page, and the names are not wanted here.
+            for field in Page.Field.textFields {
+                if let text = page.text(field) { texts.append(CountedText(copy: text, needsTranslation: PlainCopy.needsTranslation(text))) }
+            }
+            for field in Page.Field.textListFields {
+                if let list = page.textList(field) {
+                    lists.append(CountedList(copy: list, needsTranslation: PlainCopy.needsTranslation(list)))
+                }
+            }
             for option in page.options ?? [] {
                 texts.append(CountedText(copy: option.label, needsTranslation: PlainCopy.needsTranslation(option.label)))
             }
