@@ -56,7 +56,8 @@ protocol LayeredGraph {
 ///    between boxes rather than through them.
 /// 5. Barycentre sweeps down and up order each layer, keeping the order with the fewest crossings.
 /// 6. Each node moves towards the mean of its neighbours in the previous layer (alternately the
-///    next), keeping the order and spacing of its layer (isotonic regression).
+///    next), keeping the order and spacing of its layer (isotonic regression), for six pairs of
+///    rounds or until a pair changes nothing.
 /// 7. Steps back up run in lanes beside the drawing on the nearer side, nested by length, and
 ///    enter their target from the side.
 struct GraphLayout {
