@@ -15,12 +15,62 @@ enum FunnelText {
         var missing: Int { total - present - plain }
     }
 
-    /// The coverage of `funnel`'s texts for each declared locale, in declaration order.
+    /// The coverage of `funnel`'s texts for each declared locale, in declaration order: what
+    /// `coverage(of:locale:plainIsUntranslated:)` counts for each, with the texts gathered, and
+    /// whether each needs a translation decided, once for all the locales rather than once each.
     static func coverage(of funnel: Funnel) -> [(locale: String, coverage: Coverage)] {
+        guard let locales = funnel.locales, !locales.isEmpty else { return [] }
         let untranslated = Set(PlainCopy.untranslatedLocales(of: funnel).map(ExactKey.init))
-        return (funnel.locales ?? []).map { locale in
-            (locale, coverage(of: funnel, locale: locale, plainIsUntranslated: untranslated.contains(ExactKey(locale))))
+        var texts: [CountedText] = []
+        var lists: [CountedList] = []
+        for page in funnel.pages {
+            // The fields `texts` and `textLists` list, read in place: those make an array of
+            // (name, text) pairs for each page, and the names are not wanted here.
+            for field in Page.Field.textFields {
+                if let text = page.text(field) { texts.append(CountedText(copy: text, needsTranslation: PlainCopy.needsTranslation(text))) }
+            }
+            for field in Page.Field.textListFields {
+                if let list = page.textList(field) {
+                    lists.append(CountedList(copy: list, needsTranslation: PlainCopy.needsTranslation(list)))
+                }
+            }
+            for option in page.options ?? [] {
+                texts.append(CountedText(copy: option.label, needsTranslation: PlainCopy.needsTranslation(option.label)))
+            }
         }
+        return locales.map { locale in
+            let untranslated = untranslated.contains(ExactKey(locale))
+            var coverage = Coverage(total: texts.count + lists.count)
+            for text in texts {
+                if untranslated && text.needsTranslation {
+                    coverage.plain += 1
+                } else if let value = text.copy.text(for: locale), !value.isEmpty {
+                    coverage.present += 1
+                }
+            }
+            for list in lists {
+                if untranslated && list.needsTranslation {
+                    coverage.plain += 1
+                } else if let values = list.copy.list(for: locale), !values.isEmpty, values.allSatisfy({ !$0.isEmpty }) {
+                    coverage.present += 1
+                }
+            }
+            return (locale, coverage)
+        }
+    }
+
+    /// A text of a funnel, and whether it is plain copy with words
+    /// (`PlainCopy.needsTranslation`). A struct, not a tuple: an array of tuples looks its
+    /// storage's metadata up at run time on every allocation.
+    private struct CountedText {
+        var copy: LocalizedText
+        var needsTranslation: Bool
+    }
+
+    /// `CountedText` for a text list.
+    private struct CountedList {
+        var copy: LocalizedTextList
+        var needsTranslation: Bool
     }
 
     /// The coverage of `funnel`'s texts for a device in `locale`. A plain text counts as present

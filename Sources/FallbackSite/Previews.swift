@@ -105,21 +105,37 @@ struct FunnelPreviews {
     /// screen order: the page's image placeholders, headline, title, subtitle, body, options
     /// (each after its own image), lists, input hints, agreement, paywall, call to action.
     func lines(of page: RovenueFallback.Page, locale: String?, images: [String]) -> [PreviewLine] {
-        // An option's own image (`options/2/imageUrl`) stands with its option; the page's on top.
-        func image(_ path: String) -> PreviewLine { PreviewLine(role: "image", text: "image: \(path) (remote, not bundled)") }
-        var optionImages: [Int: [String]] = [:]
+        lines(of: page, locale: locale, placed: PlacedImages(images))
+    }
+
+    /// A page's remote media paths as its screens show them, the same in every locale: an
+    /// option's own image (`options/2/imageUrl`) stands with its option; the page's on top.
+    struct PlacedImages {
+        var top: [PreviewLine] = []
+        var options: [Int: [PreviewLine]] = [:]
+        var count = 0
+
+        init(_ paths: [String]) {
+            count = paths.count
+            for path in paths {
+                let line = PreviewLine(role: "image", text: "image: \(path) (remote, not bundled)")
+                let tokens = path.split(separator: "/", maxSplits: 2)
+                if tokens.count == 3, tokens[0] == "options", let index = Int(tokens[1]) {
+                    options[index, default: []].append(line)
+                } else {
+                    top.append(line)
+                }
+            }
+        }
+    }
+
+    /// `lines(of:locale:images:)` with the page's images already placed (once for all its screens).
+    func lines(of page: RovenueFallback.Page, locale: String?, placed images: PlacedImages) -> [PreviewLine] {
         var lines: [PreviewLine] = []
         // Room for most pages' lines (the images, an option each, the texts): grown from empty,
         // the array was copied five or six times a page (37,790 times, 14 M in the 1k build).
         lines.reserveCapacity(images.count + (page.options?.count ?? 0) + 16)
-        for path in images {
-            let tokens = path.split(separator: "/", maxSplits: 2)
-            if tokens.count == 3, tokens[0] == "options", let index = Int(tokens[1]) {
-                optionImages[index, default: []].append(path)
-            } else {
-                lines.append(image(path))
-            }
-        }
+        lines += images.top
         func add(_ role: String, _ text: LocalizedText?) {
             guard let text else { return }
             lines.append(line(role, text.copy(for: locale ?? ""), locale: locale, needsTranslation: PlainCopy.needsTranslation(text)))
@@ -144,7 +160,7 @@ struct FunnelPreviews {
         add("subtitle", page.subtitle)
         add("body", page.body)
         for (index, option) in (page.options ?? []).enumerated() {
-            lines += (optionImages[index] ?? []).map(image)
+            if let optionImages = images.options[index] { lines += optionImages }
             add("option", option.label)
         }
         add(page.benefits)
@@ -184,16 +200,19 @@ struct FunnelPreviews {
         }
     }
 
-    /// Every page's preview; `anchor` names a page's row, `images` its remote media paths.
-    func pages(anchor: (String) -> String, images: (RovenueFallback.Page) -> [String]) -> [Page] {
+    /// Every page's preview; `anchor` names a page's row, `images` gives the remote media paths of
+    /// the page at a position in `funnel.pages`.
+    func pages(anchor: (String) -> String, images: (Int) -> [String]) -> [Page] {
         let screenLocales: [String?] = locales.isEmpty ? [nil] : locales
+        // Each locale's name and whether it shows first, found once rather than on every page.
+        let names = screenLocales.map { locale in locale.map { SiteModel.name($0) } }
+        let defaults = screenLocales.map { locale in locale.map { locale in defaultLocale.map { ExactKey.same($0, locale) } ?? false } ?? true }
         return funnel.pages.enumerated().map { index, page in
-            let media = images(page)
-            let screens = screenLocales.map { locale in
-                let lines = lines(of: page, locale: locale, images: media)
+            let media = PlacedImages(images(index))
+            let screens = screenLocales.indices.map { screen in
+                let lines = lines(of: page, locale: screenLocales[screen], placed: media)
                 return Screen(
-                    locale: locale.map { SiteModel.name($0) } ?? "any locale", lang: locale.map { SiteModel.name($0) },
-                    isDefault: locale.map { locale in defaultLocale.map { ExactKey.same($0, locale) } ?? false } ?? true,
+                    locale: names[screen] ?? "any locale", lang: names[screen], isDefault: defaults[screen],
                     lines: lines, marks: lines.count { $0.mark != nil })
             }
             return Page(number: index + 1, id: SiteModel.name(page.id), anchor: anchor(page.id), type: SiteModel.name(page.type), screens: screens)

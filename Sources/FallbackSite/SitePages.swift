@@ -545,6 +545,10 @@ extension SiteModel {
         func anchor(_ pageId: String) -> String { SiteModel.pageRowAnchor(pageId, names: anchors) }
         var pages: [FunnelPage.PageRow] = []
         var media: [FunnelPage.MediaRow] = []
+        // Per page, the paths of its remote media, shortened: the media rows and the previews
+        // show the same, found once (a page's walk cost some 4,500 instructions).
+        var mediaPaths: [[String]] = []
+        mediaPaths.reserveCapacity(funnel.pages.count)
         for (index, page) in funnel.pages.enumerated() {
             let options = (page.options ?? []).map { option in
                 FunnelPage.OptionRow(label: SiteModel.text(option.label, locale: locale) ?? "", value: SiteModel.name(option.value))
@@ -586,10 +590,13 @@ extension SiteModel {
                     defaultNext: page.defaultNext.map { SiteModel.name($0) }, paywallId: page.paywallId.map { SiteModel.name($0) },
                     paywallPath: page.paywallId.flatMap { funnel.paywalls?[$0] }.flatMap { paywallPath($0.id) }.map { root + $0 },
                     unreachable: unreachable.contains(index), steps: steps))
-            for (path, url) in RemoteMedia.urls(on: page, in: snapshot.file) {
+            let urls = RemoteMedia.urls(on: page, in: snapshot.file)
+            let paths = urls.map { SnapshotText.shortenedPointer($0.path) }
+            mediaPaths.append(paths)
+            for (path, (_, url)) in zip(paths, urls) {
                 media.append(
                     FunnelPage.MediaRow(
-                        page: SiteModel.name(page.id), anchor: anchor(page.id), field: SnapshotText.shortenedPointer(path), url: url,
+                        page: SiteModel.name(page.id), anchor: anchor(page.id), field: path, url: url,
                         href: WebAddress.isLinkable(url) ? url : nil))
             }
         }
@@ -619,9 +626,7 @@ extension SiteModel {
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
             drawing: values.html(utf8: drawing.svgBytes), legend: values.html(drawing.legend),
             largeFunnel: funnel.pages.count >= FunnelPage.largeFunnelPages,
-            previews: previews.pages(anchor: anchor) { page in
-                RemoteMedia.urls(on: page, in: snapshot.file).map { SnapshotText.shortenedPointer($0.path) }
-            },
+            previews: previews.pages(anchor: anchor) { mediaPaths[$0] },
             previewLocales: previews.switchLocales, hasLocaleSwitch: !previews.switchLocales.isEmpty,
             unpreviewedLocales: max(0, previews.declaredLocaleCount - FunnelPreviews.localeLimit))
     }

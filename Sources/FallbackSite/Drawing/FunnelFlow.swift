@@ -29,9 +29,26 @@ struct FunnelFlow: LayeredGraph {
         /// Where the step comes in the order the SDK tries its page's steps, from 1: its rules in
         /// order (the first that matches wins), then `default_next` or the next page in order.
         var priority: Int
-        /// The whole step in words, for a tooltip (not yet made safe).
-        var summary: String
+        /// The id of the page the step leaves.
+        var pageId: String
+        /// The id of the rule, for a rule's step.
+        var ruleId: String?
+        /// Where the step goes, in words: a page's id, `paywall (id)`, `end`, or the target as written.
+        var targetName: String
         var jumpsToPaywall: Bool
+
+        /// The whole step in words, for a tooltip (not yet made safe). Made when asked: only the
+        /// labelled steps show one.
+        var summary: String {
+            switch kind {
+            case .rule: return "\(priority). Rule \(ruleId ?? "") of \(pageId): if \(condition ?? "") → \(targetName)"
+            case .defaultNext, .sequential:
+                // Only the steps of a page with rules have a condition (`else`).
+                let hasRules = condition != nil
+                return "\(hasRules ? "\(priority). " : "")\(pageId): \(hasRules ? "else " : "")"
+                    + "\(kind == .defaultNext ? "default_next" : "next page") → \(targetName)"
+            }
+        }
 
         /// The text on the step: its priority and condition, as in `2 · age ≥ 40`; nil for the
         /// only way out of a page without rules.
@@ -85,18 +102,14 @@ struct FunnelFlow: LayeredGraph {
                     let condition = FunnelGraph.text(of: rules[rule].condition)
                     steps.append(
                         Step(
-                            from: index, to: target.node, kind: .rule, condition: condition, priority: priority,
-                            summary: "\(priority). Rule \(rules[rule].id) of \(page.id): if \(condition) → \(target.name)",
-                            jumpsToPaywall: target.paywall))
+                            from: index, to: target.node, kind: .rule, condition: condition, priority: priority, pageId: page.id,
+                            ruleId: rules[rule].id, targetName: target.name, jumpsToPaywall: target.paywall))
                 case .defaultNext, .nextInOrder:
                     let written = step.kind == .defaultNext
                     steps.append(
                         Step(
                             from: index, to: target.node, kind: written ? .defaultNext : .sequential, condition: label,
-                            priority: priority,
-                            summary: "\(rules.isEmpty ? "" : "\(priority). ")\(page.id): \(rules.isEmpty ? "" : "else ")"
-                                + "\(written ? "default_next" : "next page") → \(target.name)",
-                            jumpsToPaywall: target.paywall))
+                            priority: priority, pageId: page.id, targetName: target.name, jumpsToPaywall: target.paywall))
                 }
             }
         }

@@ -56,7 +56,8 @@ protocol LayeredGraph {
 ///    between boxes rather than through them.
 /// 5. Barycentre sweeps down and up order each layer, keeping the order with the fewest crossings.
 /// 6. Each node moves towards the mean of its neighbours in the previous layer (alternately the
-///    next), keeping the order and spacing of its layer (isotonic regression).
+///    next), keeping the order and spacing of its layer (isotonic regression), for six pairs of
+///    rounds or until a pair changes nothing.
 /// 7. Steps back up run in lanes beside the drawing on the nearer side, nested by length, and
 ///    enter their target from the side.
 struct GraphLayout {
@@ -165,8 +166,13 @@ struct GraphLayout {
     private var slotWidth: [Double] = []
     private var chains: [[Int]] = []
 
-    /// Lays out `graph`.
-    init<Graph: LayeredGraph>(graph: Graph) {
+    /// False: `placeHorizontally` runs all its rounds, even those that change nothing (the tests'
+    /// reference for stopping once they do).
+    private let settlesPlacement: Bool
+
+    /// Lays out `graph`; `settlingEarly` false runs every placement round (for the tests).
+    init<Graph: LayeredGraph>(graph: Graph, settlingEarly: Bool = true) {
+        settlesPlacement = settlingEarly
         let count = graph.nodeCount
         boxCount = graph.boxCount
         nodeCount = count
@@ -486,13 +492,32 @@ struct GraphLayout {
         for layer in layers.dropLast() {
             scratch.sequence.removeAll(keepingCapacity: true)
             for node in layer {
+                // Each node's positions below, sorted: a few by inserting each as it is appended
+                // (a slice's `sort()` cost some 2,000 instructions a node), more by `sort()`, so
+                // a node with thousands of steps costs no quadratic time.
                 let start = scratch.sequence.count
-                for below in downs[node] { scratch.sequence.append(position[below]) }
-                scratch.sequence[start...].sort()
+                guard downs[node].count <= 16 else {
+                    for below in downs[node] { scratch.sequence.append(position[below]) }
+                    scratch.sequence[start...].sort()
+                    continue
+                }
+                for below in downs[node] { Self.insert(position[below], into: &scratch.sequence, sortedFrom: start) }
             }
             total += Self.inversions(&scratch.sequence, buffer: &scratch.buffer)
         }
         return total
+    }
+
+    /// Appends `value` to `sequence`, whose elements from `start` are in ascending order, and moves
+    /// it down to its place among them, so they stay in order.
+    static func insert(_ value: Int, into sequence: inout [Int], sortedFrom start: Int) {
+        var slot = sequence.count
+        sequence.append(value)
+        while slot > start && sequence[slot - 1] > value {
+            sequence[slot] = sequence[slot - 1]
+            slot -= 1
+        }
+        sequence[slot] = value
     }
 
     /// The pairs of `values` out of order, counted by a merge sort that leaves `values` sorted;
@@ -572,8 +597,18 @@ struct GraphLayout {
         let widest = layers.map(\.count).max() ?? 0
         desired.reserveCapacity(widest)
         blocks.reserveCapacity(widest)
-        for round in 0..<12 {
+        // A round reads nothing but `x`, so once a pair of rounds (down, then up) gives back the
+        // very bits it started from, every later pair does too: the rounds left would change
+        // nothing (most funnels settle in two or three pairs of the six).
+        var pairStart: [Double] = []
+        pairStart.reserveCapacity(x.count)
+        for round in 0..<Self.placementRounds {
             let downward = round % 2 == 0
+            if downward && settlesPlacement {
+                if round > 0 && Self.sameBits(x, pairStart) { break }
+                pairStart.removeAll(keepingCapacity: true)
+                pairStart.append(contentsOf: x)
+            }
             // Down: every layer after the first, in order; up: every layer before the last, last first.
             for step in 0..<max(0, layers.count - 1) {
                 let layer = downward ? step + 1 : layers.count - 2 - step
@@ -599,6 +634,15 @@ struct GraphLayout {
             let share = max(0, (Metrics.maximumWidth - compact) / (aligned - compact))
             for node in x.indices { x[node] = packed[node] + share * (x[node] - packed[node]) }
         }
+    }
+
+    /// The rounds of `placeHorizontally`, in pairs: down, then up.
+    static let placementRounds = 12
+
+    /// True when `left` and `right` hold the same bits, element by element (`==` would take `0`
+    /// for `-0` and no NaN for itself).
+    static func sameBits(_ left: [Double], _ right: [Double]) -> Bool {
+        left.count == right.count && zip(left, right).allSatisfy { $0.bitPattern == $1.bitPattern }
     }
 
     private func extent(of positions: [Double]) -> Double {
@@ -834,11 +878,16 @@ struct GraphLayout {
         var inPort = [Double](repeating: 0, count: steps.count)
         for node in 0..<count {
             let left = x[node] - nodeWidth[node] / 2
-            let leaving = outgoing[node].sorted { departure($0) < departure($1) }
+            // Sorted in place, and only when there are two or more: the keys are distinct (each
+            // ends with the step's index), so any sort gives the one order, and most nodes have
+            // one step each way (a `sorted` copy cost some 1,800 instructions).
+            if outgoing[node].count > 1 { outgoing[node].sort { departure($0) < departure($1) } }
+            let leaving = outgoing[node]
             for (rank, index) in leaving.enumerated() {
                 outPort[index] = left + nodeWidth[node] * Double(rank + 1) / Double(leaving.count + 1)
             }
-            let arriving = incoming[node].sorted { arrival($0) < arrival($1) }
+            if incoming[node].count > 1 { incoming[node].sort { arrival($0) < arrival($1) } }
+            let arriving = incoming[node]
             for (rank, index) in arriving.enumerated() {
                 inPort[index] = left + nodeWidth[node] * Double(rank + 1) / Double(arriving.count + 1)
             }
@@ -900,7 +949,15 @@ struct GraphLayout {
             if step.from != step.to { legs[layerOf[step.to]] += 1 }
         }
         var rows = Rows()
-        rows.layerHeight = layers.map { layer in layer.filter { $0 < count }.map { nodeHeight[$0] }.max() ?? 0 }
+        // The tallest node of each layer (placeholders have no height), with no arrays per layer.
+        rows.layerHeight = layers.map { layer in
+            var tallest: Double?
+            for node in layer where node < count { tallest = max(tallest ?? nodeHeight[node], nodeHeight[node]) }
+            return tallest ?? 0
+        }
+        rows.layerTop.reserveCapacity(layerCount)
+        rows.bendTop.reserveCapacity(layerCount + 1)
+        rows.bendBottom.reserveCapacity(layerCount + 1)
         var y = 0.0
         for gap in 0...layerCount {
             if gap > 0 { y += 8 + bands[gap - 1] }
@@ -928,6 +985,8 @@ struct GraphLayout {
         let chain = chains[index]
         var current = Point(x: outPort, y: top[chain[0]] + nodeHeight[chain[0]])
         var path = Path(start: current)
+        // Three segments a link, and one more through each placeholder.
+        path.segments.reserveCapacity(4 * (chain.count - 1))
         for (upper, lower) in zip(chain, chain.dropFirst()) {
             let layer = layerOf[lower]
             let arrivalX = lower < count ? inPort : x[lower]

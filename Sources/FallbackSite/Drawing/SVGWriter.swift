@@ -234,9 +234,11 @@ struct DrawingWriter: ~Copyable {
         var kind = page.type
         if let paywallId = page.paywallId, !paywallId.isEmpty { kind += " · " + paywallId }
         let copy = pageText(page)
-        var tooltip = "\(page.id) · \(kind)"
-        if let copy { tooltip += " · " + copy }
-        if isUnreachable { tooltip += " · unreachable from the first page" }
+        let fontSize = GraphLayout.Metrics.fontSize
+        let kindReading = DrawingText.unchangedWidth(of: kind, fontSize: fontSize)
+        let copyReading = copy.map { DrawingText.unchangedWidth(of: $0, fontSize: fontSize) }
+        let tooltip = TooltipPieces(
+            id: page.id, kind: kind, kindReading: kindReading, copy: copy, copyReading: copyReading, isUnreachable: isUnreachable)
 
         let frame = layout.frame(of: LayoutNodeID(node))
         let left = frame.centerX - frame.width / 2
@@ -250,7 +252,20 @@ struct DrawingWriter: ~Copyable {
             put("\" data-node=\"")
             putNodeId(node)
             put("\" aria-label=\"")
-            putText("Page \(index + 1) of \(funnel.pages.count): \(tooltip). Go to its row in the pages table", width: Self.tooltipWidth)
+            if let width = tooltip.width,
+                Self.surelyWithin(width + Self.ariaLabelWidth(number: index + 1, of: funnel.pages.count), Self.tooltipWidth)
+            {
+                // Kept as it is, as `putText` would find: written from its pieces.
+                put("Page ")
+                putInt(index + 1)
+                put(" of ")
+                putInt(funnel.pages.count)
+                put(": ")
+                putPieces(tooltip)
+                put(". Go to its row in the pages table")
+            } else {
+                putText("Page \(index + 1) of \(funnel.pages.count): \(tooltip.joined). Go to its row in the pages table", width: Self.tooltipWidth)
+            }
             put("\">")
         }
         put("<g class=\"fd-page")
@@ -260,27 +275,193 @@ struct DrawingWriter: ~Copyable {
         put("\" id=\"")
         putNodeId(node)
         put("\"><title>")
-        putText(tooltip, width: Self.tooltipWidth)
+        if let width = tooltip.width, Self.surelyWithin(width, Self.tooltipWidth) {
+            putPieces(tooltip)
+        } else {
+            putText(tooltip.joined, width: Self.tooltipWidth)
+        }
         put("</title>")
         putRect(x: left, y: top, width: frame.width, height: frame.height, radius: 6)
         let idFontSize = GraphLayout.Metrics.idFontSize * GraphLayout.Metrics.boldWidening
         putBoxLine("<text class=\"fd-page-id\" x=\"", x: textX, y: top + 18 + offsetY, page.id, width: inner, fontSize: idFontSize)
-        putBoxLine("<text class=\"fd-page-type\" x=\"", x: textX, y: top + 35 + offsetY, kind, width: inner)
-        if let copy { putBoxLine("<text class=\"fd-page-title\" x=\"", x: textX, y: top + 51 + offsetY, copy, width: inner) }
+        putBoxLine("<text class=\"fd-page-type\" x=\"", x: textX, y: top + 35 + offsetY, kind, width: inner, reading: kindReading)
+        if let copy {
+            putBoxLine("<text class=\"fd-page-title\" x=\"", x: textX, y: top + 51 + offsetY, copy, width: inner, reading: copyReading)
+        }
         put(anchor == nil ? "</g>\n" : "</g></a>\n")
     }
 
+    /// A page box's tooltip, `id · kind · copy · unreachable from the first page`, as its pieces,
+    /// with the width `DrawingText.unchangedWidth` sums for the whole when `fitted` keeps every
+    /// piece as it is (so the whole too, the pieces joined by single spaces around `·`).
+    struct TooltipPieces {
+        var id: String
+        var kind: String
+        var copy: String?
+        var isUnreachable: Bool
+        /// Nil when a piece is empty or `fitted` would change it (or only a `Character` reading tells).
+        var width: Double?
+
+        static let unreachableNote = "unreachable from the first page"
+
+        init(
+            id: String, kind: String, kindReading: DrawingText.UnchangedWidth, copy: String?,
+            copyReading: DrawingText.UnchangedWidth?, isUnreachable: Bool
+        ) {
+            self.id = id
+            self.kind = kind
+            self.copy = copy
+            self.isUnreachable = isUnreachable
+            let fontSize = GraphLayout.Metrics.fontSize
+            guard !id.isEmpty, !kind.isEmpty, case .width(let idWidth) = DrawingText.unchangedWidth(of: id, fontSize: fontSize),
+                case .width(let kindWidth) = kindReading
+            else { return }
+            var total = idWidth + DrawingWriter.joinWidth + kindWidth
+            if let copy {
+                guard !copy.isEmpty, case .width(let copyWidth) = copyReading else { return }
+                total += DrawingWriter.joinWidth + copyWidth
+            }
+            if isUnreachable { total += DrawingWriter.joinWidth + DrawingWriter.unreachableNoteWidth }
+            width = total
+        }
+
+        /// The tooltip as one string.
+        var joined: String {
+            var tooltip = "\(id) · \(kind)"
+            if let copy { tooltip += " · " + copy }
+            if isUnreachable { tooltip += " · " + Self.unreachableNote }
+            return tooltip
+        }
+    }
+
+    /// Appends the tooltip's pieces, escaped, joined as `TooltipPieces.joined` joins them.
+    private mutating func putPieces(_ tooltip: TooltipPieces) {
+        putEscaped(tooltip.id)
+        put(" · ")
+        putEscaped(tooltip.kind)
+        if let copy = tooltip.copy {
+            put(" · ")
+            putEscaped(copy)
+        }
+        if tooltip.isUnreachable { put(" · unreachable from the first page") }
+    }
+
+    /// The width of ` · ` between two pieces that neither start nor end with a space, at the
+    /// tooltip's font size: a space, the dot, a space.
+    static let joinWidth = {
+        let fontSize = GraphLayout.Metrics.fontSize
+        return 2 * DrawingText.advance(of: " ") * fontSize + DrawingText.advance(of: "·") * fontSize
+    }()
+
+    static let unreachableNoteWidth = DrawingText.width(of: TooltipPieces.unreachableNote, fontSize: GraphLayout.Metrics.fontSize)
+
+    /// The width the aria label of page `number` of `count` adds around its tooltip:
+    /// `Page <number> of <count>: ` before it and `. Go to its row in the pages table` after.
+    static func ariaLabelWidth(number: Int, of count: Int) -> Double {
+        let fontSize = GraphLayout.Metrics.fontSize
+        var digits = 0.0
+        for digit in String(number).unicodeScalars { digits += DrawingText.advance(of: digit) * fontSize }
+        for digit in String(count).unicodeScalars { digits += DrawingText.advance(of: digit) * fontSize }
+        return ariaLabelConstantWidth + digits
+    }
+
+    /// `ariaLabelWidth` but for the numbers: `Page`, `of`, `:`, `. Go to its row in the pages table`
+    /// and the four spaces between them and the tooltip.
+    static let ariaLabelConstantWidth = {
+        let fontSize = GraphLayout.Metrics.fontSize
+        return ["Page", "of", ":", ". Go to its row in the pages table"].map { DrawingText.width(of: $0, fontSize: fontSize) }.reduce(0, +)
+            + 4 * DrawingText.advance(of: " ") * fontSize
+    }()
+
+    /// The width `DrawingText.unchangedWidth` sums for the `summary` of a labelled step when
+    /// `fitted` keeps each of its pieces (page id, rule id, condition, target) as it is, added up
+    /// from the pieces; nil when one is empty or would change, or for a step without a label.
+    static func summaryWidth(of step: FunnelFlow.Step) -> Double? {
+        let fontSize = GraphLayout.Metrics.fontSize
+        func width(_ text: String) -> Double? {
+            guard !text.isEmpty, case .width(let width) = DrawingText.unchangedWidth(of: text, fontSize: fontSize) else { return nil }
+            return width
+        }
+        guard let condition = step.condition, let page = width(step.pageId), let target = width(step.targetName) else { return nil }
+        var total = numberWidth(step.priority) + page + target
+        switch step.kind {
+        case .rule:
+            guard let rule = width(step.ruleId ?? ""), let condition = width(condition) else { return nil }
+            total += rule + condition + ruleSummaryWordsWidth
+        case .defaultNext: total += elseSummaryWordsWidth + DrawingText.width(of: "default_next", fontSize: fontSize)
+        case .sequential: total += elseSummaryWordsWidth + DrawingText.width(of: "next page", fontSize: fontSize)
+        }
+        return total
+    }
+
+    /// The width of `number`'s digits at the tooltip's font size.
+    static func numberWidth(_ number: Int) -> Double {
+        var width = 0.0
+        for digit in String(number).unicodeScalars { width += DrawingText.advance(of: digit) * GraphLayout.Metrics.fontSize }
+        return width
+    }
+
+    /// A rule's summary but for its number, ids, condition and target: `.`, `Rule`, `of`, `:`,
+    /// `if`, `→` and the eight spaces between the pieces.
+    static let ruleSummaryWordsWidth = {
+        let fontSize = GraphLayout.Metrics.fontSize
+        return [".", "Rule", "of", ":", "if", "→"].map { DrawingText.width(of: $0, fontSize: fontSize) }.reduce(0, +)
+            + 8 * DrawingText.advance(of: " ") * fontSize
+    }()
+
+    /// The summary of a page's last step after its rules but for its number, page id, way
+    /// (`default_next` or `next page`) and target: `.`, `:`, `else`, `→` and the five spaces
+    /// between the pieces.
+    static let elseSummaryWordsWidth = {
+        let fontSize = GraphLayout.Metrics.fontSize
+        return [".", ":", "else", "→"].map { DrawingText.width(of: $0, fontSize: fontSize) }.reduce(0, +)
+            + 5 * DrawingText.advance(of: " ") * fontSize
+    }()
+
+    /// Appends the `summary` of a labelled step, escaped, from its pieces.
+    private mutating func putSummary(of step: FunnelFlow.Step) {
+        putInt(step.priority)
+        switch step.kind {
+        case .rule:
+            put(". Rule ")
+            putEscaped(step.ruleId ?? "")
+            put(" of ")
+            putEscaped(step.pageId)
+            put(": if ")
+            putEscaped(step.condition ?? "")
+        case .defaultNext, .sequential:
+            put(". ")
+            putEscaped(step.pageId)
+            put(step.kind == .defaultNext ? ": else default_next" : ": else next page")
+        }
+        put(" → ")
+        putEscaped(step.targetName)
+    }
+
+    /// True when a text of `width`, summed in another order than `FittingLine` sums it, is within
+    /// `maxWidth` however the sums round: a pixel is a margin many orders of magnitude wider than
+    /// any rounding of a few thousand additions.
+    static func surelyWithin(_ width: Double, _ maxWidth: Double) -> Bool {
+        width + 1 < maxWidth
+    }
+
     /// One line of a page box: `opening` (a `<text>` element up to its `x` value), `x`, `y`, and
-    /// `text` fitted to `width` and escaped.
+    /// `text` fitted to `width` and escaped; `reading`, when given, is `text`'s
+    /// `DrawingText.unchangedWidth` at `fontSize`, so it is not read again to see that it fits.
     private mutating func putBoxLine(
-        _ opening: StaticString, x: Double, y: Double, _ text: String, width: Double, fontSize: Double = GraphLayout.Metrics.fontSize
+        _ opening: StaticString, x: Double, y: Double, _ text: String, width: Double, fontSize: Double = GraphLayout.Metrics.fontSize,
+        reading: DrawingText.UnchangedWidth? = nil
     ) {
         put(opening)
         putNumber(x)
         put("\" y=\"")
         putNumber(y)
         put("\">")
-        putText(text, width: width, fontSize: fontSize)
+        if case .width(let sum) = reading, !(sum > width) {
+            putEscaped(text)
+        } else {
+            putText(text, width: width, fontSize: fontSize)
+        }
         put("</text>")
     }
 
@@ -319,7 +500,11 @@ struct DrawingWriter: ~Copyable {
             put("\" ")
             putEnds(label.step.index)
             put("><title>")
-            putText(step.summary, width: Self.tooltipWidth)
+            if let width = Self.summaryWidth(of: step), Self.surelyWithin(width, Self.tooltipWidth) {
+                putSummary(of: step)
+            } else {
+                putText(step.summary, width: Self.tooltipWidth)
+            }
             put("</title>")
             putRect(x: label.x, y: label.y, width: label.width, height: label.height, radius: 3)
             let x = label.x + GraphLayout.Metrics.labelPadding + offsetX
@@ -393,62 +578,96 @@ struct DrawingWriter: ~Copyable {
             case .unreachable: "error: a page no path from the first page reaches"
             }
         }
+
+        /// The entry's bit in a set of entries: 1 shifted by its place in `allCases`.
+        var bit: UInt {
+            switch self {
+            case .sequential: 1 << 0
+            case .rule: 1 << 1
+            case .defaultNext: 1 << 2
+            case .paywall: 1 << 3
+            case .back: 1 << 4
+            case .end: 1 << 5
+            case .unknown: 1 << 6
+            case .unreachable: 1 << 7
+            }
+        }
     }
 
     /// The styles this drawing uses, in legend order.
     var legendEntries: [LegendEntry] {
-        var used: Set<LegendEntry> = []
+        let used = usedLegendEntries
+        return LegendEntry.allCases.filter { used & $0.bit != 0 }
+    }
+
+    /// The styles this drawing uses, a bit each by their place in `LegendEntry.allCases` (a
+    /// `Set` of them cost some 12,000 instructions a drawing).
+    private var usedLegendEntries: UInt {
+        let (sequential, rule, defaultNext, paywall, back, end, unknown) = (
+            LegendEntry.sequential.bit, LegendEntry.rule.bit, LegendEntry.defaultNext.bit, LegendEntry.paywall.bit,
+            LegendEntry.back.bit, LegendEntry.end.bit, LegendEntry.unknown.bit
+        )
+        var used: UInt = 0
         for (index, step) in flow.steps.enumerated() {
             switch step.kind {
-            case .rule: used.insert(.rule)
-            case .defaultNext: used.insert(.defaultNext)
-            case .sequential: used.insert(.sequential)
+            case .rule: used |= rule
+            case .defaultNext: used |= defaultNext
+            case .sequential: used |= sequential
             }
-            if step.jumpsToPaywall { used.insert(.paywall) }
-            if layout.runsBack(LayoutStepID(index)) { used.insert(.back) }
+            if step.jumpsToPaywall { used |= paywall }
+            if layout.runsBack(LayoutStepID(index)) { used |= back }
             switch flow.nodes[step.to] {
-            case .end: used.insert(.end)
-            case .unknown: used.insert(.unknown)
+            case .end: used |= end
+            case .unknown: used |= unknown
             case .page: break
             }
         }
-        if funnel.pages.indices.contains(where: unreachablePages.contains) { used.insert(.unreachable) }
-        return LegendEntry.allCases.filter(used.contains)
+        if funnel.pages.indices.contains(where: unreachablePages.contains) { used |= LegendEntry.unreachable.bit }
+        return used
     }
 
     /// An HTML list with a key and a sentence for every style the drawing uses, so no style is told
     /// by its colour alone.
     var legend: String {
+        let used = usedLegendEntries
         var html = "<ul class=\"legend fd-legend\" aria-label=\"Legend of the page graph\">"
-        for entry in legendEntries {
-            html += "<li data-style=\"\(entry.rawValue)\"><svg class=\"legend-key fd-key\" viewBox=\"0 0 28 12\" width=\"28\" "
-            html += "height=\"12\" aria-hidden=\"true\" focusable=\"false\">"
-            switch entry {
-            case .sequential: html += "<path class=\"fd-edge is-sequential\" d=\"M1,6L27,6\"/>"
-            case .rule:
-                html += "<path class=\"fd-edge is-rule\" d=\"M1,6L27,6\"/><g class=\"fd-badge is-rule\">"
-                html += "<circle cx=\"14\" cy=\"6\" r=\"5.5\"/><text x=\"14\" y=\"9\" text-anchor=\"middle\">1</text></g>"
-            case .defaultNext: html += "<path class=\"fd-edge is-default\" d=\"M1,6L27,6\"/>"
-            case .paywall: html += "<path class=\"fd-edge is-paywall\" d=\"M1,6L27,6\"/>"
-            case .back: html += "<path class=\"fd-edge is-back\" d=\"M1,6L27,6\"/>"
-            // Nodes get key classes of their own, so the page's own boxes can be counted by class.
-            case .end: html += "<rect class=\"fd-key-end\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"5\"/>"
-            case .unknown:
-                html += "<path class=\"fd-edge is-unknown\" d=\"M1,6L12,6\"/>"
-                html += "<rect class=\"fd-key-unknown\" x=\"13\" y=\"1\" width=\"14\" height=\"10\" rx=\"5\"/>"
-            case .unreachable:
-                html += "<rect class=\"fd-key-unreachable\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"2\"/>"
-            }
-            html += "</svg>\(DrawingText.escaped(entry.text))</li>"
-        }
+        for (index, item) in Self.legendItems.enumerated() where used & 1 << index != 0 { html += item }
         return html + "</ul>"
+    }
+
+    /// Each style's item of the legend, in legend order: the same in every drawing, so made once.
+    static let legendItems: [String] = LegendEntry.allCases.map(legendItem)
+
+    /// The legend's item for `entry`: its key and its sentence.
+    static func legendItem(_ entry: LegendEntry) -> String {
+        var html = "<li data-style=\"\(entry.rawValue)\"><svg class=\"legend-key fd-key\" viewBox=\"0 0 28 12\" width=\"28\" "
+        html += "height=\"12\" aria-hidden=\"true\" focusable=\"false\">"
+        switch entry {
+        case .sequential: html += "<path class=\"fd-edge is-sequential\" d=\"M1,6L27,6\"/>"
+        case .rule:
+            html += "<path class=\"fd-edge is-rule\" d=\"M1,6L27,6\"/><g class=\"fd-badge is-rule\">"
+            html += "<circle cx=\"14\" cy=\"6\" r=\"5.5\"/><text x=\"14\" y=\"9\" text-anchor=\"middle\">1</text></g>"
+        case .defaultNext: html += "<path class=\"fd-edge is-default\" d=\"M1,6L27,6\"/>"
+        case .paywall: html += "<path class=\"fd-edge is-paywall\" d=\"M1,6L27,6\"/>"
+        case .back: html += "<path class=\"fd-edge is-back\" d=\"M1,6L27,6\"/>"
+        // Nodes get key classes of their own, so the page's own boxes can be counted by class.
+        case .end: html += "<rect class=\"fd-key-end\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"5\"/>"
+        case .unknown:
+            html += "<path class=\"fd-edge is-unknown\" d=\"M1,6L12,6\"/>"
+            html += "<rect class=\"fd-key-unknown\" x=\"13\" y=\"1\" width=\"14\" height=\"10\" rx=\"5\"/>"
+        case .unreachable:
+            html += "<rect class=\"fd-key-unreachable\" x=\"1\" y=\"1\" width=\"26\" height=\"10\" rx=\"2\"/>"
+        }
+        return html + "</svg>\(DrawingText.escaped(entry.text))</li>"
     }
 
     /// The copy a page box shows: its title, else headline, body or subtitle.
     private func pageText(_ page: Page) -> String? {
-        for candidate in [page.title, page.headline, page.body, page.subtitle] {
-            if let candidate, let text = localized(candidate) { return text }
-        }
+        // In turn, with no array of the four made for each box.
+        if let title = page.title, let text = localized(title) { return text }
+        if let headline = page.headline, let text = localized(headline) { return text }
+        if let body = page.body, let text = localized(body) { return text }
+        if let subtitle = page.subtitle, let text = localized(subtitle) { return text }
         return nil
     }
 

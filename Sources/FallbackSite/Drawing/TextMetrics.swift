@@ -24,8 +24,28 @@ enum DrawingText {
     /// only grows and its last value decides. Reads the bytes from the `String`'s storage: through
     /// its UTF-8 view's iterator a scalar cost about 90 instructions.
     static func fitsUnchanged(_ text: String, maxWidth: Double, fontSize: Double) -> Bool {
+        switch unchangedWidth(of: text, fontSize: fontSize) {
+        case .width(let total): !(total > maxWidth)
+        case .changed: false
+        case .unread: fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
+        }
+    }
+
+    /// What `fitsUnchanged` finds of a text before it looks at the width.
+    enum UnchangedWidth: Equatable {
+        /// `fitted` keeps the text as it is at any width of at least this sum (as `FittingLine` sums it).
+        case width(Double)
+        /// `fitted` changes the text at any width (a space starts or ends it, or follows another).
+        case changed
+        /// A scalar outside the byte path's set: only `fitsUnchangedByCharacter` can tell.
+        case unread
+    }
+
+    /// `fitsUnchanged`'s reading of `text`, up to the comparison with a width, so that a caller
+    /// can compare one reading with several widths, or add the readings of pieces it joins.
+    static func unchangedWidth(of text: String, fontSize: Double) -> UnchangedWidth {
         var text = text
-        let verdict = text.withUTF8 { bytes -> Bool? in
+        return text.withUTF8 { bytes -> UnchangedWidth in
             let spaceWidth = advance(of: " ") * fontSize
             // `advance(of:)`'s table, read once: through the lazy global each printable ASCII
             // scalar paid its initialisation check (1.2 million calls of swift_once a 1k build).
@@ -41,23 +61,23 @@ enum DrawingText {
                 if byte >= 0x80 {
                     if byte == 0xE2 {
                         // U+2000 to U+2FFF are three bytes, led by 0xE2; a `String` is valid UTF-8.
-                        guard index + 1 < bytes.count else { return nil }
+                        guard index + 1 < bytes.count else { return .unread }
                         value = 0x2000 | UInt32(bytes[index] & 0x3F) << 6 | UInt32(bytes[index + 1] & 0x3F)
                         index += 2
                     } else {
                         // U+00A1 to U+024F are two bytes, led by 0xC2 to 0xC9.
-                        guard byte >= 0xC2, byte <= 0xC9, index < bytes.count else { return nil }
+                        guard byte >= 0xC2, byte <= 0xC9, index < bytes.count else { return .unread }
                         value = UInt32(byte & 0x1F) << 6 | UInt32(bytes[index] & 0x3F)
                         index += 1
                     }
                 }
                 switch value {
                 case 0x20:
-                    if !started || pendingSpace { return false }
+                    if !started || pendingSpace { return .changed }
                     pendingSpace = true
                     continue
                 case 0x21...0x7E, 0xA1...0xAC, 0xAE...0x24F: break
-                default: guard isSymbolDrawnAlone(value) else { return nil }
+                default: guard isSymbolDrawnAlone(value) else { return .unread }
                 }
                 if pendingSpace {
                     total += spaceWidth
@@ -66,9 +86,8 @@ enum DrawingText {
                 total += (value >= 0x21 && value <= 0x7E ? asciiAdvance[Int(value) - 0x21] : advance(of: Unicode.Scalar(value))) * fontSize
                 started = true
             }
-            return !pendingSpace && !(total > maxWidth)
+            return pendingSpace ? .changed : .width(total)
         }
-        return verdict ?? fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize)
     }
 
     /// `fitsUnchanged` for any text, one `Character` at a time as `fittedByCharacter` reads it:
@@ -222,7 +241,13 @@ enum DrawingText {
     /// ends the last line with `…`, and the caller shows the whole text elsewhere. Past one pass
     /// over its bytes (is it all printable ASCII?), reads only as much of `text` as it keeps.
     static func wrapped(_ text: String, maxWidth: Double, fontSize: Double, maxLines: Int) -> [String] {
-        wrappedByScalar(text, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
+        // Most step labels are one short line: text that `fitted` keeps as it is (so nothing is
+        // cleaned) and that is narrower than the line by more than a pixel (far more than the
+        // rounding of the line's sum added word by word) is that line, with no line built.
+        if maxLines >= 1, !text.isEmpty, case .width(let width) = unchangedWidth(of: text, fontSize: fontSize), width + 1 < maxWidth {
+            return [text]
+        }
+        return wrappedByScalar(text, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
             ?? wrappedByCharacter(text, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
     }
 

@@ -1,0 +1,70 @@
+import FallbackAudit
+import FallbackSample
+import Foundation
+import RovenueFallback
+import Testing
+@testable import FallbackSite
+
+/// Work a funnel page did more often than it needed (issue 10, funnel pages): the translation
+/// coverage gathered the texts once per locale, and every step of the drawing spelled its tooltip,
+/// which only labelled steps show. Each must give what the work as it was gave.
+@Suite("Funnel page work done once")
+struct FunnelPageWorkTests {
+    static func funnels() throws -> [Funnel] {
+        try DrawingSettleTests.funnels()
+    }
+
+    @Test func coverageOfEveryLocaleIsEachLocalesOwnCount() throws {
+        var compared = 0
+        for funnel in try Self.funnels() {
+            let untranslated = Set(PlainCopy.untranslatedLocales(of: funnel).map(ExactKey.init))
+            let expected = (funnel.locales ?? []).map { locale in
+                FunnelText.coverage(of: funnel, locale: locale, plainIsUntranslated: untranslated.contains(ExactKey(locale)))
+            }
+            let counted = FunnelText.coverage(of: funnel)
+            #expect(counted.map(\.locale) == (funnel.locales ?? []), "\(funnel.id)")
+            #expect(counted.map(\.coverage) == expected, "\(funnel.id)")
+            compared += expected.count
+        }
+        #expect(compared >= 200)
+    }
+
+    /// A step's tooltip as `FunnelFlow` spelled it for every step when it was made.
+    static func referenceSummaries(_ funnel: Funnel) -> [String] {
+        let graph = FunnelGraph(funnel)
+        let pages = funnel.pages
+        var summaries: [String] = []
+        for (index, page) in pages.enumerated() {
+            let rules = page.nextRules ?? []
+            for (priority, step) in zip(1..., graph.steps(from: index)) {
+                let name: String =
+                    switch step.target {
+                    case .page(let target): pages[target].id
+                    case .paywall(let target): "paywall (\(pages[target].id))"
+                    case .end: "end"
+                    case .unknown: graph.writtenTarget(of: step) ?? ""
+                    }
+                switch step.kind {
+                case .rule(let rule):
+                    summaries.append("\(priority). Rule \(rules[rule].id) of \(page.id): if \(FunnelGraph.text(of: rules[rule].condition)) → \(name)")
+                case .defaultNext, .nextInOrder:
+                    let written = step.kind == .defaultNext
+                    summaries.append(
+                        "\(rules.isEmpty ? "" : "\(priority). ")\(page.id): \(rules.isEmpty ? "" : "else ")"
+                            + "\(written ? "default_next" : "next page") → \(name)")
+                }
+            }
+        }
+        return summaries
+    }
+
+    @Test func eachStepsSummaryIsTheOneSpelledWhenTheStepWasMade() throws {
+        var compared = 0
+        for funnel in try Self.funnels() {
+            let summaries = FunnelFlow(graph: FunnelGraph(funnel)).steps.map(\.summary)
+            #expect(summaries == Self.referenceSummaries(funnel), "\(funnel.id)")
+            compared += summaries.count
+        }
+        #expect(compared >= 1000)
+    }
+}
