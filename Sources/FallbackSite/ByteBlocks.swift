@@ -1,7 +1,8 @@
 /// A byte-by-byte scan, sixteen bytes at a time: a block of `SIMD16<UInt8>` compared with the
 /// bytes a scan stops at, which the compiler lowers to the target's own vector instructions (SSE2
 /// on x86-64, NEON on ARM), and the first lane that matches found as the lowest set byte of the
-/// mask's two 64-bit words. `ListingBytes.scan` passes each run of plain ASCII in a value this way.
+/// mask's two 64-bit words. `ListingBytes.scan` passes each run of plain ASCII in a value this way,
+/// and `PositionCursor` each sixteen bytes of ASCII without a line feed.
 ///
 /// A scan asks `firstIndex(in:from:stoppingAt:)` (with the lanes it stops at) past the bytes it
 /// tests one at a time; its scalar loop stays callable alone (`StructuralIndex.Path.scalar`) as
@@ -42,6 +43,13 @@ enum ByteBlocks {
             words[0] &= ~0 &<< UInt64(truncatingIfNeeded: skipped &* 8)
         }
         return lastStart &+ (firstLane(words) ?? 16)
+    }
+
+    /// True when any lane is marked.
+    @inline(__always)
+    static func anyLane(_ lanes: Lanes) -> Bool {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 
     /// The first marked lane: a marked lane is a 0xFF byte, the first the lowest nonzero byte of

@@ -709,6 +709,17 @@ struct PositionCursor {
             guard let base = buffer.baseAddress else { return }
             let raw = UnsafeRawPointer(base)
             while index < offset {
+                // Sixteen bytes at once when they are ASCII with no line feed (most of a
+                // listing): the column grows by sixteen. Any other sixteen go as below.
+                if index >= byteByByteUntil, index + 16 <= offset {
+                    let block = raw.loadUnaligned(fromByteOffset: index, as: ByteBlocks.Block.self)
+                    let lanes = (block .== ByteBlocks.Block(repeating: 0x0A)) .| (block .>= ByteBlocks.Block(repeating: 0x80))
+                    if !ByteBlocks.anyLane(lanes) {
+                        state.column += 16
+                        index += 16
+                        continue
+                    }
+                }
                 // Eight bytes at once when they hold no line feed: the column grows by those that
                 // are not continuation bytes (10xxxxxx). Eight with a line feed go byte by byte.
                 if index >= byteByByteUntil, index + 8 <= offset {
