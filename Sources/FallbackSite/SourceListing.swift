@@ -423,17 +423,37 @@ enum ListingBytes {
         }
     }
 
+    /// The lanes of a block whose bytes `scanClasses` does not class 0: below U+0020 or from
+    /// U+007F on (the subtraction wraps those below into the top), and the six it stops at.
+    @inline(__always)
+    private static func unplainLanes(_ block: ByteBlocks.Block) -> ByteBlocks.Lanes {
+        typealias Block = ByteBlocks.Block
+        var lanes = block &- Block(repeating: 0x20) .>= Block(repeating: 0x7F - 0x20)
+        lanes = lanes .| (block .== Block(repeating: UInt8(ascii: "&")))
+        lanes = lanes .| (block .== Block(repeating: UInt8(ascii: "<")))
+        lanes = lanes .| (block .== Block(repeating: UInt8(ascii: ">")))
+        lanes = lanes .| (block .== Block(repeating: UInt8(ascii: "\"")))
+        lanes = lanes .| (block .== Block(repeating: UInt8(ascii: "\\")))
+        return lanes .| (block .== Block(repeating: UInt8(ascii: "'")))
+    }
+
     /// One pass over a token: its `PlainForm` (nil when it is not plain, see `plainForm` and
     /// `plainTextForm`), the offset of its first byte that HTML text escapes, if any, and that of
     /// its first byte that `MarkupEscaping.html` escapes (`&`, `<`, `>`, `"`, `'`), if any.
+    /// `path` says how runs of plain ASCII (class 0) are passed in a token of sixteen bytes or
+    /// more: sixteen at a time (`ByteBlocks`), or one at a time, the reference the tests compare with.
     static func scan(
-        _ bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool
+        _ bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool, path: StructuralIndex.Path = .vector
     ) -> (form: PlainForm, firstEscape: Int?, firstMarkupEscape: Int?)? {
-        scanClasses.withUnsafeBufferPointer { classes in
+        // A pattern, not `==`: the enum's `==` from another module is a call through its witness.
+        let scansBlocks = if case .vector = path { bytes.count >= 16 } else { false }
+        return scanClasses.withUnsafeBufferPointer { classes in
             var isASCII = true
             var firstEscape: Int?
             var firstMarkupEscape: Int?
-            var index = 0
+            // The runs of class 0 sixteen bytes at a time: the first, and each after a byte of
+            // another class (below); a short token goes byte by byte, with no test per byte.
+            var index = scansBlocks ? ByteBlocks.firstIndex(in: bytes, from: 0, stoppingAt: unplainLanes) : 0
             while index < bytes.count {
                 let byte = bytes[index]
                 let byteClass = classes[Int(byte)]
@@ -446,37 +466,35 @@ enum ListingBytes {
                     if firstEscape == nil { firstEscape = index }
                     if firstMarkupEscape == nil { firstMarkupEscape = index }
                     index += 1
-                    continue
-                }
-                if byteClass == 2 {
+                } else if byteClass == 2 {
                     guard quotesAndBackslashes else { return nil }
                     if firstMarkupEscape == nil, byte == UInt8(ascii: "\"") { firstMarkupEscape = index }
                     index += 1
-                    continue
-                }
-                if byteClass == 3 { return nil }
-                if byteClass == 5 {
+                } else if byteClass == 3 {
+                    return nil
+                } else if byteClass == 5 {
                     if firstMarkupEscape == nil { firstMarkupEscape = index }
                     index += 1
-                    continue
-                }
-                isASCII = false
-                let (length, lead, smallest): (Int, UInt32, UInt32) =
-                    switch byte {
-                    case 0xC2...0xDF: (2, UInt32(byte & 0x1F), 0x80)
-                    case 0xE0...0xEF: (3, UInt32(byte & 0x0F), 0x800)
-                    case 0xF0...0xF4: (4, UInt32(byte & 0x07), 0x1_0000)
-                    default: (0, 0, 0)
+                } else {
+                    isASCII = false
+                    let (length, lead, smallest): (Int, UInt32, UInt32) =
+                        switch byte {
+                        case 0xC2...0xDF: (2, UInt32(byte & 0x1F), 0x80)
+                        case 0xE0...0xEF: (3, UInt32(byte & 0x0F), 0x800)
+                        case 0xF0...0xF4: (4, UInt32(byte & 0x07), 0x1_0000)
+                        default: (0, 0, 0)
+                        }
+                    guard length > 0, index + length <= bytes.count else { return nil }
+                    var value = lead
+                    for offset in 1..<length {
+                        let next = bytes[index + offset]
+                        guard next & 0xC0 == 0x80 else { return nil }
+                        value = value << 6 | UInt32(next & 0x3F)
                     }
-                guard length > 0, index + length <= bytes.count else { return nil }
-                var value = lead
-                for offset in 1..<length {
-                    let next = bytes[index + offset]
-                    guard next & 0xC0 == 0x80 else { return nil }
-                    value = value << 6 | UInt32(next & 0x3F)
+                    guard value >= smallest, let scalar = Unicode.Scalar(value), !VisibleText.isHidden(scalar) else { return nil }
+                    index += length
                 }
-                guard value >= smallest, let scalar = Unicode.Scalar(value), !VisibleText.isHidden(scalar) else { return nil }
-                index += length
+                if scansBlocks { index = ByteBlocks.firstIndex(in: bytes, from: index, stoppingAt: unplainLanes) }
             }
             return (isASCII ? .ascii : .isolated, firstEscape, firstMarkupEscape)
         }
@@ -691,6 +709,17 @@ struct PositionCursor {
             guard let base = buffer.baseAddress else { return }
             let raw = UnsafeRawPointer(base)
             while index < offset {
+                // Sixteen bytes at once when they are ASCII with no line feed (most of a
+                // listing): the column grows by sixteen. Any other sixteen go as below.
+                if index >= byteByByteUntil, index + 16 <= offset {
+                    let block = raw.loadUnaligned(fromByteOffset: index, as: ByteBlocks.Block.self)
+                    let lanes = (block .== ByteBlocks.Block(repeating: 0x0A)) .| (block .>= ByteBlocks.Block(repeating: 0x80))
+                    if !ByteBlocks.anyLane(lanes) {
+                        state.column += 16
+                        index += 16
+                        continue
+                    }
+                }
                 // Eight bytes at once when they hold no line feed: the column grows by those that
                 // are not continuation bytes (10xxxxxx). Eight with a line feed go byte by byte.
                 if index >= byteByByteUntil, index + 8 <= offset {
