@@ -15,8 +15,10 @@ enum FunnelText {
         var missing: Int { total - present - plain }
     }
 
-    /// The coverage of `funnel`'s texts for each declared locale, in declaration order: what
-    /// `coverage(of:locale:plainIsUntranslated:)` counts for each, with the texts gathered, and
+    /// The coverage of `funnel`'s texts for a device in each declared locale, in declaration
+    /// order. A plain text counts as present for the locale it is written in, for a funnel with
+    /// fewer than two locales, and when it has no letters; for the funnel's other declared
+    /// locales (`PlainCopy.untranslatedLocales`) it counts as `plain`. The texts are gathered, and
     /// whether each needs a translation decided, once for all the locales rather than once each.
     static func coverage(of funnel: Funnel) -> [(locale: String, coverage: Coverage)] {
         guard let locales = funnel.locales, !locales.isEmpty else { return [] }
@@ -71,35 +73,6 @@ enum FunnelText {
     private struct CountedList {
         var copy: LocalizedTextList
         var needsTranslation: Bool
-    }
-
-    /// The coverage of `funnel`'s texts for a device in `locale`. A plain text counts as present
-    /// for the locale it is written in, for a funnel with fewer than two locales, and when it
-    /// has no letters; for the funnel's other declared locales (`PlainCopy.untranslatedLocales`,
-    /// `plainIsUntranslated`) it counts as `plain`.
-    static func coverage(of funnel: Funnel, locale: String, plainIsUntranslated untranslated: Bool) -> Coverage {
-        var coverage = Coverage()
-        func count(_ text: LocalizedText) {
-            coverage.total += 1
-            if untranslated && PlainCopy.needsTranslation(text) {
-                coverage.plain += 1
-            } else if let value = text.text(for: locale), !value.isEmpty {
-                coverage.present += 1
-            }
-        }
-        for page in funnel.pages {
-            for (_, text) in page.texts { count(text) }
-            for (_, list) in page.textLists {
-                coverage.total += 1
-                if untranslated && PlainCopy.needsTranslation(list) {
-                    coverage.plain += 1
-                } else if let values = list.list(for: locale), !values.isEmpty, values.allSatisfy({ !$0.isEmpty }) {
-                    coverage.present += 1
-                }
-            }
-            for option in page.options ?? [] { count(option.label) }
-        }
-        return coverage
     }
 }
 
