@@ -122,7 +122,7 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
                     program: frame.program, next: index + 1, end: op.second, indentation: frame.indentation,
                     partialDepth: frame.partialDepth, section: index, passes: passes, items: items, start: index + 1)
                 frame.next = op.second
-                enclosing.append(frame)
+                enclosing.append(consume frame)
                 frame = inner
             case .partial:
                 let tag = frame.program.partialTags[op.first]
@@ -138,7 +138,7 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
                     program: partial.program, next: 0, end: partial.program.ops.count,
                     indentation: tag.indentation.map { frame.indentation + $0 } ?? "", partialDepth: frame.partialDepth + 1,
                     section: nil, passes: 0, items: [], start: 0)
-                enclosing.append(frame)
+                enclosing.append(consume frame)
                 frame = inner
             }
         }
