@@ -109,7 +109,11 @@ struct TemplateFields<Context>: RandomAccessCollection, ExpressibleByArrayLitera
 
 /// One key of a `TemplateContext`: the name a template uses, written only here, and how the
 /// value is read from the context's stored property.
-struct TemplateField<Context>: Sendable {
+///
+/// A class: `fieldRecord` reads every field of every context a page shows, and a struct's copy
+/// retained and released its key and its three closures each time (about a million fields a
+/// 1k build); a class is one reference.
+final class TemplateField<Context>: Sendable {
     let key: String
     /// How the value looks to a template, computed when asked: only the documentation tests ask,
     /// so a build allocates no shapes (and the fields, built once per process, hold none).
