@@ -30,12 +30,20 @@ extension TemplateContext {
     /// renders as `mustacheValue` does with no dictionary built or hashed per context.
     var renderValue: MustacheValue { .record(fieldRecord) }
 
+    static func renderValue(at context: UnsafePointer<Self>) -> MustacheValue { .record(fieldRecord(at: context)) }
+
     /// The value at each key (nil for a key left out), in the order of `fields`.
     var fieldRecord: MustacheRecord {
+        withUnsafePointer(to: self) { Self.fieldRecord(at: $0) }
+    }
+
+    /// `fieldRecord` of the context at `context`, whose fields are read in place
+    /// (`TemplateValue.renderValue(at:)`).
+    static func fieldRecord(at context: UnsafePointer<Self>) -> MustacheRecord {
         let fields = Self.fields
         var values: [MustacheValue?] = []
         values.reserveCapacity(fields.count)
-        for field in fields { values.append(field.renderValue(self)) }
+        for field in fields { values.append(field.renderValue(UnsafeRawPointer(context))) }
         return MustacheRecord(keys: fields.keys, values: values)
     }
 
@@ -121,8 +129,8 @@ final class TemplateField<Context>: Sendable {
     private let shapeOfValue: @Sendable () -> TemplateShape
     /// The value at `key`; nil leaves the key out, so a template's lookup goes on to the enclosing context.
     let value: @Sendable (Context) -> MustacheValue?
-    /// `value` with contexts as records (`TemplateValue.renderValue`).
-    let renderValue: @Sendable (Context) -> MustacheValue?
+    /// `value` with contexts as records (`TemplateValue.renderValue`), of the context at the address given.
+    let renderValue: @Sendable (UnsafeRawPointer) -> MustacheValue?
     /// Whether a nil value leaves the key out rather than making it `null`.
     let isLeftOutWhenNil: Bool
 
@@ -134,12 +142,11 @@ final class TemplateField<Context>: Sendable {
         value = { $0[keyPath: property].mustacheValue }
         // A stored property of a struct is read at its offset: a key path read at run time costs
         // hundreds of instructions, and a build reads about a million fields.
+        // The property is read in place (`renderValue(at:)`): a list of contexts, its rows.
         if let offset = MemoryLayout<Context>.offset(of: property) {
-            renderValue = { context in
-                withUnsafePointer(to: context) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self).renderValue }
-            }
+            renderValue = { context in Value.renderValue(at: (context + offset).assumingMemoryBound(to: Value.self)) }
         } else {
-            renderValue = { $0[keyPath: property].renderValue }
+            renderValue = { $0.assumingMemoryBound(to: Context.self).pointee[keyPath: property].renderValue }
         }
     }
 
@@ -150,11 +157,9 @@ final class TemplateField<Context>: Sendable {
         shapeOfValue = { Value.shape }
         value = { $0[keyPath: property]?.mustacheValue }
         if let offset = MemoryLayout<Context>.offset(of: property) {
-            renderValue = { context in
-                withUnsafePointer(to: context) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value?.self)?.renderValue }
-            }
+            renderValue = { context in context.load(fromByteOffset: offset, as: Value?.self)?.renderValue }
         } else {
-            renderValue = { $0[keyPath: property]?.renderValue }
+            renderValue = { $0.assumingMemoryBound(to: Context.self).pointee[keyPath: property]?.renderValue }
         }
     }
 }
@@ -177,11 +182,16 @@ protocol TemplateValue: Sendable {
     /// The value as the site renders it, with contexts as records (`TemplateContext.renderValue`):
     /// it renders exactly as `mustacheValue`.
     var renderValue: MustacheValue { get }
+    /// `renderValue` of the value at `value`, read in place where that saves copying it: a
+    /// context's fields, a list's elements. A copy of a context retained and released each of
+    /// its strings and lists, for every row of every list a page shows.
+    static func renderValue(at value: UnsafePointer<Self>) -> MustacheValue
     static var shape: TemplateShape { get }
 }
 
 extension TemplateValue {
     var renderValue: MustacheValue { mustacheValue }
+    static func renderValue(at value: UnsafePointer<Self>) -> MustacheValue { value.pointee.renderValue }
 }
 
 extension String: TemplateValue {
@@ -201,7 +211,19 @@ extension Bool: TemplateValue {
 
 extension Array: TemplateValue where Element: TemplateValue {
     var mustacheValue: MustacheValue { .list(map(\.mustacheValue)) }
-    var renderValue: MustacheValue { .list(map(\.renderValue)) }
+    var renderValue: MustacheValue {
+        withUnsafeBufferPointer { elements in
+            var values: [MustacheValue] = []
+            values.reserveCapacity(elements.count)
+            // Each element read in place (`renderValue(at:)`), not copied.
+            if let first = elements.baseAddress {
+                for index in elements.indices { values.append(Element.renderValue(at: first + index)) }
+            }
+            return .list(values)
+        }
+    }
+
+    static func renderValue(at value: UnsafePointer<Self>) -> MustacheValue { value.pointee.renderValue }
     static var shape: TemplateShape { .list(Element.shape) }
 }
 
