@@ -43,7 +43,7 @@ extension TemplateContext {
         let fields = Self.fields
         var values: [MustacheValue?] = []
         values.reserveCapacity(fields.count)
-        for field in fields { values.append(field.renderValue(UnsafeRawPointer(context))) }
+        for index in 0..<fields.count { values.append(fields.renderValue(ofField: index, in: UnsafeRawPointer(context))) }
         return MustacheRecord(keys: fields.keys, values: values)
     }
 
@@ -94,10 +94,34 @@ struct TemplateFields<Context>: RandomAccessCollection, ExpressibleByArrayLitera
     private let fields: [TemplateField<Context>]
     /// The key of each field, in order.
     let keys: MustacheKeys
+    private let unretained: UnretainedFields
 
     init(arrayLiteral fields: TemplateField<Context>...) {
         self.fields = fields
         keys = MustacheKeys(fields.map(\.key))
+        unretained = UnretainedFields(fields)
+    }
+
+    /// `fields`, as references that `renderValue(ofField:in:)` reads with no retain or release
+    /// (a field read from the array was one, for every field of every context a page shows).
+    private final class UnretainedFields: @unchecked Sendable {
+        /// Keeps the references alive.
+        private let fields: [TemplateField<Context>]
+        let references: UnsafeMutableBufferPointer<Unmanaged<TemplateField<Context>>>
+
+        init(_ fields: [TemplateField<Context>]) {
+            self.fields = fields
+            references = .allocate(capacity: fields.count)
+            _ = references.initialize(from: fields.map { Unmanaged.passUnretained($0) })
+        }
+
+        deinit { references.deallocate() }
+    }
+
+    /// `self[index].renderValue(context)`.
+    @inline(__always)
+    func renderValue(ofField index: Int, in context: UnsafeRawPointer) -> MustacheValue? {
+        unretained.references[index]._withUnsafeGuaranteedRef { $0.renderValue(context) }
     }
 
     var startIndex: Int { fields.startIndex }
