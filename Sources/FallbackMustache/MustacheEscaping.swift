@@ -1,9 +1,10 @@
 /// How `{{name}}` tags escape a value's text; `{{{name}}}` and `{{&name}}` never escape.
 public struct MustacheEscaping: Sendable {
     private let transform: @Sendable (String) -> String
-    /// Appends what `transform` returns as UTF-8, without making the `String`; nil to append
-    /// `transform`'s result.
-    private let appender: (@Sendable (String, inout ByteWriter) -> Void)?
+    /// Appends what `transform` returns as UTF-8 (without making the `String`, when the escaping
+    /// was made with one). Not optional: binding an optional closure retained and released it at
+    /// every value a render escaped.
+    private let appender: @Sendable (String, inout ByteWriter) -> Void
 
     /// Escapes with a custom function.
     public static func custom(_ escape: @escaping @Sendable (String) -> String) -> MustacheEscaping {
@@ -72,13 +73,12 @@ public struct MustacheEscaping: Sendable {
     }
 
     private init(_ replacements: ByteReplacements) {
-        transform = replacements.apply
-        appender = nil
+        self.init(transform: replacements.apply)
     }
 
     private init(transform: @escaping @Sendable (String) -> String, appender: (@Sendable (String, inout ByteWriter) -> Void)? = nil) {
         self.transform = transform
-        self.appender = appender
+        self.appender = appender ?? { text, output in output.append(transform(text)) }
     }
 
     /// Returns `text` escaped.
@@ -88,11 +88,7 @@ public struct MustacheEscaping: Sendable {
 
     /// Appends `text` escaped to `output`, as UTF-8: the bytes of `escape(text)`.
     func append(_ text: String, to output: inout ByteWriter) {
-        if let appender {
-            appender(text, &output)
-        } else {
-            output.append(transform(text))
-        }
+        appender(text, &output)
     }
 }
 

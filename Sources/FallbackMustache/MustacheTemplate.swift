@@ -92,22 +92,30 @@ extension Dictionary: MustachePartialProvider where Key == String, Value == Must
 }
 
 /// A name in a tag: the parts of a dotted name, or none for the implicit iterator `.`.
-struct Name: Sendable {
+///
+/// A class, so that a render reads a tag's name in place (`Program.resolve(name:in:)`): as a
+/// struct, each tag rendered copied its arrays (retains and releases), about a million a site build.
+final class Name: Sendable {
     let parts: [String]
     /// `MustacheKeys.hash(of:)` of each part, computed once, for looking it up in records.
     let hashes: [MustacheKeys.Hash]
+    /// `parts.first` and its hash, held apart: read from the arrays, the part was a copy of a
+    /// `String` at every lookup.
+    private let first: String?
+    private let firstHash: MustacheKeys.Hash?
 
     init(parts: [String]) {
         self.parts = parts
         hashes = parts.map(MustacheKeys.hash(of:))
+        first = parts.first
+        firstHash = hashes.first
     }
 
     /// The value this name stands for with `contexts` as the context stack (innermost last): the
     /// first part is looked up in the innermost context that has it, each further part in the
     /// value before it only; a miss anywhere is `null`.
     func resolve(in contexts: [MustacheValue]) -> MustacheValue {
-        guard let first = parts.first else { return contexts.last ?? .null }
-        let firstHash = hashes[0]
+        guard let first, let firstHash else { return contexts.last ?? .null }
         // The innermost context first: a plain loop, with no closure or lazy wrapper per lookup.
         var index = contexts.count - 1
         while index >= 0 {

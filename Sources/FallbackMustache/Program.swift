@@ -39,6 +39,9 @@ final class Program: @unchecked Sendable {
     /// Every text node's UTF-8 bytes, one after another.
     let text: UnsafeMutableBufferPointer<UInt8>
     let names: [Name]
+    /// `names`, which keep them alive, as references a render reads with no retain or release
+    /// (`resolve(name:in:)`).
+    private let unretainedNames: UnsafeMutableBufferPointer<Unmanaged<Name>>
     let partialTags: [(name: String, indentation: String?)]
 
     init(nodes: [Node], templateName: String, source: String) {
@@ -90,12 +93,22 @@ final class Program: @unchecked Sendable {
         self.text = .allocate(capacity: text.count)
         _ = self.text.initialize(from: text)
         self.names = names
+        unretainedNames = .allocate(capacity: names.count)
+        _ = unretainedNames.initialize(from: names.map { Unmanaged.passUnretained($0) })
         self.partialTags = partialTags
     }
 
     deinit {
         ops.deallocate()
         text.deallocate()
+        unretainedNames.deallocate()
+    }
+
+    /// `names[index].resolve(in: contexts)`, with the name read in place: from the array, each
+    /// tag rendered retained and released it.
+    @inline(__always)
+    func resolve(name index: Int, in contexts: [MustacheValue]) -> MustacheValue {
+        unretainedNames[index]._withUnsafeGuaranteedRef { $0.resolve(in: contexts) }
     }
 
     /// The error `reason` at the tag starting at byte `offset` of the source.

@@ -92,7 +92,7 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
             case .lineStart:
                 if !frame.indentation.isEmpty { output.append(frame.indentation) }
             case .escapedVariable, .variable:
-                let text = resolve(frame.program.names[op.first]).text
+                let text = resolve(op.first, of: frame.program).text
                 guard !text.isEmpty else { continue }
                 if op.kind == .escapedVariable {
                     escaping.append(text, to: &output)
@@ -100,7 +100,7 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
                     output.append(text)
                 }
             case .section, .invertedSection:
-                let value = resolve(frame.program.names[op.first])
+                let value = resolve(op.first, of: frame.program)
                 let inverted = op.kind == .invertedSection
                 if inverted ? value.isTruthy : !value.isTruthy {
                     frame.next = op.second
@@ -122,7 +122,7 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
                     program: frame.program, next: index + 1, end: op.second, indentation: frame.indentation,
                     partialDepth: frame.partialDepth, section: index, passes: passes, items: items, start: index + 1)
                 frame.next = op.second
-                enclosing.append(frame)
+                enclosing.append(consume frame)
                 frame = inner
             case .partial:
                 let tag = frame.program.partialTags[op.first]
@@ -138,7 +138,7 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
                     program: partial.program, next: 0, end: partial.program.ops.count,
                     indentation: tag.indentation.map { frame.indentation + $0 } ?? "", partialDepth: frame.partialDepth + 1,
                     section: nil, passes: 0, items: [], start: 0)
-                enclosing.append(frame)
+                enclosing.append(consume frame)
                 frame = inner
             }
         }
@@ -164,7 +164,8 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
         return frame.program.error(.renderTooLarge(section: section, limit: limit), at: op?.offset ?? 0)
     }
 
-    private func resolve(_ name: Name) -> MustacheValue {
-        name.resolve(in: contexts)
+    /// The value of `program`'s name `index`.
+    private func resolve(_ index: Int, of program: Program) -> MustacheValue {
+        program.resolve(name: index, in: contexts)
     }
 }

@@ -127,8 +127,7 @@ enum SnapshotText {
     /// `String` made, from the first byte to escape that the same scan found (the bytes before
     /// it, most text's all, are copied as one piece); any other goes through `html(_:)`.
     static func appendHTML<Sink: ByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
-        var text = text
-        let appended = text.withUTF8 { bytes -> Bool in
+        let appended = withUTF8(of: text) { bytes -> Bool in
             guard bytes.count <= textLength, let scan = ListingBytes.scan(bytes, quotesAndBackslashes: true) else { return false }
             let form = scan.form
             if form == .isolated { output.append("<bdi>" as StaticString) }
@@ -139,12 +138,21 @@ enum SnapshotText {
         if !appended { output.append(html(text)) }
     }
 
+    /// `body` of `text`'s UTF-8, read in place: a `var` copy for `withUTF8` retained and released
+    /// the text, for every value a page substitutes. A string with no contiguous UTF-8 (bridged)
+    /// is copied as before.
+    @inline(__always)
+    private static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var text = text
+        return text.withUTF8(body)
+    }
+
     /// Appends `attribute(text)` to `output` as UTF-8: byte by byte, from the first byte to
     /// escape, when every character is shown as it is (`ListingBytes.plainTextForm`), else
     /// through `attribute(_:)`.
     static func appendAttribute<Sink: ByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
-        var text = text
-        let appended = text.withUTF8 { bytes -> Bool in
+        let appended = withUTF8(of: text) { bytes -> Bool in
             guard let scan = ListingBytes.scan(bytes, quotesAndBackslashes: true) else { return false }
             ListingBytes.appendHTML(bytes, from: scan.firstMarkupEscape, to: &output)
             return true

@@ -30,12 +30,20 @@ extension TemplateContext {
     /// renders as `mustacheValue` does with no dictionary built or hashed per context.
     var renderValue: MustacheValue { .record(fieldRecord) }
 
+    static func renderValue(at context: UnsafePointer<Self>) -> MustacheValue { .record(fieldRecord(at: context)) }
+
     /// The value at each key (nil for a key left out), in the order of `fields`.
     var fieldRecord: MustacheRecord {
+        withUnsafePointer(to: self) { Self.fieldRecord(at: $0) }
+    }
+
+    /// `fieldRecord` of the context at `context`, whose fields are read in place
+    /// (`TemplateValue.renderValue(at:)`).
+    static func fieldRecord(at context: UnsafePointer<Self>) -> MustacheRecord {
         let fields = Self.fields
         var values: [MustacheValue?] = []
         values.reserveCapacity(fields.count)
-        for field in fields { values.append(field.renderValue(self)) }
+        for index in 0..<fields.count { values.append(fields.renderValue(ofField: index, in: UnsafeRawPointer(context))) }
         return MustacheRecord(keys: fields.keys, values: values)
     }
 
@@ -86,10 +94,34 @@ struct TemplateFields<Context>: RandomAccessCollection, ExpressibleByArrayLitera
     private let fields: [TemplateField<Context>]
     /// The key of each field, in order.
     let keys: MustacheKeys
+    private let unretained: UnretainedFields
 
     init(arrayLiteral fields: TemplateField<Context>...) {
         self.fields = fields
         keys = MustacheKeys(fields.map(\.key))
+        unretained = UnretainedFields(fields)
+    }
+
+    /// `fields`, as references that `renderValue(ofField:in:)` reads with no retain or release
+    /// (a field read from the array was one, for every field of every context a page shows).
+    private final class UnretainedFields: @unchecked Sendable {
+        /// Keeps the references alive.
+        private let fields: [TemplateField<Context>]
+        let references: UnsafeMutableBufferPointer<Unmanaged<TemplateField<Context>>>
+
+        init(_ fields: [TemplateField<Context>]) {
+            self.fields = fields
+            references = .allocate(capacity: fields.count)
+            _ = references.initialize(from: fields.map { Unmanaged.passUnretained($0) })
+        }
+
+        deinit { references.deallocate() }
+    }
+
+    /// `self[index].renderValue(context)`.
+    @inline(__always)
+    func renderValue(ofField index: Int, in context: UnsafeRawPointer) -> MustacheValue? {
+        unretained.references[index]._withUnsafeGuaranteedRef { $0.renderValue(context) }
     }
 
     var startIndex: Int { fields.startIndex }
@@ -109,7 +141,11 @@ struct TemplateFields<Context>: RandomAccessCollection, ExpressibleByArrayLitera
 
 /// One key of a `TemplateContext`: the name a template uses, written only here, and how the
 /// value is read from the context's stored property.
-struct TemplateField<Context>: Sendable {
+///
+/// A class: `fieldRecord` reads every field of every context a page shows, and a struct's copy
+/// retained and released its key and its three closures each time (about a million fields a
+/// 1k build); a class is one reference.
+final class TemplateField<Context>: Sendable {
     let key: String
     /// How the value looks to a template, computed when asked: only the documentation tests ask,
     /// so a build allocates no shapes (and the fields, built once per process, hold none).
@@ -117,8 +153,8 @@ struct TemplateField<Context>: Sendable {
     private let shapeOfValue: @Sendable () -> TemplateShape
     /// The value at `key`; nil leaves the key out, so a template's lookup goes on to the enclosing context.
     let value: @Sendable (Context) -> MustacheValue?
-    /// `value` with contexts as records (`TemplateValue.renderValue`).
-    let renderValue: @Sendable (Context) -> MustacheValue?
+    /// `value` with contexts as records (`TemplateValue.renderValue`), of the context at the address given.
+    let renderValue: @Sendable (UnsafeRawPointer) -> MustacheValue?
     /// Whether a nil value leaves the key out rather than making it `null`.
     let isLeftOutWhenNil: Bool
 
@@ -130,12 +166,11 @@ struct TemplateField<Context>: Sendable {
         value = { $0[keyPath: property].mustacheValue }
         // A stored property of a struct is read at its offset: a key path read at run time costs
         // hundreds of instructions, and a build reads about a million fields.
+        // The property is read in place (`renderValue(at:)`): a list of contexts, its rows.
         if let offset = MemoryLayout<Context>.offset(of: property) {
-            renderValue = { context in
-                withUnsafePointer(to: context) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self).renderValue }
-            }
+            renderValue = { context in Value.renderValue(at: (context + offset).assumingMemoryBound(to: Value.self)) }
         } else {
-            renderValue = { $0[keyPath: property].renderValue }
+            renderValue = { $0.assumingMemoryBound(to: Context.self).pointee[keyPath: property].renderValue }
         }
     }
 
@@ -146,11 +181,9 @@ struct TemplateField<Context>: Sendable {
         shapeOfValue = { Value.shape }
         value = { $0[keyPath: property]?.mustacheValue }
         if let offset = MemoryLayout<Context>.offset(of: property) {
-            renderValue = { context in
-                withUnsafePointer(to: context) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value?.self)?.renderValue }
-            }
+            renderValue = { context in context.load(fromByteOffset: offset, as: Value?.self)?.renderValue }
         } else {
-            renderValue = { $0[keyPath: property]?.renderValue }
+            renderValue = { $0.assumingMemoryBound(to: Context.self).pointee[keyPath: property]?.renderValue }
         }
     }
 }
@@ -173,11 +206,16 @@ protocol TemplateValue: Sendable {
     /// The value as the site renders it, with contexts as records (`TemplateContext.renderValue`):
     /// it renders exactly as `mustacheValue`.
     var renderValue: MustacheValue { get }
+    /// `renderValue` of the value at `value`, read in place where that saves copying it: a
+    /// context's fields, a list's elements. A copy of a context retained and released each of
+    /// its strings and lists, for every row of every list a page shows.
+    static func renderValue(at value: UnsafePointer<Self>) -> MustacheValue
     static var shape: TemplateShape { get }
 }
 
 extension TemplateValue {
     var renderValue: MustacheValue { mustacheValue }
+    static func renderValue(at value: UnsafePointer<Self>) -> MustacheValue { value.pointee.renderValue }
 }
 
 extension String: TemplateValue {
@@ -197,7 +235,19 @@ extension Bool: TemplateValue {
 
 extension Array: TemplateValue where Element: TemplateValue {
     var mustacheValue: MustacheValue { .list(map(\.mustacheValue)) }
-    var renderValue: MustacheValue { .list(map(\.renderValue)) }
+    var renderValue: MustacheValue {
+        withUnsafeBufferPointer { elements in
+            var values: [MustacheValue] = []
+            values.reserveCapacity(elements.count)
+            // Each element read in place (`renderValue(at:)`), not copied.
+            if let first = elements.baseAddress {
+                for index in elements.indices { values.append(Element.renderValue(at: first + index)) }
+            }
+            return .list(values)
+        }
+    }
+
+    static func renderValue(at value: UnsafePointer<Self>) -> MustacheValue { value.pointee.renderValue }
     static var shape: TemplateShape { .list(Element.shape) }
 }
 
