@@ -30,12 +30,41 @@ public enum RegularFile {
         guard fstat(descriptor, &status) == 0 else { throw FileReadError(path: path, errno: errno) }
         let openedKind = FileKind(mode: status.st_mode)
         guard openedKind == .regularFile else { throw FileReadError(path: path, reason: .notRegularFile(openedKind)) }
-        // Read straight into the array, sized by `fstat` (one byte more, to see the end without a
-        // second call); a file that grows meanwhile goes on in chunks below.
+        return try contents(of: descriptor, path: path, size: max(0, Int(status.st_size)))
+    }
+
+    /// Files from this size up are read in pieces on several cores (`contents(of:path:size:piecesFrom:pieces:)`):
+    /// below it, starting the threads costs about what the pieces save.
+    package static let parallelReadThreshold = 8 << 20
+
+    /// The whole of the regular file open at `descriptor`, positioned at its start, whose `fstat`
+    /// gave `size`: read straight into the array (one byte more, to see the end without a second
+    /// call); a file that grows meanwhile goes on in chunks.
+    ///
+    /// From `threshold` bytes up, the first `size` bytes are read first in `pieces` pieces at
+    /// once (`pread`, which leaves the file position alone; copying into the array and faulting in
+    /// its pages is most of a large read, and it spreads over the cores). A piece that comes back
+    /// short (the file shrank meanwhile) or fails starts the read again from the start, one piece
+    /// at a time: the result is always what reading in order gives.
+    package static func contents(
+        of descriptor: Int32, path: String, size: Int, piecesFrom threshold: Int = parallelReadThreshold,
+        pieces: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(FileReadError) -> [UInt8] {
         var failure: Int32?
         var ended = false
-        var bytes = [UInt8](unsafeUninitializedCapacity: max(0, Int(status.st_size)) + 1) { buffer, count in
+        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
             count = 0
+            if size >= threshold, pieces > 1, let base = buffer.baseAddress,
+                readPieces(descriptor, into: base, size: size, pieces: pieces)
+            {
+                // On from the end of the pieces; where the position cannot be set, again from the start.
+                if lseek(descriptor, off_t(size), SEEK_SET) == off_t(size) {
+                    count = size
+                } else if lseek(descriptor, 0, SEEK_SET) != 0 {
+                    failure = errno
+                    return
+                }
+            }
             while count < buffer.count, let base = buffer.baseAddress {
                 let read = systemRead(descriptor, base + count, buffer.count - count)
                 if read < 0 {
@@ -62,6 +91,27 @@ public enum RegularFile {
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// Reads bytes `0..<size` of `descriptor` to `base` in `pieces` pieces at once; false when a
+    /// piece came back short or failed (what was read is then to be read again).
+    private static func readPieces(_ descriptor: Int32, into base: UnsafeMutablePointer<UInt8>, size: Int, pieces: Int) -> Bool {
+        let destination = PieceDestination(base: base)
+        return ParallelChunks(count: size, chunks: pieces).map { range in
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let read = pread(descriptor, destination.base + offset, range.upperBound - offset, off_t(offset))
+                if read < 0, errno == EINTR { continue }
+                guard read > 0 else { return false }
+                offset += read
+            }
+            return true
+        }.allSatisfy { $0 }
+    }
+
+    /// The array `readPieces` fills; each piece writes only its own range of it.
+    private struct PieceDestination: @unchecked Sendable {
+        let base: UnsafeMutablePointer<UInt8>
     }
 }
 

@@ -18,7 +18,12 @@ public struct FallbackTopLevel: Sendable {
         /// The map key that `getFunnel`/`getPaywall` looks up.
         public let key: String
         /// Every occurrence of the key, in text order; the last one is the one the SDK keeps.
-        public fileprivate(set) var keyRefs: [SourceRef]
+        public var keyRefs: [SourceRef] { earlierKeyRefs.isEmpty ? [lastKeyRef] : earlierKeyRefs + [lastKeyRef] }
+        /// The occurrences before the last, in text order: empty, with nothing allocated, for a key
+        /// written once, as nearly every key is (`entryHeads(of:)` is one thread's work).
+        fileprivate var earlierKeyRefs: [SourceRef] = []
+        /// The last occurrence: the one the SDK keeps.
+        fileprivate var lastKeyRef: SourceRef
         /// The value of the last occurrence: the only one the SDK decodes.
         public fileprivate(set) var value: SourceRef
     }
@@ -85,22 +90,46 @@ public struct FallbackTopLevel: Sendable {
 
     /// The distinct keys of `placements` in order of first appearance, each with every occurrence
     /// and the value of the last.
+    ///
+    /// It runs on one thread between the parse and the parallel decode, so each key costs one
+    /// decoded string and one hash-table lookup, read from the nodes without a `Value` per member,
+    /// and no array of occurrences unless the key repeats.
     private static func entryHeads(of placements: JSONDocument.Value?) -> [EntryHead] {
         guard let placements, placements.kind == .object else { return [] }
+        let document = placements.document
+        let nodes = document.nodes
         var heads: [EntryHead] = []
+        heads.reserveCapacity(placements.count)
         // Keys are distinct when their bytes differ (not Swift's canonical equivalence).
-        var headOfKey: [ExactKey: Int] = [:]
-        for member in placements.members {
-            let key = member.key
-            if let existing = headOfKey[ExactKey(key)] {
-                heads[existing].keyRefs.append(SourceRef(node: member.keyValue.index))
-                heads[existing].value = SourceRef(node: member.value.index)
+        var headOfKey = Set<HeadOfKey>(minimumCapacity: placements.count)
+        var child = placements.index + 1
+        for _ in 0..<placements.count {
+            // A key the text broke off after has no value (as `members` reads it).
+            guard child + 1 < nodes.count else { break }
+            let key = document.string(ofNode: child) ?? ""
+            let keyRef = SourceRef(node: child)
+            let value = SourceRef(node: child + 1)
+            let head = headOfKey.insert(HeadOfKey(key: ExactKey(key), head: heads.count)).memberAfterInsert.head
+            if head < heads.count {
+                heads[head].earlierKeyRefs.append(heads[head].lastKeyRef)
+                heads[head].lastKeyRef = keyRef
+                heads[head].value = value
             } else {
-                headOfKey[ExactKey(key)] = heads.count
-                heads.append(EntryHead(key: key, keyRefs: [SourceRef(node: member.keyValue.index)], value: SourceRef(node: member.value.index)))
+                heads.append(EntryHead(key: key, lastKeyRef: keyRef, value: value))
             }
+            child = Int(nodes[child + 1].next)
         }
         return heads
+    }
+
+    /// A placement key and the index of its head in `entryHeads`, equal and hashed by the key
+    /// alone: one `Set.insert` finds the head of a key seen before, or adds the next index.
+    private struct HeadOfKey: Hashable {
+        let key: ExactKey
+        let head: Int
+
+        static func == (lhs: HeadOfKey, rhs: HeadOfKey) -> Bool { lhs.key == rhs.key }
+        func hash(into hasher: inout Hasher) { key.hash(into: &hasher) }
     }
 
     /// The entry of `entryHeads[index]` as the SDK decodes it: only the last occurrence of its key

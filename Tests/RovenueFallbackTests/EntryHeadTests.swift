@@ -1,0 +1,35 @@
+import Testing
+@testable import RovenueFallback
+
+/// `FallbackTopLevel.entryHeads`: the distinct placement keys in order of first appearance, every
+/// occurrence of each in text order, the value of the last, keys told apart by their exact bytes.
+@Suite("Entry heads")
+struct EntryHeadTests {
+    @Test func repeatedKeysKeepFirstPlaceEveryOccurrenceAndLastValue() throws {
+        // "b" three times (once escaped as \u0062: the same bytes), "a" twice, and "café" composed
+        // and decomposed: two keys for the SDK, though Swift's `==` calls them equal.
+        let text = #"{"formatVersion":1,"placements":{"b":1,"a":2,"\u0062":3,"caf\u00e9":4,"cafe\u0301":5,"a":6,"b":7}}"#
+        let topLevel = FallbackTopLevel(text: text)
+        #expect(topLevel.rejection == nil)
+        let heads = topLevel.entryHeads
+        #expect(heads.map { Array($0.key.utf8) } == [Array("b".utf8), Array("a".utf8), Array("caf\u{e9}".utf8), Array("cafe\u{301}".utf8)])
+        let document = topLevel.document
+        func written(_ ref: SourceRef) -> String { document.text(of: document.value(at: ref.node).byteRange) }
+        #expect(heads.map { written($0.value) } == ["7", "6", "4", "5"])
+        #expect(heads.map { $0.keyRefs.map(written) } == [[#""b""#, #""\u0062""#, #""b""#], [#""a""#, #""a""#], [#""caf\u00e9""#], [#""cafe\u0301""#]])
+        // Each occurrence is a key node just before a value node, in text order.
+        for head in heads {
+            #expect(head.keyRefs.map(\.node) == head.keyRefs.map(\.node).sorted())
+            #expect(head.keyRefs.last.map { $0.node + 1 } == head.value.node)
+        }
+        // The decoded entries carry the same occurrences.
+        #expect(heads.indices.map { topLevel.decodeEntry(at: $0).keyRefs } == heads.map(\.keyRefs))
+    }
+
+    @Test func emptyAndBrokenPlacements() {
+        #expect(FallbackTopLevel(text: #"{"formatVersion":1,"placements":{}}"#).entryHeads.isEmpty)
+        #expect(FallbackTopLevel(text: #"{"formatVersion":1,"placements":[]}"#).entryHeads.isEmpty)
+        // A text that breaks off inside `placements` is rejected: no heads.
+        #expect(FallbackTopLevel(text: #"{"formatVersion":1,"placements":{"a":1,"b""#).entryHeads.isEmpty)
+    }
+}
