@@ -175,4 +175,16 @@ public struct MustacheBudget: Sendable, Hashable {
             steps: max(standard.steps, stepsOverflow ? .max : steps),
             outputBytes: max(standard.outputBytes, outputOverflow ? .max : output))
     }
+
+    /// This budget with `allowance` added `count` times (none for a count below one), each figure
+    /// saturating at `Int.max`: for a page whose output grows with a count of items however small
+    /// they are.
+    public func adding(_ allowance: MustacheBudget, times count: Int) -> MustacheBudget {
+        func sum(_ base: Int, _ each: Int) -> Int {
+            let (extra, productOverflow) = max(0, each).multipliedReportingOverflow(by: max(0, count))
+            let (total, sumOverflow) = base.addingReportingOverflow(extra)
+            return productOverflow || sumOverflow ? .max : total
+        }
+        return MustacheBudget(steps: sum(steps, allowance.steps), outputBytes: sum(outputBytes, allowance.outputBytes))
+    }
 }

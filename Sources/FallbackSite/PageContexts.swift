@@ -526,14 +526,24 @@ struct FunnelPage: TemplateContext {
     var findings: [FindingRow]
     var moreFindings: Int
     var hasFindings: Bool
+    /// HTML: the flow as inline SVG; empty when `drawingOmitted`.
     var drawing: TrustedHTML
-    /// HTML: a list with a key and words for every style the drawing uses.
+    /// HTML: a list with a key and words for every style the drawing uses; empty when `drawingOmitted`.
     var legend: TrustedHTML
     /// At least `largeFunnelPages` pages: the outline opens and the drawing starts closed.
     var largeFunnel: Bool
+    /// More than `drawnPagesLimit` pages: no drawing is made, and the outline says everything it would.
+    var drawingOmitted: Bool
+    /// The most pages a funnel's drawing shows: `drawnPagesLimit` (as text, for the page).
+    var drawnPagesLimit: Int { Self.drawnPagesLimit }
 
     /// From this many pages on, a funnel's outline reads better than its drawing.
     static let largeFunnelPages = 30
+    /// Past this many pages a funnel is not drawn. The drawing costs about 2.5 KB of SVG a page: a
+    /// funnel of 5,000 pages made a 12.8 MB drawing in a 17.6 MB page, and one of 10,000 went past
+    /// the render budget and failed the build. Nobody reads a drawing of hundreds of boxes; the
+    /// outline lists the same pages and steps in a few hundred bytes a page.
+    static let drawnPagesLimit = 300
     /// One phone preview per page, in page order (`Previews.swift`).
     var previews: [FunnelPreviews.Page]
     /// The locale switch of the previews; empty with fewer than two previewed locales.
@@ -548,7 +558,8 @@ struct FunnelPage: TemplateContext {
         .init("locales", \.locales), .init("pageCount", \.pageCount), .init("pages", \.pages), .init("media", \.media),
         .init("hasMedia", \.hasMedia), .init("uses", \.uses), .init("paywalls", \.paywalls), .init("findings", \.findings),
         .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("drawing", \.drawing),
-        .init("legend", \.legend), .init("largeFunnel", \.largeFunnel),
+        .init("legend", \.legend), .init("largeFunnel", \.largeFunnel), .init("drawingOmitted", \.drawingOmitted),
+        .init("drawnPagesLimit", \.drawnPagesLimit),
         .init("previews", \.previews), .init("previewLocales", \.previewLocales), .init("hasLocaleSwitch", \.hasLocaleSwitch),
         .init("unpreviewedLocales", \.unpreviewedLocales),
     ]

@@ -36,6 +36,23 @@ public struct SiteBuilder: Sendable {
         .scaled(toInputBytes: model.snapshot.bytes.count + (model.baseline?.bytes.count ?? 0))
     }
 
+    /// How much work rendering `page` may take: `renderBudget`, and on a funnel's page as much
+    /// again as `perFunnelPage` for each of its pages. A funnel's page writes an outline line, a
+    /// table row and a preview for every page of the funnel, however little text the page has: a
+    /// funnel of 20,000 pages of `{"id":"p1","type":"info"}` (590 KB) writes a 19.5 MB page, 33
+    /// times its input, past what the snapshot's size allows (8 times) and a failed build. The
+    /// allowance grows with the funnel's pages only, so every other page keeps the budget that
+    /// stops a runaway template soonest.
+    func renderBudget(for page: SitePage) -> MustacheBudget {
+        guard page.kind == .funnel, let pages = model.funnelInfo(id: page.id ?? "")?.funnel.pages.count else { return renderBudget }
+        return renderBudget.adding(Self.perFunnelPage, times: pages)
+    }
+
+    /// What a funnel's page may spend on each of the funnel's pages beyond `renderBudget`: about
+    /// 16 times what the default theme spends on a page with no text (a 100,000-page funnel of
+    /// such pages wrote 981 bytes of HTML a page).
+    static let perFunnelPage = MustacheBudget(steps: 2_000, outputBytes: 16 << 10)
+
     /// One page as a complete HTML document.
     public func render(_ page: SitePage) throws -> String {
         String(decoding: try renderBytes(page), as: UTF8.self)
@@ -45,7 +62,7 @@ public struct SiteBuilder: Sendable {
     /// into bytes, with no `String` of the whole page.
     func renderBytes(_ page: SitePage) throws -> [UInt8] {
         let values = PageValues(memo: memo)
-        let budget = renderBudget
+        let budget = renderBudget(for: page)
         let body = try templates.renderPageBytes(
             page.template, context: model.renderContext(for: page, values: values), values: values, budget: budget, memo: memo)
         return try templates.renderLayoutBytes(

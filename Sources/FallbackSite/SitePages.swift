@@ -608,8 +608,13 @@ extension SiteModel {
                 total: counted.total, percent: counted.total == 0 ? 100 : counted.present * 100 / counted.total,
                 complete: counted.present == counted.total)
         }
-        let drawing = FunnelDrawing(
-            funnel: funnel, unreachablePageIndices: unreachable, locale: locale, idPrefix: "fd", pageAnchors: funnel.pages.map { anchor($0.id) })
+        let drawingOmitted = funnel.pages.count > FunnelPage.drawnPagesLimit
+        let drawing =
+            drawingOmitted
+            ? nil
+            : FunnelDrawing(
+                funnel: funnel, unreachablePageIndices: unreachable, locale: locale, idPrefix: "fd",
+                pageAnchors: funnel.pages.map { anchor($0.id) })
         let uses = info.uses.map { use in
             FunnelPage.Use(
                 placement: SiteModel.name(use.placementKey), path: root + placementPath(use.placementKey),
@@ -624,8 +629,8 @@ extension SiteModel {
                 FunnelPage.BundledPaywall(key: SiteModel.name(key), path: paywallPath(paywall.id).map { root + $0 })
             }, findings: listedFindings(funnelFindings, root: root),
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
-            drawing: values.html(utf8: drawing.svgBytes), legend: values.html(drawing.legend),
-            largeFunnel: funnel.pages.count >= FunnelPage.largeFunnelPages,
+            drawing: values.html(utf8: drawing?.svgBytes ?? []), legend: values.html(drawing?.legend ?? ""),
+            largeFunnel: funnel.pages.count >= FunnelPage.largeFunnelPages, drawingOmitted: drawingOmitted,
             previews: previews.pages(anchor: anchor) { mediaPaths[$0] },
             previewLocales: previews.switchLocales, hasLocaleSwitch: !previews.switchLocales.isEmpty,
             unpreviewedLocales: max(0, previews.declaredLocaleCount - FunnelPreviews.localeLimit))

@@ -158,6 +158,18 @@ struct ScaledBudgetTests {
         }
     }
 
+    @Test(arguments: [
+        (MustacheBudget(steps: 10, outputBytes: 100), MustacheBudget(steps: 2, outputBytes: 7), 3, MustacheBudget(steps: 16, outputBytes: 121)),
+        (MustacheBudget(steps: 10, outputBytes: 100), MustacheBudget(steps: 2, outputBytes: 7), 0, MustacheBudget(steps: 10, outputBytes: 100)),
+        (MustacheBudget(steps: 10, outputBytes: 100), MustacheBudget(steps: 2, outputBytes: 7), -5, MustacheBudget(steps: 10, outputBytes: 100)),
+        (MustacheBudget(steps: 10, outputBytes: 100), MustacheBudget(steps: .max / 2, outputBytes: 1), 3, MustacheBudget(steps: .max, outputBytes: 103)),
+        (MustacheBudget(steps: .max - 1, outputBytes: 100), MustacheBudget(steps: 1, outputBytes: 1), 2, MustacheBudget(steps: .max, outputBytes: 102)),
+        (MustacheBudget(steps: 10, outputBytes: 100), MustacheBudget(steps: 1, outputBytes: 1 << 20), .max, MustacheBudget(steps: .max, outputBytes: .max)),
+    ])
+    func anAllowancePerItemAddsUpAndSaturates(base: MustacheBudget, allowance: MustacheBudget, count: Int, expected: MustacheBudget) {
+        #expect(base.adding(allowance, times: count) == expected)
+    }
+
     /// A render the standard budget refuses goes through with a budget scaled to a large input.
     @Test func aLargeInputGetsALargerBudget() throws {
         let rows = MustacheValue.list((0..<3_000_000).map { _ in .null })

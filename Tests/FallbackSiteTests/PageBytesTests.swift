@@ -15,7 +15,7 @@ struct PageBytesTests {
     /// A page through the `String` path, as `SiteBuilder.renderBytes` made it before.
     static func referencePage(_ page: SitePage, builder: SiteBuilder) throws -> [UInt8] {
         let values = PageValues()
-        let budget = builder.renderBudget
+        let budget = builder.renderBudget(for: page)
         let templates = builder.templates
         let template = try #require(templates.templates[page.template])
         let markdown = try template.render(builder.model.context(for: page, values: values), partials: templates.partials, escaping: values.escaping, budget: budget)

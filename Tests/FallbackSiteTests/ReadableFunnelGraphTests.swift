@@ -1,3 +1,5 @@
+import FallbackAudit
+import FallbackMustache
 import FallbackSample
 import Foundation
 import RovenueFallback
@@ -195,6 +197,52 @@ struct ReadableFunnelGraphTests {
         // Every target link names a row of the pages table.
         let rows = Set(page.matches(of: /<tr id="([^"]+)"/).map { String($0.1) })
         for link in outline.matches(of: #/<a href="#([^"]+)">/#) { #expect(rows.contains(String(link.1))) }
+    }
+
+    /// A drawing of hundreds of boxes reads as nothing and weighs about 2.5 KB of SVG a page (12.8 MB
+    /// for 5,000 pages): past `drawnPagesLimit` pages the funnel is not drawn, the page says why,
+    /// and the outline, open, lists every page.
+    @Test(arguments: [FunnelPage.drawnPagesLimit, FunnelPage.drawnPagesLimit + 1])
+    func aFunnelPastTheDrawingLimitIsListedNotDrawn(pageCount: Int) throws {
+        let pages = try site(for: Array(SampleFunnel.fileText(pageCount: pageCount).utf8))
+        let page = try #require(pages.first { $0.key.hasPrefix("funnels/") }?.value)
+        let drawn = pageCount <= FunnelPage.drawnPagesLimit
+        #expect(page.contains(#"<details class="graph-drawing">"#) == drawn)
+        #expect(page.contains("<svg") == drawn)
+        #expect(page.contains(#"<ul class="legend fd-legend""#) == drawn)
+        #expect(page.contains("Not drawn: \(pageCount) pages are more than the \(FunnelPage.drawnPagesLimit) a drawing shows legibly.") == !drawn)
+        #expect(page.contains(#"<details class="funnel-outline" open>"#))
+        #expect(page.components(separatedBy: #"<li id="outline-page-"#).count - 1 == pageCount)
+        #expect(PageSafetyScan.problems(in: page).isEmpty)
+    }
+
+    /// A funnel's page writes an outline line, a row and a preview for each of its pages however
+    /// bare: 18,000 pages of `{"id":…,"type":"info"}` (530 KB) make a page past the 16 MiB a render
+    /// of that snapshot may otherwise write, which failed the build. It builds, every page listed.
+    @Test func aFunnelOfManyBarePagesBuilds() throws {
+        let count = 18_000
+        let bare = (0..<count).map { #"{"id":"p\#($0)","type":"info"}"# }.joined(separator: ",")
+        let text = #"{"formatVersion":1,"placements":{"p":{"funnel":{"id":"fnl_bare","name":"Bare","pages":[\#(bare)],"slug":"bare"},"placement":{"identifier":"p","revision":1}}}}"#
+        let pages = try site(for: Array(text.utf8))
+        let page = try #require(pages["funnels/fnl_bare.html"])
+        #expect(page.utf8.count > MustacheBudget.standard.outputBytes)
+        #expect(page.components(separatedBy: #"<li id="outline-page-"#).count - 1 == count)
+        #expect(page.components(separatedBy: #"<li class="preview" id="preview-"#).count - 1 == count)
+        #expect(page.contains("Not drawn: 18000 pages"))
+    }
+
+    @Test func aFunnelsPageGetsAnAllowancePerPageAndNoOtherPageDoes() throws {
+        let bytes = Array(SampleFunnel.fileText(pageCount: 40).utf8)
+        let file = FallbackFile(bytes: bytes)
+        let model = SiteModel(
+            snapshot: SiteModel.Snapshot(name: "snapshot.json", bytes: bytes, file: file, findings: Audit().findings(in: file)),
+            baseline: nil, title: nil, referenceDate: nil)
+        let builder = try SiteBuilder(model: model, theme: .builtIn)
+        #expect(model.pages.contains { $0.kind == .funnel })
+        for page in model.pages {
+            let expected = page.kind == .funnel ? builder.renderBudget.adding(SiteBuilder.perFunnelPage, times: 40) : builder.renderBudget
+            #expect(builder.renderBudget(for: page) == expected, "\(page.path)")
+        }
     }
 
     @Test func aSmallFunnelShowsItsDrawingWithLinksAndLegend() throws {

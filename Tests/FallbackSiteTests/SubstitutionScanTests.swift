@@ -134,13 +134,13 @@ struct SubstitutionScanTests {
             let stringTokens = MustacheEscaping.custom { values.escaping.escape($0) }
             let template = try #require(templates.templates[page.template])
             let markdown = try template.renderUTF8(
-                model.context(for: page, values: values), partials: templates.partials, escaping: stringTokens, budget: builder.renderBudget)
+                model.context(for: page, values: values), partials: templates.partials, escaping: stringTokens, budget: builder.renderBudget(for: page))
             let html = markdown.withUnsafeBufferPointer { Markdown.withHTML(fromUTF8: $0) { Array($0) } }
             let body = referenceSubstitution(html, values: values)
             #expect(html.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == body, "\(page.path)")
             let rendered = try layout.renderUTF8(
                 builder.layoutContext(for: page, content: values.html(utf8: body)).mustacheValue, partials: templates.partials,
-                escaping: stringTokens, budget: builder.renderBudget)
+                escaping: stringTokens, budget: builder.renderBudget(for: page))
             let reference = referenceSubstitution(rendered, values: values)
             #expect(rendered.withUnsafeBufferPointer { values.substitutedBytes(in: $0) } == reference, "\(page.path)")
             #expect(try builder.renderBytes(page) == reference, "\(page.path)")
