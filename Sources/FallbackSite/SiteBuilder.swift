@@ -37,21 +37,25 @@ public struct SiteBuilder: Sendable {
     }
 
     /// How much work rendering `page` may take: `renderBudget`, and on a funnel's page as much
-    /// again as `perFunnelPage` for each of its pages. A funnel's page writes an outline line, a
-    /// table row and a preview for every page of the funnel, however little text the page has: a
-    /// funnel of 20,000 pages of `{"id":"p1","type":"info"}` (590 KB) writes a 19.5 MB page, 33
-    /// times its input, past what the snapshot's size allows (8 times) and a failed build. The
-    /// allowance grows with the funnel's pages only, so every other page keeps the budget that
-    /// stops a runaway template soonest.
+    /// again as `perFunnelNode` for each JSON value in the funnel (its pages, their fields, its
+    /// locales, every URL). A funnel's page writes an outline line, a table row and a preview for
+    /// every page, a coverage row for every declared locale and a row for every remote image,
+    /// however short their text: 20,000 pages of `{"id":"p1","type":"info"}` (590 KB) make a 19.5 MB
+    /// page, 33 times its input, and 100,000 declared locales a coverage table 10 times theirs,
+    /// past what the snapshot's size allows (8 times) and a failed build. The allowance grows with
+    /// the funnel only, so every other page keeps the budget that stops a runaway template soonest.
     func renderBudget(for page: SitePage) -> MustacheBudget {
-        guard page.kind == .funnel, let pages = model.funnelInfo(id: page.id ?? "")?.funnel.pages.count else { return renderBudget }
-        return renderBudget.adding(Self.perFunnelPage, times: pages)
+        guard page.kind == .funnel, let funnel = model.funnelInfo(id: page.id ?? "")?.funnel else { return renderBudget }
+        let document = model.snapshot.file.document
+        let node = funnel.source.node
+        let values = node < document.nodeCount ? document.subtreeEnd(ofNode: node) - node : 0
+        return renderBudget.adding(Self.perFunnelNode, times: values)
     }
 
-    /// What a funnel's page may spend on each of the funnel's pages beyond `renderBudget`: about
-    /// 16 times what the default theme spends on a page with no text (a 100,000-page funnel of
-    /// such pages wrote 981 bytes of HTML a page).
-    static let perFunnelPage = MustacheBudget(steps: 2_000, outputBytes: 16 << 10)
+    /// What a funnel's page may spend on each JSON value of the funnel beyond `renderBudget`: about
+    /// 16 times what the default theme spends on a bare page's values (a 100,000-page funnel of
+    /// `{"id":…,"type":"info"}` wrote 981 bytes of HTML a page, 5 values).
+    static let perFunnelNode = MustacheBudget(steps: 500, outputBytes: 4 << 10)
 
     /// One page as a complete HTML document.
     public func render(_ page: SitePage) throws -> String {

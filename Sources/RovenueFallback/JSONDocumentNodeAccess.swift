@@ -25,6 +25,9 @@ extension JSONDocument {
     /// The node after the subtree of the node at `index` (its next sibling's, or a later one's).
     package func subtreeEnd(ofNode index: Int) -> Int { Int(nodes[index].next) }
 
+    /// How many nodes the document has: values and keys.
+    package var nodeCount: Int { nodes.count }
+
     /// The decoded string of the node at `index` (a string or a key); nil for any other kind.
     package func string(ofNode index: Int) -> String? {
         nodes[index].kind == .string ? decodeString(at: index) : nil

@@ -240,7 +240,11 @@ struct ReadableFunnelGraphTests {
         let builder = try SiteBuilder(model: model, theme: .builtIn)
         #expect(model.pages.contains { $0.kind == .funnel })
         for page in model.pages {
-            let expected = page.kind == .funnel ? builder.renderBudget.adding(SiteBuilder.perFunnelPage, times: 40) : builder.renderBudget
+            let placements = try #require(file.document.root.members.first { $0.key == "placements" }?.value)
+            let funnelValues = try #require(placements.members.first?.value.members.first { $0.key == "funnel" }?.value)
+            let values = file.document.subtreeEnd(ofNode: funnelValues.index) - funnelValues.index
+            #expect(values > 40 * 3)
+            let expected = page.kind == .funnel ? builder.renderBudget.adding(SiteBuilder.perFunnelNode, times: values) : builder.renderBudget
             #expect(builder.renderBudget(for: page) == expected, "\(page.path)")
         }
     }
