@@ -491,12 +491,18 @@ struct MediaScan {
         return found
     }
 
-    /// The last two bytes of each media key, packed as `pair(_:_:)` packs them.
-    private static let mediaKeyEndings: [UInt16] = Array(Set(AuditRun.mediaKeys.map { key -> UInt16 in
-        let bytes = Array(key.utf8)
-        precondition(bytes.count >= 2, "a media key has two bytes or more")
-        return pair(bytes[bytes.count - 2], bytes[bytes.count - 1])
-    })).sorted()
+    /// The last two bytes of each media key, packed as `pair(_:_:)` packs them, as a set of bits:
+    /// bit `pair % 64` of word `pair / 64`.
+    private static let mediaKeyEndings: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 1 << 10)
+        for key in AuditRun.mediaKeys {
+            let bytes = Array(key.utf8)
+            precondition(bytes.count >= 2, "a media key has two bytes or more")
+            let ending = Int(pair(bytes[bytes.count - 2], bytes[bytes.count - 1]))
+            bits[ending >> 6] |= 1 << UInt64(ending & 63)
+        }
+        return bits
+    }()
 
     private static func pair(_ first: UInt8, _ second: UInt8) -> UInt16 { UInt16(first) << 8 | UInt16(second) }
 
@@ -508,28 +514,36 @@ struct MediaScan {
     /// closing quote comes after one of the keys' last two bytes and before whitespace and a colon.
     /// So a value with no backslash, no `://` and no colon after such a key holds none; most
     /// pages are such values.
+    ///
+    /// Runs once per colon of most pages: the bytes are read through the base pointer (the range
+    /// is checked once against the buffer), and a key's ending is one bit of `mediaKeyEndings`.
     static func mayHoldMedia(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard let base = buffer.baseAddress, !range.isEmpty, range.upperBound <= buffer.count else { return !range.isEmpty }
-        if memchr(base + range.lowerBound, Int32(UInt8(ascii: "\\")), range.count) != nil { return true }
-        let endings = mediaKeyEndings
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            guard let found = memchr(base + offset, Int32(UInt8(ascii: ":")), range.upperBound - offset) else { return false }
-            let colon = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-            if colon + 2 < range.upperBound, buffer[colon + 1] == UInt8(ascii: "/"), buffer[colon + 2] == UInt8(ascii: "/") {
-                return true
+        let lower = range.lowerBound
+        let upper = range.upperBound
+        if memchr(base + lower, Int32(UInt8(ascii: "\\")), upper - lower) != nil { return true }
+        return mediaKeyEndings.withUnsafeBufferPointer { endings in
+            var offset = lower
+            while offset < upper {
+                guard let found = memchr(base + offset, Int32(UInt8(ascii: ":")), upper - offset) else { return false }
+                let colon = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                if colon + 2 < upper, base[colon + 1] == UInt8(ascii: "/"), base[colon + 2] == UInt8(ascii: "/") {
+                    return true
+                }
+                var end = colon - 1
+                // JSON's whitespace (`JSONTextScan.isWhitespace`), written out to stay in this loop.
+                while end > lower, base[end] == 0x20 || base[end] == 0x0A || base[end] == 0x0D || base[end] == 0x09 {
+                    end -= 1
+                }
+                if end - 2 >= lower, base[end] == UInt8(ascii: "\""),
+                    case let ending = Int(pair(base[end - 2], base[end - 1])), endings[ending >> 6] & (1 << UInt64(ending & 63)) != 0
+                {
+                    return true
+                }
+                offset = colon + 1
             }
-            var end = colon - 1
-            // JSON's whitespace (`JSONTextScan.isWhitespace`), written out to stay in this loop.
-            while end > range.lowerBound, buffer[end] == 0x20 || buffer[end] == 0x0A || buffer[end] == 0x0D || buffer[end] == 0x09 {
-                end -= 1
-            }
-            if end - 2 >= range.lowerBound, buffer[end] == UInt8(ascii: "\""), endings.contains(pair(buffer[end - 2], buffer[end - 1])) {
-                return true
-            }
-            offset = colon + 1
+            return false
         }
-        return false
     }
 
     /// A 64-bit hash of the length and the first and last 64 bytes of `bytes[range]`; values with
@@ -722,7 +736,11 @@ struct MediaScan {
     /// The path from the scanned value to the value being scanned: member keys and element
     /// positions joined by `/`. A key without a backslash or non-ASCII byte is copied from the
     /// document's bytes (its decoded text); any other is decoded.
+    ///
+    /// When every key is plain ASCII, as nearly all are, the path is written once into a string of
+    /// its length (`spelledPlainPath`); else it is built as described.
     private func spelledPath() -> String {
+        if let plain = spelledPlainPath() { return plain }
         var spelled: [UInt8] = []
         for token in pathTokens {
             if !spelled.isEmpty { spelled.append(UInt8(ascii: "/")) }
@@ -740,6 +758,61 @@ struct MediaScan {
             if !copied { spelled.append(contentsOf: (document.string(ofNode: token) ?? "").utf8) }
         }
         return String(decoding: spelled, as: UTF8.self)
+    }
+
+    /// `spelledPath()` written straight into a string of its length, nil when a key has a
+    /// backslash or a non-ASCII byte. A slash goes before each part but when nothing is written
+    /// yet, as `spelledPath()` writes them (so an empty first key adds no slash).
+    private func spelledPlainPath() -> String? {
+        bytes.withUnsafeBufferPointer { buffer -> String? in
+            var length = 0
+            for token in pathTokens {
+                guard token >= 0 else {
+                    length += 1 + Self.decimalDigits(-token - 1)
+                    continue
+                }
+                let range = document.byteRange(ofNode: token)
+                let key = UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + 1)..<(range.upperBound - 1)])
+                if key.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) { return nil }
+                length += 1 + key.count
+            }
+            return String(unsafeUninitializedCapacity: length) { spelled in
+                var written = 0
+                for token in pathTokens {
+                    if written > 0 {
+                        spelled[written] = UInt8(ascii: "/")
+                        written += 1
+                    }
+                    guard token >= 0 else {
+                        var position = -token - 1
+                        let digits = Self.decimalDigits(position)
+                        for offset in stride(from: written + digits - 1, through: written, by: -1) {
+                            spelled[offset] = UInt8(ascii: "0") + UInt8(position % 10)
+                            position /= 10
+                        }
+                        written += digits
+                        continue
+                    }
+                    let range = document.byteRange(ofNode: token)
+                    for offset in (range.lowerBound + 1)..<(range.upperBound - 1) {
+                        spelled[written] = buffer[offset]
+                        written += 1
+                    }
+                }
+                return written
+            }
+        }
+    }
+
+    /// How many decimal digits `value` (not negative) has.
+    private static func decimalDigits(_ value: Int) -> Int {
+        var digits = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        return digits
     }
 }
 
