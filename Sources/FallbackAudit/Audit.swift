@@ -300,11 +300,23 @@ package struct AuditRun {
     }
 
     /// Where each finding reported so far sorts (`Audit.sorted`'s order), by its place in the report.
+    ///
+    /// Each finding's fields are read in place, not copied out whole (a copy retains every string
+    /// it holds); a rule's rank is looked up again only when it differs from the finding before's
+    /// (a run reports few rules, often many times in a row; a lookup hashes the id).
     func sortKeys() -> [Audit.SortKey] {
-        pending.indices.map { index in
-            let item = pending[index]
-            let position = position(of: item.anchor)
-            return Audit.SortKey(line: position.line, column: position.column, rule: Audit.ruleRank[item.rule.id] ?? 0, index: index)
+        var lastRule: Rule.ID?
+        var lastRank = 0
+        return pending.withUnsafeBufferPointer { items in
+            items.indices.map { index in
+                let position = position(of: items[index].anchor)
+                let rule = items[index].rule.id
+                if rule != lastRule {
+                    lastRank = Audit.ruleRank[rule] ?? 0
+                    lastRule = rule
+                }
+                return Audit.SortKey(line: position.line, column: position.column, rule: lastRank, index: index)
+            }
         }
     }
 
@@ -319,16 +331,18 @@ package struct AuditRun {
     /// The finding reported `index`th, with its pointer spelled by `pointers`, at `line` and
     /// `column` (its anchor's position).
     func locatedFinding(_ index: Int, line: Int, column: Int, pointers: inout JSONDocument.PointerSpeller) -> Finding {
-        let item = pending[index]
-        let pointer: String
-        switch item.anchor {
-        case .value(let node): pointer = pointers.pointer(ofNode: node)
-        case .key(let node): pointer = pointers.pointer(ofNode: node + 1)
-        case .fixed(let fixedPointer, _): pointer = fixedPointer
+        // Read in place, field by field: a copy of the whole report would retain each of its strings.
+        pending.withUnsafeBufferPointer { items in
+            let pointer: String
+            switch items[index].anchor {
+            case .value(let node): pointer = pointers.pointer(ofNode: node)
+            case .key(let node): pointer = pointers.pointer(ofNode: node + 1)
+            case .fixed(let fixedPointer, _): pointer = fixedPointer
+            }
+            return Finding(
+                ruleId: items[index].rule.id, severity: items[index].severity, message: items[index].message,
+                subject: items[index].subject, pointer: pointer, line: line, column: column)
         }
-        return Finding(
-            ruleId: item.rule.id, severity: item.severity, message: item.message, subject: item.subject,
-            pointer: pointer, line: line, column: column)
     }
 }
 

@@ -122,6 +122,48 @@ struct PrettyJSONWriter {
         }
     }
 
+    /// The keys of objects a report writes thousands of times at one depth (a finding's seven),
+    /// each spelled once with what goes before it: `,`, the line and its indentation, then
+    /// `"name": `, the name escaped by `JSONValue.appendQuoted`. `key(_:of:)` appends one such token
+    /// at once, where `key(_:)` spells it for every member.
+    struct MemberKeys: Sendable {
+        /// How many containers are open inside an object these keys belong in.
+        fileprivate let depth: Int
+        /// For each name: its token after an earlier member (the first byte, `,`, dropped for the first).
+        fileprivate let tokens: [[UInt8]]
+
+        /// The keys `names` of objects open `depth` containers deep (the top level's members are at depth 1).
+        init(_ names: [String], depth: Int) {
+            self.depth = depth
+            tokens = names.map { name in
+                var token: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\n")]
+                token += repeatElement(UInt8(ascii: " "), count: 2 * depth)
+                JSONValue.appendQuoted(name, to: &token)
+                token += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+                return token
+            }
+        }
+    }
+
+    /// `keys` for objects written as elements of the innermost open array.
+    func keysOfElementObjects(_ names: [String]) -> MemberKeys {
+        MemberKeys(names, depth: counts.count + 1)
+    }
+
+    /// The next member's key, in an open object at `keys`' depth: the name at `index` in `keys`,
+    /// the same text as `key(text:)` writes for it.
+    mutating func key(_ index: Int, of keys: MemberKeys) {
+        precondition(isObject.last == true && !afterKey, "a key belongs in an object, before its value")
+        precondition(counts.count == keys.depth, "keys spelled for another depth")
+        if let output, bytes.count >= output.chunkSize { output.write(taking: &bytes) }
+        let last = counts.count - 1
+        keys.tokens[index].withUnsafeBufferPointer { token in
+            bytes.append(contentsOf: counts[last] > 0 ? token : UnsafeBufferPointer(rebasing: token.dropFirst()))
+        }
+        counts[last] += 1
+        afterKey = true
+    }
+
     /// The next member's key, in an open object: a name read from data.
     mutating func key(text key: String) {
         precondition(isObject.last == true && !afterKey, "a key belongs in an object, before its value")
@@ -139,9 +181,25 @@ struct PrettyJSONWriter {
         quoted(string)
     }
 
+    /// `value` in decimal, as `String(value)` spells it: the digits are spelled on the stack and
+    /// appended at once, without making a `String` for them.
     mutating func integer(_ value: Int) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        // 19 digits and a sign: `Int.min`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     mutating func null() {
@@ -274,13 +332,22 @@ struct PrettyJSONWriter {
         newline(indent: counts.count)
     }
 
+    /// A line feed and `indent` levels of two spaces, appended at once while the depth is within
+    /// `lineStart` (each append to `bytes` costs tens of instructions, whatever its length).
     private mutating func newline(indent: Int) {
-        bytes.append(UInt8(ascii: "\n"))
-        for _ in 0..<indent {
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(UInt8(ascii: " "))
+        let length = 1 + 2 * indent
+        guard length <= Self.lineStart.count else {
+            bytes.append(UInt8(ascii: "\n"))
+            bytes += repeatElement(UInt8(ascii: " "), count: 2 * indent)
+            return
+        }
+        Self.lineStart.withUnsafeBufferPointer { line in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<length]))
         }
     }
+
+    /// A line feed and the spaces of the deepest indentation `newline(indent:)` appends at once.
+    private static let lineStart: [UInt8] = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 32)
 
     /// `string` as a JSON string literal, escaped by `JSONValue.appendQuoted(_:to:)`.
     private mutating func quoted(_ string: String) {

@@ -73,6 +73,46 @@ struct CheckJSONWriterTests {
         #expect(writer.finishText() == value.jsonText([.prettyPrinted]) + "\n")
     }
 
+    @Test("keys spelled once for their depth write what key(text:) writes", arguments: [0, 1, 3, 20])
+    func memberKeysMatchTheGeneralKey(depth: Int) {
+        // Names that need escaping, and plain ones, each as first and as following member.
+        let names = ["rule", "", "\"quoted\"", "back\\slash", "tab\tnl\n\u{1}", "café 🙂", "</script>"]
+        for nested in [false, true] {
+            var general = PrettyJSONWriter()
+            var spelled = PrettyJSONWriter()
+            for index in 0..<depth {
+                general.beginArray()
+                spelled.beginArray()
+                if index.isMultiple(of: 2) {
+                    general.null()
+                    spelled.null()
+                }
+            }
+            let keys = spelled.keysOfElementObjects(names)
+            general.beginObject()
+            spelled.beginObject()
+            for (index, name) in names.enumerated() {
+                general.key(text: name)
+                spelled.key(index, of: keys)
+                if nested {
+                    general.beginObject()
+                    general.end()
+                    spelled.beginObject()
+                    spelled.end()
+                } else {
+                    general.string(name)
+                    spelled.string(name)
+                }
+            }
+            for _ in 0...depth {
+                general.end()
+                spelled.end()
+            }
+            let expected = general.finishText()
+            #expect(spelled.finishText() == expected, "depth \(depth), nested \(nested)")
+        }
+    }
+
     /// What `elements` is given to write: `count` hostile texts, each told apart by its index.
     static func elementItems(_ count: Int) -> [String] { (0..<count).map { texts[$0 % texts.count] + "#\($0)" } }
 
