@@ -8,7 +8,8 @@ import RovenueFallback
 ///
 /// Building a series reads each snapshot once, keeping only its `generatedAt`; `timeline(_:)`
 /// then reads them again one at a time and folds each into a `TimelineBuilder`, so no more than
-/// one snapshot's text and parse is alive at any moment.
+/// one snapshot's parse is alive at any moment, and two snapshots' texts: both passes read the
+/// next snapshot while the last is used (`SnapshotReadAhead`).
 ///
 /// ```swift
 /// let series = try SnapshotSeries(GitFileHistory(file: "App/rovenue-fallback.json"))
@@ -40,9 +41,9 @@ public struct SnapshotSeries: Sendable {
         let references = try source.references()
         var members: [Member] = []
         members.reserveCapacity(references.count)
-        for (index, reference) in references.enumerated() {
-            let generatedAt = GeneratedAtScan.generatedAt(in: try source.bytes(of: reference))
-            members.append(Member(reference: reference, sourceIndex: index, generatedAt: generatedAt))
+        try SnapshotReadAhead.forEach(references, in: source) { index, bytes in
+            let generatedAt = GeneratedAtScan.generatedAt(in: bytes)
+            members.append(Member(reference: references[index], sourceIndex: index, generatedAt: generatedAt))
             progress?(index + 1, references.count)
         }
         self.init(source: source, sourceOrder: members)
@@ -81,8 +82,9 @@ public struct SnapshotSeries: Sendable {
         _ options: HistoryOptions, visit: (_ file: FallbackFile, _ findings: [Finding], _ record: SnapshotRecord) -> Void
     ) throws -> Timeline {
         var builder = TimelineBuilder(options: options)
-        for member in members {
-            let file = FallbackFile(bytes: try source.bytes(of: member.reference))
+        try SnapshotReadAhead.forEach(members.map(\.reference), in: source) { index, bytes in
+            let member = members[index]
+            let file = FallbackFile(bytes: bytes)
             let findings = options.audit.findings(in: file)
             let record = builder.add(file, as: member, findings: findings)
             visit(file, findings, record)

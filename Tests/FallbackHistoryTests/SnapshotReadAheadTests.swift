@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import FallbackHistory
+
+/// `SnapshotReadAhead` reads the next snapshot while the last is used, and otherwise behaves as
+/// the loop it replaced: the same bytes in the same order, a failed read thrown at its turn, and
+/// no read left running when it returns.
+@Suite("Reading snapshots one ahead")
+struct SnapshotReadAheadTests {
+    struct ReadFailed: Error, Equatable {
+        let index: Int
+    }
+
+    /// A source of `count` snapshots whose bytes are their index, recording each read as it starts
+    /// and ends; the read of `failing` throws, and the read of `slow` takes a while.
+    final class RecordingSource: SnapshotSource, @unchecked Sendable {
+        let count: Int
+        let failing: Int?
+        let slow: Int?
+        private let lock = NSLock()
+        private var startedReads: [Int] = []
+        private var endedReads: [Int] = []
+        /// Signalled as each read starts.
+        let readStarted = DispatchSemaphore(value: 0)
+
+        init(count: Int, failing: Int? = nil, slow: Int? = nil) {
+            self.count = count
+            self.failing = failing
+            self.slow = slow
+        }
+
+        var started: [Int] { lock.withLock { startedReads } }
+        var ended: [Int] { lock.withLock { endedReads } }
+
+        var listed: [SnapshotReference] { (0..<count).map { SnapshotReference(name: "s\($0)", location: "\($0)") } }
+
+        func references() throws -> [SnapshotReference] { listed }
+
+        func bytes(of reference: SnapshotReference) throws -> [UInt8] {
+            let index = Int(reference.location)!
+            lock.withLock { startedReads.append(index) }
+            readStarted.signal()
+            defer { lock.withLock { endedReads.append(index) } }
+            if index == slow { Thread.sleep(forTimeInterval: 0.2) }
+            if index == failing { throw ReadFailed(index: index) }
+            return Array(reference.location.utf8)
+        }
+    }
+
+    @Test(arguments: [0, 1, 2, 7])
+    func everySnapshotComesInOrderWithItsBytes(count: Int) throws {
+        let source = RecordingSource(count: count)
+        var seen: [(Int, String)] = []
+        try SnapshotReadAhead.forEach(source.listed, in: source) { index, bytes in
+            seen.append((index, String(decoding: bytes, as: UTF8.self)))
+        }
+        #expect(seen.map(\.0) == Array(0..<count))
+        #expect(seen.map(\.1) == (0..<count).map(String.init))
+        #expect(source.started == Array(0..<count))
+        #expect(Set(source.ended) == Set(0..<count))
+    }
+
+    @Test func theNextSnapshotIsReadWhileTheLastIsUsed() throws {
+        let source = RecordingSource(count: 3)
+        var overlapped: [Bool] = []
+        try SnapshotReadAhead.forEach(source.listed, in: source) { index, _ in
+            // The read of this snapshot started; the next one's starts without this body returning.
+            _ = source.readStarted.wait(timeout: .now() + 10)
+            if index + 1 < 3 {
+                overlapped.append(source.readStarted.wait(timeout: .now() + 10) == .success)
+                source.readStarted.signal()
+            }
+        }
+        #expect(overlapped == [true, true])
+    }
+
+    @Test(arguments: [0, 1, 4])
+    func aFailedReadThrowsAtItsTurnAndNothingAfterItIsRead(failing: Int) {
+        let source = RecordingSource(count: 6, failing: failing)
+        var used: [Int] = []
+        #expect(throws: ReadFailed(index: failing)) {
+            try SnapshotReadAhead.forEach(source.listed, in: source) { index, _ in used.append(index) }
+        }
+        #expect(used == Array(0..<failing))
+        #expect(source.started == Array(0...failing))
+        #expect(Set(source.ended) == Set(source.started))
+    }
+
+    @Test func aBodyThatThrowsWaitsForTheReadUnderWay() {
+        struct Stop: Error {}
+        // Snapshot 2 is read slowly while the body of snapshot 1 throws.
+        let source = RecordingSource(count: 5, slow: 2)
+        #expect(throws: Stop.self) {
+            try SnapshotReadAhead.forEach(source.listed, in: source) { index, _ in
+                if index == 1 { throw Stop() }
+            }
+        }
+        #expect(source.started == [0, 1, 2])
+        #expect(Set(source.ended) == [0, 1, 2])
+    }
+}
