@@ -105,7 +105,7 @@ enum Growth: String, Sendable, Equatable {
 
     /// Judges `ratio` (the time at 10N over the time at N, start-up taken off both).
     /// `small` is the time at N above start-up; below `minimumSeconds` the ratio is noise.
-    init(ratio: Double, small: Double, minimumSeconds: Double = 0.02) {
+    init(ratio: Double, small: Double, minimumSeconds: Double = 0.04) {
         if !(small >= minimumSeconds) || !ratio.isFinite {
             self = .tooSmall
         } else if ratio < 12 {

@@ -42,8 +42,9 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         return path
     }
     // N for each row: `--scale-NAME` for check (and history), `--scale-NAME-build` for build, whose
-    // work per item is larger. The defaults give each row tens of milliseconds of work or more at N
-    // on a quiet machine (raised as the commands got faster: a row under 20 ms cannot be judged).
+    // work per item is larger. The defaults give each row about 50 ms of work or more at N on a
+    // quiet machine, raised as the commands got faster: a row of 20 to 30 ms at N read as 14× to
+    // 20× on a machine busy with a build, where callgrind counted 9.4× (locales, 50,000 to 500,000).
     func dimension(_ name: String, _ option: String, check: Int, build: Int?, _ make: @escaping (Int) -> String) -> [ScalingCase] {
         let checked = ScalingCase(name: name, command: .check, size: optionValue("scale-\(option)", check), input: file(make))
         guard let build else { return [checked] }
@@ -52,16 +53,16 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
     let history = ScalingCase(
         name: "snapshots (history fold, 100 placements)", command: .history, size: optionValue("scale-snapshots", 20), input: releases)
     let rows: [[ScalingCase]] = [
-        dimension("placements (sample)", "placements", check: 1_000, build: nil, ScalingInputs.placements),
-        dimension("pages per funnel (branching quiz)", "pages", check: 20_000, build: 500, ScalingInputs.quizPages),
-        dimension("options per page, each with an imageUrl", "options", check: 60_000, build: 3_000, ScalingInputs.options),
-        dimension("findings (rules to unknown pages, one funnel)", "findings", check: 6_000, build: 200, ScalingInputs.unknownTargets),
+        dimension("placements (sample)", "placements", check: 2_000, build: nil, ScalingInputs.placements),
+        dimension("pages per funnel (branching quiz)", "pages", check: 20_000, build: 1_000, ScalingInputs.quizPages),
+        dimension("options per page, each with an imageUrl", "options", check: 100_000, build: 6_000, ScalingInputs.options),
+        dimension("findings (rules to unknown pages, one funnel)", "findings", check: 20_000, build: 1_500, ScalingInputs.unknownTargets),
         [history],
-        dimension("pages that all loop back (cycles)", "loops", check: 20_000, build: 600, ScalingInputs.loopingPages),
-        dimension("one key written N times (duplicate keys)", "keys", check: 40_000, build: 4_000, ScalingInputs.repeatedKey),
-        dimension("locales of one text, in reverse order", "locales", check: 50_000, build: 2_000, ScalingInputs.reversedLocales),
-        dimension("clauses on unknown values of N options", "clauses", check: 5_000, build: 500, ScalingInputs.unknownOptionValues),
-        dimension("N combining marks in every id and text", "marks", check: 20_000, build: 20_000, ScalingInputs.combiningMarks),
+        dimension("pages that all loop back (cycles)", "loops", check: 40_000, build: 3_000, ScalingInputs.loopingPages),
+        dimension("one key written N times (duplicate keys)", "keys", check: 40_000, build: 10_000, ScalingInputs.repeatedKey),
+        dimension("locales of one text, in reverse order", "locales", check: 100_000, build: 10_000, ScalingInputs.reversedLocales),
+        dimension("clauses on unknown values of N options", "clauses", check: 20_000, build: 3_000, ScalingInputs.unknownOptionValues),
+        dimension("N combining marks in every id and text", "marks", check: 40_000, build: 20_000, ScalingInputs.combiningMarks),
     ]
     return rows.flatMap { $0 }
 }
@@ -103,7 +104,7 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
     print("machine, less the CPU time of the same command on an empty input (start-up: check \(decimal(startUp[.check]! * 1000, places: 0)) ms, "
         + "build \(decimal(startUp[.build]! * 1000, places: 0)) ms, history \(decimal(startUp[.history]! * 1000, places: 0)) ms); linear is under 12× for 10× the input")
     let columns: [(String, Int)] = [
-        ("dimension", 46), ("command", 8), ("N", 7), ("wall", 9), ("user", 9), ("sys", 9), ("peak", 8), ("10N", 8), ("wall", 9), ("user", 9), ("sys", 9),
+        ("dimension", 46), ("command", 8), ("N", 10), ("wall", 9), ("user", 9), ("sys", 9), ("peak", 8), ("10N", 10), ("wall", 9), ("user", 9), ("sys", 9),
         ("peak", 8),
         ("ratio", 8),
     ]
@@ -121,7 +122,7 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
         func cells(_ size: Int, _ run: ChildRun) -> [String] {
             let peak = decimal(megabytes(run.peakBytes), places: 0)
             return [
-                decimal(Double(size), places: 0).padded(to: 8), "\(decimal(run.seconds, places: 3)) s".padded(to: 9),
+                decimal(Double(size), places: 0).padded(to: 10), "\(decimal(run.seconds, places: 3)) s".padded(to: 9),
                 "\(decimal(run.userSeconds, places: 3)) s".padded(to: 9), "\(decimal(run.systemSeconds, places: 3)) s".padded(to: 9),
                 "\(peak) MB".padded(to: 8),
             ]

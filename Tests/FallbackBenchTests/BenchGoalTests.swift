@@ -38,8 +38,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (9.9, 0.5, Growth.linear), (12, 0.5, .superlinear), (49, 0.5, .superlinear), (50, 0.5, .quadratic), (100, 0.03, .quadratic),
-        (5, 0.001, .tooSmall), (Double.infinity, 0.5, .tooSmall), (Double.nan, 0.5, .tooSmall),
+        (9.9, 0.5, Growth.linear), (12, 0.5, .superlinear), (49, 0.5, .superlinear), (50, 0.5, .quadratic), (100, 0.05, .quadratic),
+        (5, 0.001, .tooSmall), (20, 0.03, .tooSmall), (Double.infinity, 0.5, .tooSmall), (Double.nan, 0.5, .tooSmall),
     ])
     func growthIsJudgedFromTheRatioWhenTheWorkIsLargeEnough(ratio: Double, small: Double, growth: Growth) {
         #expect(Growth(ratio: ratio, small: small) == growth)
