@@ -36,26 +36,40 @@ public struct SiteBuilder: Sendable {
         .scaled(toInputBytes: model.snapshot.bytes.count + (model.baseline?.bytes.count ?? 0))
     }
 
-    /// How much work rendering `page` may take: `renderBudget`, and on a funnel's page as much
-    /// again as `perFunnelNode` for each JSON value in the funnel (its pages, their fields, its
-    /// locales, every URL). A funnel's page writes an outline line, a table row and a preview for
-    /// every page, a coverage row for every declared locale and a row for every remote image,
-    /// however short their text: 20,000 pages of `{"id":"p1","type":"info"}` (590 KB) make a 19.5 MB
-    /// page, 33 times its input, and 100,000 declared locales a coverage table 10 times theirs,
-    /// past what the snapshot's size allows (8 times) and a failed build. The allowance grows with
-    /// the funnel only, so every other page keeps the budget that stops a runaway template soonest.
+    /// How much work rendering `page` may take: `renderBudget`, and on the page of a funnel, an
+    /// experiment or a paywall as much again as `perSubjectValue` for each JSON value of what it
+    /// shows (`subjectValueCount(of:)`). Such a page writes a row or more for every item of its
+    /// subject however short the item: an outline line, a table row and a preview per funnel page,
+    /// a coverage row per locale, a card per variant. 20,000 funnel pages of
+    /// `{"id":"p1","type":"info"}` (590 KB) made a 19.5 MB page, 33 times its input, and 50,000
+    /// variants of a small paywall more than 8 times theirs: past what the snapshot's size allows
+    /// (8 times) and a failed build. The allowance grows with the subject only, so every other page
+    /// keeps the budget that stops a runaway template soonest.
     func renderBudget(for page: SitePage) -> MustacheBudget {
-        guard page.kind == .funnel, let funnel = model.funnelInfo(id: page.id ?? "")?.funnel else { return renderBudget }
-        let document = model.snapshot.file.document
-        let node = funnel.source.node
-        let values = node < document.nodeCount ? document.subtreeEnd(ofNode: node) - node : 0
-        return renderBudget.adding(Self.perFunnelNode, times: values)
+        renderBudget.adding(Self.perSubjectValue, times: subjectValueCount(of: page))
     }
 
-    /// What a funnel's page may spend on each JSON value of the funnel beyond `renderBudget`: about
-    /// 16 times what the default theme spends on a bare page's values (a 100,000-page funnel of
-    /// `{"id":…,"type":"info"}` wrote 981 bytes of HTML a page, 5 values).
-    static let perFunnelNode = MustacheBudget(steps: 500, outputBytes: 4 << 10)
+    /// How many JSON values (keys included) the funnel, experiment or paywall `page` shows holds in
+    /// the snapshot: its subtree in the document, every version's for a paywall; 0 for other pages.
+    func subjectValueCount(of page: SitePage) -> Int {
+        let document = model.snapshot.file.document
+        func values(_ node: Int) -> Int {
+            (0..<document.nodeCount).contains(node) ? document.subtreeEnd(ofNode: node) - node : 0
+        }
+        let id = page.id ?? ""
+        switch page.kind {
+        case .funnel: return model.funnelInfo(id: id).map { values($0.funnel.source.node) } ?? 0
+        case .experiment: return model.experimentInfo(placementKey: id).map { values($0.experiment.source.node) } ?? 0
+        case .paywall: return model.paywallInfo(id: id).map { $0.versions.reduce(0) { $0 + values($1.source.node) } } ?? 0
+        default: return 0
+        }
+    }
+
+    /// What the page of a funnel, an experiment or a paywall may spend on each JSON value of its
+    /// subject beyond `renderBudget`: about 16 times what the default theme spends on a bare funnel
+    /// page's values (a 100,000-page funnel of `{"id":…,"type":"info"}` wrote 981 bytes of HTML a
+    /// page, 5 values).
+    static let perSubjectValue = MustacheBudget(steps: 500, outputBytes: 4 << 10)
 
     /// One page as a complete HTML document.
     public func render(_ page: SitePage) throws -> String {

@@ -244,7 +244,7 @@ struct ReadableFunnelGraphTests {
             let funnelValues = try #require(placements.members.first?.value.members.first { $0.key == "funnel" }?.value)
             let values = file.document.subtreeEnd(ofNode: funnelValues.index) - funnelValues.index
             #expect(values > 40 * 3)
-            let expected = page.kind == .funnel ? builder.renderBudget.adding(SiteBuilder.perFunnelNode, times: values) : builder.renderBudget
+            let expected = page.kind == .funnel ? builder.renderBudget.adding(SiteBuilder.perSubjectValue, times: values) : builder.renderBudget
             #expect(builder.renderBudget(for: page) == expected, "\(page.path)")
         }
     }
