@@ -95,15 +95,16 @@ public struct SnapshotSeries: Sendable {
 }
 
 /// Reads the last top-level `generatedAt` of a snapshot without parsing the rest: containers are
-/// skipped by counting brackets outside strings.
+/// skipped by counting brackets outside strings (`StructuralIndex.endOfContainer(in:openingAt:path:)`,
+/// 64 bytes at a time; `path` `.scalar` for the tests' reference).
 enum GeneratedAtScan {
-    static func generatedAt(in bytes: [UInt8]) -> Int64? {
-        bytes.withUnsafeBufferPointer { scan($0) }
+    static func generatedAt(in bytes: [UInt8], path: StructuralIndex.Path = .vector) -> Int64? {
+        bytes.withUnsafeBufferPointer { scan($0, path: path) }
     }
 
     private static let key = Array(TopLevelField.generatedAt.rawValue.utf8)
 
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, path: StructuralIndex.Path) -> Int64? {
         var offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let count = bytes.count
         func skipWhitespace() {
@@ -135,24 +136,9 @@ enum GeneratedAtScan {
                 return skipString().map { _ in start..<offset }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let start = offset
-                var depth = 0
-                while offset < count {
-                    switch bytes[offset] {
-                    case UInt8(ascii: "\""):
-                        guard skipString() != nil else { return nil }
-                        continue
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth == 0 {
-                            offset += 1
-                            return start..<offset
-                        }
-                    default: break
-                    }
-                    offset += 1
-                }
-                return nil
+                guard let end = StructuralIndex.endOfContainer(in: bytes, openingAt: start, path: path) else { return nil }
+                offset = end
+                return start..<end
             default:
                 let start = offset
                 while offset < count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09]

@@ -604,6 +604,29 @@ struct HistoryOrderTests {
         #expect(scan(#"{"generatedAt":-0}"#) == nil)
         #expect(scan(#"{"generatedAt":99,"placements":{"#) == 99)
     }
+
+    /// The scan passes containers 64 bytes at a time; one byte at a time it reads the same
+    /// `generatedAt`, on the sample and on texts that put backslashes and quotes where they trip
+    /// a block scan (outside strings, at a block's edge).
+    @Test(arguments: [
+        #"{"placements":{"a":{"generatedAt":5,"s":"}\"{"}},"generatedAt":7}"#,
+        #"{"placements":[\"],"generatedAt":8}"#,
+        #"{"placements":[\"],"generatedAt":8}"],"generatedAt":9}"#,
+        "{\"placements\":[\"" + String(repeating: "a", count: 61) + "\\\"],\"generatedAt\":10}\"],\"generatedAt\":11}",
+        "{\"p\":[" + String(repeating: "[1,\"]\"],", count: 50) + "0],\"generatedAt\":12}",
+    ])
+    func theBlockScanReadsWhatTheByteScanReads(_ text: String) {
+        let bytes = Array(text.utf8)
+        #expect(GeneratedAtScan.generatedAt(in: bytes, path: .vector) == GeneratedAtScan.generatedAt(in: bytes, path: .scalar))
+    }
+
+    @Test func theBlockScanPassesLargePlacements() {
+        let entries = (0..<300).map { #""k\#($0)":{"placement":{"id":"x\#($0)","s":"a\\\"b{[","generatedAt":1}}"# }
+        let text = #"{"formatVersion":1,"generatedAt":5,"placements":{"# + entries.joined(separator: ",") + #"},"generatedAt":1764000000000}"#
+        let bytes = Array(text.utf8)
+        #expect(GeneratedAtScan.generatedAt(in: bytes) == 1_764_000_000_000)
+        #expect(GeneratedAtScan.generatedAt(in: bytes, path: .scalar) == 1_764_000_000_000)
+    }
 }
 
 // MARK: - Streaming
