@@ -20,7 +20,13 @@ let package = Package(
     targets: [
         // What an SDK links: strict JSON reading with positions, typed decoding, loader, resolver, bucketing.
         // libm: `rounded()` calls C `round`, which nothing else links on Linux.
-        .target(name: "RovenueFallback", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(
+            name: "RovenueFallback", dependencies: ["CSHA256"],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // SHA-256's compression function with the processor's SHA instructions (x86-64 SHA-NI),
+        // for `SHA256Hasher`, which checks they exist and otherwise runs its own Swift rounds. C
+        // because Swift has no way to emit these instructions; no library beyond the C compiler's headers.
+        .target(name: "CSHA256"),
         // Checks beyond decoding: the rule catalogue and findings, and the file access every tool shares.
         .target(name: "FallbackAudit", dependencies: ["RovenueFallback"]),
         // What changes for an offline device between two snapshots.

@@ -141,7 +141,7 @@ package struct StructuralIndex: Sendable, Equatable {
 
     /// Each bit set where an odd number of bits at or below it are set in `bits`.
     @inline(__always)
-    private static func prefixXOR(_ bits: UInt64) -> UInt64 {
+    static func prefixXOR(_ bits: UInt64) -> UInt64 {
         var bits = bits
         bits ^= bits << 1
         bits ^= bits << 2
@@ -150,6 +150,33 @@ package struct StructuralIndex: Sendable, Equatable {
         bits ^= bits << 16
         bits ^= bits << 32
         return bits
+    }
+
+    /// The 64 bytes of `bytes` from `blockStart`; the last, partial block padded with spaces,
+    /// which mark nothing.
+    @inline(__always)
+    static func block(of bytes: UnsafeBufferPointer<UInt8>, at blockStart: Int, base: UnsafeRawPointer) -> SIMD64<UInt8> {
+        if blockStart + 64 <= bytes.count {
+            return base.loadUnaligned(fromByteOffset: blockStart, as: SIMD64<UInt8>.self)
+        }
+        var padded = SIMD64<UInt8>(repeating: 0x20)
+        for lane in 0..<(bytes.count - blockStart) { padded[lane] = bytes[blockStart + lane] }
+        return padded
+    }
+
+    /// Escapes in a block whose backslashes are `backslash`, its first byte escaped when
+    /// `nextIsEscaped` is 1: a backslash not escaped itself escapes the next byte; runs alternate.
+    /// `escaped` marks the bytes a backslash escapes, `escape` the backslashes that escape one
+    /// (its bit 63 carries to the next block).
+    @inline(__always)
+    static func escapes(backslash: UInt64, nextIsEscaped: UInt64) -> (escaped: UInt64, escape: UInt64) {
+        guard backslash != 0 else { return (nextIsEscaped, 0) }
+        // simdjson's trick: subtracting each run's unescaped start from the odd-bit pattern
+        // leaves the run's escaping backslashes and the byte after an odd run marked.
+        let oddBits: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
+        let potential = backslash & ~nextIsEscaped
+        let escapeAndTerminal = (((potential << 1) | oddBits) &- potential) ^ oddBits
+        return (escapeAndTerminal ^ (backslash | nextIsEscaped), escapeAndTerminal & backslash)
     }
 
     @inline(__always)
@@ -164,7 +191,6 @@ package struct StructuralIndex: Sendable, Equatable {
     private mutating func scanVector(_ bytes: UnsafeBufferPointer<UInt8>) {
         let count = bytes.count
         guard count > 0, let base = UnsafeRawPointer(bytes.baseAddress) else { return }
-        let oddBits: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
         let laneBits = StructuralIndex.laneBits
         let quoteBytes = SIMD64<UInt8>(repeating: UInt8(ascii: "\""))
         let backslashBytes = SIMD64<UInt8>(repeating: UInt8(ascii: "\\"))
@@ -184,31 +210,9 @@ package struct StructuralIndex: Sendable, Equatable {
         var utf8Resume = 0
         var blockStart = 0
         while blockStart < count {
-            let block: SIMD64<UInt8>
-            if blockStart + 64 <= count {
-                block = base.loadUnaligned(fromByteOffset: blockStart, as: SIMD64<UInt8>.self)
-            } else {
-                // The last, partial block, padded with spaces, which mark nothing.
-                var padded = SIMD64<UInt8>(repeating: 0x20)
-                for lane in 0..<(count - blockStart) { padded[lane] = bytes[blockStart + lane] }
-                block = padded
-            }
-
-            // Escapes: a backslash not escaped itself escapes the next byte; runs alternate.
+            let block = StructuralIndex.block(of: bytes, at: blockStart, base: base)
             let backslash = StructuralIndex.bits(block .== backslashBytes, laneBits)
-            let escaped: UInt64
-            let escape: UInt64
-            if backslash == 0 {
-                escaped = nextIsEscaped
-                escape = 0
-            } else {
-                // simdjson's trick: subtracting each run's unescaped start from the odd-bit pattern
-                // leaves the run's escaping backslashes and the byte after an odd run marked.
-                let potential = backslash & ~nextIsEscaped
-                let escapeAndTerminal = (((potential << 1) | oddBits) &- potential) ^ oddBits
-                escaped = escapeAndTerminal ^ (backslash | nextIsEscaped)
-                escape = escapeAndTerminal & backslash
-            }
+            let (escaped, escape) = StructuralIndex.escapes(backslash: backslash, nextIsEscaped: nextIsEscaped)
             nextIsEscaped = escape >> 63
 
             // Strings: from each opening quote up to (not including) its closing one.

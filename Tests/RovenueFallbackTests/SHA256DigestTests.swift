@@ -59,6 +59,47 @@ struct SHA256DigestTests {
         #expect(digest.bytes.count == 32)
     }
 
+    /// The digest of `message` with the Swift rounds only, or with the processor's instructions.
+    static func digest(of message: [UInt8], hardware: Bool) -> SHA256Digest {
+        var hasher = SHA256Hasher()
+        hasher.usesHardware = hardware
+        hasher.update(message)
+        return hasher.finalize()
+    }
+
+    /// Both compression functions give the published digests (the hardware one where this
+    /// processor has it; `hardwareAvailable` is false on others, and on Linux x86-64 CI true).
+    @Test(arguments: publishedVectors + boundaryVectors)
+    func bothCompressionFunctionsMatchThePublishedDigests(_ vector: Vector) {
+        #expect(Self.digest(of: vector.message, hardware: false).hexString == vector.expected)
+        if SHA256Hasher.hardwareAvailable {
+            #expect(Self.digest(of: vector.message, hardware: true).hexString == vector.expected)
+        }
+    }
+
+    /// Every length from 0 to 600 bytes, and pieces fed at odd sizes, give the same digest with the
+    /// processor's instructions as with the Swift rounds, for bytes of every value.
+    @Test(.enabled(if: SHA256Hasher.hardwareAvailable, "this processor has no SHA-256 instructions"))
+    func hardwareAndSwiftAgreeOnEveryLengthAndSplit() {
+        var generator = SystemRandomNumberGenerator()
+        let message = (0..<600).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for length in 0...message.count {
+            let prefix = Array(message.prefix(length))
+            #expect(Self.digest(of: prefix, hardware: true) == Self.digest(of: prefix, hardware: false), "length \(length)")
+        }
+        for pieceSize in [1, 7, 63, 64, 65, 129] {
+            var hardware = SHA256Hasher()
+            var software = SHA256Hasher()
+            software.usesHardware = false
+            for start in stride(from: 0, to: message.count, by: pieceSize) {
+                let piece = message[start..<min(start + pieceSize, message.count)]
+                hardware.update(piece)
+                software.update(piece)
+            }
+            #expect(hardware.finalize() == software.finalize(), "pieces of \(pieceSize)")
+        }
+    }
+
     @Test(arguments: [1, 3, 55, 63, 64, 65, 127, 1000])
     func incrementalUpdatesMatchOneShot(chunkSize: Int) {
         let message = Self.pattern(count: 10_000)
