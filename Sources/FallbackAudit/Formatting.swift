@@ -51,9 +51,20 @@ extension FallbackFile {
 package enum Format {
     /// A string as a JSON literal, shortened past 80 characters.
     package static func quoted(_ text: String) -> String {
-        if text.utf8.count <= 80, !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + text + "\""
+        // Text with nothing to escape is copied once, between its quotes, into storage of its size.
+        var text = text
+        let plain = text.withUTF8 { bytes -> String? in
+            guard bytes.count <= 80, !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return nil
+            }
+            return String(unsafeUninitializedCapacity: bytes.count + 2) { buffer in
+                buffer[0] = UInt8(ascii: "\"")
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(from: bytes)
+                buffer[bytes.count + 1] = UInt8(ascii: "\"")
+                return bytes.count + 2
+            }
         }
+        if let plain { return plain }
         return text.count > 80 ? JSONValue.quoted(String(text.prefix(80))) + "…" : JSONValue.quoted(text)
     }
 

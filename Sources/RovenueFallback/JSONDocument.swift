@@ -240,35 +240,60 @@ public struct JSONDocument: Sendable {
                 }
             }
         }
-        let scalars = (offset - lineStart) - (continuations(before: offset) - continuations(before: lineStart))
-        return Position(line: line, column: scalars + 1)
+        // Up to a quarter block of line is counted straight (none in a block without any); a longer
+        // one from the blocks' counts, which count up to half a block at each end.
+        let lineContinuations: Int
+        if offset - lineStart <= 1 << (JSONDocument.blockShift - 2), offset <= storage.parsedExtent {
+            let block = offset >> JSONDocument.blockShift
+            lineContinuations = block == lineStart >> JSONDocument.blockShift && storage.continuationsInBlock[block] == 0
+                ? 0 : continuationBytes(in: lineStart..<offset)
+        } else {
+            lineContinuations = continuations(before: offset) - continuations(before: lineStart)
+        }
+        return Position(line: line, column: (offset - lineStart) - lineContinuations + 1)
+    }
+
+    /// The UTF-8 continuation bytes in `bytes[range]`, counted 64 bytes at a time (a listing asks
+    /// for the position of every value of a one-line file).
+    ///
+    /// Read as signed bytes, a continuation byte (`10xxxxxx`) is one below -64, and a true lane of
+    /// a mask is -1: subtracting each block's mask counts them lane by lane, in bytes that are
+    /// added up every 255 blocks, before they can wrap.
+    private func continuationBytes(in range: Range<Int>) -> Int {
+        storage.bytes.withUnsafeBytes { buffer in
+            var total = 0
+            var index = range.lowerBound
+            let leadStart = SIMD64<Int8>(repeating: -64)
+            while index + 64 <= range.upperBound {
+                var counts = SIMD64<UInt8>()
+                var blocks = 0
+                while blocks < 255, index + 64 <= range.upperBound {
+                    let block = buffer.loadUnaligned(fromByteOffset: index, as: SIMD64<Int8>.self)
+                    counts &-= unsafeBitCast(block .< leadStart, to: SIMD64<UInt8>.self)
+                    index += 64
+                    blocks += 1
+                }
+                // Each word's eight counts: summed in pairs into four 16-bit lanes, then the lanes
+                // gathered into the top one by a multiply (at most 2,040, so nothing carries out).
+                let words = unsafeBitCast(counts, to: SIMD8<UInt64>.self)
+                for lane in 0..<8 {
+                    let pairs = words[lane] & 0x00FF_00FF_00FF_00FF &+ (words[lane] >> 8) & 0x00FF_00FF_00FF_00FF
+                    total += Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
+                }
+            }
+            while index < range.upperBound {
+                if buffer[index] & 0xC0 == 0x80 { total += 1 }
+                index += 1
+            }
+            return total
+        }
     }
 
     /// The UTF-8 continuation bytes in `bytes[..<offset]`, from the parser's per-block counts.
     private func continuations(before offset: Int) -> Int {
-        // 64 bytes at a time (a listing asks for the position of every value of a one-line file).
-        func count(_ range: Range<Int>) -> Int {
-            storage.bytes.withUnsafeBytes { buffer in
-                var total = 0
-                var index = range.lowerBound
-                let laneBits = StructuralIndex.laneBits
-                let high = SIMD64<UInt8>(repeating: 0x80)
-                let leadStart = SIMD64<UInt8>(repeating: 0xC0)
-                while index + 64 <= range.upperBound {
-                    let block = buffer.loadUnaligned(fromByteOffset: index, as: SIMD64<UInt8>.self)
-                    total += StructuralIndex.bits((block .>= high) .& (block .< leadStart), laneBits).nonzeroBitCount
-                    index += 64
-                }
-                while index < range.upperBound {
-                    if buffer[index] & 0xC0 == 0x80 { total += 1 }
-                    index += 1
-                }
-                return total
-            }
-        }
         if offset > storage.parsedExtent {
             // Only an error's offset lies past the parse: count the rest the long way.
-            return continuations(before: storage.parsedExtent) + count(storage.parsedExtent..<offset)
+            return continuations(before: storage.parsedExtent) + continuationBytes(in: storage.parsedExtent..<offset)
         }
         let block = offset >> JSONDocument.blockShift
         let before = storage.continuationsBeforeBlock[block]
@@ -278,8 +303,8 @@ public struct JSONDocument: Sendable {
         // bytes up to its end, or up to the end of the parse in the block the parse ends in.
         let blockStart = block << JSONDocument.blockShift
         let blockEnd = min(blockStart + (1 << JSONDocument.blockShift), storage.parsedExtent)
-        if offset - blockStart <= blockEnd - offset { return before + count(blockStart..<offset) }
-        return before + inBlock - count(offset..<blockEnd)
+        if offset - blockStart <= blockEnd - offset { return before + continuationBytes(in: blockStart..<offset) }
+        return before + inBlock - continuationBytes(in: offset..<blockEnd)
     }
 }
 

@@ -156,15 +156,29 @@ extension JSONDocument {
         /// of the node at `index`.
         func ordinal(of index: Int) -> Int32 { parentAndOrdinal(of: index).ordinal }
 
-        /// `parent(of:)` and `ordinal(of:)` at once: a container's are found by one search.
+        /// `parent(of:)` and `ordinal(of:)` at once.
+        ///
+        /// A container's are read off the node before it when that says them: a member's key (the
+        /// value shares its key's parent and ordinal) or a container that is not empty (then an
+        /// array, and this its first element). Any other container's are found by a binary search.
         @inline(__always)
         func parentAndOrdinal(of index: Int) -> (parent: Int32, ordinal: Int32) {
+            if let link = readParentAndOrdinal(of: index) { return link }
+            let link = buffer.link(ofContainer: index)
+            return (link.parent, link.ordinal)
+        }
+
+        /// `parentAndOrdinal(of:)` when the node or the node before says it, without a search; nil
+        /// for a container that is neither a member's value nor an array's first element.
+        @inline(__always)
+        func readParentAndOrdinal(of index: Int) -> (parent: Int32, ordinal: Int32)? {
             let packed = self[index].packed
-            if packed.isContainer {
-                let link = buffer.link(ofContainer: index)
-                return (link.parent, link.ordinal)
-            }
-            return (Int32(bitPattern: packed.link) - 1, Int32(bitPattern: packed.number))
+            guard packed.isContainer else { return (Int32(bitPattern: packed.link) - 1, Int32(bitPattern: packed.number)) }
+            guard index > 0 else { return nil }
+            let before = buffer.base[index - 1]
+            if before.code == PackedNode.keyCode { return (Int32(bitPattern: before.link) - 1, Int32(bitPattern: before.number)) }
+            if before.isContainer, before.number > 0 { return (Int32(truncatingIfNeeded: index - 1), 0) }
+            return nil
         }
 
         /// Equal when every node reads the same, parent and ordinal included.

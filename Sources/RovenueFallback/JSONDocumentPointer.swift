@@ -19,9 +19,9 @@ extension JSONDocument {
     package struct PointerSpeller {
         let document: JSONDocument
         /// The last pointer's steps from the top level down: each step's node (a key stands for its
-        /// member) and where its token ends in `spelled`. Ancestors come before their descendants
-        /// among the nodes, so the nodes ascend.
-        private var path: [(node: Int32, end: Int)] = []
+        /// member), its ordinal and where its token ends in `spelled`. Ancestors come before their
+        /// descendants among the nodes, so the nodes ascend.
+        private var path: [(node: Int32, ordinal: Int32, end: Int)] = []
         private var spelled: [UInt8] = []
         /// The steps walked up from the node being spelled, nearest first (kept for its capacity).
         private var steps: [(node: Int32, parent: Int32, ordinal: Int32)] = []
@@ -42,7 +42,9 @@ extension JSONDocument {
             while true {
                 while kept > 0, Int(path[kept - 1].node) > current { kept -= 1 }
                 if kept > 0, Int(path[kept - 1].node) == current { break }
-                let link = nodes.parentAndOrdinal(of: current)
+                let link = nodes.readParentAndOrdinal(of: current)
+                    ?? (kept > 0 ? laterSibling(current, of: kept - 1) : nil)
+                    ?? nodes.parentAndOrdinal(of: current)
                 guard link.parent >= 0 else {
                     kept = 0
                     break
@@ -61,29 +63,61 @@ extension JSONDocument {
                 } else {
                     JSONDocument.appendDecimal(Int(step.ordinal), to: &spelled)
                 }
-                path.append((step.node, spelled.count))
+                path.append((step.node, step.ordinal, spelled.count))
             }
             return String(decoding: spelled, as: UTF8.self)
+        }
+
+        /// The most siblings `laterSibling(_:of:)` steps over before it leaves the node to a search.
+        static let siblingSteps = 16
+
+        /// The parent and ordinal of the node at `index` when it is an element of the array that
+        /// holds the last path's step `step` and comes at most `siblingSteps` elements after it;
+        /// else nil. Found by stepping from element to element: each one's subtree ends where the
+        /// next begins.
+        private func laterSibling(_ index: Int, of step: Int) -> (parent: Int32, ordinal: Int32)? {
+            let nodes = document.nodes
+            let parent = step > 0 ? Int(path[step - 1].node) : 0
+            let array = nodes[parent]
+            guard array.kind == .array, index < Int(array.next) else { return nil }
+            var sibling = Int(nodes[Int(path[step].node)].next)
+            var ordinal = path[step].ordinal
+            for _ in 0..<Self.siblingSteps {
+                ordinal += 1
+                if sibling >= index { return sibling == index ? (Int32(truncatingIfNeeded: parent), ordinal) : nil }
+                sibling = Int(nodes[sibling].next)
+            }
+            return nil
         }
     }
 
     /// Appends the key string at `keyIndex` as a pointer's reference token.
+    ///
+    /// A key without escapes is read once: plain ASCII is copied as it is, or escaped when it
+    /// holds a `~` or `/`; a key with non-ASCII bytes or escapes is decoded first.
     fileprivate func appendPointerToken(ofKey keyIndex: Int, to spelled: inout [UInt8]) {
         let node = nodes[keyIndex]
         let start = Int(node.start) + 1
         let end = Int(node.end) - 1
-        let isPlainASCII = node.flags & JSONDocument.hasEscapes == 0
-            && bytes.withUnsafeBufferPointer { buffer in
-                !UnsafeBufferPointer(rebasing: buffer[start..<end]).contains { $0 >= 0x80 }
+        if node.flags & JSONDocument.hasEscapes == 0 {
+            let appended = storage.bytes.withUnsafeBufferPointer { buffer -> Bool in
+                let token = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                var needsEscapes = false
+                for byte in token {
+                    if byte >= 0x80 { return false }
+                    if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { needsEscapes = true }
+                }
+                if needsEscapes {
+                    JSONDocument.appendEscapedPointerToken(token, to: &spelled)
+                } else {
+                    spelled.append(contentsOf: token)
+                }
+                return true
             }
-        if isPlainASCII {
-            bytes.withUnsafeBufferPointer { buffer in
-                JSONDocument.appendEscapedPointerToken(UnsafeBufferPointer(rebasing: buffer[start..<end]), to: &spelled)
-            }
-        } else {
-            var key = decodeString(at: keyIndex)
-            key.withUTF8 { JSONDocument.appendEscapedPointerToken($0, to: &spelled) }
+            if appended { return }
         }
+        var key = decodeString(at: keyIndex)
+        key.withUTF8 { JSONDocument.appendEscapedPointerToken($0, to: &spelled) }
     }
 
     /// Appends `token`'s UTF-8 bytes with `~` as `~0` and `/` as `~1` (RFC 6901 §4).

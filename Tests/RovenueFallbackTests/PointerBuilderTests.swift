@@ -73,6 +73,11 @@ import Testing
         "[" + (0..<1234).map(String.init).joined(separator: ",") + "]",
         String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
         String(repeating: #"{"a/~":"#, count: 200) + "1" + String(repeating: "}", count: 200),
+        // Arrays of containers, short and longer than a speller steps over from one element to a later one.
+        #"[[], [1], [[2], []], {}, {"x": [{}, [3]]}, [], [[], [[]]]]"#,
+        "[" + (0..<40).map { #"{"k~\#($0)": [{"v/": [\#($0)]}, []]}"# }.joined(separator: ",") + "]",
+        "[" + (0..<300).map { $0 % 7 == 0 ? "[[\($0)]]" : "[]" }.joined(separator: ",") + "]",
+        #"{"": [{"": [{}, {"": []}]}, {"": ""}], "/": [[{"~": [[]]}]]}"#,
     ]
 
     @Test(arguments: 0..<literals.count) func everyNodesPointerMatchesTheWalk(_ which: Int) {

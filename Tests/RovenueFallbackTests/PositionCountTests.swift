@@ -26,20 +26,27 @@ struct PositionCountTests {
     }
 
     /// One-line text past three 4 KiB blocks with two-, three- and four-byte characters at every
-    /// alignment, and the same text broken into lines.
+    /// alignment, the same text broken into lines, broken by a syntax error, and in lines of
+    /// mixed lengths.
     static let texts: [String] = {
         let words = (0..<2500).map { index in ["a", "é", "€", "𝄞", "ab", "\u{202E}"][index % 6] + String(index % 10) }
         let oneLine = "[" + words.map { "\"\($0)\"" }.joined(separator: ",") + "]"
         let lines = "[\n" + words.map { "  \"\($0)\"" }.joined(separator: ",\n") + "\n]"
         // A syntax error in the third block: the parse, and its counts, end there.
         let broken = String(oneLine.prefix(5000)) + "\u{01}" + String(oneLine.dropFirst(5000))
-        return [oneLine, lines, broken]
+        // Lines around a quarter block (counted straight up to it, from the blocks' counts past it)
+        // that start and end anywhere in a block.
+        let mixed = "[\n" + stride(from: 0, to: words.count, by: 90).map { start in
+            let count = [3, 60, 130, 200, 90][start / 90 % 5]
+            return words[start..<min(start + count, words.count)].map { "\"\($0)\"" }.joined(separator: ",")
+        }.joined(separator: ",\n") + "\n]"
+        return [oneLine, lines, broken, mixed]
     }()
 
-    /// Each offset is counted from the nearer end of its 4 KiB block, so the last block's count
-    /// (the text's, or the parse's up to its error) must be exact; the reference parse, which
-    /// counts as it reads, gives the same.
-    @Test(arguments: [0, 1, 2])
+    /// An offset on a short line is counted from the line's start; any other from the nearer end
+    /// of its 4 KiB block, so the last block's count (the text's, or the parse's up to its error)
+    /// must be exact; the reference parse, which counts as it reads, gives the same.
+    @Test(arguments: [0, 1, 2, 3])
     func everyOffsetHasTheByteByBytePosition(text: Int) {
         let source = Self.texts[text]
         let bytes = Array(source.utf8)
