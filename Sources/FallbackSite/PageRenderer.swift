@@ -62,12 +62,13 @@ public final class PageValues: @unchecked Sendable {
         return PageValues.marker + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! })
     }
 
-    /// A value a token stands for: snapshot text, or trusted HTML as text or as UTF-8 bytes
-    /// (a page's body or a source listing, which are made as bytes).
+    /// A value a token stands for: snapshot text, or trusted HTML as text, as UTF-8 bytes (a
+    /// source listing, which is made as bytes), or written in place (a page's body, into its layout).
     enum Value {
         case text(String)
         case html(String)
         case htmlBytes([UInt8])
+        case htmlWriter(HTMLWriter)
 
         var isTrustedHTML: Bool {
             if case .text = self { false } else { true }
@@ -77,8 +78,18 @@ public final class PageValues: @unchecked Sendable {
             switch self {
             case .text(let text), .html(let text): text
             case .htmlBytes(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .htmlWriter(let writer): String(decoding: ByteWriter.array(capacity: writer.length) { writer.write(&$0) }, as: UTF8.self)
             }
         }
+    }
+
+    /// Trusted HTML that a substitution has written where its token stands, straight into the
+    /// page: a page's body, which as an array of its own was copied whole into its layout (a
+    /// page's every byte once more, 70 M instructions in a 1k build).
+    struct HTMLWriter {
+        /// About how many bytes `write` writes: the room a page makes for them.
+        let length: Int
+        let write: (inout ByteWriter) -> Void
     }
 
     /// A token that the page replaces with `trustedHTML`, unescaped.
@@ -90,6 +101,31 @@ public final class PageValues: @unchecked Sendable {
     func html(utf8 trustedHTML: [UInt8]) -> TrustedHTML {
         TrustedHTML(token: register(.htmlBytes(trustedHTML)))
     }
+
+    /// A token that the page replaces with the trusted HTML `write` writes, unescaped, in place,
+    /// when it is substituted; about `length` bytes. `write` must not keep `self` (the values keep it).
+    func html(length: Int, writing write: @escaping (inout ByteWriter) -> Void) -> TrustedHTML {
+        TrustedHTML(token: register(.htmlWriter(HTMLWriter(length: length, write: write))))
+    }
+
+    /// How many values are registered so far.
+    var count: Int { lock.withLock { values.count } }
+
+    /// The bytes of trusted HTML among `values`: what a page substituted with them holds beyond
+    /// its own bytes and its escaped text.
+    private static func trustedLength(of values: [Value]) -> Int {
+        values.reduce(0) { length, value in
+            switch value {
+            case .text: length
+            case .html(let html): length + html.utf8.count
+            case .htmlBytes(let bytes): length + bytes.count
+            case .htmlWriter(let writer): length + writer.length
+            }
+        }
+    }
+
+    /// The bytes of trusted HTML among the values registered so far.
+    var trustedLength: Int { Self.trustedLength(of: lock.withLock { values }) }
 
     func register(_ text: String, isTrustedHTML: Bool) -> String {
         register(isTrustedHTML ? .html(text) : .text(text))
@@ -230,7 +266,12 @@ public final class PageValues: @unchecked Sendable {
 
     /// Where the tokens of `source` stand, for the values registered so far.
     func tokenPlaces(in source: UnsafeBufferPointer<UInt8>) -> TokenPlaces {
-        TokenPlaces(scanning: source, marker: prefixBytes, valueCount: lock.withLock { values.count })
+        tokenPlaces(in: source, valueCount: count)
+    }
+
+    /// Where the tokens of `source` stand, for the first `valueCount` values.
+    func tokenPlaces(in source: UnsafeBufferPointer<UInt8>, valueCount: Int) -> TokenPlaces {
+        TokenPlaces(scanning: source, marker: prefixBytes, valueCount: valueCount)
     }
 
     /// `substitutedBytes(in:)` of `source`, whose tokens stand at `tokens` (made from the same
@@ -238,34 +279,48 @@ public final class PageValues: @unchecked Sendable {
     /// the places a scan finds for this page's values.
     func substitutedBytes(in source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces) -> [UInt8] {
         let snapshot = lock.withLock { values }
-        let tokens = tokens.holds(forValueCount: snapshot.count) ? tokens : TokenPlaces(scanning: source, marker: prefixBytes, valueCount: snapshot.count)
         // Room for the page with its escaped text and any trusted HTML it holds (a page's body, its
         // source listings): the writer need not grow, and copy, on the way.
-        let trustedLength = snapshot.reduce(0) { length, value in
-            switch value {
-            case .text: length
-            case .html(let html): length + html.utf8.count
-            case .htmlBytes(let bytes): length + bytes.count
-            }
-        }
+        let trustedLength = Self.trustedLength(of: snapshot)
         return ByteWriter.array(capacity: source.count + source.count / 4 + trustedLength) { output in
-            var copiedUpTo = 0
-            for token in tokens.places {
-                output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
-                switch snapshot[token.number] {
-                case .html(let html): output.append(html)
-                case .htmlBytes(let bytes): output.append(bytes: bytes)
-                case .text(let text):
-                    switch token.context {
-                    case .content: SnapshotText.appendHTML(text, to: &output)
-                    case .attribute: SnapshotText.appendAttribute(text, to: &output)
-                    case .plainText: output.append(SnapshotText.plainText(text))
-                    }
-                }
-                copiedUpTo = token.end
-            }
-            output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
+            appendSubstituted(source, tokens: tokens, values: snapshot, to: &output)
         }
+    }
+
+    /// Appends `substitutedBytes(in:tokens:)` of `source` as the first `valueCount` values
+    /// registered make it (a page's body, whose layout registers more): its tokens' places as a
+    /// scan for that many values finds them.
+    func appendSubstituted(_ source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces, valueCount: Int, to output: inout ByteWriter) {
+        let snapshot = lock.withLock { values }
+        precondition(valueCount <= snapshot.count)
+        appendSubstituted(source, tokens: tokens, values: snapshot[..<valueCount], to: &output)
+    }
+
+    /// `source` with the tokens at `tokens` replaced by `values` (all the page's values, or the
+    /// first of them), appended to `output`.
+    private func appendSubstituted(_ source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces, values snapshot: ArraySlice<Value>, to output: inout ByteWriter) {
+        let tokens = tokens.holds(forValueCount: snapshot.count) ? tokens : TokenPlaces(scanning: source, marker: prefixBytes, valueCount: snapshot.count)
+        var copiedUpTo = 0
+        for token in tokens.places {
+            output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
+            switch snapshot[token.number] {
+            case .html(let html): output.append(html)
+            case .htmlBytes(let bytes): output.append(bytes: bytes)
+            case .htmlWriter(let writer): writer.write(&output)
+            case .text(let text):
+                switch token.context {
+                case .content: SnapshotText.appendHTML(text, to: &output)
+                case .attribute: SnapshotText.appendAttribute(text, to: &output)
+                case .plainText: output.append(SnapshotText.plainText(text))
+                }
+            }
+            copiedUpTo = token.end
+        }
+        output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
+    }
+
+    private func appendSubstituted(_ source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces, values snapshot: [Value], to output: inout ByteWriter) {
+        appendSubstituted(source, tokens: tokens, values: snapshot[...], to: &output)
     }
 }
 
@@ -805,18 +860,37 @@ public struct TemplateSet: Sendable {
     func renderPageBytes(
         _ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard, memo: PageMemo? = nil
     ) throws -> [UInt8] {
+        let markdown = try renderMarkdown(name, context: context, values: values, budget: budget)
+        if let memo { return memo.substitutedMarkdown(markdown, values: values) }
+        return markdown.withUnsafeBufferPointer { markdown in
+            Markdown.withHTML(fromUTF8: markdown) { values.substitutedBytes(in: $0) }
+        }
+    }
+
+    /// `renderPageBytes` as the token of the page's HTML, which the layout's substitution writes in
+    /// place where it holds the token (`PageValues.html(length:writing:)`), for the values
+    /// registered by then: the same bytes, with no array of their own to copy into the page.
+    func renderPageInPlace(
+        _ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard, memo: PageMemo
+    ) throws -> TrustedHTML {
+        let markdown = try renderMarkdown(name, context: context, values: values, budget: budget)
+        let valueCount = values.count
+        // Room for the HTML as for a page's substitution (`substitutedBytes(in:tokens:)`), with
+        // more for cmark-gfm's markup, which the Markdown's length does not count.
+        return values.html(length: markdown.count + markdown.count / 2 + values.trustedLength) { [unowned values] output in
+            memo.appendSubstitutedMarkdown(markdown, values: values, valueCount: valueCount, to: &output)
+        }
+    }
+
+    /// The Markdown template `name` rendered with `context`, its values as tokens.
+    private func renderMarkdown(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
-        let markdown: [UInt8]
         do {
-            markdown = try values.withRenderEscaping { escaping throws(MustacheError) in
+            return try values.withRenderEscaping { escaping throws(MustacheError) in
                 try template.renderUTF8(context, partials: partials, escaping: escaping, budget: budget)
             }
         } catch {
             throw TemplateError(description: error.description)
-        }
-        if let memo { return memo.substitutedMarkdown(markdown, values: values) }
-        return markdown.withUnsafeBufferPointer { markdown in
-            Markdown.withHTML(fromUTF8: markdown) { values.substitutedBytes(in: $0) }
         }
     }
 
@@ -933,14 +1007,38 @@ final class PageMemo: @unchecked Sendable {
         }
         return input.withUnsafeBufferPointer { input in
             Markdown.withHTML(fromUTF8: input) { html in
-                let tokens = values.tokenPlaces(in: html)
-                if shouldKeep(key, bytes: input.count + html.count + tokens.places.capacity * MemoryLayout<TokenPlaces.Place>.stride) {
-                    let rendered = RenderedMarkdown(html: Array(html), tokens: tokens)
-                    lock.withLock { markdown[key] = rendered }
-                }
-                return values.substitutedBytes(in: html, tokens: tokens)
+                values.substitutedBytes(in: html, tokens: tokens(of: html, key: key, input: input, valueCount: values.count, values: values))
             }
         }
+    }
+
+    /// `substitutedMarkdown` for the first `valueCount` of the page's `values` (those registered
+    /// when `input` was rendered), appended to `output`: a page's body, written into its layout.
+    func appendSubstitutedMarkdown(_ input: [UInt8], values: PageValues, valueCount: Int, to output: inout ByteWriter) {
+        let key = ExactBytes(input)
+        if let rendered = lock.withLock({ markdown[key] }) {
+            rendered.html.withUnsafeBufferPointer { values.appendSubstituted($0, tokens: rendered.tokens, valueCount: valueCount, to: &output) }
+            return
+        }
+        input.withUnsafeBufferPointer { input in
+            Markdown.withHTML(fromUTF8: input) { html in
+                let tokens = tokens(of: html, key: key, input: input, valueCount: valueCount, values: values)
+                values.appendSubstituted(html, tokens: tokens, valueCount: valueCount, to: &output)
+            }
+        }
+    }
+
+    /// Where the tokens of cmark-gfm's `html` of the Markdown `input` stand, for `valueCount`
+    /// values; kept with the HTML from the second time `input` is met.
+    private func tokens(
+        of html: UnsafeBufferPointer<UInt8>, key: ExactBytes, input: UnsafeBufferPointer<UInt8>, valueCount: Int, values: PageValues
+    ) -> TokenPlaces {
+        let tokens = values.tokenPlaces(in: html, valueCount: valueCount)
+        if shouldKeep(key, bytes: input.count + html.count + tokens.places.capacity * MemoryLayout<TokenPlaces.Place>.stride) {
+            let rendered = RenderedMarkdown(html: Array(html), tokens: tokens)
+            lock.withLock { markdown[key] = rendered }
+        }
+        return tokens
     }
 
     /// The page for the rendered layout `input` and the page's `values`, with its tokens' places
