@@ -1,6 +1,7 @@
 import Foundation
 import FallbackMarkdown
 import FallbackMustache
+import RovenueFallback
 
 /// Renders a page template (Mustache over GitHub-Flavored Markdown) so that no interpolated value
 /// ever reaches cmark-gfm or the page as markup.
@@ -61,12 +62,13 @@ public final class PageValues: @unchecked Sendable {
         return PageValues.marker + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! })
     }
 
-    /// A value a token stands for: snapshot text, or trusted HTML as text or as UTF-8 bytes
-    /// (a page's body or a source listing, which are made as bytes).
+    /// A value a token stands for: snapshot text, or trusted HTML as text, as UTF-8 bytes (a
+    /// source listing, which is made as bytes), or written in place (a page's body, into its layout).
     enum Value {
         case text(String)
         case html(String)
         case htmlBytes([UInt8])
+        case htmlWriter(HTMLWriter)
 
         var isTrustedHTML: Bool {
             if case .text = self { false } else { true }
@@ -76,8 +78,18 @@ public final class PageValues: @unchecked Sendable {
             switch self {
             case .text(let text), .html(let text): text
             case .htmlBytes(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .htmlWriter(let writer): String(decoding: ByteWriter.array(capacity: writer.length) { writer.write(&$0) }, as: UTF8.self)
             }
         }
+    }
+
+    /// Trusted HTML that a substitution has written where its token stands, straight into the
+    /// page: a page's body, which as an array of its own was copied whole into its layout (a
+    /// page's every byte once more, 70 M instructions in a 1k build).
+    struct HTMLWriter {
+        /// About how many bytes `write` writes: the room a page makes for them.
+        let length: Int
+        let write: (inout ByteWriter) -> Void
     }
 
     /// A token that the page replaces with `trustedHTML`, unescaped.
@@ -89,6 +101,31 @@ public final class PageValues: @unchecked Sendable {
     func html(utf8 trustedHTML: [UInt8]) -> TrustedHTML {
         TrustedHTML(token: register(.htmlBytes(trustedHTML)))
     }
+
+    /// A token that the page replaces with the trusted HTML `write` writes, unescaped, in place,
+    /// when it is substituted; about `length` bytes. `write` must not keep `self` (the values keep it).
+    func html(length: Int, writing write: @escaping (inout ByteWriter) -> Void) -> TrustedHTML {
+        TrustedHTML(token: register(.htmlWriter(HTMLWriter(length: length, write: write))))
+    }
+
+    /// How many values are registered so far.
+    var count: Int { lock.withLock { values.count } }
+
+    /// The bytes of trusted HTML among `values`: what a page substituted with them holds beyond
+    /// its own bytes and its escaped text.
+    private static func trustedLength(of values: [Value]) -> Int {
+        values.reduce(0) { length, value in
+            switch value {
+            case .text: length
+            case .html(let html): length + html.utf8.count
+            case .htmlBytes(let bytes): length + bytes.count
+            case .htmlWriter(let writer): length + writer.length
+            }
+        }
+    }
+
+    /// The bytes of trusted HTML among the values registered so far.
+    var trustedLength: Int { Self.trustedLength(of: lock.withLock { values }) }
 
     func register(_ text: String, isTrustedHTML: Bool) -> String {
         register(isTrustedHTML ? .html(text) : .text(text))
@@ -229,7 +266,12 @@ public final class PageValues: @unchecked Sendable {
 
     /// Where the tokens of `source` stand, for the values registered so far.
     func tokenPlaces(in source: UnsafeBufferPointer<UInt8>) -> TokenPlaces {
-        TokenPlaces(scanning: source, marker: prefixBytes, valueCount: lock.withLock { values.count })
+        tokenPlaces(in: source, valueCount: count)
+    }
+
+    /// Where the tokens of `source` stand, for the first `valueCount` values.
+    func tokenPlaces(in source: UnsafeBufferPointer<UInt8>, valueCount: Int) -> TokenPlaces {
+        TokenPlaces(scanning: source, marker: prefixBytes, valueCount: valueCount)
     }
 
     /// `substitutedBytes(in:)` of `source`, whose tokens stand at `tokens` (made from the same
@@ -237,34 +279,48 @@ public final class PageValues: @unchecked Sendable {
     /// the places a scan finds for this page's values.
     func substitutedBytes(in source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces) -> [UInt8] {
         let snapshot = lock.withLock { values }
-        let tokens = tokens.holds(forValueCount: snapshot.count) ? tokens : TokenPlaces(scanning: source, marker: prefixBytes, valueCount: snapshot.count)
         // Room for the page with its escaped text and any trusted HTML it holds (a page's body, its
         // source listings): the writer need not grow, and copy, on the way.
-        let trustedLength = snapshot.reduce(0) { length, value in
-            switch value {
-            case .text: length
-            case .html(let html): length + html.utf8.count
-            case .htmlBytes(let bytes): length + bytes.count
-            }
-        }
+        let trustedLength = Self.trustedLength(of: snapshot)
         return ByteWriter.array(capacity: source.count + source.count / 4 + trustedLength) { output in
-            var copiedUpTo = 0
-            for token in tokens.places {
-                output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
-                switch snapshot[token.number] {
-                case .html(let html): output.append(html)
-                case .htmlBytes(let bytes): output.append(bytes: bytes)
-                case .text(let text):
-                    switch token.context {
-                    case .content: SnapshotText.appendHTML(text, to: &output)
-                    case .attribute: SnapshotText.appendAttribute(text, to: &output)
-                    case .plainText: output.append(SnapshotText.plainText(text))
-                    }
-                }
-                copiedUpTo = token.end
-            }
-            output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
+            appendSubstituted(source, tokens: tokens, values: snapshot, to: &output)
         }
+    }
+
+    /// Appends `substitutedBytes(in:tokens:)` of `source` as the first `valueCount` values
+    /// registered make it (a page's body, whose layout registers more): its tokens' places as a
+    /// scan for that many values finds them.
+    func appendSubstituted(_ source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces, valueCount: Int, to output: inout ByteWriter) {
+        let snapshot = lock.withLock { values }
+        precondition(valueCount <= snapshot.count)
+        appendSubstituted(source, tokens: tokens, values: snapshot[..<valueCount], to: &output)
+    }
+
+    /// `source` with the tokens at `tokens` replaced by `values` (all the page's values, or the
+    /// first of them), appended to `output`.
+    private func appendSubstituted(_ source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces, values snapshot: ArraySlice<Value>, to output: inout ByteWriter) {
+        let tokens = tokens.holds(forValueCount: snapshot.count) ? tokens : TokenPlaces(scanning: source, marker: prefixBytes, valueCount: snapshot.count)
+        var copiedUpTo = 0
+        for token in tokens.places {
+            output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
+            switch snapshot[token.number] {
+            case .html(let html): output.append(html)
+            case .htmlBytes(let bytes): output.append(bytes: bytes)
+            case .htmlWriter(let writer): writer.write(&output)
+            case .text(let text):
+                switch token.context {
+                case .content: SnapshotText.appendHTML(text, to: &output)
+                case .attribute: SnapshotText.appendAttribute(text, to: &output)
+                case .plainText: output.append(SnapshotText.plainText(text))
+                }
+            }
+            copiedUpTo = token.end
+        }
+        output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
+    }
+
+    private func appendSubstituted(_ source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces, values snapshot: [Value], to output: inout ByteWriter) {
+        appendSubstituted(source, tokens: tokens, values: snapshot[...], to: &output)
     }
 }
 
@@ -291,7 +347,44 @@ struct TokenPlaces: Sendable {
     /// True when a candidate's digits reached `valueCount`, which made it no token.
     private let reachedCount: Bool
 
-    init(scanning source: UnsafeBufferPointer<UInt8>, marker: [UInt8], valueCount: Int) {
+    /// Scans `source` along `path`: by 64-byte blocks (`scanBlocks`), or byte by byte through
+    /// `MarkupPosition`, the reference the tests compare the blocks with. Both find the same places.
+    init(scanning source: UnsafeBufferPointer<UInt8>, marker: [UInt8], valueCount: Int, path: StructuralIndex.Path = .vector) {
+        // A pattern, not `==`: the enum's `==` from another module is a call through its witness.
+        #if _endian(little)
+            let byBlocks = if case .vector = path { true } else { false }
+        #else
+            // The block masks read a vector's bytes as words, lowest address lowest.
+            let byBlocks = false
+        #endif
+        var scan = Scan(capacity: min(valueCount, source.count / (marker.count + 1 + PageValues.suffix.utf8.count)))
+        if byBlocks {
+            Self.scanBlocks(source, marker: marker, valueCount: valueCount, into: &scan)
+        } else {
+            Self.scanBytes(source, marker: marker, valueCount: valueCount, into: &scan)
+        }
+        places = scan.places
+        self.valueCount = valueCount
+        largestNumber = scan.largestNumber
+        reachedCount = scan.reachedCount
+    }
+
+    /// What a scan finds, as it goes.
+    private struct Scan {
+        var places: [Place] = []
+        var largestNumber = -1
+        var reachedCount = false
+
+        init(capacity: Int) {
+            // Room for every token the bytes can hold, as far as the values registered go: the
+            // array no longer grows, and copies, eight or nine times on a page (22 M in the 1k build).
+            places.reserveCapacity(capacity)
+        }
+    }
+
+    /// The scan that feeds `MarkupPosition` every byte that is not a token's (`skip` passing those
+    /// that cannot change it).
+    private static func scanBytes(_ source: UnsafeBufferPointer<UInt8>, marker: [UInt8], valueCount: Int, into scan: inout Scan) {
         let suffix = Array(PageValues.suffix.utf8)
         /// True when `bytes` stand in `source` from `offset` (the caller has checked that they fit).
         /// `memcmp`: `elementsEqual` here was fast only while the compiler inlined it, and an
@@ -299,12 +392,6 @@ struct TokenPlaces: Sendable {
         func occurs(_ bytes: [UInt8], at offset: Int) -> Bool {
             bytes.withUnsafeBufferPointer { memcmp(source.baseAddress! + offset, $0.baseAddress!, $0.count) == 0 }
         }
-        var places: [Place] = []
-        // Room for every token the bytes can hold, as far as the values registered go: the array
-        // no longer grows, and copies, eight or nine times on a page (22 M in the 1k build).
-        places.reserveCapacity(min(valueCount, source.count / (marker.count + 1 + suffix.count)))
-        var largestNumber = -1
-        var reachedCount = false
         var position = MarkupPosition()
         var index = 0
         let stopClasses = MarkupPosition.StopClasses()
@@ -324,21 +411,17 @@ struct TokenPlaces: Sendable {
                 number = number * 10 + Int(source[end] - UInt8(ascii: "0"))
                 end += 1
             }
-            if number >= valueCount { reachedCount = true }
+            if number >= valueCount { scan.reachedCount = true }
             guard end > index + marker.count, number < valueCount, source.count >= end + suffix.count, occurs(suffix, at: end)
             else {
                 position.advance(over: source, at: index)
                 index += 1
                 continue
             }
-            places.append(Place(start: index, end: end + suffix.count, number: number, context: position.context))
-            largestNumber = max(largestNumber, number)
+            scan.places.append(Place(start: index, end: end + suffix.count, number: number, context: position.context))
+            scan.largestNumber = max(scan.largestNumber, number)
             index = end + suffix.count
         }
-        self.places = places
-        self.valueCount = valueCount
-        self.largestNumber = largestNumber
-        self.reachedCount = reachedCount
     }
 
     /// True when a scan of the same bytes for `count` values finds these places: each number is
@@ -354,11 +437,11 @@ struct TokenPlaces: Sendable {
 struct MarkupPosition {
     enum Context { case content, attribute, plainText }
 
-    private enum State { case content, tag, doubleQuoted, singleQuoted, plainText }
+    fileprivate enum State { case content, tag, doubleQuoted, singleQuoted, plainText }
 
     /// A tag's name as read so far, lowercased, without an allocation per tag: its first eight
     /// bytes packed, and its length. No plain-text element's name is longer than eight bytes.
-    private struct TagName: Equatable {
+    fileprivate struct TagName: Equatable {
         private var packed: UInt64 = 0
         private(set) var count = 0
 
@@ -382,12 +465,12 @@ struct MarkupPosition {
         subscript(index: Int) -> UInt8 { UInt8(truncatingIfNeeded: packed >> (8 * index)) }
     }
 
-    private static let plainTextElements: [TagName] = ["title", "textarea", "script", "style"].map(TagName.init)
+    fileprivate static let plainTextElements: [TagName] = ["title", "textarea", "script", "style"].map(TagName.init)
 
     /// The lengths of those names, shortest to longest: a tag whose name falls outside skips the
     /// lookup. Derived from the list, so a name added to it is never skipped by a stale bound; a
     /// name must fit the eight bytes a `TagName` holds.
-    private static let plainTextNameLengths: ClosedRange<Int> = {
+    fileprivate static let plainTextNameLengths: ClosedRange<Int> = {
         let lengths = plainTextElements.map(\.count)
         precondition(lengths.allSatisfy { $0 <= 8 }, "a plain-text element's name is longer than a TagName holds")
         return (lengths.min() ?? 0)...(lengths.max() ?? 0)
@@ -403,7 +486,11 @@ struct MarkupPosition {
     /// In a plain-text element: the name whose end tag closes it.
     private var openElement = TagName()
 
-    var context: Context {
+    var context: Context { Self.context(of: state) }
+
+    /// The context of a byte read in `state`.
+    @inline(__always)
+    fileprivate static func context(of state: State) -> Context {
         switch state {
         case .content: .content
         case .tag, .doubleQuoted, .singleQuoted: .attribute
@@ -412,7 +499,7 @@ struct MarkupPosition {
     }
 
     /// What `skip(over:from:classes:)` stops at, as bits of `stopClassTable`.
-    private static let lessThan: UInt8 = 1, doubleQuote: UInt8 = 2, singleQuote: UInt8 = 4, greaterThan: UInt8 = 8,
+    fileprivate static let lessThan: UInt8 = 1, doubleQuote: UInt8 = 2, singleQuote: UInt8 = 4, greaterThan: UInt8 = 8,
         slash: UInt8 = 16, nameByte: UInt8 = 32, markerByte: UInt8 = 64
 
     /// The classes of each byte: the markup bytes some state stops at, a tag name's bytes (ASCII
@@ -520,22 +607,9 @@ struct MarkupPosition {
                 readingName = true
                 return
             }
-            switch byte {
-            case UInt8(ascii: "\""): state = .doubleQuoted
-            case UInt8(ascii: "'"): state = .singleQuoted
-            case UInt8(ascii: ">"):
-                if !isEndTag, nameLengths.contains(tagName.count), Self.plainTextElements.contains(tagName) {
-                    state = .plainText
-                    openElement = tagName
-                } else {
-                    state = .content
-                }
-            default: break
-            }
-        case .doubleQuoted:
-            if byte == UInt8(ascii: "\"") { state = .tag }
-        case .singleQuoted:
-            if byte == UInt8(ascii: "'") { state = .tag }
+            state = Self.state(after: byte, in: state, isEndTag: isEndTag, tagName: tagName, nameLengths: nameLengths, openElement: &openElement)
+        case .doubleQuoted, .singleQuoted:
+            state = Self.state(after: byte, in: state, isEndTag: isEndTag, tagName: tagName, nameLengths: nameLengths, openElement: &openElement)
         case .plainText:
             // `</name` ends the element, in any case.
             guard byte == UInt8(ascii: "<"), index + 1 + openElement.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/") else { return }
@@ -547,8 +621,181 @@ struct MarkupPosition {
         }
     }
 
-    private static func isLetter(_ byte: UInt8) -> Bool {
+    /// The state after `byte` in a tag past its name, or in a quoted attribute value: a quote opens
+    /// or closes a value, and `>` ends the tag, into the text of a plain-text element when a start
+    /// tag opens one (`openElement` is then its name). Other states are left as they are.
+    @inline(__always)
+    fileprivate static func state(
+        after byte: UInt8, in state: State, isEndTag: Bool, tagName: TagName, nameLengths: ClosedRange<Int>, openElement: inout TagName
+    ) -> State {
+        switch state {
+        case .tag:
+            switch byte {
+            case UInt8(ascii: "\""): return .doubleQuoted
+            case UInt8(ascii: "'"): return .singleQuoted
+            case UInt8(ascii: ">"):
+                guard !isEndTag, nameLengths.contains(tagName.count), plainTextElements.contains(tagName) else { return .content }
+                openElement = tagName
+                return .plainText
+            default: return .tag
+            }
+        case .doubleQuoted: return byte == UInt8(ascii: "\"") ? .tag : .doubleQuoted
+        case .singleQuoted: return byte == UInt8(ascii: "'") ? .tag : .singleQuoted
+        case .content, .plainText: return state
+        }
+    }
+
+    fileprivate static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+}
+
+extension TokenPlaces {
+    /// `scanBytes` 64 bytes at a time: a block's bytes that can change the position or start a
+    /// token (`<`, `>`, quotes, the marker's first byte) found at once as the bits of a mask
+    /// (`StructuralIndex.bits`), and only those visited, in order, with the state of
+    /// `MarkupPosition` held in locals. Tags stop a page's scan every seven bytes or so, too often
+    /// for a skip to the next stop to pay (`ByteBlocks`); here a stop costs a dozen instructions,
+    /// not the seventy of a skip's return and an `advance(over:at:)`.
+    ///
+    /// It finds what `scanBytes` finds, on any bytes: bytes no state acts on are passed alike, a
+    /// start tag's name is read whole at its `<` as `MarkupPosition` reads it (tokens inside it
+    /// found, and left out of it), and an end tag's name, which no state looks at, is not read.
+    private static func scanBlocks(_ source: UnsafeBufferPointer<UInt8>, marker: [UInt8], valueCount: Int, into scan: inout Scan) {
+        typealias Block = SIMD64<UInt8>
+        let count = source.count
+        guard count > 0, let base = source.baseAddress, let markerFirst = marker.first else { return }
+        let raw = UnsafeRawPointer(base)
+        let suffix = Array(PageValues.suffix.utf8)
+        let markerCount = marker.count
+        // A marker of 8 to 16 bytes (a build's prefix has 16) is compared as two words that
+        // overlap, and the 4-byte suffix as one: `memcmp` calls cost 19 M in a 1k build.
+        let markerAsWords = markerCount >= 8 && markerCount <= 16
+        let markerHead = markerAsWords ? marker.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } : 0
+        let markerTail = markerAsWords ? marker.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: markerCount - 8, as: UInt64.self) } : 0
+        let suffixWord = suffix.count == 4 ? suffix.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) } : 0
+
+        @inline(__always)
+        func occurs(_ bytes: [UInt8], at offset: Int) -> Bool {
+            bytes.withUnsafeBufferPointer { memcmp(base + offset, $0.baseAddress!, $0.count) == 0 }
+        }
+
+        /// The end of the token at `index` (whose byte is the token byte), recorded in `scan` in
+        /// `context`; nil when none starts there, as `scanBytes` tells.
+        @inline(__always)
+        func token(at index: Int, in context: MarkupPosition.Context) -> Int? {
+            guard base[index] == markerFirst, index + markerCount <= count else { return nil }
+            let markerFound =
+                markerAsWords
+                ? raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) == markerHead
+                    && raw.loadUnaligned(fromByteOffset: index + markerCount - 8, as: UInt64.self) == markerTail
+                : occurs(marker, at: index)
+            guard markerFound else { return nil }
+            var end = index + markerCount
+            var number = 0
+            while end < count, base[end] >= UInt8(ascii: "0"), base[end] <= UInt8(ascii: "9"), number < valueCount {
+                number = number * 10 + Int(base[end] - UInt8(ascii: "0"))
+                end += 1
+            }
+            if number >= valueCount { scan.reachedCount = true }
+            guard end > index + markerCount, number < valueCount, count >= end + suffix.count else { return nil }
+            let suffixFound = suffix.count == 4 ? raw.loadUnaligned(fromByteOffset: end, as: UInt32.self) == suffixWord : occurs(suffix, at: end)
+            guard suffixFound else { return nil }
+            scan.places.append(Place(start: index, end: end + suffix.count, number: number, context: context))
+            scan.largestNumber = max(scan.largestNumber, number)
+            return end + suffix.count
+        }
+
+        let classes = MarkupPosition.StopClasses()
+        let nameLengths = MarkupPosition.plainTextNameLengths
+        let laneBits = StructuralIndex.laneBits
+        let tokenByte = PageValues.marker.utf8.first!
+        let lessThan = Block(repeating: UInt8(ascii: "<")), greaterThan = Block(repeating: UInt8(ascii: ">"))
+        let doubleQuote = Block(repeating: UInt8(ascii: "\"")), singleQuote = Block(repeating: UInt8(ascii: "'"))
+        let tokenBytes = Block(repeating: tokenByte)
+
+        var state = MarkupPosition.State.content
+        var isEndTag = false
+        var tagName = MarkupPosition.TagName()
+        /// In a plain-text element: the name whose end tag closes it.
+        var openElement = MarkupPosition.TagName()
+        /// The first byte not yet passed: a token or a tag's name read past a stop moves it on.
+        var next = 0
+        var blockStart = 0
+        while blockStart < count {
+            let block: Block
+            if blockStart + 64 <= count {
+                block = raw.loadUnaligned(fromByteOffset: blockStart, as: Block.self)
+            } else {
+                // The last, partial block, padded with spaces, which stop nothing.
+                var padded = Block(repeating: 0x20)
+                for lane in 0..<(count - blockStart) { padded[lane] = base[blockStart + lane] }
+                block = padded
+            }
+            var stops = StructuralIndex.bits(
+                (block .== lessThan) .| (block .== greaterThan) .| (block .== doubleQuote) .| (block .== singleQuote) .| (block .== tokenBytes),
+                laneBits)
+            while stops != 0 {
+                let index = blockStart &+ stops.trailingZeroBitCount
+                stops &= stops &- 1
+                guard index >= next else { continue }
+                let byte = base[index]
+                if byte == tokenByte {
+                    // Not a token's: the byte changes nothing (a start tag's name was read at its `<`).
+                    if let end = token(at: index, in: MarkupPosition.context(of: state)) { next = end }
+                    continue
+                }
+                switch state {
+                case .content:
+                    guard byte == UInt8(ascii: "<"), index + 1 < count else { continue }
+                    let after = base[index + 1]
+                    if MarkupPosition.isLetter(after) {
+                        state = .tag
+                        isEndTag = false
+                        tagName = MarkupPosition.TagName()
+                        // The name, as `MarkupPosition` reads it: letters and digits, with the
+                        // tokens among them left out; the byte after it counts in the tag.
+                        var nameIndex = index + 1
+                        while nameIndex < count {
+                            let nameByte = base[nameIndex]
+                            let byteClasses = classes[nameByte]
+                            guard byteClasses & MarkupPosition.nameByte != 0 else { break }
+                            if byteClasses & MarkupPosition.markerByte != 0, let end = token(at: nameIndex, in: .attribute) {
+                                nameIndex = end
+                                continue
+                            }
+                            tagName.append(nameByte | 0x20)
+                            nameIndex += 1
+                        }
+                        next = nameIndex
+                    } else if after == UInt8(ascii: "/") || after == UInt8(ascii: "!") || after == UInt8(ascii: "?") {
+                        state = .tag
+                        isEndTag = after == UInt8(ascii: "/")
+                        tagName = MarkupPosition.TagName()
+                    }
+                case .tag, .doubleQuoted, .singleQuoted:
+                    state = MarkupPosition.state(
+                        after: byte, in: state, isEndTag: isEndTag, tagName: tagName, nameLengths: nameLengths, openElement: &openElement)
+                case .plainText:
+                    if byte == UInt8(ascii: "<"), endTag(of: openElement, in: source, at: index) {
+                        state = .tag
+                        isEndTag = true
+                        tagName = openElement
+                    }
+                }
+            }
+            blockStart = max(blockStart + 64, next)
+        }
+    }
+
+    /// True when the `<` at `index` starts `</name` for the plain-text element `name`, in any case.
+    /// Not inlined: the compiler took its bytes of `name` out of its loop into every stop's path
+    /// (26 instructions a stop, 100 M in a 1k build), for a test a page makes a few times.
+    @inline(never)
+    private static func endTag(of name: MarkupPosition.TagName, in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index + 1 + name.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/") else { return false }
+        for offset in 0..<name.count where bytes[index + 2 + offset] | 0x20 != name[offset] { return false }
+        return true
     }
 }
 
@@ -613,18 +860,37 @@ public struct TemplateSet: Sendable {
     func renderPageBytes(
         _ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard, memo: PageMemo? = nil
     ) throws -> [UInt8] {
+        let markdown = try renderMarkdown(name, context: context, values: values, budget: budget)
+        if let memo { return memo.substitutedMarkdown(markdown, values: values) }
+        return markdown.withUnsafeBufferPointer { markdown in
+            Markdown.withHTML(fromUTF8: markdown) { values.substitutedBytes(in: $0) }
+        }
+    }
+
+    /// `renderPageBytes` as the token of the page's HTML, which the layout's substitution writes in
+    /// place where it holds the token (`PageValues.html(length:writing:)`), for the values
+    /// registered by then: the same bytes, with no array of their own to copy into the page.
+    func renderPageInPlace(
+        _ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget = .standard, memo: PageMemo
+    ) throws -> TrustedHTML {
+        let markdown = try renderMarkdown(name, context: context, values: values, budget: budget)
+        let valueCount = values.count
+        // Room for the HTML as for a page's substitution (`substitutedBytes(in:tokens:)`), with
+        // more for cmark-gfm's markup, which the Markdown's length does not count.
+        return values.html(length: markdown.count + markdown.count / 2 + values.trustedLength) { [unowned values] output in
+            memo.appendSubstitutedMarkdown(markdown, values: values, valueCount: valueCount, to: &output)
+        }
+    }
+
+    /// The Markdown template `name` rendered with `context`, its values as tokens.
+    private func renderMarkdown(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
-        let markdown: [UInt8]
         do {
-            markdown = try values.withRenderEscaping { escaping throws(MustacheError) in
+            return try values.withRenderEscaping { escaping throws(MustacheError) in
                 try template.renderUTF8(context, partials: partials, escaping: escaping, budget: budget)
             }
         } catch {
             throw TemplateError(description: error.description)
-        }
-        if let memo { return memo.substitutedMarkdown(markdown, values: values) }
-        return markdown.withUnsafeBufferPointer { markdown in
-            Markdown.withHTML(fromUTF8: markdown) { values.substitutedBytes(in: $0) }
         }
     }
 
@@ -741,14 +1007,38 @@ final class PageMemo: @unchecked Sendable {
         }
         return input.withUnsafeBufferPointer { input in
             Markdown.withHTML(fromUTF8: input) { html in
-                let tokens = values.tokenPlaces(in: html)
-                if shouldKeep(key, bytes: input.count + html.count + tokens.places.capacity * MemoryLayout<TokenPlaces.Place>.stride) {
-                    let rendered = RenderedMarkdown(html: Array(html), tokens: tokens)
-                    lock.withLock { markdown[key] = rendered }
-                }
-                return values.substitutedBytes(in: html, tokens: tokens)
+                values.substitutedBytes(in: html, tokens: tokens(of: html, key: key, input: input, valueCount: values.count, values: values))
             }
         }
+    }
+
+    /// `substitutedMarkdown` for the first `valueCount` of the page's `values` (those registered
+    /// when `input` was rendered), appended to `output`: a page's body, written into its layout.
+    func appendSubstitutedMarkdown(_ input: [UInt8], values: PageValues, valueCount: Int, to output: inout ByteWriter) {
+        let key = ExactBytes(input)
+        if let rendered = lock.withLock({ markdown[key] }) {
+            rendered.html.withUnsafeBufferPointer { values.appendSubstituted($0, tokens: rendered.tokens, valueCount: valueCount, to: &output) }
+            return
+        }
+        input.withUnsafeBufferPointer { input in
+            Markdown.withHTML(fromUTF8: input) { html in
+                let tokens = tokens(of: html, key: key, input: input, valueCount: valueCount, values: values)
+                values.appendSubstituted(html, tokens: tokens, valueCount: valueCount, to: &output)
+            }
+        }
+    }
+
+    /// Where the tokens of cmark-gfm's `html` of the Markdown `input` stand, for `valueCount`
+    /// values; kept with the HTML from the second time `input` is met.
+    private func tokens(
+        of html: UnsafeBufferPointer<UInt8>, key: ExactBytes, input: UnsafeBufferPointer<UInt8>, valueCount: Int, values: PageValues
+    ) -> TokenPlaces {
+        let tokens = values.tokenPlaces(in: html, valueCount: valueCount)
+        if shouldKeep(key, bytes: input.count + html.count + tokens.places.capacity * MemoryLayout<TokenPlaces.Place>.stride) {
+            let rendered = RenderedMarkdown(html: Array(html), tokens: tokens)
+            lock.withLock { markdown[key] = rendered }
+        }
+        return tokens
     }
 
     /// The page for the rendered layout `input` and the page's `values`, with its tokens' places

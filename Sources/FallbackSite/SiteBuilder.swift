@@ -81,11 +81,11 @@ public struct SiteBuilder: Sendable {
     func renderBytes(_ page: SitePage) throws -> [UInt8] {
         let values = PageValues(memo: memo)
         let budget = renderBudget(for: page)
-        let body = try templates.renderPageBytes(
+        // The body is written where the layout holds it, when the layout is substituted.
+        let body = try templates.renderPageInPlace(
             page.template, context: model.renderContext(for: page, values: values), values: values, budget: budget, memo: memo)
         return try templates.renderLayoutBytes(
-            "layout.html", context: layoutContext(for: page, content: values.html(utf8: body)).renderValue, values: values, budget: budget,
-            memo: memo)
+            "layout.html", context: layoutContext(for: page, content: body).renderValue, values: values, budget: budget, memo: memo)
     }
 
     func layoutContext(for page: SitePage, content: TrustedHTML) -> LayoutContext {

@@ -114,10 +114,11 @@ struct SourceListing: ~Copyable {
     static func bytes(for value: JSONDocument.Value, key: String?, findings: [Finding], linkedFrom anchors: [String] = []) -> [UInt8] {
         var listing = SourceListing(findings: findings, linkedFrom: anchors, document: value.document)
         // Written straight into the array's storage (`ByteWriter.array`), which a `take()` of the
-        // listing copied (32 M instructions in the 1k build); with room for about three bytes of
-        // listing a byte of JSON, which a listing mostly needs (twice that grew and copied most
-        // listings once more, 30 M).
-        return ByteWriter.array(capacity: min(value.byteRange.count, 1 << 20) * 3 + 64) { output in
+        // listing copied (32 M instructions in the 1k build); with room for seven bytes of listing
+        // a byte of compact JSON: the 1k sample's listings take 5 to 6.3 bytes a byte (nine in ten
+        // of them; up to 8.3 for the shortest), and with room for three every one of them grew
+        // and was copied twice (about 60 M).
+        return ByteWriter.array(capacity: min(value.byteRange.count, 1 << 20) * 7 + 256) { output in
             swap(&listing.output, &output)
             listing.append("<pre class=\"source\"><code>")
             listing.emit(value, key: key.map(Key.text), pointer: listing.markedPointer(value.pointer), indent: 0, trailingComma: false)

@@ -108,8 +108,8 @@ package struct StructuralIndex: Sendable, Equatable {
     /// Only operations the standard library lowers to vector instructions for these types are used
     /// (`.==`, `.&` on masks, `&+`, shifts by a constant): its bitwise `&` and
     /// `|` on `SIMD64<UInt8>` go lane by lane.
-    @inline(__always)
-    static func bits(_ mask: SIMDMask<SIMD64<Int8>>, _ laneBits: SIMDMask<SIMD64<Int8>>) -> UInt64 {
+    @inlinable @inline(__always)
+    package static func bits(_ mask: SIMDMask<SIMD64<Int8>>, _ laneBits: SIMDMask<SIMD64<Int8>>) -> UInt64 {
         // Each 64-bit word holds eight bytes with distinct bits: their sum is their union, and the
         // shifted additions gather it into the word's lowest byte without a carry. (Right shifts:
         // the compiler turns additions of left-shifted copies into 64-bit multiplies, which SSE2
@@ -133,7 +133,7 @@ package struct StructuralIndex: Sendable, Equatable {
     }
 
     /// Bit `i % 8` in lane `i`: what `bits(_:_:)` weighs each lane of a mask by.
-    static let laneBits: SIMDMask<SIMD64<Int8>> = {
+    package static let laneBits: SIMDMask<SIMD64<Int8>> = {
         var weights = SIMD64<UInt8>()
         for lane in 0..<64 { weights[lane] = 1 << UInt8(lane % 8) }
         return unsafeBitCast(weights, to: SIMDMask<SIMD64<Int8>>.self)

@@ -94,4 +94,26 @@ struct PageMemoTests {
         #expect(ExactBytes([]) == ExactBytes([]))
         #expect(ExactBytes([], hash: 7) != ExactBytes([0], hash: 7))
     }
+
+    /// A page's body is written into its layout when the layout is substituted, after the layout
+    /// registered its own values (`PageValues.html(length:writing:)`): it is the page
+    /// `substitutedMarkdown` makes for the values registered when its Markdown was rendered,
+    /// met for the first time, the second and after, and a spelled number past them stays text.
+    @Test func bodyWrittenInPlaceIsTheBodyForItsOwnValues() {
+        let memo = PageMemo()
+        for number in 0..<4 {
+            let (markdown, values) = Self.page(number, memo: memo)
+            let spelled = Array("\n<p>\(values.prefix)\(values.values.count + 1)\(PageValues.suffix)</p>\n".utf8)
+            let body = Self.reference(markdown: markdown + spelled, values: values)
+            let bodyCount = values.values.count
+            let token = values.html(length: 16) { [unowned values] output in
+                memo.appendSubstitutedMarkdown(markdown + spelled, values: values, valueCount: bodyCount, to: &output)
+            }
+            // The layout's values: with them, the spelled number would be a token.
+            let layout = Array("<title>\(values.escaping.escape("<t>"))</title><main>\(token.token)</main>\(values.escaping.escape("&"))".utf8)
+            let page = layout.withUnsafeBufferPointer { values.substitutedBytes(in: $0) }
+            let expected = Array("<title>&lt;t&gt;</title><main>".utf8) + body + Array("</main>&amp;".utf8)
+            #expect(page == expected, "page \(number)")
+        }
+    }
 }

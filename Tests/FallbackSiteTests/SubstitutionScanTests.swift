@@ -33,6 +33,7 @@ struct SubstitutionScanTests {
                         switch snapshot[number] {
                         case .html(let html): output += Array(html.utf8)
                         case .htmlBytes(let bytes): output += bytes
+                        case .htmlWriter(let writer): output += ByteWriter.array(capacity: writer.length) { writer.write(&$0) }
                         case .text(let text):
                             switch position.context {
                             case .content: output += Array(SnapshotText.html(text).utf8)
