@@ -70,13 +70,16 @@ enum HistoryCommand: Command {
         let timeline: Timeline
         do {
             let snapshots = options.gitHistory == nil ? "snapshots" : "commits"
-            let series = try SnapshotSeries(options.source) { progress.update("Reading \(snapshots)", $0, of: $1) }
-            var folded = 0
-            timeline = try series.timeline(
+            // One pass while the snapshots come in time order; after one out of order, the rest
+            // are read for their times, then all are checked again in timeline order.
+            timeline = try SnapshotSeries.timeline(
+                of: options.source,
                 HistoryOptions(now: now, staleAfterDays: staleAfterDays, audit: Audit(now: now, configuration: configuration.audit))
-            ) { _ in
-                folded += 1
-                progress.update("Checking snapshots", folded, of: series.members.count, item: series.members[folded - 1].reference.name)
+            ) { step in
+                switch step {
+                case .scanned(let done, let total): progress.update("Reading \(snapshots)", done, of: total)
+                case .folded(let record, let done, let total): progress.update("Checking \(snapshots)", done, of: total, item: record.stamp.name)
+                }
             }
             progress.clear()
         } catch {

@@ -96,6 +96,67 @@ public struct SnapshotSeries: Sendable {
     }
 }
 
+extension SnapshotSeries {
+    /// What `timeline(of:_:progress:)` reports after each snapshot.
+    public enum Progress: Sendable {
+        /// A snapshot read for its `generatedAt` only, `done` of `total`: one before it came out of
+        /// timeline order, so the fold waits for every snapshot's time.
+        case scanned(done: Int, total: Int)
+        /// A snapshot folded, `done` of `total` in this pass. A pass that starts again after a
+        /// snapshot out of order counts from 1 again.
+        case folded(SnapshotRecord, done: Int, total: Int)
+    }
+
+    /// Reads, parses, audits and folds every snapshot of `source` into its timeline, reading each
+    /// snapshot once while the source order is the timeline order; the result is the same as
+    /// `SnapshotSeries(source).timeline(options)`.
+    ///
+    /// A normal release history is written in time order, so its commit or file-name order is its
+    /// timeline order: `generatedAt` never goes down. Folding each snapshot as it is read then
+    /// gives the timeline in one pass, where `SnapshotSeries(_:)` reads every snapshot once for its
+    /// time and `timeline(_:)` once more to fold it (a git history's blobs inflated twice). At the
+    /// first snapshot whose `generatedAt` is earlier than the one before, what was folded is
+    /// dropped, the rest is read for its time only, and the series is folded again in timeline
+    /// order: at worst, one fold per snapshot more than two passes cost.
+    ///
+    /// Stable sorting by time then source index leaves a series whose times never go down in
+    /// source order (a snapshot with no readable time takes the last time before it) exactly as
+    /// it was, so the one-pass fold sees the snapshots in `members` order.
+    public static func timeline(
+        of source: some SnapshotSource, _ options: HistoryOptions = HistoryOptions(), progress: ((Progress) -> Void)? = nil
+    ) throws -> Timeline {
+        let references = try source.references()
+        var sourceOrder: [Member] = []
+        sourceOrder.reserveCapacity(references.count)
+        var builder = TimelineBuilder(options: options)
+        var inTimelineOrder = true
+        var lastTime = Int64.min
+        try SnapshotReadAhead.forEach(references, in: source) { index, bytes in
+            let member = Member(reference: references[index], sourceIndex: index, generatedAt: GeneratedAtScan.generatedAt(in: bytes))
+            sourceOrder.append(member)
+            let time = member.generatedAt ?? lastTime
+            if inTimelineOrder, time < lastTime {
+                inTimelineOrder = false
+                builder = TimelineBuilder(options: options)  // what was folded is freed
+            }
+            lastTime = time
+            guard inTimelineOrder else {
+                progress?(.scanned(done: index + 1, total: references.count))
+                return
+            }
+            let file = FallbackFile(bytes: bytes)
+            let record = builder.add(file, as: member, findings: options.audit.findings(in: file))
+            progress?(.folded(record, done: index + 1, total: references.count))
+        }
+        if inTimelineOrder { return builder.finish() }
+        var folded = 0
+        return try SnapshotSeries(source: source, sourceOrder: sourceOrder).timeline(options) { record in
+            folded += 1
+            progress?(.folded(record, done: folded, total: references.count))
+        }
+    }
+}
+
 /// Reads the last top-level `generatedAt` of a snapshot without parsing the rest: containers are
 /// skipped by counting brackets outside strings (`StructuralIndex.endOfContainer(in:openingAt:path:)`,
 /// 64 bytes at a time; `path` `.scalar` for the tests' reference).

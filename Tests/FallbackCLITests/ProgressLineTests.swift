@@ -124,11 +124,12 @@ struct ProgressLineTests {
 
     static let examples = repositoryPath("Examples")
 
-    @Test func historyShowsSnapshotsReadThenChecked() {
+    /// The Examples come in time order: each is checked as it is read, in one pass.
+    @Test func historyChecksSnapshotsAsTheyAreRead() {
         let slow = run(["history", Self.examples], step: 2)
-        #expect(slow.error.contains("\rReading snapshots: 1/5\u{1B}[K"))
-        #expect(slow.error.contains("\rReading snapshots: 5/5\u{1B}[K"))
+        #expect(slow.error.contains("\rChecking snapshots: 1/5 (2026-03-03-release-3.0.json)\u{1B}[K"))
         #expect(slow.error.contains("\rChecking snapshots: 5/5 (2026-07-21-release-3.4.json)\u{1B}[K"))
+        #expect(!slow.error.contains("Reading snapshots"))
         // The line is gone before the report (which may share the terminal) and nothing else is left.
         #expect(slow.error.hasSuffix(Self.clear))
         #expect(!slow.error.contains("\n"))
@@ -136,6 +137,20 @@ struct ProgressLineTests {
         #expect(quick.error.isEmpty)
         #expect(quick.output == slow.output)
         #expect(run(["history", Self.examples], terminal: false, step: 2).error.isEmpty)
+    }
+
+    /// A snapshot older than the one before it in name order: the rest are read for their times,
+    /// then every snapshot is checked again in timeline order.
+    @Test func historyReadsThenChecksAgainAfterASnapshotOutOfOrder() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: Self.examples + "/2026-04-14-release-3.1.json", toPath: folder + "/a.json")
+        try FileManager.default.copyItem(atPath: Self.examples + "/2026-03-03-release-3.0.json", toPath: folder + "/b.json")
+        let slow = run(["history", folder], step: 2)
+        let draws = slow.error.components(separatedBy: "\r").map { $0.replacingOccurrences(of: ProgressLine.clearToEnd, with: "") }
+            .filter { !$0.isEmpty }
+        #expect(draws == ["Checking snapshots: 1/2 (a.json)", "Reading snapshots: 2/2", "Checking snapshots: 1/2 (b.json)", "Checking snapshots: 2/2 (a.json)"])
+        #expect(slow.output == run(["history", folder], step: 0).output)
     }
 
     @Test func gitHistoryCountsCommits() throws {
@@ -149,8 +164,8 @@ struct ProgressLineTests {
             try runGit(["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", name], in: repository)
         }
         let result = run(["history", "--git-history", repository + "/rovenue-fallback.json"], step: 2)
-        #expect(result.error.contains("\rReading commits: 2/2\u{1B}[K"))
-        #expect(result.error.contains("\rChecking snapshots: 2/2"))
+        #expect(result.error.contains("\rChecking commits: 1/2 ("))
+        #expect(result.error.contains("\rChecking commits: 2/2 ("))
         #expect(result.error.hasSuffix(Self.clear))
     }
 
