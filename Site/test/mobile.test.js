@@ -13,17 +13,52 @@
 
 const fs = require("fs");
 const path = require("path");
+const { spawnSync } = require("child_process");
 const { test, run, equal, ok } = require("./lib/harness");
 const { temporaryFolder, fileUrl, dump, htmlAttrs, tags, attrs, assertClean } = require("./lib/browser");
 
-const [seriesSite] = process.argv.slice(2).map((p) => path.resolve(p));
+const [seriesSite, tool] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!seriesSite || !fs.existsSync(path.join(seriesSite, "index.html"))) {
-  console.error("usage: node mobile.test.js <series site> (the Examples folder built by fallback-site)");
+  console.error("usage: node mobile.test.js <series site> [fallback-site] (the Examples folder built by fallback-site; with the\n"
+    + "binary, a site of a hostile snapshot with long unbroken ids is measured too)");
   process.exit(2);
 }
 const TMP = temporaryFolder();
 const copy = path.join(TMP, "site");
 fs.cpSync(seriesSite, copy, { recursive: true });
+
+// Release 3.4 with the text a snapshot controls made hostile and long without a space: the
+// project id, one placement's key and identifier, and a funnel's name and page titles.
+const hostile = path.join(TMP, "hostile");
+let hostileBuilt = null;
+if (tool) {
+  const markup = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>&amp;\u202e<!--";
+  const unbroken = (prefix) => prefix + "_" + "x".repeat(90) + markup.replace(/ /g, "_");
+  const snapshot = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "Examples", "2026-07-21-release-3.4.json"), "utf8"));
+  snapshot.projectId = unbroken("proj");
+  const placements = {};
+  for (const [key, entry] of Object.entries(snapshot.placements)) {
+    if (key === "home_banner") {
+      entry.placement.identifier = unbroken("identifier");
+      placements[unbroken("home_banner")] = entry;
+    } else {
+      placements[key] = entry;
+    }
+  }
+  snapshot.placements = placements;
+  for (const entry of Object.values(placements)) {
+    if (!entry.funnel || !Array.isArray(entry.funnel.pages)) continue;
+    entry.funnel.name = unbroken("funnel");
+    for (const page of entry.funnel.pages) {
+      if (page && typeof page.title === "string") page.title = unbroken("title");
+    }
+  }
+  fs.mkdirSync(hostile);
+  fs.writeFileSync(path.join(hostile, "hostile.json"), JSON.stringify(snapshot));
+  const built = spawnSync(tool, ["build", path.join(hostile, "hostile.json"), "--out", path.join(hostile, "site"), "--quiet"], { encoding: "utf8" });
+  hostileBuilt = built.status === 0 ? path.join(hostile, "site") : null;
+  if (!hostileBuilt) console.error(`fallback-site build of the hostile snapshot: status ${built.status}: ${built.stderr}`);
+}
 
 // Runs after site.js (both deferred, in order).
 fs.writeFileSync(path.join(copy, "assets", "test-mobile.js"), `
@@ -71,10 +106,10 @@ fs.writeFileSync(path.join(copy, "assets", "test-mobile.js"), `
 // Headless Chromium's window is at least 500 px wide, so each page is measured in a 390 px
 // <iframe> of a test page (outside the site, no CSP), which writes what the page posts it on
 // its own <html>.
-function frame(page, width) {
-  const file = path.join(TMP, `frame-${width}-${page.replace(/[^a-z0-9]+/gi, "-")}.html`);
+function frame(page, width, root = copy) {
+  const file = path.join(TMP, `frame-${width}-${path.basename(path.dirname(root))}-${page.replace(/[^a-z0-9]+/gi, "-")}.html`);
   fs.writeFileSync(file, `<!doctype html><html><head><style>body{margin:0}</style></head><body>
-<iframe src="${fileUrl(path.join(copy, page))}" style="width:${width}px;height:1200px;border:0"></iframe>
+<iframe src="${fileUrl(path.join(root, page))}" style="width:${width}px;height:1200px;border:0"></iframe>
 <script>
 addEventListener("message", function (e) {
   var seen = JSON.parse(e.data);
@@ -85,8 +120,8 @@ addEventListener("message", function (e) {
 }
 
 /** Dumps `page` (relative to the site) at `width` px, with the measuring script added. */
-function measure(page, width, dark) {
-  const file = path.join(copy, page);
+function measure(page, width, dark, root = copy) {
+  const file = path.join(root, page);
   const src = fs.readFileSync(file, "utf8");
   const withTest = src.includes("test-mobile.js")
     ? src
@@ -95,7 +130,7 @@ function measure(page, width, dark) {
   fs.writeFileSync(file, withTest);
   const flags = [`--window-size=${Math.max(width, 800)},1300`, "--hide-scrollbars"];
   if (dark) flags.push("--force-dark-mode", "--blink-settings=preferredColorScheme=0");
-  const r = dump(fileUrl(frame(page, width)), flags);
+  const r = dump(fileUrl(frame(page, width, root)), flags);
   assertClean(r, page);
   const a = htmlAttrs(r.dom);
   ok(a["data-test-width"], `${page}: no measurement came back from the page`);
@@ -138,6 +173,26 @@ test("every cell of a cards table has a data-label, and its table a row header",
   }
   ok(tables >= 4, `cards tables: ${tables}`); // the funnel page has two
 });
+
+// Long unbroken ids from an untrusted snapshot wrap, on every page that shows them.
+if (tool) {
+  test("the hostile snapshot's site is built", () => ok(hostileBuilt, "fallback-site build of the hostile snapshot failed"));
+  if (hostileBuilt) {
+    fs.copyFileSync(path.join(copy, "assets", "test-mobile.js"), path.join(hostileBuilt, "assets", "test-mobile.js"));
+    const pages = ["index.html", "checks.html", ...["placements", "funnels"].flatMap((d) =>
+      fs.readdirSync(path.join(hostileBuilt, d)).filter((f) => f.endsWith(".html")).sort().map((f) => `${d}/${f}`))];
+    test("the hostile site has the long key's placement page", () =>
+      ok(pages.some((p) => p.startsWith("placements/home_banner_x")), pages.join(" ")));
+    for (const page of pages) {
+      test(`hostile ${page} at 390 px: long unbroken ids wrap, nothing wider than the screen`, () => {
+        const { a } = measure(page, 390, false, hostileBuilt);
+        equal(a["data-test-width"], "390", "window.innerWidth");
+        equal(a["data-test-wide"], "", "elements of <main> wider than the screen, outside a scrolling drawing or source listing");
+        ok(Number(a["data-test-scroll-width"]) <= 390, `document scrollWidth ${a["data-test-scroll-width"]} > 390`);
+      });
+    }
+  }
+}
 
 test("on a wide screen the tables stay tables: the overview at 1280 px", () => {
   const { a } = measure("index.html", 1280, false);

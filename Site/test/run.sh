@@ -22,7 +22,8 @@
 # 7. overview-verdict.test.js  the overview of the Examples series: the verdict (1 error, 2
 #                        breaking changes, linked), problems first, sorting by clicking a header.
 # 8. mobile.test.js      the Examples series at 390 px, light and dark: no page scrolls sideways,
-#                        nothing wider than the screen outside a scrolling drawing, tables as cards.
+#                        nothing wider than the screen outside a scrolling drawing, tables as cards;
+#                        and a site of a hostile snapshot whose ids are long with no space in them.
 # 9. copydiff.test.js    the changes page's copy diffs: each locale's old and new text whole, the
 #                        changed words in <del>/<ins> with non-colour cues, locale labels, the link
 #                        to the funnel page's row; plus a site built from two snapshots it writes.
@@ -173,7 +174,7 @@ if [ "$have_node" -eq 1 ]; then
                 run_node "browser, the overview's verdict and sorting (headless $version)" \
                     "$here/overview-verdict.test.js" "$work/series-site"
                 run_node "browser, the series site at 390 px (headless $version)" \
-                    "$here/mobile.test.js" "$work/series-site"
+                    "$here/mobile.test.js" "$work/series-site" "$tool"
                 run_node "browser, copy diffs on the changes page (headless $version)" \
                     "$here/copydiff.test.js" "$work/series-site" "$tool"
                 # Experiment pages (issue 9, point 7): releases 3.0–3.3 run onboarding's experiment.
