@@ -50,10 +50,19 @@ public enum VisibleText {
         }
         // Every character to spell out is a control, DEL, or at least two bytes of UTF-8 (hidden
         // characters past U+0600, or any in text not in NFC): a quick byte test skips plain text.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 >= 0xC2 }),
-            text.unicodeScalars.contains(where: spelled)
-        else { return text }
+        guard !isPrintableASCII(text), text.unicodeScalars.contains(where: spelled) else { return text }
         return spellingOut(text, where: spelled)
+    }
+
+    /// True when every byte of `text` is printable ASCII (U+0020 to U+007E): then it has no
+    /// character to spell out, hidden or a line break, since each of those is a C0 control, DEL or
+    /// a scalar past U+007F. A test of the bytes that lets nearly all text skip decoding its
+    /// scalars (the site's spelling out of ids and labels cost about 48 M instructions of the
+    /// 1k build that way).
+    public static func isPrintableASCII(_ text: String) -> Bool {
+        // One wrapping subtraction a byte: 0x20...0x7E maps to 0...0x5E, every other byte above.
+        let printable = { (bytes: UnsafeBufferPointer<UInt8>) in !bytes.contains { $0 &- 0x20 > 0x5E } }
+        return text.utf8.withContiguousStorageIfAvailable(printable) ?? Array(text.utf8).withUnsafeBufferPointer(printable)
     }
 
     /// `text` with each character `spelled` picks replaced by its visible name (`visibleName(of:)`).

@@ -59,31 +59,35 @@ public enum Markdown {
         }
     }
 
+    /// Parses `markdown` with the ``extensions``. Only `cmark_parser_finish` runs under
+    /// ``Runtime/finishLock``: making the parser, attaching the extensions and feeding it (the
+    /// block parse, most of cmark-gfm's work) run on any number of threads at once (see
+    /// ``Runtime`` for why that is safe).
     private static func parse(
         _ markdown: UnsafeBufferPointer<UInt8>, options: Options, tagFiltering: TagFiltering
     ) -> (parser: OpaquePointer, document: OpaquePointer) {
-        Runtime.parseLock.withLock {
-            guard let parser = cmark_parser_new(options.rawValue) else {
-                fatalError("cmark-gfm: cmark_parser_new returned NULL")
-            }
-            for name in extensions {
-                if name == "tagfilter", tagFiltering == .swift {
-                    cmark_parser_attach_syntax_extension(parser, Runtime.tagFilter)
-                    continue
-                }
-                guard let syntaxExtension = cmark_find_syntax_extension(name) else {
-                    fatalError("cmark-gfm: the core extension '\(name)' is not registered")
-                }
-                cmark_parser_attach_syntax_extension(parser, syntaxExtension)
-            }
-            markdown.withMemoryRebound(to: CChar.self) { chars in
-                if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
-            }
-            guard let document = cmark_parser_finish(parser) else {
-                fatalError("cmark-gfm: cmark_parser_finish returned NULL")
-            }
-            return (parser, document)
+        // First: the lock's initialiser registers the core extensions that are looked up below.
+        let finishLock = Runtime.finishLock
+        guard let parser = cmark_parser_new(options.rawValue) else {
+            fatalError("cmark-gfm: cmark_parser_new returned NULL")
         }
+        for name in extensions {
+            if name == "tagfilter", tagFiltering == .swift {
+                cmark_parser_attach_syntax_extension(parser, Runtime.tagFilter)
+                continue
+            }
+            guard let syntaxExtension = cmark_find_syntax_extension(name) else {
+                fatalError("cmark-gfm: the core extension '\(name)' is not registered")
+            }
+            cmark_parser_attach_syntax_extension(parser, syntaxExtension)
+        }
+        markdown.withMemoryRebound(to: CChar.self) { chars in
+            if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
+        }
+        guard let document = finishLock.withLock({ cmark_parser_finish(parser) }) else {
+            fatalError("cmark-gfm: cmark_parser_finish returned NULL")
+        }
+        return (parser, document)
     }
 }
 
@@ -115,12 +119,29 @@ extension Markdown {
 /// Process-wide cmark-gfm state.
 ///
 /// `cmark_gfm_core_extensions_ensure_registered` is not thread-safe, so it runs in this lazy
-/// `static let` initialiser, which Swift runs exactly once. Parses are serialised because
-/// cmark-gfm switches a process-wide table of special inline characters on and off around every
-/// parse with inline extensions (strikethrough, autolink, table cells). Rendering a finished
-/// document touches no shared state and runs outside the lock.
+/// `static let` initialiser, which Swift runs exactly once, before any parser is made.
+///
+/// Only `cmark_parser_finish` is serialised. cmark-gfm keeps two process-wide tables of the
+/// special inline characters, `SPECIAL_CHARS` and `SKIP_CHARS` (inlines.c), and switches the
+/// inline extensions' characters (strikethrough `~`, autolink `:` and `w`) on and off around
+/// every document's inline pass: `cmark_parser_finish` → `finalize_document` →
+/// `process_inlines` calls `cmark_manage_extensions_special_characters(parser, true)`, runs
+/// `cmark_parse_inlines` on each block (which reads the tables, in `subject_find_special_char`
+/// and `scan_delims`), then `cmark_manage_extensions_special_characters(parser, false)`. A parse
+/// finishing on another thread in the middle would switch `~` off under this one, so finishes
+/// take turns. Nothing else touches the tables: in the installed libcmark-gfm 0.29.0.gfm.6
+/// (`objdump -dr` of libcmark-gfm.a, where the tables are `static` in inlines.c.o) they are read
+/// only by `cmark_parse_inlines` and written only by `cmark_inlines_add_special_character` and
+/// `cmark_inlines_remove_special_character`, which only `cmark_manage_extensions_special_characters`
+/// and `cmark_parser_finish` call; libcmark-gfm-extensions calls none of them. So
+/// `cmark_parser_new`, `cmark_parser_attach_syntax_extension` (appends to the parser's own lists)
+/// and `cmark_parser_feed` (the block parse, `S_process_line`, and the extensions' block hooks
+/// such as the table's `try_opening_table_block`) run unlocked: besides the parser's own
+/// memory they only read what registration wrote once (the registry of extensions, the
+/// extensions' node types and callbacks). Rendering a finished document reads only the document
+/// and the extensions, and runs unlocked too.
 private enum Runtime {
-    static let parseLock: NSLock = {
+    static let finishLock: NSLock = {
         cmark_gfm_core_extensions_ensure_registered()
         return NSLock()
     }()

@@ -917,17 +917,26 @@ public struct TemplateSet: Sendable {
     }
 }
 
-/// Bytes as a dictionary key: found by a hash of every byte, and compared whole, so two inputs
-/// with the same hash are still told apart (`PageMemo`'s Markdown and layouts). Only for bytes a
-/// snapshot does not spell: the hash is not seeded, so anyone can make inputs that share it. A
-/// page's Markdown and layout are the templates' text with a token for every value; snapshot
-/// bytes (the paywall previews' configs) are keyed by `[UInt8]` and `Hasher` instead.
+/// Bytes as a dictionary key: found by a hash of every byte, made once with the key, and compared
+/// whole, so two inputs with the same hash are still told apart. `init(_:)`'s hash is not seeded,
+/// so anyone can make inputs that share it: only for bytes a snapshot does not spell (`PageMemo`'s
+/// Markdown and layouts, the templates' text with a token for every value). Snapshot bytes (the
+/// paywall previews' configs) are keyed with `init(seededHashOf:)`.
 struct ExactBytes: Hashable, Sendable {
     let bytes: [UInt8]
     let hash: Int
 
     init(_ bytes: [UInt8]) {
         self.init(bytes, hash: bytes.withUnsafeBytes(Self.hash))
+    }
+
+    /// `bytes` found by `Hasher`'s hash of them, seeded per process, so a crafted snapshot cannot
+    /// pile many keys onto one hash. In one `combine(bytes:)` call: a `[UInt8]` key hashes each
+    /// byte on its own, at every lookup and every resize of the dictionary.
+    init(seededHashOf bytes: [UInt8]) {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        self.init(bytes, hash: hasher.finalize())
     }
 
     /// `bytes` found by `hash` (the tests give two inputs the same one).

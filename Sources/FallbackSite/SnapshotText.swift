@@ -187,7 +187,7 @@ enum SnapshotText {
     /// With `oneLine`, line feeds and carriage returns too.
     static func spelledOut(_ text: String, oneLine: Bool = false) -> String {
         let spelled = { (scalar: Unicode.Scalar) in isHidden(scalar) || (oneLine && (scalar == "\n" || scalar == "\r")) }
-        guard text.unicodeScalars.contains(where: spelled) else { return text }
+        guard !VisibleText.isPrintableASCII(text), text.unicodeScalars.contains(where: spelled) else { return text }
         return VisibleText.spellingOut(text, where: spelled)
     }
 }

@@ -120,4 +120,48 @@ struct ConcurrencyTests {
         #expect(results.count == 1600)
         #expect(results.allSatisfy { $0 == expected })
     }
+
+    /// Documents of very different lengths, so that one's block parse (`cmark_parser_feed`, which
+    /// runs unlocked) overlaps others' inline passes (`cmark_parser_finish`, which switches
+    /// strikethrough's `~` and autolink's `:` and `w` on and off in a process-wide table): every
+    /// concurrent render still gives its serial HTML.
+    static let documents: [String] = {
+        let row = "| ~~a~~ | www.example.com/x | b~c | https://example.org/p?q=1 |\n"
+        let table = "| one | two | three | four |\n| --- | :-: | --- | --: |\n" + String(repeating: row, count: 300)
+        let paragraph = "Some ~~struck~~ text, ~one~ tilde, https://example.net and www.example.org, *em* `~~code~~`.\n\n"
+        let list = String(repeating: "- [x] ~~done~~ see http://example.com/a~b\n- [ ] todo www.example.com\n", count: 100)
+        return [
+            document,
+            table,
+            String(repeating: paragraph, count: 400),
+            list + "\n" + table + "\n" + paragraph,
+            "~~x~~",
+            "www.example.com ~~last line without a newline~~",
+            String(repeating: "```\n~~not struck~~ https://example.com\n```\n\n", count: 200) + paragraph,
+        ]
+    }()
+
+    @Test func concurrentRendersOfMixedDocumentsMatchSerialRenders() async {
+        let expected = Self.documents.map { Markdown.html(from: $0) }
+        #expect(expected[1].contains("<td><del>a</del></td>"))
+        #expect(expected[2].contains("<del>struck</del>"))
+        #expect(expected[2].contains("<a href=\"https://example.net\">"))
+        #expect(expected[5].hasSuffix("<del>last line without a newline</del></p>\n"))
+        #expect(expected[6].contains("<code>~~not struck~~ https://example.com\n</code>"))
+        let count = Self.documents.count
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var mismatches = 0
+                    for round in 0..<60 {
+                        let index = (task * 3 + round) % count
+                        if Markdown.html(from: Self.documents[index]) != expected[index] { mismatches += 1 }
+                    }
+                    return mismatches
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
 }

@@ -1,3 +1,4 @@
+import FallbackAudit
 import Foundation
 import Testing
 @testable import FallbackSite
@@ -19,6 +20,26 @@ struct BidiTextTests {
         "exp":{"placement":{"identifier":"exp","revision":1},"experiment":{"id":"e\\u202E1","key":"k\\u202E2","variants":[{"variantId":"v\\u202E3","weight":1,"paywall":{"id":"pw\\u202E","identifier":"i\\u202E","name":"n","configFormatVersion":1}}]}}
         }}
         """
+
+    /// Spelling out lets text whose bytes are all printable ASCII go without decoding its scalars
+    /// (`VisibleText.isPrintableASCII(_:)`): that test passes no character that is spelled out,
+    /// and text with any other byte is spelled out as a scan of every scalar spells it.
+    @Test func onlyPrintableASCIISkipsTheScanOfScalars() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "a" + String(Character(scalar)) + "~"
+            let printable = (0x20...0x7E).contains(value)
+            #expect(VisibleText.isPrintableASCII(text) == printable, "U+\(String(value, radix: 16))")
+            if printable { #expect(!SnapshotText.isHidden(scalar) && scalar != "\n" && scalar != "\r") }
+        }
+        #expect(VisibleText.isPrintableASCII(""))
+        for text in ["plain key_1", "tab\there", "line\nbreak\r", "del\u{7F}", "c1\u{85}", "bidi\u{202E}x", "café", "\u{2028}", "\u{FFFF}"] {
+            for oneLine in [false, true] {
+                let spelled = { (scalar: Unicode.Scalar) in SnapshotText.isHidden(scalar) || (oneLine && (scalar == "\n" || scalar == "\r")) }
+                #expect(SnapshotText.spelledOut(text, oneLine: oneLine) == VisibleText.spellingOut(text, where: spelled))
+            }
+        }
+    }
 
     @Test func noPageCarriesARawBidiControl() throws {
         let files = try site(for: Array(Self.snapshot.utf8), title: "Site\u{202E}title")

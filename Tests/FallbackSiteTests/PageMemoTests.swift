@@ -95,6 +95,21 @@ struct PageMemoTests {
         #expect(ExactBytes([], hash: 7) != ExactBytes([0], hash: 7))
     }
 
+    /// Snapshot bytes (the paywall previews' configs) are keyed by `Hasher`'s seeded hash of all
+    /// their bytes, made once: the same bytes the same key, other bytes another.
+    @Test func seededKeysAreTheirBytes() {
+        let bytes = Array(#"{"a":"é","b":[1,2,3]}"#.utf8)
+        #expect(ExactBytes(seededHashOf: bytes) == ExactBytes(seededHashOf: Array(bytes)))
+        #expect(ExactBytes(seededHashOf: bytes).hash == ExactBytes(seededHashOf: Array(bytes)).hash)
+        #expect(ExactBytes(seededHashOf: bytes) != ExactBytes(seededHashOf: bytes + [0x20]))
+        #expect(ExactBytes(seededHashOf: bytes).hash != ExactBytes(seededHashOf: bytes.reversed()).hash)
+        #expect(ExactBytes(seededHashOf: []) == ExactBytes(seededHashOf: []))
+        #expect(ExactBytes(seededHashOf: []) != ExactBytes(seededHashOf: [0]))
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        #expect(ExactBytes(seededHashOf: bytes).hash == hasher.finalize())
+    }
+
     /// A page's body is written into its layout when the layout is substituted, after the layout
     /// registered its own values (`PageValues.html(length:writing:)`): it is the page
     /// `substitutedMarkdown` makes for the values registered when its Markdown was rendered,
