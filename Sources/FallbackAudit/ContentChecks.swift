@@ -321,17 +321,24 @@ struct FoundMedia {
     }
 
     /// `path url, path url, and 3 more`.
+    ///
+    /// Written as UTF-8 into one buffer and made a string once: a string grown by `+=` reallocates
+    /// and pays hundreds of instructions an append, and a result is spelled for every remembered scan.
     var listText: String {
         if let spelledList { return spelledList }
-        var text = ""
-        for (path, url) in listed {
-            if !text.isEmpty { text += ", " }
-            text += path
-            text += " "
-            text += url
+        var text: [UInt8] = []
+        text.reserveCapacity(listed.reduce(24) { $0 + $1.path.utf8.count + $1.url.utf8.count + 3 })
+        for (index, item) in listed.enumerated() {
+            if index > 0 { text.append(contentsOf: ", ".utf8) }
+            text.append(contentsOf: item.path.utf8)
+            text.append(UInt8(ascii: " "))
+            text.append(contentsOf: item.url.utf8)
         }
-        if count > Self.listedLimit { text += (listed.isEmpty ? "" : ", ") + "and \(count - Self.listedLimit) more" }
-        return text
+        if count > Self.listedLimit {
+            if !listed.isEmpty { text.append(contentsOf: ", ".utf8) }
+            text.append(contentsOf: "and \(count - Self.listedLimit) more".utf8)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

@@ -46,4 +46,40 @@ package struct JSONTextScan: Sendable {
         let backslash = word ^ (ones &* 0x5C)
         return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
     }
+
+    /// The offset of the first byte at or after `start` in `text` that ends a string's plain run
+    /// (a quote, a backslash or a byte below U+0020), `text.count` when none does.
+    ///
+    /// 32 bytes at a time with `SIMD32<UInt8>` compares while none is there, then word by word
+    /// (`stringStopBits`): a word's lowest marked lane is exact (a lane is marked falsely only by
+    /// the borrow of a true lane below it), so the offset is read off the word's lowest set bit.
+    /// The bytes after the last whole word are read one by one.
+    @inline(__always)
+    package static func firstStringStop(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = text.baseAddress else { return text.count }
+        let count = text.count
+        var index = start
+        let quotes = SIMD32<UInt8>(repeating: UInt8(ascii: "\""))
+        let backslashes = SIMD32<UInt8>(repeating: UInt8(ascii: "\\"))
+        let spaces = SIMD32<UInt8>(repeating: 0x20)
+        while index + 32 <= count {
+            let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD32<UInt8>.self)
+            let stops = (block .== quotes) .| (block .== backslashes) .| (block .< spaces)
+            // A true lane is 0xFF: the lanes' words are zero together only when no lane is true.
+            let words = unsafeBitCast(stops, to: SIMD4<UInt64>.self)
+            if words[0] | words[1] | words[2] | words[3] != 0 { break }
+            index += 32
+        }
+        while index + 8 <= count {
+            let stops = stringStopBits(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if stops != 0 { return index + stops.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return count
+    }
 }

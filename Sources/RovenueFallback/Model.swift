@@ -603,9 +603,22 @@ public struct ExactKey: Hashable, Sendable {
 
     /// True when `lhs` and `rhs` are the same key: the same UTF-8 bytes, as the SDK compares them
     /// (`==` on `String` is canonical equivalence: `café` composed equals `café` decomposed).
+    ///
+    /// Inlined where it is called: ids and keys are nearly always inline strings, answered by the
+    /// two word compares of `sameRepresentation` and `bothInline` (the audit and the funnel graph
+    /// compare page ids hundreds of thousands of times, where a call costs more than the compare).
+    /// Only strings stored elsewhere go on to `sameStoredBytes`.
+    @inlinable @inline(__always)
     public static func same(_ lhs: String, _ rhs: String) -> Bool {
         if sameRepresentation(lhs, rhs) { return true }
         if bothInline(lhs, rhs) { return false }
+        return sameStoredBytes(lhs, rhs)
+    }
+
+    /// `same(_:_:)` of two strings that are not one value and not both inline: their lengths, then
+    /// their bytes.
+    @usableFromInline @inline(never)
+    static func sameStoredBytes(_ lhs: String, _ rhs: String) -> Bool {
         let left = lhs.utf8
         let right = rhs.utf8
         guard left.count == right.count else { return false }

@@ -42,13 +42,13 @@ struct JSONQuotingTests {
         let read = try JSONSerialization.jsonObject(with: Data(bytes.dropFirst(7)), options: .fragmentsAllowed) as? String
         #expect(read == text)
     }
-    /// The eight-byte skip (`JSONTextScan.stringStopBits`) around every word boundary: each escaped
-    /// character at every place of texts of 0 to 24 bytes, plain, after multi-byte characters, and
-    /// two of them in one word.
+    /// The block and word skips (`JSONTextScan.firstStringStop`) around every block and word
+    /// boundary: each escaped character at every place of texts of 0 to 40 bytes, plain, after
+    /// multi-byte characters, and two of them in one word.
     static let placedEscapes: [String] = {
         var texts: [String] = []
-        for escaped in ["\"", "\\", "\n", "\u{00}", "\u{1F}", "\u{7F}", "\u{80}", "é"] {
-            for length in 0...24 {
+        for escaped in ["\"", "\\", "\n", "\u{00}", "\u{1F}", "\u{7F}", "\u{80}", "é", "\u{2028}"] {
+            for length in 0...40 {
                 for place in 0...length {
                     for background in ["a", "日"] {
                         let before = String(repeating: background, count: place)
@@ -69,6 +69,52 @@ struct JSONQuotingTests {
             guard String(decoding: bytes, as: UTF8.self) == Self.expected(text) else {
                 Issue.record("\(text.debugDescription) is written \(String(decoding: bytes, as: UTF8.self))")
                 return
+            }
+        }
+    }
+
+    /// `firstStringStop` finds the first byte the byte rule stops at, from any start: stop and
+    /// neighbouring byte values at every place of texts around the 32-byte blocks, the words and
+    /// the tail, alone and with a second stop after them, over plain, space, high and
+    /// stop-adjacent backgrounds; and every byte value at every place of a 100-byte text.
+    @Test func theFirstStopIsTheByteRules() {
+        let stops: (UInt8) -> Bool = { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        func reference(_ text: [UInt8], from start: Int) -> Int {
+            text.indices.first { $0 >= start && stops(text[$0]) } ?? text.count
+        }
+        func check(_ text: [UInt8], from start: Int) -> Bool {
+            let found = text.withUnsafeBufferPointer { JSONTextScan.firstStringStop(in: $0, from: start) }
+            guard found == reference(text, from: start) else {
+                Issue.record("\(text) from \(start): \(found)")
+                return false
+            }
+            return true
+        }
+        let lengths = Array(0...9) + [15, 16, 17, 23, 24, 25, 31, 32, 33, 39, 40, 41, 63, 64, 65, 71, 72, 73, 100]
+        let values: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xE2, 0xFF]
+        for background: UInt8 in [0x61, 0x20, 0x21, 0x23, 0x5B, 0x5D, 0xE2, 0xFF] {
+            for length in lengths {
+                let plain = [UInt8](repeating: background, count: length)
+                for start in [0, 1, 7, 31, 33] where start <= length {
+                    guard check(plain, from: start) else { return }
+                }
+                for place in 0..<length {
+                    for value in values {
+                        var text = plain
+                        text[place] = value
+                        if place + 3 < length { text[place + 3] = UInt8(ascii: "\"") }
+                        for start in [0, place, place + 1] {
+                            guard check(text, from: start) else { return }
+                        }
+                    }
+                }
+            }
+        }
+        for place in 0..<100 {
+            for value in 0...255 {
+                var text = [UInt8](repeating: 0x61, count: 100)
+                text[place] = UInt8(value)
+                guard check(text, from: 0) else { return }
             }
         }
     }
