@@ -484,13 +484,11 @@ struct EntryReading {
         }
     }
 
-    /// Whether `lhs[lhsRange]` and `rhs[rhsRange]` are the same bytes.
+    /// Whether `lhs[lhsRange]` and `rhs[rhsRange]` are the same bytes (`ExactKey.sameBytes`).
     private static func same(_ lhs: [UInt8], _ lhsRange: Range<Int>, _ rhs: [UInt8], _ rhsRange: Range<Int>) -> Bool {
-        guard lhsRange.count == rhsRange.count else { return false }
-        guard !lhsRange.isEmpty else { return true }
-        return lhs.withUnsafeBytes { left in
-            rhs.withUnsafeBytes { right in
-                memcmp(left.baseAddress! + lhsRange.lowerBound, right.baseAddress! + rhsRange.lowerBound, lhsRange.count) == 0
+        lhs.withUnsafeBufferPointer { left in
+            rhs.withUnsafeBufferPointer { right in
+                ExactKey.sameBytes(UnsafeBufferPointer(rebasing: left[lhsRange]), UnsafeBufferPointer(rebasing: right[rhsRange]))
             }
         }
     }
