@@ -4,7 +4,8 @@ import Foundation
 /// Work started on another thread whose result the caller collects later: a site build renders
 /// the next batch of pages (`SiteBuilder.write(to:batchSize:progress:)`) while it writes the one
 /// before, so rendering and writing use different cores, and hashes a snapshot while it parses
-/// and audits it (`SiteBuild.snapshot(_:audit:)`), and reads the theme meanwhile (`SiteBuild.run`).
+/// and audits it (`SiteBuild.snapshot(_:audit:)`), reads the theme meanwhile (`SiteBuild.run`),
+/// and makes parts of the model on two cores (`SiteModel.init`).
 ///
 /// The work is handed a `isCancelled` question; `cancel()` makes it answer true, so work that is
 /// no longer wanted (the build failed) stops at its next check. `wait()` blocks until the work has
