@@ -4,12 +4,13 @@ import Foundation
 /// Work started on another thread whose result the caller collects later: a site build renders
 /// the next batch of pages (`SiteBuilder.write(to:batchSize:progress:)`) while it writes the one
 /// before, so rendering and writing use different cores, and hashes a snapshot while it parses
-/// and audits it (`SiteBuild.snapshot(_:audit:)`).
+/// and audits it (`SiteBuild.snapshot(_:audit:)`), reads the theme meanwhile (`SiteBuild.run`),
+/// and makes parts of the model on two cores (`SiteModel.init`).
 ///
 /// The work is handed a `isCancelled` question; `cancel()` makes it answer true, so work that is
 /// no longer wanted (the build failed) stops at its next check. `wait()` blocks until the work has
-/// returned and gives its result; a caller waits exactly once, also after cancelling, so no work
-/// outlives the call that started it.
+/// returned and gives its result, as often as asked; a caller waits at least once, also after
+/// cancelling or failing, so no work outlives the call that started it.
 final class RenderAhead<Result: Sendable>: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let lock = NSLock()
@@ -33,6 +34,8 @@ final class RenderAhead<Result: Sendable>: @unchecked Sendable {
     /// The work's result, once it has returned.
     func wait() -> Result {
         finished.wait()
+        // Signalled again for the next wait: the result is set once and for all.
+        finished.signal()
         return lock.withLock { result! }
     }
 }

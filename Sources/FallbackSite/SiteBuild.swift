@@ -149,9 +149,15 @@ public struct SiteBuild: Sendable {
     /// Every step after `checkOutput`, in order. `progress` is called as each snapshot is read and
     /// folded, then from any thread once per page, then before writing.
     public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws(SiteBuildError) -> WrittenSite {
+        // The theme is read and its templates parsed on another core while this one reads,
+        // parses and audits the snapshot: alone, after the audit, it left a core idle. Its
+        // failure is still reported after the input's.
+        let (templates, assets) = (templates, assets)
+        let preparing = RenderAhead { _ in Result { () throws(SiteBuildError) in try Self.loadTheme(templates: templates, assets: assets) } }
+        defer { _ = preparing.wait() }
         let loaded = try Self.loadSeries(input, baseline: baseline, readFile: readFile, progress: progress)
         let compared = Self.diff(try Self.audit(loaded, settings: settings, progress: progress))
-        let theme = try Self.loadTheme(templates: templates, assets: assets)
+        let theme = try preparing.wait().get()
         let model = Self.model(compared, title: title, referenceDate: settings.referenceDate)
         var pages: (@Sendable (Int, Int) -> Void)?
         if let progress { pages = { progress(.rendering(done: $0, total: $1)) } }

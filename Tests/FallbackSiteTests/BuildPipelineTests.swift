@@ -178,6 +178,33 @@ struct BuildPipelineTests {
         #expect(try SiteBuild.loadTheme(templates: nil, assets: nil).theme.templates == Theme.builtIn.templates)
     }
 
+    /// `run` reads the theme beside the snapshot, on another core, yet reports as the steps in
+    /// order would: an unreadable input before a theme that does not parse, the theme's failure
+    /// when the input is good, and nothing written either way.
+    @Test func runReportsTheInputBeforeTheThemeThoughItReadsThemTogether() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/templates", withIntermediateDirectories: true)
+        try Data("{{#open}} never closed".utf8).write(to: URL(fileURLWithPath: root + "/templates/overview.md"))
+        let read = reader(["new.json": snapshot(generatedAt: july2026)])
+        func build(_ input: String) -> SiteBuild {
+            SiteBuild(input: .file(input), templates: root + "/templates", writer: SiteWriter(outputPath: root + "/site"), readFile: read)
+        }
+        #expect {
+            _ = try build("missing.json").run()
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .unreadable(let path, _) = error else { return false }
+            return path == "missing.json"
+        }
+        #expect {
+            _ = try build("new.json").run()
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .theme = error else { return false }
+            return error.isUsageProblem
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/site"))
+    }
+
     @Test func renderReportsEveryPageOnceAndAddsTheAssets() throws {
         let loaded = SiteBuild.LoadedSnapshots(newest: .init(name: "s.json", bytes: snapshot(generatedAt: july2026, extra: "b")))
         let model = SiteBuild.model(SiteBuild.diff(try SiteBuild.audit(loaded, settings: .init())), title: nil, referenceDate: nil)

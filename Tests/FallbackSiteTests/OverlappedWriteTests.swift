@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RovenueFallback
 import Testing
 @testable import FallbackSite
 
@@ -175,5 +176,19 @@ struct OverlappedWriteTests {
         started.wait()
         cancelled.cancel()
         #expect(cancelled.wait() >= 0)
+    }
+
+    /// A result several parts of a build wait for (a step's failure path and its success path,
+    /// the model's parts) is given to every wait, from any thread; the work runs once.
+    @Test func renderAheadGivesItsResultToEveryWait() {
+        let runs = StreamingWriteTests.WriteCounter()
+        let work = RenderAhead { _ -> Int in
+            _ = runs.next()
+            return 42
+        }
+        let results = ParallelChunks(count: 8, size: 1).map { _ in (work.wait(), work.wait()) }
+        #expect(results.allSatisfy { $0 == (42, 42) })
+        #expect(work.wait() == 42)
+        #expect(runs.writes == 1)
     }
 }
