@@ -84,16 +84,32 @@ public struct SnapshotSeries: Sendable {
     public func timeline(
         _ options: HistoryOptions, visit: (_ file: FallbackFile, _ findings: [Finding], _ record: SnapshotRecord) -> Void
     ) throws -> Timeline {
+        try fold(options) { folded in visit(folded.file, folded.findings, folded.record) }
+    }
+
+    /// `timeline(_:visit:)`, handing `visit` each snapshot's bytes as read besides.
+    func fold(_ options: HistoryOptions, visit: (FoldedSnapshot) -> Void) throws -> Timeline {
         var builder = TimelineBuilder(options: options)
         try SnapshotReadAhead.forEach(members.map(\.reference), in: source) { index, bytes in
             let member = members[index]
             let file = FallbackFile(bytes: bytes)
             let findings = options.audit.findings(in: file)
             let record = builder.add(file, as: member, findings: findings)
-            visit(file, findings, record)
+            visit(FoldedSnapshot(reference: member.reference, bytes: bytes, file: file, findings: findings, record: record))
         }
         return builder.finish()
     }
+}
+
+/// One snapshot as a fold hands it to its visitor, before it is dropped: the bytes as read (a byte
+/// order mark included, which the parsed file leaves out), the file parsed from them, its findings
+/// and its record in the timeline.
+public struct FoldedSnapshot: Sendable {
+    public let reference: SnapshotReference
+    public let bytes: [UInt8]
+    public let file: FallbackFile
+    public let findings: [Finding]
+    public let record: SnapshotRecord
 }
 
 extension SnapshotSeries {
@@ -105,6 +121,16 @@ extension SnapshotSeries {
         /// A snapshot folded, `done` of `total` in this pass. A pass that starts again after a
         /// snapshot out of order counts from 1 again.
         case folded(SnapshotRecord, done: Int, total: Int)
+    }
+
+    /// What `timeline(of:_:progress:visit:)` hands its visitor.
+    public enum Visit: Sendable {
+        /// A snapshot out of order: the fold starts again from the first snapshot in timeline
+        /// order, and what was handed over before is not part of it.
+        case restart
+        /// A snapshot folded: the one at `position` (from 0) of the `count` in timeline order, the
+        /// next after the one handed over before.
+        case folded(FoldedSnapshot, position: Int, count: Int)
     }
 
     /// Reads, parses, audits and folds every snapshot of `source` into its timeline, reading each
@@ -122,8 +148,14 @@ extension SnapshotSeries {
     /// Stable sorting by time then source index leaves a series whose times never go down in
     /// source order (a snapshot with no readable time takes the last time before it) exactly as
     /// it was, so the one-pass fold sees the snapshots in `members` order.
+    ///
+    /// `visit`, when given, is handed each snapshot as it is folded, in timeline order (what
+    /// `timeline(_:visit:)` hands it, with the bytes as read). After a snapshot out of order it is
+    /// called with `.restart` once, at once (so it can let go of what it kept), and the whole series
+    /// is handed to it again in timeline order once every snapshot's time is read.
     public static func timeline(
-        of source: some SnapshotSource, _ options: HistoryOptions = HistoryOptions(), progress: ((Progress) -> Void)? = nil
+        of source: some SnapshotSource, _ options: HistoryOptions = HistoryOptions(), progress: ((Progress) -> Void)? = nil,
+        visit: ((Visit) -> Void)? = nil
     ) throws -> Timeline {
         let references = try source.references()
         var sourceOrder: [Member] = []
@@ -138,6 +170,7 @@ extension SnapshotSeries {
             if inTimelineOrder, time < lastTime {
                 inTimelineOrder = false
                 builder = TimelineBuilder(options: options)  // what was folded is freed
+                visit?(.restart)
             }
             lastTime = time
             guard inTimelineOrder else {
@@ -145,14 +178,19 @@ extension SnapshotSeries {
                 return
             }
             let file = FallbackFile(bytes: bytes)
-            let record = builder.add(file, as: member, findings: options.audit.findings(in: file))
+            let findings = options.audit.findings(in: file)
+            let record = builder.add(file, as: member, findings: findings)
+            visit?(.folded(
+                FoldedSnapshot(reference: member.reference, bytes: bytes, file: file, findings: findings, record: record),
+                position: index, count: references.count))
             progress?(.folded(record, done: index + 1, total: references.count))
         }
         if inTimelineOrder { return builder.finish() }
         var folded = 0
-        return try SnapshotSeries(source: source, sourceOrder: sourceOrder).timeline(options) { record in
+        return try SnapshotSeries(source: source, sourceOrder: sourceOrder).fold(options) { snapshot in
+            visit?(.folded(snapshot, position: folded, count: references.count))
             folded += 1
-            progress?(.folded(record, done: folded, total: references.count))
+            progress?(.folded(snapshot.record, done: folded, total: references.count))
         }
     }
 }

@@ -11,7 +11,8 @@ import RovenueFallback
 /// `checkOutput` → `loadSeries` → `audit` → `diff` → `loadTheme` → `model` → `render` → `write`
 ///
 /// `run` does `render` and `write` as one step, `renderAndWrite`, which writes the pages in
-/// batches as they are rendered so a build's memory does not grow with its number of pages;
+/// batches as they are rendered so a build's memory does not grow with its number of pages, and
+/// for a series `loadSeries` and `audit` as one, `auditSeries`, which reads each snapshot once;
 /// `render` keeps the whole site in memory, for tests and tools that look at the pages.
 ///
 /// ```swift
@@ -155,8 +156,13 @@ public struct SiteBuild: Sendable {
         let (templates, assets) = (templates, assets)
         let preparing = RenderAhead { _ in Result { () throws(SiteBuildError) in try Self.loadTheme(templates: templates, assets: assets) } }
         defer { _ = preparing.wait() }
-        let loaded = try Self.loadSeries(input, baseline: baseline, readFile: readFile, progress: progress)
-        let compared = Self.diff(try Self.audit(loaded, settings: settings, progress: progress))
+        let audited: AuditedSnapshots
+        if case .series(let source) = input {
+            audited = try Self.auditSeries(source, baseline: baseline, settings: settings, readFile: readFile, progress: progress)
+        } else {
+            audited = try Self.audit(Self.loadSeries(input, baseline: baseline, readFile: readFile, progress: progress), settings: settings, progress: progress)
+        }
+        let compared = Self.diff(audited)
         let theme = try preparing.wait().get()
         let model = Self.model(compared, title: title, referenceDate: settings.referenceDate)
         var pages: (@Sendable (Int, Int) -> Void)?
@@ -244,6 +250,73 @@ public struct SiteBuild: Sendable {
             snapshot: snapshot(loaded.newest, audit: audit), baseline: loaded.baseline.map { snapshot($0, audit: audit, digesting: false) },
             timeline: timeline,
             walk: walk)
+    }
+
+    /// `loadSeries` then `audit` of a series, reading each snapshot once while its source order is
+    /// its timeline order (`SnapshotSeries.timeline(of:_:progress:visit:)`), which is what `run`
+    /// does with a series. The fold hands over each snapshot parsed and audited; the newest and the
+    /// one before it are kept from there, where the two steps read, parse and audit them again. A
+    /// git history's blobs were inflated twice, and the newest three times.
+    ///
+    /// The result is `audit(loadSeries(…))`'s. Only the two last in timeline order are kept whole,
+    /// so the fold holds no more snapshots at once than the two steps do. An explicit `baseline` is
+    /// read first: a wrong path fails before a long history is read.
+    public static func auditSeries(
+        _ source: any SnapshotSource, baseline: String?, settings: AuditSettings, readFile: (String) throws -> [UInt8],
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) throws(SiteBuildError) -> AuditedSnapshots {
+        var explicitBaseline: LoadedSnapshot?
+        if let baseline {
+            do {
+                explicitBaseline = LoadedSnapshot(name: baseline, bytes: try readFile(baseline))
+            } catch {
+                throw .unreadable(path: baseline, underlying: error)
+            }
+        }
+        let audit = settings.audit
+        let options = HistoryOptions(
+            now: settings.referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, staleAfterDays: settings.staleAfterDays, audit: audit)
+        var walking = SeriesWalk()
+        var newest: FoldedSnapshot?
+        var before: FoldedSnapshot?
+        let timeline: Timeline
+        do {
+            timeline = try SnapshotSeries.timeline(
+                of: source, options,
+                progress: { step in
+                    switch step {
+                    case .scanned(let done, let total): progress?(.reading(done: done, total: total))
+                    case .folded(_, let done, let total): progress?(.folding(done: done, total: total))
+                    }
+                },
+                visit: { visit in
+                    switch visit {
+                    case .restart:
+                        walking = SeriesWalk()
+                        newest = nil
+                        before = nil
+                    case .folded(let snapshot, let position, let count):
+                        walking.add(snapshot.file, findings: snapshot.findings, record: snapshot.record)
+                        if position == count - 2 { before = snapshot }
+                        if position == count - 1 { newest = snapshot }
+                    }
+                })
+        } catch {
+            throw .series(error)
+        }
+        guard let newest else { throw .emptySeries }
+        let shown = SiteModel.Snapshot(
+            name: newest.reference.name, bytes: newest.bytes, file: newest.file, findings: newest.findings,
+            digest: SHA256Digest(of: newest.bytes).hexString)
+        let compared: SiteModel.Snapshot?
+        if let explicitBaseline {
+            compared = snapshot(explicitBaseline, audit: audit, digesting: false)
+        } else if let before {
+            compared = SiteModel.Snapshot(name: before.reference.name, bytes: before.bytes, file: before.file, findings: before.findings, digest: nil)
+        } else {
+            compared = nil
+        }
+        return AuditedSnapshots(snapshot: shown, baseline: compared, timeline: timeline, walk: walking.named())
     }
 
     /// A snapshot read and audited; with `digesting`, its SHA-256 too (the overview shows the

@@ -1,3 +1,4 @@
+import FallbackAudit
 import Foundation
 import RovenueFallback
 import Testing
@@ -96,6 +97,54 @@ struct OnePassTimelineTests {
             steps == [
                 "1/4 1.json", "2/4 2.json", "scanned 3/4", "scanned 4/4", "1/4 1.json", "2/4 3.json", "3/4 2.json", "4/4 4.json",
             ])
+    }
+
+    /// The visitor is handed, after its last `.restart` (one, at the first snapshot out of order),
+    /// each snapshot once in timeline order, with its position and the count, the bytes as read,
+    /// and the findings and record the two-pass visit hands over.
+    @Test(arguments: [
+        (days: [1, 2, 3], restarts: 0), (days: [nil, 1, nil, 2], restarts: 0), (days: [1], restarts: 0), (days: [3, 1, 2], restarts: 1),
+        (days: [1, 2, 0, 3], restarts: 1), (days: [4, 3, 2, 1], restarts: 1), (days: [2, nil, 1], restarts: 1),
+    ] as [(days: [Int?], restarts: Int)])
+    func handsTheVisitorEachSnapshotInTimelineOrder(days: [Int?], restarts: Int) throws {
+        let source = Self.source(days)
+        var visited: [(snapshot: FoldedSnapshot, position: Int, count: Int)] = []
+        var restartCount = 0
+        _ = try SnapshotSeries.timeline(of: source, HistoryOptions(now: testNow), visit: { visit in
+            switch visit {
+            case .restart:
+                restartCount += 1
+                visited = []
+            case .folded(let snapshot, let position, let count):
+                visited.append((snapshot, position, count))
+            }
+        })
+        var expected: [(findings: [Finding], record: SnapshotRecord)] = []
+        let series = try SnapshotSeries(source)
+        _ = try series.timeline(HistoryOptions(now: testNow)) { _, findings, record in expected.append((findings, record)) }
+
+        #expect(restartCount == restarts)
+        #expect(visited.map(\.snapshot.reference) == series.members.map(\.reference))
+        #expect(visited.map(\.position) == Array(days.indices))
+        #expect(visited.allSatisfy { $0.count == days.count })
+        #expect(visited.map(\.snapshot.findings) == expected.map(\.findings))
+        #expect(visited.map(\.snapshot.record) == expected.map(\.record))
+        for (snapshot, _, _) in visited {
+            #expect(snapshot.bytes == (try source.bytes(of: snapshot.reference)))
+        }
+    }
+
+    /// The bytes handed over are the bytes read, a byte order mark included, which the parsed
+    /// file leaves out of its document.
+    @Test func handsTheVisitorTheBytesWithTheirByteOrderMark() throws {
+        let source = TextSnapshots(["\u{FEFF}" + Self.text(day: 1, variant: 0), Self.text(day: 2, variant: 1)])
+        var bytes: [[UInt8]] = []
+        _ = try SnapshotSeries.timeline(of: source, HistoryOptions(now: testNow), visit: { visit in
+            if case .folded(let snapshot, _, _) = visit { bytes.append(snapshot.bytes) }
+        })
+        #expect(bytes.count == 2)
+        #expect(bytes.first?.starts(with: [0xEF, 0xBB, 0xBF]) == true)
+        #expect(bytes == (try source.references().map { try source.bytes(of: $0) }))
     }
 
     /// A snapshot that cannot be read stops the fold with its error, as in two passes.

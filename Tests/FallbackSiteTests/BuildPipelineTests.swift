@@ -259,6 +259,118 @@ struct BuildPipelineTests {
     }
 }
 
+extension BuildPipelineTests {
+    /// Three snapshots whose pages differ: a placement added, then a revision raised.
+    static let seriesSnapshots: [String: [UInt8]] = [
+        "a.json": snapshot(generatedAt: july2026),
+        "b.json": snapshot(generatedAt: july2026 + 1, extra: "b"),
+        "c.json": snapshot(generatedAt: july2026 + 2, revision: 2, extra: "c"),
+    ]
+
+    /// The files of the site `build` writes, by path below its folder.
+    static func written(_ build: SiteBuild) throws -> [String: [UInt8]] {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var build = build
+        build.writer = SiteWriter(outputPath: root + "/site")
+        _ = try build.run()
+        var files: [String: [UInt8]] = [:]
+        let folder = root + "/site/"
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder + path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            files[path] = FileManager.default.contents(atPath: folder + path).map { [UInt8]($0) }
+        }
+        return files
+    }
+
+    // MARK: auditSeries
+
+    /// `run` on a series reads it once (`auditSeries`) and writes the site the steps write one
+    /// after another, in time order or not, with the one before the newest or an explicit baseline.
+    @Test(arguments: [
+        (order: ["a.json", "b.json", "c.json"], baseline: nil as String?), (order: ["c.json", "a.json", "b.json"], baseline: nil),
+        (order: ["b.json", "a.json", "c.json"], baseline: nil), (order: ["a.json"], baseline: nil),
+        (order: ["a.json", "b.json", "c.json"], baseline: "x.json"), (order: ["c.json"], baseline: "x.json"),
+    ])
+    func runOnASeriesWritesTheSiteOfTheSteps(order: [String], baseline: String?) throws {
+        let source = MemorySeries(snapshots: order.map { ($0, Self.seriesSnapshots[$0]!) })
+        let read = reader(["x.json": snapshot(generatedAt: july2026 - 1, revision: 3)])
+        let settings = SiteBuild.AuditSettings(referenceDate: 1_790_000_000)
+        let build = SiteBuild(
+            input: .series(source), baseline: baseline, title: "T", settings: settings, writer: SiteWriter(outputPath: "unused"), readFile: read)
+        let written = try Self.written(build)
+
+        let stepByStep = try SiteBuild.render(
+            SiteBuild.model(
+                SiteBuild.diff(try SiteBuild.audit(try SiteBuild.loadSeries(.series(source), baseline: baseline, readFile: read), settings: settings)),
+                title: "T", referenceDate: settings.referenceDate),
+            theme: try SiteBuild.loadTheme(templates: nil, assets: nil))
+        // The writer adds its marker (`SiteWriter.markerName`); rendering does not.
+        #expect(Set(written.keys) == Set(stepByStep.keys).union([SiteWriter.markerName]))
+        for (path, bytes) in stepByStep {
+            #expect(written[path] == bytes, "\(path)")
+        }
+    }
+
+    /// In time order each snapshot is read once: the newest and the one before it are kept from
+    /// the fold, not read again (the steps read each twice, and those two a third time).
+    @Test func auditSeriesReadsEachSnapshotOnceInTimeOrder() throws {
+        let source = CountingSeries(snapshots: ["a.json", "b.json", "c.json"].map { ($0, Self.seriesSnapshots[$0]!) })
+        let audited = try SiteBuild.auditSeries(source, baseline: nil, settings: SiteBuild.AuditSettings(), readFile: reader([:]))
+        #expect(source.reads == ["a.json", "b.json", "c.json"])
+        #expect(audited.snapshot.name == "c.json")
+        #expect(audited.baseline?.name == "b.json")
+        #expect(audited.snapshot.bytes == Self.seriesSnapshots["c.json"])
+        #expect(audited.snapshot.findings == SiteBuild.AuditSettings().audit.findings(in: FallbackFile(bytes: Self.seriesSnapshots["c.json"]!)))
+        #expect(audited.timeline?.snapshots.map(\.stamp.name) == ["a.json", "b.json", "c.json"])
+
+        // `run` audits a series this way.
+        let again = CountingSeries(snapshots: source.snapshots)
+        _ = try Self.written(SiteBuild(input: .series(again), writer: SiteWriter(outputPath: "unused"), readFile: reader([:])))
+        #expect(again.reads == ["a.json", "b.json", "c.json"])
+    }
+
+    /// A baseline path that cannot be read fails before any snapshot of the series is read; an
+    /// empty series is the same error as in the steps.
+    @Test func auditSeriesReadsAnExplicitBaselineFirstAndRefusesAnEmptySeries() {
+        let source = CountingSeries(snapshots: [("a.json", Self.seriesSnapshots["a.json"]!)])
+        #expect {
+            _ = try SiteBuild.auditSeries(source, baseline: "missing.json", settings: SiteBuild.AuditSettings(), readFile: reader([:]))
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .unreadable(let path, _) = error else { return false }
+            return path == "missing.json"
+        }
+        #expect(source.reads.isEmpty)
+        #expect {
+            _ = try SiteBuild.auditSeries(CountingSeries(snapshots: []), baseline: nil, settings: SiteBuild.AuditSettings(), readFile: reader([:]))
+        } throws: { error in
+            guard let error = error as? SiteBuildError, case .emptySeries = error else { return false }
+            return true
+        }
+    }
+}
+
+/// A series source over snapshots in memory that records each read, from any thread.
+private final class CountingSeries: SnapshotSource, @unchecked Sendable {
+    let snapshots: [(name: String, bytes: [UInt8])]
+    private let lock = NSLock()
+    private var log: [String] = []
+
+    init(snapshots: [(name: String, bytes: [UInt8])]) { self.snapshots = snapshots }
+
+    var reads: [String] { lock.withLock { log } }
+
+    func references() throws -> [SnapshotReference] {
+        snapshots.map { SnapshotReference(name: $0.name, location: $0.name) }
+    }
+
+    func bytes(of reference: SnapshotReference) throws -> [UInt8] {
+        lock.withLock { log.append(reference.name) }
+        return snapshots.first { $0.name == reference.name }!.bytes
+    }
+}
+
 /// Progress reports, collected from any thread.
 private final class Reports: @unchecked Sendable {
     private let lock = NSLock()
