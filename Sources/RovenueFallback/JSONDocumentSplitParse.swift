@@ -107,8 +107,8 @@ extension JSONDocument {
             parser.isFragment = true
             parser.assumedKinds = kinds
             parser.stack = [
-                JSONDocument.OpenContainer(node: Int32(assumedOuter), outerCount: 0),
-                JSONDocument.OpenContainer(node: Int32(assumedOuter + 1), outerCount: 0),
+                JSONDocument.OpenContainer(node: Int32(assumedOuter), outerCount: 0, isObject: kinds.0 == .object),
+                JSONDocument.OpenContainer(node: Int32(assumedOuter + 1), outerCount: 0, isObject: kinds.1 == .object),
             ]
             parser.openCount = 0
             parser.parent = Int32(assumedOuter + 1)
@@ -226,7 +226,8 @@ extension JSONDocument.Parser {
         let fragmentStack = fragment.stack
         stack = fragmentStack.enumerated().map { depth, open in
             JSONDocument.OpenContainer(
-                node: real(open.node), outerCount: depth == 0 ? open.outerCount : open.outerCount + before(fragmentStack[depth - 1].node))
+                node: real(open.node), outerCount: depth == 0 ? open.outerCount : open.outerCount + before(fragmentStack[depth - 1].node),
+                isObject: open.isObject)
         }
         openCount = fragment.openCount + (fragmentStack.last.map { before($0.node) } ?? 0)
         parent = stack.last?.node ?? -1
