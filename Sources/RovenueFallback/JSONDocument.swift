@@ -686,14 +686,65 @@ extension JSONDocument {
     /// whitespace and a string's plain run end is the `Scanner`'s to say: `IndexedScanner` reads it
     /// off stage 1's bitmaps (`ParseIndex`), `ByteScanner` walks byte by byte as the parser always
     /// did, the reference the indexed parse is tested against. Both give the same document.
-    /// Where the parser stands inside the innermost open container.
-    enum Expect { case value, firstMemberOrEnd, memberKey, firstElementOrEnd, commaOrEnd }
+    /// Where `Parser.parseValues` starts: at a value, at an object member's key (the second half of
+    /// a split parse, after the comma it starts after), or at the comma or end after a value.
+    enum Expect { case value, memberKey, commaOrEnd }
 
-    /// A container the parser has opened and not closed: its node, and how many elements or
-    /// members the container around it had when it opened (its count goes on from there).
+    /// A container the parser has opened and not closed: its node, whether it is an object, and how
+    /// many elements or members the container around it had when it opened (its count goes on from
+    /// there).
     struct OpenContainer: Equatable {
         var node: Int32
         var outerCount: Int32
+        var isObject: Bool
+    }
+
+    /// The open containers while `Parser.parseValues` runs, innermost last, in a block of their
+    /// own: opening and closing a container is a store and a load, not a change of an array (which
+    /// checks each time that it is not shared). Taken from the parser's `stack` when the loop
+    /// starts and given back when it stops; it grows by doubling, so depth costs memory, never stack.
+    struct OpenStack: ~Copyable {
+        private var base: UnsafeMutablePointer<OpenContainer>
+        private var capacity: Int
+        private(set) var count: Int
+
+        init(_ containers: [OpenContainer]) {
+            capacity = max(64, 2 * containers.count)
+            base = .allocate(capacity: capacity)
+            count = containers.count
+            for (depth, container) in containers.enumerated() { (base + depth).initialize(to: container) }
+        }
+
+        deinit { base.deallocate() }
+
+        /// The open containers as the parser keeps them between loops.
+        var containers: [OpenContainer] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+        /// The innermost open container, if any.
+        var top: OpenContainer? { count > 0 ? base[count &- 1] : nil }
+
+        @inline(__always)
+        mutating func push(_ container: OpenContainer) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: container)
+            count &+= 1
+        }
+
+        /// Removes the innermost open container, which there must be, and returns it.
+        @inline(__always)
+        mutating func pop() -> OpenContainer {
+            count &-= 1
+            return base[count]
+        }
+
+        @inline(never)
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<OpenContainer>.allocate(capacity: 2 * capacity)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
     }
 
     struct Parser<Scanner: JSONTokenScanner> {
@@ -708,8 +759,8 @@ extension JSONDocument {
         var parsedExtent = 0
         var lineStarts: [Int] = [0]
         var continuationsInBlock: [Int32] = [0]
-        /// Open containers, innermost last: one array, so that opening and closing a container
-        /// change one array, not two (each change of an array checks that it is not shared).
+        /// Open containers, innermost last, between runs of `parseValues` (which works on an
+        /// `OpenStack` of them).
         var stack: [OpenContainer] = []
         /// The elements or members of the innermost open container so far (written to its node when
         /// it closes or the parse stops); those of each container around it are on the stack.
@@ -814,142 +865,197 @@ extension JSONDocument {
             (lineStarts, continuationsInBlock) = scanner.positions(bytes, upTo: parsedExtent)
         }
 
-        /// The ordinal of the next node in the innermost open container: an element or a key is the
-        /// next of its container; a value shares its key's ordinal.
+        /// Appends an array's or object's node when it opens, as the `ordinal`th element or member
+        /// of the innermost open container; its `next` and count are written when it closes.
         @inline(__always)
-        mutating func nextOrdinal(isKey: Bool) -> Int32 {
-            guard parent >= 0 else { return 0 }
-            if isKey || !parentIsObject {
-                openCount &+= 1
-            }
-            return openCount &- 1
-        }
-
-        /// Appends an array's or object's node when it opens; its `next` and count are written when
-        /// it closes.
-        @inline(__always)
-        mutating func appendContainer(_ kind: Kind, at offset: Int) -> Int {
+        mutating func appendContainer(_ kind: Kind, at offset: Int, ordinal: Int32) -> Int {
             let index = nodes.count
-            let ordinal = nextOrdinal(isKey: false)
             nodes.appendContainer(ContainerLink(node: Int32(truncatingIfNeeded: index), parent: parent, ordinal: ordinal))
             nodes.append(PackedNode(kind: kind, flags: 0, start: offset, end: offset + 1, link: index + 1, number: 0))
             return index
         }
 
-        /// Appends a scalar's node, given its kind code (`Kind.rawValue`, or `PackedNode.keyCode`)
-        /// and its stored flags (`PackedNode`).
+        /// Appends a scalar's node, given its kind code (`Kind.rawValue`, or `PackedNode.keyCode`),
+        /// its stored flags (`PackedNode`) and its ordinal in the innermost open container (a key's
+        /// is its member's, which the member's value shares; the top-level value's is 0).
         @inline(__always)
-        mutating func appendScalar(code: UInt32, flagA: Bool = false, flagB: Bool = false, start: Int, end: Int, isKey: Bool = false) {
-            let ordinal = nextOrdinal(isKey: isKey)
+        mutating func appendScalar(code: UInt32, flagA: Bool = false, flagB: Bool = false, start: Int, end: Int, ordinal: Int32) {
             nodes.append(PackedNode(code: code, flagA: flagA, flagB: flagB, start: start, end: end, link: Int(parent) &+ 1, number: Int(ordinal)))
         }
 
-        /// The whole value grammar as a loop over an explicit stack of open containers.
+        /// The whole value grammar as a loop over an explicit stack of open containers (`OpenStack`).
         mutating func parseValues(_ bytes: UnsafeBufferPointer<UInt8>, _ stopped: inout Int, from start: Expect = .value) {
-            // A local the compiler keeps in a register; written back where the parse stops.
+            var open = OpenStack(stack)
+            parseValues(bytes, &stopped, from: start, open: &open)
+            stack = open.containers
+        }
+
+        /// `parseValues(_:_:from:)` on `open`. Each step goes straight on to what the grammar allows
+        /// next, as a goto-based parser jumps: from a key's colon to the value, from a value to the
+        /// comma or end after it, from a comma to the next key or element. A value's ordinal in its
+        /// container is known where the step that leads to it is (`ordinal`), and so is whether it
+        /// counts as one more element once appended (`counted`: an array's element) or was counted
+        /// with its key (a member's value), so no node asks what its container is.
+        @inline(__always)
+        private mutating func parseValues(_ bytes: UnsafeBufferPointer<UInt8>, _ stopped: inout Int, from start: Expect, open: inout OpenStack) {
+            // A local, not the `inout` it is written back to where the parse stops.
             var offset = stopped
             defer { stopped = offset }
-            var expect = start
-            while true {
+            var ordinal: Int32 = 0
+            var counted: Int32 = 0
+            var atValue = true
+            switch start {
+            case .value:
+                if parent >= 0 { (ordinal, counted) = parentIsObject ? (openCount &- 1, 0) : (openCount, 1) }
+            case .memberKey:
                 offset = scanner.skipWhitespace(bytes, from: offset)
-                switch expect {
-                case .firstMemberOrEnd, .memberKey:
-                    guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
-                    if bytes[offset] == UInt8(ascii: "}"), expect == .firstMemberOrEnd {
-                        closeContainer(offset)
-                        offset += 1
-                        expect = .commaOrEnd
-                        if stack.isEmpty { return }
-                        continue
+                guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
+                guard parseMemberKey(bytes, &offset) else { return }
+                ordinal = openCount &- 1
+            case .commaOrEnd:
+                atValue = false
+            }
+            while true {
+                if atValue {
+                    value: while true {
+                        // Compact text has no whitespace between tokens: the byte is looked at before
+                        // the scanner is asked, here and after each token.
+                        if offset >= count || bytes[offset] <= 0x20 {
+                            offset = scanner.skipWhitespace(bytes, from: offset)
+                            guard offset < count else { return fail(.syntax, "EOF while parsing a value", at: offset) }
+                        }
+                        let byte = bytes[offset]
+                        switch byte {
+                        case UInt8(ascii: "\""):
+                            guard let end = parseString(bytes, at: offset, ordinal: ordinal) else { return }
+                            offset = end
+                        case UInt8(ascii: "{"), UInt8(ascii: "["):
+                            let isObject = byte == UInt8(ascii: "{")
+                            let index = appendContainer(isObject ? .object : .array, at: offset, ordinal: ordinal)
+                            openCount &+= counted
+                            if open.count + 1 == 128 { tooDeep.append(Int32(index)) }
+                            open.push(OpenContainer(node: Int32(index), outerCount: openCount, isObject: isObject))
+                            openCount = 0
+                            parent = Int32(index)
+                            parentIsObject = isObject
+                            offset += 1
+                            if offset >= count || bytes[offset] <= 0x20 { offset = scanner.skipWhitespace(bytes, from: offset) }
+                            if isObject {
+                                guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
+                                if bytes[offset] == UInt8(ascii: "}") {
+                                    closeContainer(at: offset, open: &open)
+                                    offset += 1
+                                    break value
+                                }
+                                guard parseMemberKey(bytes, &offset) else { return }
+                                counted = 0
+                            } else {
+                                guard offset < count else { return fail(.syntax, "EOF while parsing a list", at: offset) }
+                                if bytes[offset] == UInt8(ascii: "]") {
+                                    closeContainer(at: offset, open: &open)
+                                    offset += 1
+                                    break value
+                                }
+                                counted = 1
+                            }
+                            ordinal = 0
+                            continue value
+                        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                            guard let end = parseNumber(bytes, at: offset, ordinal: ordinal) else { return }
+                            offset = end
+                        case UInt8(ascii: "t"):
+                            guard let end = literal(bytes, at: offset, "true", .true, ordinal: ordinal) else { return }
+                            offset = end
+                        case UInt8(ascii: "f"):
+                            guard let end = literal(bytes, at: offset, "false", .false, ordinal: ordinal) else { return }
+                            offset = end
+                        case UInt8(ascii: "n"):
+                            guard let end = literal(bytes, at: offset, "null", .null, ordinal: ordinal) else { return }
+                            offset = end
+                        default:
+                            return fail(.syntax, "expected value", at: offset)
+                        }
+                        openCount &+= counted
+                        break value
                     }
-                    guard bytes[offset] == UInt8(ascii: "\"") else {
-                        let message = bytes[offset] == UInt8(ascii: "}") ? "trailing comma" : "key must be a string"
-                        return fail(.syntax, message, at: offset)
-                    }
-                    guard let end = parseString(bytes, at: offset, isKey: true) else { return }
-                    offset = end
-                    offset = scanner.skipWhitespace(bytes, from: offset)
-                    guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
-                    guard bytes[offset] == UInt8(ascii: ":") else { return fail(.syntax, "expected `:`", at: offset) }
-                    offset += 1
-                    expect = .value
-                case .firstElementOrEnd:
-                    guard offset < count else { return fail(.syntax, "EOF while parsing a list", at: offset) }
-                    if bytes[offset] == UInt8(ascii: "]") {
-                        closeContainer(offset)
-                        offset += 1
-                        expect = .commaOrEnd
-                        if stack.isEmpty { return }
-                        continue
-                    }
-                    expect = .value
-                case .commaOrEnd:
+                    if open.count == 0 { return }
+                }
+                atValue = true
+                // After a value: a comma and the next key or element, or the end of containers.
+                commaOrEnd: while true {
                     let inObject = parentIsObject
-                    guard offset < count else {
-                        return fail(.syntax, inObject ? "EOF while parsing an object" : "EOF while parsing a list", at: offset)
+                    if offset >= count || bytes[offset] <= 0x20 {
+                        offset = scanner.skipWhitespace(bytes, from: offset)
+                        guard offset < count else {
+                            return fail(.syntax, inObject ? "EOF while parsing an object" : "EOF while parsing a list", at: offset)
+                        }
                     }
                     let byte = bytes[offset]
                     if byte == UInt8(ascii: ",") {
-                        if offset >= stopAfter, inObject, stack.count == 2 {
-                            stoppedAt = offset
-                            return
+                        if offset >= stopAfter {
+                            if inObject, open.count == 2 {
+                                stoppedAt = offset
+                                return
+                            }
                         }
                         offset += 1
-                        if !inObject {
-                            offset = scanner.skipWhitespace(bytes, from: offset)
+                        if offset >= count || bytes[offset] <= 0x20 { offset = scanner.skipWhitespace(bytes, from: offset) }
+                        if inObject {
+                            guard offset < count else { return fail(.syntax, "EOF while parsing an object", at: offset) }
+                            guard parseMemberKey(bytes, &offset) else { return }
+                            ordinal = openCount &- 1
+                            counted = 0
+                        } else {
                             if offset < count, bytes[offset] == UInt8(ascii: "]") {
                                 return fail(.syntax, "trailing comma", at: offset)
                             }
+                            ordinal = openCount
+                            counted = 1
                         }
-                        expect = inObject ? .memberKey : .value
+                        break commaOrEnd
                     } else if byte == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                        closeContainer(offset)
+                        closeContainer(at: offset, open: &open)
                         offset += 1
-                        if stack.isEmpty { return }
+                        if open.count == 0 { return }
                     } else {
                         return fail(.syntax, inObject ? "expected `,` or `}`" : "expected `,` or `]`", at: offset)
                     }
-                case .value:
-                    guard offset < count else { return fail(.syntax, "EOF while parsing a value", at: offset) }
-                    let byte = bytes[offset]
-                    switch byte {
-                    case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        let kind: Kind = byte == UInt8(ascii: "{") ? .object : .array
-                        let index = appendContainer(kind, at: offset)
-                        if stack.count + 1 == 128 { tooDeep.append(Int32(index)) }
-                        stack.append(OpenContainer(node: Int32(index), outerCount: openCount))
-                        openCount = 0
-                        parent = Int32(index)
-                        parentIsObject = kind == .object
-                        offset += 1
-                        expect = kind == .object ? .firstMemberOrEnd : .firstElementOrEnd
-                        continue
-                    case UInt8(ascii: "\""):
-                        guard let end = parseString(bytes, at: offset) else { return }
-                        offset = end
-                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                        guard let end = parseNumber(bytes, at: offset) else { return }
-                        offset = end
-                    case UInt8(ascii: "t"):
-                        guard let end = literal(bytes, at: offset, "true", .true) else { return }
-                        offset = end
-                    case UInt8(ascii: "f"):
-                        guard let end = literal(bytes, at: offset, "false", .false) else { return }
-                        offset = end
-                    case UInt8(ascii: "n"):
-                        guard let end = literal(bytes, at: offset, "null", .null) else { return }
-                        offset = end
-                    default:
-                        return fail(.syntax, "expected value", at: offset)
-                    }
-                    if stack.isEmpty { return }
-                    expect = .commaOrEnd
                 }
             }
         }
 
-        mutating func closeContainer(_ offset: Int) {
-            let closed = stack.removeLast()
+        /// Reads an object member's key at `offset` (below `count`, whitespace skipped) and the
+        /// colon after it, counting the member; false when the parse fails there.
+        @inline(__always)
+        private mutating func parseMemberKey(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Bool {
+            guard bytes[offset] == UInt8(ascii: "\"") else {
+                fail(.syntax, bytes[offset] == UInt8(ascii: "}") ? "trailing comma" : "key must be a string", at: offset)
+                return false
+            }
+            guard let end = parseString(bytes, at: offset, isKey: true, ordinal: openCount) else { return false }
+            openCount &+= 1
+            offset = end
+            if offset >= count || bytes[offset] <= 0x20 {
+                offset = scanner.skipWhitespace(bytes, from: offset)
+                guard offset < count else {
+                    fail(.syntax, "EOF while parsing an object", at: offset)
+                    return false
+                }
+            }
+            guard bytes[offset] == UInt8(ascii: ":") else {
+                fail(.syntax, "expected `:`", at: offset)
+                return false
+            }
+            offset += 1
+            return true
+        }
+
+        /// Closes the innermost open container at `offset`: writes its end, `next` and count to its
+        /// node (or, for one a split parse's second half assumed, keeps them), and goes back to the
+        /// container around it.
+        @inline(__always)
+        private mutating func closeContainer(at offset: Int, open: inout OpenStack) {
+            let closed = open.pop()
             let index = Int(closed.node)
             if isFragment, index >= SplitParse.assumedOuter {
                 assumedCloses[index - SplitParse.assumedOuter] = SplitParse.AssumedClose(end: offset + 1, next: nodes.count, count: openCount)
@@ -959,19 +1065,18 @@ extension JSONDocument {
                 nodes[index].setNumber(openCount)
             }
             openCount = closed.outerCount
-            parent = stack.last?.node ?? -1
-            parentIsObject = parent >= 0 && isObject(open: parent)
+            if let around = open.top {
+                parent = around.node
+                parentIsObject = around.isObject
+            } else {
+                parent = -1
+                parentIsObject = false
+            }
         }
 
-        /// Whether the open container `index` (on the stack) is an object, assumed ones included.
-        @inline(__always)
-        func isObject(open index: Int32) -> Bool {
-            guard isFragment, index >= SplitParse.assumedOuter else { return nodes[Int(index)].kind == .object }
-            return (index == SplitParse.assumedOuter ? assumedKinds.outer : assumedKinds.inner) == .object
-        }
-
-        /// Reads `word` at `offset` and appends its node (`kind`); the offset after it, or nil.
-        mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ word: StaticString, _ kind: Kind) -> Int? {
+        /// Reads `word` at `offset` and appends its node (`kind`, the `ordinal`th in its container);
+        /// the offset after it, or nil.
+        mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ word: StaticString, _ kind: Kind, ordinal: Int32) -> Int? {
             let length = word.utf8CodeUnitCount
             let expected = UnsafeBufferPointer(start: word.utf8Start, count: length)
             for index in 0..<length {
@@ -984,7 +1089,7 @@ extension JSONDocument {
                     return nil
                 }
             }
-            appendScalar(code: UInt32(kind.rawValue), start: offset, end: offset + length)
+            appendScalar(code: UInt32(kind.rawValue), start: offset, end: offset + length, ordinal: ordinal)
             return offset + length
         }
 
@@ -997,19 +1102,19 @@ extension JSONDocument {
         /// closing quote (nearly every string of an export) is appended here, without a call, and
         /// `isKey` is a constant at each place; any other goes on in `parseString(_:at:stop:isKey:)`.
         @inline(__always)
-        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, isKey: Bool = false) -> Int? {
+        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, isKey: Bool = false, ordinal: Int32) -> Int? {
             let stop = scanner.stringStop(bytes, from: start + 1)
             if stop < count, bytes[stop] == UInt8(ascii: "\"") {
-                appendScalar(code: isKey ? PackedNode.keyCode : UInt32(Kind.string.rawValue), start: start, end: stop + 1, isKey: isKey)
+                appendScalar(code: isKey ? PackedNode.keyCode : UInt32(Kind.string.rawValue), start: start, end: stop + 1, ordinal: ordinal)
                 return stop + 1
             }
-            return parseString(bytes, at: start, stop: stop, isKey: isKey)
+            return parseString(bytes, at: start, stop: stop, isKey: isKey, ordinal: ordinal)
         }
 
         /// `parseString(_:at:isKey:)` of a string whose first plain run, from the opening quote at
         /// `start`, ends at `stop` (the scanner already passed it), not at its closing quote.
         @inline(never)
-        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, stop: Int, isKey: Bool) -> Int? {
+        mutating func parseString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, stop: Int, isKey: Bool, ordinal: Int32) -> Int? {
             var index = stop
             var flags: UInt8 = 0
             var lone: LoneSurrogate?
@@ -1074,7 +1179,7 @@ extension JSONDocument {
             }
             appendScalar(
                 code: isKey ? PackedNode.keyCode : UInt32(Kind.string.rawValue), flagA: flags & JSONDocument.hasEscapes != 0,
-                flagB: flags & JSONDocument.hasLoneSurrogate != 0, start: start, end: index, isKey: isKey)
+                flagB: flags & JSONDocument.hasLoneSurrogate != 0, start: start, end: index, ordinal: ordinal)
             return index
         }
 
@@ -1104,8 +1209,9 @@ extension JSONDocument {
             return value
         }
 
-        /// Reads the number token at `start` and appends its node; the offset after it, or nil.
-        mutating func parseNumber(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        /// Reads the number token at `start` and appends its node (the `ordinal`th in its container);
+        /// the offset after it, or nil.
+        mutating func parseNumber(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, ordinal: Int32) -> Int? {
             var index = start
             if bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard index < count else {
@@ -1149,7 +1255,7 @@ extension JSONDocument {
                 while index < count, isDigit(bytes[index]) { index += 1 }
             }
             let nodeIndex = nodes.count
-            appendScalar(code: UInt32(Kind.number.rawValue), flagA: flags & JSONDocument.integerToken != 0, start: start, end: index)
+            appendScalar(code: UInt32(Kind.number.rawValue), flagA: flags & JSONDocument.integerToken != 0, start: start, end: index, ordinal: ordinal)
             // Only an exponent or a long integer part can overflow (§2.1): the rest is never read here.
             if hasExponent || integerDigits > 300,
                 JSONNumber.reading(of: UnsafeBufferPointer(rebasing: bytes[start..<index])) == .outOfRange

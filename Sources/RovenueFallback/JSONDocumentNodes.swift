@@ -195,16 +195,22 @@ extension JSONDocument {
         // Written only while the parser builds it (`NodeBuilder`), then read-only.
         let base: UnsafeMutablePointer<PackedNode>
         let count: Int
-        /// One per container, in node order.
-        let containers: [ContainerLink]
+        /// One per container, in node order, in a block of their own.
+        let containers: UnsafeBufferPointer<ContainerLink>
+        /// The links the block has room for: what the parser made room for, or more.
+        let containerCapacity: Int
 
-        fileprivate init(base: UnsafeMutablePointer<PackedNode>, count: Int, containers: [ContainerLink]) {
+        fileprivate init(base: UnsafeMutablePointer<PackedNode>, count: Int, containers: UnsafeBufferPointer<ContainerLink>, containerCapacity: Int) {
             self.base = base
             self.count = count
             self.containers = containers
+            self.containerCapacity = containerCapacity
         }
 
-        deinit { free(base) }
+        deinit {
+            free(base)
+            free(UnsafeMutableRawPointer(mutating: containers.baseAddress))
+        }
 
         /// The parent and ordinal of the container at node `index`, by a binary search.
         func link(ofContainer index: Int) -> ContainerLink {
@@ -220,7 +226,9 @@ extension JSONDocument {
     }
 
     /// The parser's growing node block: appends write through a pointer, with one capacity compare
-    /// and no copy when it grows (`realloc` moves a large block's pages without copying them).
+    /// and no copy when it grows (`realloc` moves a large block's pages without copying them). The
+    /// container links are kept the same way, in a block of their own: appending to an array would
+    /// check each time that it is not shared.
     ///
     /// In a split parse both halves write into the first half's block (`SplitParse.SharedBlock`):
     /// the first half's capacity is then its limit there, the second half's the rest of the block,
@@ -229,7 +237,9 @@ extension JSONDocument {
         private(set) var base: UnsafeMutablePointer<PackedNode>
         private(set) var count = 0
         private var capacity: Int
-        private(set) var containers: [ContainerLink] = []
+        private var containerBase: UnsafeMutablePointer<ContainerLink>
+        private var containerCount = 0
+        private var containerCapacity = 16
         /// The block this builder, a first half, shares with the second half (`shareWithSecondHalf()`).
         private var sharedBlock: SplitParse.SharedBlock?
         /// False for a second half writing into the first half's block: not this builder's to grow or free.
@@ -247,6 +257,7 @@ extension JSONDocument {
             self.base = base
             self.capacity = capacity
             self.ownsBlock = ownsBlock
+            containerBase = NodeBuilder.allocate(nil, containerCapacity)
         }
 
         /// A split parse's second half, written into `block` from `nodesBefore` (or the first half's
@@ -283,10 +294,10 @@ extension JSONDocument {
             leftBlock = nil
         }
 
-        private static func allocate(_ old: UnsafeMutablePointer<PackedNode>?, _ capacity: Int) -> UnsafeMutablePointer<PackedNode> {
-            let byteCount = capacity * MemoryLayout<PackedNode>.stride
-            guard let raw = realloc(old, byteCount) else { fatalError("out of memory for \(capacity) JSON nodes") }
-            return raw.bindMemory(to: PackedNode.self, capacity: capacity)
+        private static func allocate<Element>(_ old: UnsafeMutablePointer<Element>?, _ capacity: Int) -> UnsafeMutablePointer<Element> {
+            let byteCount = capacity * MemoryLayout<Element>.stride
+            guard let raw = realloc(old, byteCount) else { fatalError("out of memory for \(capacity) \(Element.self)s") }
+            return raw.bindMemory(to: Element.self, capacity: capacity)
         }
 
         @inline(__always)
@@ -323,7 +334,7 @@ extension JSONDocument {
 
         /// Copies the nodes into a block of this builder's own, twice as large as they need.
         private mutating func moveToOwnBlock() {
-            let moved = NodeBuilder.allocate(nil, max(count * 2, 16))
+            let moved: UnsafeMutablePointer<PackedNode> = NodeBuilder.allocate(nil, max(count * 2, 16))
             moved.initialize(from: base, count: count)
             base = moved
             capacity = max(count * 2, 16)
@@ -331,10 +342,19 @@ extension JSONDocument {
         }
 
         /// Records a container's parent and ordinal when it opens.
-        mutating func appendContainer(_ link: ContainerLink) { containers.append(link) }
+        @inline(__always)
+        mutating func appendContainer(_ link: ContainerLink) {
+            if containerCount == containerCapacity { reserveContainers(2 * containerCapacity) }
+            (containerBase + containerCount).initialize(to: link)
+            containerCount &+= 1
+        }
 
         /// Makes room for `count` containers' links.
-        mutating func reserveContainers(_ count: Int) { containers.reserveCapacity(count) }
+        mutating func reserveContainers(_ count: Int) {
+            guard count > containerCapacity else { return }
+            containerBase = NodeBuilder.allocate(containerBase, count)
+            containerCapacity = count
+        }
 
         /// Appends the nodes and container links of a split parse's second half (`SplitParse`),
         /// renumbered to follow this builder's: every `next` and parent moves up by this builder's
@@ -384,22 +404,24 @@ extension JSONDocument {
                 MemoryPages.discard(stale, byteCount: (other.base - target) * MemoryLayout<PackedNode>.stride)
             }
             count += other.count
-            containers.reserveCapacity(containers.count + other.containers.count)
-            for link in other.containers {
+            reserveContainers(containerCount + other.containerCount)
+            for link in UnsafeBufferPointer(start: other.containerBase, count: other.containerCount) {
                 if link.parent >= Int32(JSONDocument.SplitParse.assumedOuter) {
                     let (parent, before) = assumed(link.parent)
-                    containers.append(ContainerLink(node: link.node + Int32(shift), parent: parent, ordinal: link.ordinal + before))
+                    appendContainer(ContainerLink(node: link.node + Int32(shift), parent: parent, ordinal: link.ordinal + before))
                 } else {
-                    containers.append(ContainerLink(node: link.node + Int32(shift), parent: link.parent + Int32(shift), ordinal: link.ordinal))
+                    appendContainer(ContainerLink(node: link.node + Int32(shift), parent: link.parent + Int32(shift), ordinal: link.ordinal))
                 }
             }
             return inPlace
         }
 
         /// Frees the block of a builder whose nodes are not kept (`finish()` hands it on otherwise),
-        /// unless it is the first half's (`SplitParse.SharedBlock`). The builder must not be used after.
+        /// unless it is the first half's (`SplitParse.SharedBlock`), and its container links. The
+        /// builder must not be used after.
         func discard() {
             if ownsBlock { free(base) }
+            free(containerBase)
         }
 
         @inline(__always)
@@ -411,7 +433,9 @@ extension JSONDocument {
         /// The finished nodes; the block shrinks to what was used. The builder must not be used after.
         func finish() -> NodeBuffer {
             let shrunk = NodeBuilder.allocate(base, max(count, 1))
-            return NodeBuffer(base: shrunk, count: count, containers: containers)
+            return NodeBuffer(
+                base: shrunk, count: count, containers: UnsafeBufferPointer(start: containerBase, count: containerCount),
+                containerCapacity: containerCapacity)
         }
     }
 }

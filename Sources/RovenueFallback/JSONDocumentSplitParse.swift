@@ -107,8 +107,8 @@ extension JSONDocument {
             parser.isFragment = true
             parser.assumedKinds = kinds
             parser.stack = [
-                JSONDocument.OpenContainer(node: Int32(assumedOuter), outerCount: 0),
-                JSONDocument.OpenContainer(node: Int32(assumedOuter + 1), outerCount: 0),
+                JSONDocument.OpenContainer(node: Int32(assumedOuter), outerCount: 0, isObject: kinds.0 == .object),
+                JSONDocument.OpenContainer(node: Int32(assumedOuter + 1), outerCount: 0, isObject: kinds.1 == .object),
             ]
             parser.openCount = 0
             parser.parent = Int32(assumedOuter + 1)
@@ -124,14 +124,30 @@ extension JSONDocument {
         /// container and other value); nil when the text ends, breaks or closes its top-level value first.
         ///
         /// It reads stage 1's bitmaps as the parser does: from each significant byte to the next,
-        /// from a string's opening quote to its end by string stops, counting brackets. It checks no
-        /// grammar: where the text is not JSON, the parser's own stop disagrees or never comes.
+        /// from a string's opening quote to its end by string stops, counting brackets; but the whole
+        /// 64-byte blocks before `split` in which the depth stays at two or more (nearly all of a
+        /// fallback file's, inside `placements`) it counts a block at a time (`countBlocks`), without
+        /// going from token to token. It checks no grammar: where the text is not JSON, the parser's
+        /// own stop disagrees or never comes.
         static func boundary(
             _ bytes: UnsafeBufferPointer<UInt8>, index: ParseIndex, from split: Int
         ) -> (comma: Int, kinds: (Kind, Kind), nodesBefore: Int)? {
             let count = bytes.count
             return index.significant.withUnsafeBufferPointer { significant in
                 index.stringStops.withUnsafeBufferPointer { stops -> (comma: Int, kinds: (Kind, Kind), nodesBefore: Int)? in
+                    /// The closing quote of the string whose bytes go on at `start`, or nil.
+                    func closingQuote(from start: Int) -> Int? {
+                        guard start <= count else { return nil }
+                        var stop = start
+                        while true {
+                            stop = ParseIndex.next(in: stops, from: stop)
+                            guard stop < count else { return nil }
+                            let byte = bytes[stop]
+                            if byte == UInt8(ascii: "\"") { return stop }
+                            guard byte == UInt8(ascii: "\\"), stop + 2 <= count else { return nil }
+                            stop += 2
+                        }
+                    }
                     // Every node but the top-level value follows a `,` or `:` or opens a container
                     // that is not empty: each of those counts one (an empty container's is taken back).
                     var separators = 0
@@ -139,7 +155,21 @@ extension JSONDocument {
                     var outer = Kind.object
                     var innerIsObject = false
                     var offset = 0
+                    // Blocks are tried again once the walk token by token reaches here.
+                    var blocksFrom = 0
+                    let blocksEnd = min(split, count)
                     while true {
+                        if offset >= blocksFrom, depth >= 2 {
+                            let counted = countBlocks(
+                                bytes, significant: significant, stops: stops, from: offset, before: blocksEnd, depth: &depth,
+                                separators: &separators)
+                            offset = counted.offset
+                            if counted.inString {
+                                guard let quote = closingQuote(from: offset) else { return nil }
+                                offset = quote + 1
+                            }
+                            blocksFrom = (offset & ~63) + 64
+                        }
                         // Compact text has no whitespace between tokens: look at the byte before the bitmap.
                         if offset >= count || bytes[offset] <= 0x20 {
                             offset = ParseIndex.next(in: significant, from: offset)
@@ -147,16 +177,8 @@ extension JSONDocument {
                         }
                         switch bytes[offset] {
                         case UInt8(ascii: "\""):
-                            var stop = offset + 1
-                            while true {
-                                stop = ParseIndex.next(in: stops, from: stop)
-                                guard stop < count else { return nil }
-                                let byte = bytes[stop]
-                                if byte == UInt8(ascii: "\"") { break }
-                                guard byte == UInt8(ascii: "\\"), stop + 2 <= count else { return nil }
-                                stop += 2
-                            }
-                            offset = stop + 1
+                            guard let quote = closingQuote(from: offset + 1) else { return nil }
+                            offset = quote + 1
                         case UInt8(ascii: "{"), UInt8(ascii: "["):
                             separators += 1
                             depth += 1
@@ -166,9 +188,7 @@ extension JSONDocument {
                         case UInt8(ascii: "}"), UInt8(ascii: "]"):
                             depth -= 1
                             guard depth > 0 else { return nil }
-                            var before = offset - 1
-                            while before > 0, bytes[before] <= 0x20 { before -= 1 }
-                            if bytes[before] == UInt8(ascii: "{") || bytes[before] == UInt8(ascii: "[") { separators -= 1 }
+                            if closesEmpty(bytes, at: offset) { separators -= 1 }
                             offset += 1
                         case UInt8(ascii: ","):
                             if depth == 2, innerIsObject, offset >= split { return (offset, (outer, .object), 1 + separators) }
@@ -183,6 +203,76 @@ extension JSONDocument {
                     }
                 }
             }
+        }
+
+        /// Whether the `}` or `]` at `offset` closes an empty container: the byte before it,
+        /// whitespace skipped, opens one.
+        @inline(__always)
+        static func closesEmpty(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+            var before = offset - 1
+            while before > 0, bytes[before] <= 0x20 { before -= 1 }
+            return bytes[before] == UInt8(ascii: "{") || bytes[before] == UInt8(ascii: "[")
+        }
+
+        /// `boundary`'s count of the whole 64-byte blocks from the one holding `offset` (from
+        /// `offset` on in it, which is outside strings) up to `end`, as its walk token by token would
+        /// count them: brackets, separators and empty containers outside strings, where the depth
+        /// stays at two or more in a block (then the walk would change nothing else). A block's
+        /// strings are its significant string stops (stage 1's bitmaps), quotes when it has no
+        /// backslash, paired up by a prefix XOR; its other significant bytes are read one by one. A
+        /// block with a backslash is left to the walk. Returns where it stopped (`offset` when no block was counted) and whether that is
+        /// inside a string.
+        static func countBlocks(
+            _ bytes: UnsafeBufferPointer<UInt8>, significant: UnsafeBufferPointer<UInt64>, stops: UnsafeBufferPointer<UInt64>,
+            from offset: Int, before end: Int, depth: inout Int, separators: inout Int
+        ) -> (offset: Int, inString: Bool) {
+            var word = offset &>> 6
+            // The bytes of the first block before `offset` were walked already.
+            var live = ~0 &<< UInt64(offset & 63)
+            // All ones while a string runs on from one block into the next.
+            var inStringCarry: UInt64 = 0
+            guard let base = UnsafeRawPointer(bytes.baseAddress) else { return (offset, false) }
+            let backslash = SIMD64<UInt8>(repeating: UInt8(ascii: "\\"))
+            while (word &+ 1) &<< 6 <= end {
+                let blockStart = word &<< 6
+                guard !StructuralIndex.anyLane(base.loadUnaligned(fromByteOffset: blockStart, as: SIMD64<UInt8>.self) .== backslash) else {
+                    break
+                }
+                // Without backslashes, the significant string stops are quotes (and, in text that is
+                // not JSON, control characters in strings: then the count is wrong, and the halves do
+                // not meet).
+                let quotes = stops[word] & significant[word] & live
+                let inString = StructuralIndex.prefixXOR(quotes) ^ inStringCarry
+                var tokens = significant[word] & ~inString & ~quotes & live
+                var opens = 0
+                var closes = 0
+                var marks = 0
+                var empty = 0
+                while tokens != 0 {
+                    let at = blockStart &+ tokens.trailingZeroBitCount
+                    switch bytes[at] {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        opens &+= 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        closes &+= 1
+                        if closesEmpty(bytes, at: at) { empty &+= 1 }
+                    case UInt8(ascii: ","), UInt8(ascii: ":"):
+                        marks &+= 1
+                    default:
+                        break
+                    }
+                    tokens &= tokens &- 1
+                }
+                guard depth - closes >= 2 else { break }
+                depth += opens - closes
+                separators += opens + marks - empty
+                inStringCarry = UInt64(bitPattern: Int64(bitPattern: inString) >> 63)
+                word &+= 1
+                live = ~0
+            }
+            let stopped = word &<< 6
+            guard stopped > offset else { return (offset, false) }
+            return (stopped, inStringCarry != 0)
         }
     }
 }
@@ -226,7 +316,8 @@ extension JSONDocument.Parser {
         let fragmentStack = fragment.stack
         stack = fragmentStack.enumerated().map { depth, open in
             JSONDocument.OpenContainer(
-                node: real(open.node), outerCount: depth == 0 ? open.outerCount : open.outerCount + before(fragmentStack[depth - 1].node))
+                node: real(open.node), outerCount: depth == 0 ? open.outerCount : open.outerCount + before(fragmentStack[depth - 1].node),
+                isObject: open.isObject)
         }
         openCount = fragment.openCount + (fragmentStack.last.map { before($0.node) } ?? 0)
         parent = stack.last?.node ?? -1

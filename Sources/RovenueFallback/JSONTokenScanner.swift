@@ -20,13 +20,6 @@ protocol JSONTokenScanner {
 /// which in compact text is the answer).
 struct IndexedScanner: JSONTokenScanner {
     let index: ParseIndex
-    /// `index.firstInvalidUTF8`, or past any offset.
-    private let invalidUTF8: Int
-
-    init(index: ParseIndex) {
-        self.index = index
-        self.invalidUTF8 = index.firstInvalidUTF8 ?? Int.max
-    }
 
     @inline(__always)
     func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
@@ -36,9 +29,9 @@ struct IndexedScanner: JSONTokenScanner {
 
     @inline(__always)
     func stringStop(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
-        // Invalid UTF-8 is never before the string being read: an earlier string would have stopped
-        // there, and outside strings only ASCII parses.
-        min(index.stringStops.withUnsafeBufferPointer { ParseIndex.next(in: $0, from: offset) }, invalidUTF8)
+        // The first invalid UTF-8 is a string stop; it is never before the string being read: an
+        // earlier string would have stopped there, and outside strings only ASCII parses.
+        index.stringStops.withUnsafeBufferPointer { ParseIndex.next(in: $0, from: offset) }
     }
 
     func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? { index.firstInvalidUTF8 }

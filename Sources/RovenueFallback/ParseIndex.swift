@@ -1,9 +1,9 @@
 /// Stage 1 as `JSONDocument`'s parser reads it: for every 64-byte block of the text, a bitmap of
 /// the bytes that are not whitespace and a bitmap of the bytes that end a string's plain run (a
-/// quote, a backslash, a control character), with the line starts, the UTF-8 continuation bytes per
-/// 4 KiB block and the first invalid UTF-8, all found in the same pass, 64 bytes at a time with
-/// `SIMD64<UInt8>` comparisons (the vector path) or one byte at a time (the scalar path, which gives
-/// the same index).
+/// quote, a backslash, a control character, the first invalid UTF-8), with the line starts, the
+/// UTF-8 continuation bytes per 4 KiB block and the first invalid UTF-8, all found in the same pass,
+/// 64 bytes at a time with `SIMD64<UInt8>` comparisons (the vector path) or one byte at a time (the
+/// scalar path, which gives the same index).
 ///
 /// Stage 2, the parser's grammar, then jumps: from a token's end to the next significant byte and
 /// from a string's opening quote to the next quote, backslash or control byte, with a bit search
@@ -16,7 +16,8 @@
 package struct ParseIndex: Sendable {
     /// Bit `i` of word `b` is set when byte `64 * b + i` is not JSON whitespace.
     package private(set) var significant: [UInt64] = []
-    /// Bit `i` of word `b` is set when byte `64 * b + i` is `"`, `\` or below U+0020.
+    /// Bit `i` of word `b` is set when byte `64 * b + i` is `"`, `\` or below U+0020, or is the
+    /// first invalid UTF-8 (`firstInvalidUTF8`): where a string's plain run ends, with one search.
     private(set) var stringStops: [UInt64] = []
     /// The offset at which each line starts: 0, then one past every line feed.
     private(set) var lineStarts: [Int] = [0]
@@ -59,6 +60,7 @@ package struct ParseIndex: Sendable {
         }
         self.significant = significant
         self.stringStops = stringStops
+        if let invalid = firstInvalidUTF8 { self.stringStops[invalid >> 6] |= 1 << UInt64(invalid & 63) }
     }
 
     /// The first offset at or after `offset` whose bit is set in `words`; the text's length when
