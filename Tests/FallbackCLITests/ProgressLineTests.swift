@@ -201,11 +201,29 @@ struct ProgressLineTests {
         let result = run(["build", Self.examples, "--out", out], step: 2)
         #expect(result.status == 0)
         let pages = try FileManager.default.subpathsOfDirectory(atPath: out).count { $0.hasSuffix(".html") }
-        for step in ["Reading snapshots: 5/5", "Checking history: 5/5", "Rendering pages: ", "Writing \(pages) pages"] {
+        for step in ["Checking history: 1/5", "Checking history: 5/5", "Rendering pages: ", "Writing \(pages) pages"] {
             #expect(result.error.contains("\r" + step), "\(step)")
         }
+        // The Examples come in time order: each is checked as it is read, in one pass.
+        #expect(!result.error.contains("Reading snapshots"))
         #expect(result.error.hasSuffix(Self.clear + "wrote \(pages) pages to \(out); open \(out)/index.html\n"))
         #expect(run(["build", Self.examples, "--out", out, "--quiet"], step: 2).error.isEmpty)
         #expect(run(["build", Self.examples, "--out", out], step: 0).error == "wrote \(pages) pages to \(out); open \(out)/index.html\n")
+    }
+
+    /// A series out of order in name order: `build` reads the rest for their times, then checks
+    /// every snapshot again in timeline order, as `history` does.
+    @Test func buildReadsThenChecksAgainAfterASnapshotOutOfOrder() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let folder = root + "/series"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.examples + "/2026-04-14-release-3.1.json", toPath: folder + "/a.json")
+        try FileManager.default.copyItem(atPath: Self.examples + "/2026-03-03-release-3.0.json", toPath: folder + "/b.json")
+        let result = run(["build", folder, "--out", root + "/site"], step: 2)
+        #expect(result.status == 0)
+        let draws = result.error.components(separatedBy: "\r").map { $0.replacingOccurrences(of: ProgressLine.clearToEnd, with: "") }
+            .filter { !$0.isEmpty && !$0.hasPrefix("Rendering") && !$0.hasPrefix("Writing") && !$0.hasPrefix("wrote") }
+        #expect(draws == ["Checking history: 1/2", "Reading snapshots: 2/2", "Checking history: 1/2", "Checking history: 2/2"])
     }
 }
