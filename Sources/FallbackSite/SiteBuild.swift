@@ -52,6 +52,11 @@ public struct SiteBuild: Sendable {
         public var audit: Audit {
             Audit(now: referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, configuration: configuration)
         }
+
+        /// How a series is folded under these settings: the same clock, staleness and audit.
+        public var historyOptions: HistoryOptions {
+            HistoryOptions(now: referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, staleAfterDays: staleAfterDays, audit: audit)
+        }
     }
 
     /// A snapshot as read: its name on pages (the path given) and its bytes.
@@ -232,11 +237,7 @@ public struct SiteBuild: Sendable {
             var folded = 0
             var walking = SeriesWalk()
             do {
-                timeline = try series.timeline(
-                    HistoryOptions(
-                        now: settings.referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, staleAfterDays: settings.staleAfterDays,
-                        audit: audit)
-                ) { file, findings, record in
+                timeline = try series.timeline(settings.historyOptions) { file, findings, record in
                     walking.add(file, findings: findings, record: record)
                     folded += 1
                     progress?(.folding(done: folded, total: series.members.count))
@@ -274,15 +275,13 @@ public struct SiteBuild: Sendable {
             }
         }
         let audit = settings.audit
-        let options = HistoryOptions(
-            now: settings.referenceDate.map { Date(timeIntervalSince1970: Double($0)) }, staleAfterDays: settings.staleAfterDays, audit: audit)
         var walking = SeriesWalk()
         var newest: FoldedSnapshot?
         var before: FoldedSnapshot?
         let timeline: Timeline
         do {
             timeline = try SnapshotSeries.timeline(
-                of: source, options,
+                of: source, settings.historyOptions,
                 progress: { step in
                     switch step {
                     case .scanned(let done, let total): progress?(.reading(done: done, total: total))
