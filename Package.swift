@@ -73,7 +73,8 @@ let package = Package(
             name: "fallback-bench",
             dependencies: ["RovenueFallback", "FallbackAudit", "FallbackHistory", "FallbackSample", "FallbackSite"]
         ),
-        .testTarget(name: "RovenueFallbackTests", dependencies: ["RovenueFallback", "FallbackSample"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "RovenueFallbackTests", dependencies: ["RovenueFallback", "FallbackSample"], exclude: ["Expected"], resources: [.copy("Fixtures")]),
         // Helpers only test targets link: snapshot builders and the tests' clock (audit level), and
         // series held in memory (history level). Each test target depends on its module, the modules
         // below it and these; a test that checks two modules agree lives with the lowest that sees both.

@@ -112,20 +112,27 @@ import Testing
     @Test func identicalOnDamagedExports() {
         let text = Array(SampleExport(placementCount: 4, seed: 5).jsonText().utf8)
         var generator = SplitMix64(seed: 42)
-        let replacements = Array(#"{}[],:"\ 0e-"#.utf8)
         for round in 0..<120 {
-            var bytes = text
-            for _ in 0..<(1 + Int(generator.next() % 3)) {
-                let position = Int(generator.next() % UInt64(bytes.count))
-                switch generator.next() % 3 {
-                case 0: bytes[position] = replacements[Int(generator.next() % UInt64(replacements.count))]
-                case 1: bytes.remove(at: position)
-                default: bytes.insert(bytes[position], at: position)
-                }
-            }
+            let bytes = Self.damaged(text, by: &generator)
             let splits = (0..<12).map { _ in Int(generator.next() % UInt64(bytes.count + 1)) }
             Self.expectSameWhenSplit(bytes, at: splits, "damaged export \(round)")
         }
+    }
+
+    /// `bytes` with one to three random changes drawn from `generator`: a byte replaced by a
+    /// structural character, deleted or doubled.
+    static func damaged(_ bytes: [UInt8], by generator: inout SplitMix64) -> [UInt8] {
+        let replacements = Array(#"{}[],:"\ 0e-"#.utf8)
+        var bytes = bytes
+        for _ in 0..<(1 + Int(generator.next() % 3)) {
+            let position = Int(generator.next() % UInt64(bytes.count))
+            switch generator.next() % 3 {
+            case 0: bytes[position] = replacements[Int(generator.next() % UInt64(replacements.count))]
+            case 1: bytes.remove(at: position)
+            default: bytes.insert(bytes[position], at: position)
+            }
+        }
+        return bytes
     }
 
     /// When the second half does not come (the scan found no meeting comma, or another one), the
