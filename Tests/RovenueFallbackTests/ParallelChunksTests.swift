@@ -31,6 +31,18 @@ struct ParallelChunksTests {
         #expect(sums.count == min(chunks, values.count))
     }
 
+    /// Every element is changed once, in place, however the work is split.
+    @Test(arguments: [0, 1, 63, 64, 65, 1_000])
+    func updateEachChangesEveryElementOnceInPlace(count: Int) {
+        var values = (0..<count).map { "value \($0), long enough to live on the heap" }
+        let before = values.withUnsafeBufferPointer { $0.baseAddress }
+        values.withUnsafeMutableBufferPointer { buffer in
+            ParallelChunks(count: buffer.count, size: 64).updateEach(of: buffer) { $0 += "!" }
+        }
+        #expect(values == (0..<count).map { "value \($0), long enough to live on the heap!" })
+        #expect(values.withUnsafeBufferPointer { $0.baseAddress } == before)
+    }
+
     @Test func progressCountsEveryChunkOnce() {
         final class Calls: @unchecked Sendable {
             let lock = NSLock()
