@@ -30,6 +30,36 @@ struct EntryDecoder {
 
     typealias Failure = DecodeFailure
 
+    /// Reads a word of every cache line of the value at `index`, its nodes and its text, before it
+    /// is decoded. The decode reads an entry's nodes and text long after the parse wrote them, so
+    /// they are rarely in the cache, and it reads them a member at a time, each address known only
+    /// once the node before it is read: every line it misses stalls it in turn. These reads do not
+    /// depend on one another, so the lines they miss arrive together. Linear in the value's size,
+    /// as its decode is.
+    func bringIntoCache(_ index: Int) {
+        let node = nodes[index]
+        let lineBytes = 64
+        var sum: UInt32 = 0
+        let nodeBytes = UnsafeRawPointer(nodes.buffer.base)
+        let nodeStride = MemoryLayout<JSONDocument.PackedNode>.stride
+        let nodesEnd = min(Int(node.next), nodes.buffer.count) * nodeStride
+        var offset = index * nodeStride
+        while offset < nodesEnd {
+            sum &+= nodeBytes.load(fromByteOffset: offset, as: UInt32.self)
+            offset += lineBytes
+        }
+        bytes.withUnsafeBufferPointer { text in
+            var offset = Int(node.start)
+            let textEnd = min(Int(node.end), text.count)
+            while offset < textEnd {
+                sum &+= UInt32(text[offset])
+                offset += lineBytes
+            }
+        }
+        // Kept where the compiler cannot prove it unread, or it would drop the reads.
+        strings.cache.readsKept = sum
+    }
+
     // MARK: Primitive readers
 
     private func node(_ index: Int) -> JSONDocument.Node { nodes[index] }
@@ -206,51 +236,109 @@ struct EntryDecoder {
 
     /// Reads the fields of `Value`: from an object (the last of a repeated key wins) or from the
     /// array quirk (at most one element per field, and none of the fields without a default left off).
+    ///
+    /// Inlined, so that the slots are written where the caller reads them, not returned through a copy.
+    @inline(__always)
     mutating func fields<Value: SourceBacked>(_ index: Int, of _: Value.Type) throws(Failure) -> Fields<Value.Field> {
-        let table = Value.shape.table
-        let fieldCount = table.names.count
         var fields = Fields<Value.Field>(slots: .zero, container: index)
-        switch nodes[index].kind {
+        // The slots are read and written in place: a vector lane chosen at run time is otherwise
+        // read and written by copying all 128 bytes of the vector through the stack.
+        // The table is read here, where the struct is known: `shape.table` in `readFields` would
+        // retain and release it (one object both threads share) on every call.
+        let table = Value.shape.table
+        let failure = withUnsafeMutableBytes(of: &fields.slots) { slots in readFields(index, of: Value.shape, table: table, into: slots) }
+        if let failure { throw failure }
+        return fields
+    }
+
+    /// `fields(_:of:)` for the struct `shape`, whose table is `table`, into the bytes of
+    /// `Fields.slots` (zero): nil, or why the value at `index` cannot be read as one.
+    mutating func readFields(_ index: Int, of shape: SchemaShape, table: FieldTable, into slots: UnsafeMutableRawBufferPointer) -> Failure? {
+        let fieldCount = table.names.count
+        let node = nodes[index]
+        switch node.kind {
         case .object:
-            // The slots are read and written in place: a vector lane chosen at run time is otherwise
-            // read and written by copying all 128 bytes of the vector through the stack.
-            withUnsafeMutableBytes(of: &fields.slots) { slots in
-                var child = index + 1
-                for _ in 0..<Int(nodes[index].count) {
-                    if let field = fieldPosition(key: child, table: table) {
-                        let offset = field * MemoryLayout<Int32>.stride
-                        if slots.load(fromByteOffset: offset, as: Int32.self) != 0 {
-                            recordDuplicate(object: index, field: table.names[field], value: child + 1)
-                        }
-                        let value = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
-                        slots.storeBytes(of: value, toByteOffset: offset, as: Int32.self)
-                    }
-                    child = Int(nodes[child + 1].next)
-                }
+            let count = Int(node.count)
+            if !readMembers(of: index, count: count, table: table, into: slots) {
+                slots.initializeMemory(as: UInt8.self, repeating: 0)
+                readMembersRecordingRepeats(of: index, count: count, table: table, into: slots)
             }
         case .array:
-            let count = Int(nodes[index].count)
+            let count = Int(node.count)
             if count > fieldCount {
-                throw Failure(
+                return Failure(
                     source: SourceRef(node: index),
                     expectation: "expected an array of at most \(fieldCount) fields (\(table.names.joined(separator: ", "))), found \(count) elements")
             }
             let minimum = table.minimumArrayCount
             if count < minimum {
-                throw Failure(
+                return Failure(
                     source: SourceRef(node: index),
                     expectation: "expected an array of at least \(minimum) fields, found \(count) elements: `\(table.names[minimum - 1])` has no default, so the array cannot leave it off")
             }
-            arrayForms.append(ArrayForm(source: SourceRef(node: index), shape: Value.shape, elementCount: count))
+            arrayForms.append(ArrayForm(source: SourceRef(node: index), shape: shape, elementCount: count))
             var child = index + 1
             for field in 0..<count {
-                fields.slots[field] = nodes[child].kind == .null ? -Int32(child + 1) : Int32(child + 1)
+                let slot = nodes[child].kind == .null ? -Int32(child + 1) : Int32(child + 1)
+                slots.storeBytes(of: slot, toByteOffset: field * MemoryLayout<Int32>.stride, as: Int32.self)
                 child = Int(nodes[child].next)
             }
         default:
-            throw failure(index, "an object")
+            return failure(index, "an object")
         }
-        return fields
+        return nil
+    }
+
+    /// Reads the `count` members of the object at `index` into `slots` (as `Fields.slots` holds
+    /// them), a field at a time, straight from the packed nodes and the text; false, with `slots`
+    /// partly written, when a known field repeats, and the object is to be read again by
+    /// `readMembersRecordingRepeats`, which records the repeats (`duplicateFields`). Both give the
+    /// same slots: this is the path nearly every object takes.
+    func readMembers(of index: Int, count: Int, table: FieldTable, into slots: UnsafeMutableRawBufferPointer) -> Bool {
+        let nodeBase = nodes.buffer.base
+        let nodeCount = nodes.buffer.count
+        return bytes.withUnsafeBufferPointer { text in
+            // Indexes and offsets fit in 31 bits (`PackedNode`): the arithmetic below cannot overflow.
+            var child = index &+ 1
+            for _ in 0..<count {
+                // A member is its key node and the value node after it, both in the block.
+                precondition(UInt(bitPattern: child) < UInt(bitPattern: nodeCount &- 1), "node index out of range")
+                let key = nodeBase[child]
+                let value = nodeBase[child &+ 1]
+                let position: Int?
+                if key.word0 & JSONDocument.PackedNode.top == 0 {
+                    // A key without escapes (a key's flag A): its bytes are its name.
+                    let start = Int(key.word0) &+ 1
+                    position = table.position(ofKeyAt: start, count: Int(key.end) &- 1 &- start, in: text)
+                } else {
+                    position = fieldPosition(key: child, table: table)
+                }
+                if let position {
+                    let offset = position &* MemoryLayout<Int32>.stride
+                    if slots.load(fromByteOffset: offset, as: Int32.self) != 0 { return false }
+                    let slot = Int32(truncatingIfNeeded: child &+ 2)
+                    slots.storeBytes(of: value.code == 0 ? -slot : slot, toByteOffset: offset, as: Int32.self)
+                }
+                child = value.isContainer ? Int(value.link) : child &+ 2
+            }
+            return true
+        }
+    }
+
+    /// `readMembers` node by node through `Nodes`, recording each known field that repeats.
+    mutating func readMembersRecordingRepeats(of index: Int, count: Int, table: FieldTable, into slots: UnsafeMutableRawBufferPointer) {
+        var child = index + 1
+        for _ in 0..<count {
+            if let field = fieldPosition(key: child, table: table) {
+                let offset = field * MemoryLayout<Int32>.stride
+                if slots.load(fromByteOffset: offset, as: Int32.self) != 0 {
+                    recordDuplicate(object: index, field: table.names[field], value: child + 1)
+                }
+                let value = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
+                slots.storeBytes(of: value, toByteOffset: offset, as: Int32.self)
+            }
+            child = Int(nodes[child + 1].next)
+        }
     }
 
     private mutating func recordDuplicate(object: Int, field: String, value: Int) {

@@ -137,6 +137,7 @@ public struct FallbackTopLevel: Sendable {
     public func decodeEntry(at index: Int) -> EntryRecord {
         let head = entryHeads[index]
         var decoder = EntryDecoder(document: document)
+        decoder.bringIntoCache(head.value.node)
         let outcome: EntryRecord.Outcome
         do throws(DecodeFailure) {
             outcome = .loaded(try decoder.entry(head.value.node))

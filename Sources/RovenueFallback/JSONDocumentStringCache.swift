@@ -37,6 +37,9 @@ extension JSONDocument {
         /// The keys of the last locale map the decoders of this cache read (`EntryDecoder.localeMap`).
         /// Only the decoder holding the cache's lease reads and writes it.
         @exclusivity(unchecked) var recentLocales = RecentLocales()
+        /// The sum of the words `EntryDecoder.bringIntoCache` read, kept so that its reads are not
+        /// dropped as unused. Only the decoder holding the cache's lease writes it.
+        @exclusivity(unchecked) var readsKept: UInt32 = 0
 
         /// A cache whose tables start at `initialSlotCount` slots and grow to `defaultSlotCount`.
         convenience init() {

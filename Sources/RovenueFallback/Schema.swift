@@ -207,7 +207,7 @@ final class FieldTable: Sendable {
     @inline(__always)
     static func slot(length: Int, packed: PackedName, multiplier: UInt64, shift: UInt64) -> Int {
         let mixed = packed.low ^ (packed.high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: length)
-        return Int(truncatingIfNeeded: (mixed &* multiplier) >> shift)
+        return Int(truncatingIfNeeded: (mixed &* multiplier) &>> shift)
     }
 
     /// The position of the field whose name is the `count` bytes at `start` of `text`, nil for

@@ -1,3 +1,4 @@
+import FallbackSample
 import Foundation
 import Testing
 @testable import RovenueFallback
@@ -72,6 +73,29 @@ struct DecodeFastPathTests {
             element += 1
         }
         #expect(Clause.Operator.allCases.allSatisfy { $0.rawValue.utf8.count <= 15 }, "every raw value is stored inline")
+    }
+
+    /// `bringIntoCache` reads only inside the document, whatever value it is given: every node of
+    /// whole, truncated and broken texts (containers left open, a value at the very end), and
+    /// decoding after it gives what decoding without it gives.
+    @Test func bringingAValueIntoTheCacheStaysInTheDocument() throws {
+        let whole = SampleExport(placementCount: 12, seed: 7).jsonText()
+        var texts = [whole, "[]", "{}", "1", #""s""#, #"{"a":[1,{"b":"#, #"[{"k":"v"},"#, "[" + String(repeating: "[", count: 200)]
+        texts += stride(from: 1, to: whole.utf8.count, by: max(1, whole.utf8.count / 40)).map { String(decoding: whole.utf8.prefix($0), as: UTF8.self) }
+        for text in texts {
+            let document = JSONDocument(text: text)
+            let decoder = EntryDecoder(document: document)
+            for index in document.storage.nodes.indices {
+                decoder.bringIntoCache(index)
+            }
+        }
+        let topLevel = FallbackTopLevel(text: whole)
+        for index in topLevel.entryHeads.indices {
+            let record = topLevel.decodeEntry(at: index)
+            var decoder = EntryDecoder(document: topLevel.document)
+            let plain = try? decoder.entry(topLevel.entryHeads[index].value.node)
+            #expect(String(describing: record.entry) == String(describing: plain))
+        }
     }
 
     @Test(arguments: [1 << 10, 1 << 20])

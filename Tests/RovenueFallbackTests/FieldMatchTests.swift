@@ -142,4 +142,68 @@ import Testing
         #expect(valid.count > 5_000)
         Self.expectEveryKeyMatchesAsTheReference(document, "mutated keys")
     }
+
+    /// The slots `readMembers` (the packed nodes and the text, read directly) fills for every object
+    /// of `document`, against every table, next to those of the plain loop through `Nodes`
+    /// (`readMembersRecordingRepeats`): the same slots, and it gives up exactly on the objects
+    /// where a known field repeats (the plain loop records those).
+    static func expectMembersReadAsThePlainLoop(_ document: JSONDocument, _ name: String) {
+        let nodes = document.storage.nodes
+        var objects = 0
+        for index in nodes.indices where nodes[index].kind == .object {
+            objects += 1
+            for table in tables {
+                var fast = EntryDecoder.Slots.zero
+                var plain = EntryDecoder.Slots.zero
+                let count = Int(nodes[index].count)
+                var decoder = EntryDecoder(document: document)
+                let readOnce = withUnsafeMutableBytes(of: &fast) { decoder.readMembers(of: index, count: count, table: table, into: $0) }
+                withUnsafeMutableBytes(of: &plain) { decoder.readMembersRecordingRepeats(of: index, count: count, table: table, into: $0) }
+                #expect(readOnce == decoder.duplicateFields.isEmpty, "\(name), object \(index)")
+                if readOnce {
+                    #expect(fast == plain, "\(name), object \(index)")
+                }
+            }
+        }
+        #expect(objects > 0, "\(name)")
+    }
+
+    /// Hostile objects: every name written plainly, with an escape, cut short and lengthened, in
+    /// another case, and with a byte changed (the same length and words, so most reach a name's
+    /// slot); empty and long keys, non-ASCII keys; values of every kind, nested containers among
+    /// them (the loop steps over their subtrees); and names repeated, once with `null`.
+    @Test func theMembersLoopReadsAsThePlainLoop() {
+        var generator = SplitMix64(seed: 12)
+        var keys: [String] = ["", "\\u0069d", "pag\\u0065s", String(repeating: "k", count: 40), "caf\u{e9}", "\u{65e5}\u{672c}", "\\\"", "a\\nb", "configFormatVersiom", "configFormatVersion", "configFormatVersionX"]
+        for table in Self.tables {
+            for name in table.names {
+                keys += [name, String(name.dropLast()), name + "x", name.uppercased()]
+                var bytes = Array(name.utf8)
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] ^= 0x01
+                keys.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        let values = ["null", "0", "-1.5e3", "true", "\"text\"", "\"\"", "{}", "[]", #"{"id":[1,{"a":null}],"type":"x"}"#, #"[[],{"k":{}}]"#]
+        var objects: [String] = []
+        for _ in 0..<300 {
+            var members: [String] = []
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                members.append("\"\(keys.randomElement(using: &generator)!)\":\(values.randomElement(using: &generator)!)")
+            }
+            if Bool.random(using: &generator), let repeated = members.randomElement(using: &generator) {
+                let key = repeated.prefix { $0 != ":" }
+                members.append("\(key):\(Bool.random(using: &generator) ? "null" : "1")")
+            }
+            objects.append("{" + members.joined(separator: ",") + "}")
+        }
+        let document = JSONDocument(text: "[" + objects.joined(separator: ",") + "]")
+        #expect(document.syntaxError == nil)
+        Self.expectMembersReadAsThePlainLoop(document, "hostile objects")
+        // An object at the very end of the text, where fewer than 16 bytes follow its last key.
+        Self.expectMembersReadAsThePlainLoop(JSONDocument(text: #"{"id":1,"type":null,"slug":2}"#), "object at the end")
+    }
+
+    @Test func theMembersLoopReadsASampleExportAsThePlainLoop() {
+        Self.expectMembersReadAsThePlainLoop(JSONDocument(text: SampleExport(placementCount: 20, seed: 6).jsonText()), "sample export")
+    }
 }
