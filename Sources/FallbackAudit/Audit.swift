@@ -26,20 +26,15 @@ public struct Audit: Sendable {
     /// `FallbackTopLevel.decodeChunkSize` as `check` runs them: with many small chunks no core
     /// waits long for the last one (with four per core, the audit of a 10,000-placement file took
     /// 4% longer). The result does not depend on how they are split.
-    ///
-    /// Entries the file has not decoded yet are decoded here, each by the chunk that checks it, and
-    /// kept in the file (`FallbackFile.withEachRecord`): an entry is checked while its decoded model
-    /// is still in the cache, as `check` does, rather than after every entry is decoded.
     public func findings(in file: FallbackFile) -> [Finding] {
-        findings(in: file, chunks: ParallelChunks(count: file.topLevel.entryHeads.count, size: FallbackTopLevel.decodeChunkSize).ranges.count)
+        findings(in: file, chunks: ParallelChunks(count: file.entries.count, size: FallbackTopLevel.decodeChunkSize).ranges.count)
     }
 
     /// The findings, with entries checked in `chunks` contiguous runs (at most one per entry).
     func findings(in file: FallbackFile, chunks: Int) -> [Finding] {
-        let count = file.rejection == nil ? file.topLevel.entryHeads.count : 0
-        return file.withEachRecord { record in
-            pass(over: file.topLevel, in: ParallelChunks(count: count, chunks: chunks), record: record, summarizing: { _ in }).findings
-        }
+        let entries = file.rejection == nil ? file.entries : []
+        return pass(over: file.topLevel, in: ParallelChunks(count: entries.count, chunks: chunks), record: { entries[$0] }, summarizing: { _ in })
+            .findings
     }
 
     /// What `check` needs of a file, with each entry decoded, audited and let go a chunk at a time:

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the SDK's loader makes of a fallback file, with every decision traced to the text.
 ///
 /// This is the contract's §2 and §3 applied exactly: whether the whole load throws (and which rule
@@ -16,11 +14,8 @@ public struct FallbackFile: Sendable {
     public var entries: [EntryRecord] { decoded.records }
     /// Every array form of every entry, ordered by node, for `arrayForm(at:)`.
     private var arrayFormsByNode: [ArrayForm] { decoded.arrayFormsByNode }
-    /// The records, decoded when first asked for, shared by every copy of the file and let go on
-    /// all cores with the last one.
+    /// The records, shared by every copy of the file and let go on all cores with the last one.
     private let decoded: DecodedEntries
-    /// How many times this file's entries were decoded: 0 before anything asks for them, then 1.
-    var timesEntriesDecoded: Int { decoded.timesDecoded }
 
     /// The parsed text (after a stripped byte-order mark, if any).
     public var document: JSONDocument { topLevel.document }
@@ -50,27 +45,14 @@ public struct FallbackFile: Sendable {
         self.init(bytes: Array(text.utf8))
     }
 
-    /// The file of `topLevel`, whose entries are decoded when first asked for: by `entries` (or
-    /// anything that reads them), all at once in parallel chunks, each record built in its place in
-    /// file order; or by a caller that needs each entry once anyway, such as the audit, one at a
-    /// time on its own threads (`withEachRecord`), so that an entry is checked while its decoded
-    /// model is still in the cache. Either way each entry is decoded once, and the records are the
-    /// same; the file's copies share them.
+    /// Decodes every entry of `topLevel`. Entries are independent, so they are decoded in parallel
+    /// chunks, each record built in its place in file order.
     public init(topLevel: FallbackTopLevel) {
         self.topLevel = topLevel
-        decoded = DecodedEntries(topLevel: topLevel)
-    }
-
-    /// Runs `body` with `record`, which gives the record of the entry at an index of
-    /// `topLevel.entryHeads`: the kept one when the entries are decoded already, else the entry
-    /// decoded now, then kept for `entries`. `body` may call `record` from several threads at once,
-    /// but for each index at most once, and must not read this file's entries itself (they are
-    /// being filled in); entries it does not ask for are decoded after it returns.
-    ///
-    /// For a caller that visits every entry once, such as `Audit.findings(in:)`: it checks each
-    /// entry right after decoding it, not after all of them are decoded and gone cold.
-    package func withEachRecord<Result>(_ body: (_ record: @Sendable (Int) -> EntryRecord) -> Result) -> Result {
-        decoded.withEachRecord(body)
+        let records = ParallelChunks(count: topLevel.entryHeads.count, size: FallbackTopLevel.decodeChunkSize).mapIndices { index in
+            topLevel.decodeEntry(at: index)
+        }
+        decoded = DecodedEntries(records: records, arrayFormsByNode: FallbackFile.arrayFormsByNode(of: records))
     }
 
     /// The entries the SDK loads, in order of first appearance.
@@ -168,78 +150,17 @@ public struct FallbackFile: Sendable {
     }
 }
 
-/// The decoded entries of a `FallbackFile`, held by every copy of it: decoded the first time
-/// they are asked for (`records`, `withEachRecord`), and let go on all cores when the last copy
-/// goes, not one record after another on the thread that drops it (on one core, about 15% of the
-/// time of a 10,000-placement validation).
+/// The decoded entries of a `FallbackFile`, held by every copy of it, so that the typed model of
+/// every entry is let go on all cores when the last copy goes, not one record after another on the
+/// thread that drops it (on one core, about 15% of the time of a 10,000-placement validation).
 final class DecodedEntries: @unchecked Sendable {
-    private let topLevel: FallbackTopLevel
-    /// Held while the entries are decoded, so that two threads asking at once decode them once.
-    private let lock = NSLock()
-    /// Written once, under `lock`, when the entries are decoded; only `deinit` writes to it again,
-    /// when nothing else can read it.
-    private var decoded: (records: [EntryRecord], arrayFormsByNode: [ArrayForm])?
-    /// How many times the entries were decoded: 0 or 1 (read by tests, under `lock`).
-    private(set) var decodeCount = 0
+    /// Set in `init`; only `deinit` writes to it again, when nothing else can read it.
+    private(set) var records: [EntryRecord]
+    let arrayFormsByNode: [ArrayForm]
 
-    init(topLevel: FallbackTopLevel) {
-        self.topLevel = topLevel
-    }
-
-    /// Every record, in file order, decoded now if no one has asked before.
-    var records: [EntryRecord] { filled().records }
-
-    /// Every array form of every record, ordered by node.
-    var arrayFormsByNode: [ArrayForm] { filled().arrayFormsByNode }
-
-    /// How many times the entries were decoded so far.
-    var timesDecoded: Int { lock.withLock { decodeCount } }
-
-    private func filled() -> (records: [EntryRecord], arrayFormsByNode: [ArrayForm]) {
-        lock.withLock {
-            if let decoded { return decoded }
-            let topLevel = topLevel
-            let records = ParallelChunks(count: topLevel.entryHeads.count, size: FallbackTopLevel.decodeChunkSize).mapIndices { index in
-                topLevel.decodeEntry(at: index)
-            }
-            return keep(records)
-        }
-    }
-
-    /// `FallbackFile.withEachRecord`: when nothing is decoded yet, each record `body` asks for is
-    /// decoded into its place in a buffer of them all (`slots`, each written by the one thread
-    /// that asked for it), the ones it skipped are decoded after it, and the buffer becomes the
-    /// records, moved, not copied.
-    func withEachRecord<Result>(_ body: (_ record: @Sendable (Int) -> EntryRecord) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        if let decoded {
-            let records = decoded.records
-            return body { records[$0] }
-        }
-        let topLevel = topLevel
-        let count = topLevel.entryHeads.count
-        let slots = RecordSlots(count: count)
-        defer { slots.deallocate() }
-        let result = body { index in
-            precondition(index >= 0 && index < count, "no entry at index \(index)")
-            let record = topLevel.decodeEntry(at: index)
-            slots.keep(record, at: index)
-            return record
-        }
-        for index in 0..<count where !slots.isKept(index) {
-            slots.keep(topLevel.decodeEntry(at: index), at: index)
-        }
-        _ = keep(slots.moveRecords())
-        return result
-    }
-
-    /// Keeps `records` as the decoded entries, with their array forms; under `lock`.
-    private func keep(_ records: [EntryRecord]) -> (records: [EntryRecord], arrayFormsByNode: [ArrayForm]) {
-        let kept = (records: records, arrayFormsByNode: FallbackFile.arrayFormsByNode(of: records))
-        decoded = kept
-        decodeCount += 1
-        return kept
+    init(records: [EntryRecord], arrayFormsByNode: [ArrayForm]) {
+        self.records = records
+        self.arrayFormsByNode = arrayFormsByNode
     }
 
     /// Empties each record in place, in chunks on all cores, before the array goes: what is left
@@ -247,55 +168,9 @@ final class DecodedEntries: @unchecked Sendable {
     /// last holder of the array: a caller still holding `entries` keeps every record as it was
     /// (writing to a shared array would copy it), and the array goes whenever that caller lets go.
     deinit {
-        guard var records = decoded?.records else { return }
-        decoded = nil
         let chunks = ParallelChunks(count: records.count, size: FallbackTopLevel.decodeChunkSize)
         guard chunks.ranges.count > 1, Self.isUniquelyHeld(&records) else { return }
         records.withUnsafeMutableBufferPointer { chunks.updateEach(of: $0) { $0.letGoOfEntry() } }
-    }
-
-    /// One place per entry for the records decoded as a caller asks for them, each written by one
-    /// thread; whether a place is written is kept beside it.
-    private final class RecordSlots: @unchecked Sendable {
-        private let base: UnsafeMutablePointer<EntryRecord>
-        private let written: UnsafeMutablePointer<Bool>
-        private let count: Int
-        private var isMoved = false
-
-        init(count: Int) {
-            self.count = count
-            base = .allocate(capacity: max(count, 1))
-            written = .allocate(capacity: max(count, 1))
-            written.initialize(repeating: false, count: max(count, 1))
-        }
-
-        func isKept(_ index: Int) -> Bool { written[index] }
-
-        func keep(_ record: EntryRecord, at index: Int) {
-            precondition(!written[index], "entry \(index) asked for twice")
-            (base + index).initialize(to: record)
-            written[index] = true
-        }
-
-        /// The records, moved out into an array; every place must be written.
-        func moveRecords() -> [EntryRecord] {
-            precondition((0..<count).allSatisfy { written[$0] }, "an entry was not decoded")
-            isMoved = true
-            return [EntryRecord](unsafeUninitializedCapacity: count) { buffer, initialized in
-                if count > 0 { buffer.baseAddress!.moveInitialize(from: base, count: count) }
-                initialized = count
-            }
-        }
-
-        /// Frees the places, first releasing any record still in them, should they not have been
-        /// moved out.
-        func deallocate() {
-            if !isMoved {
-                for index in 0..<count where written[index] { (base + index).deinitialize(count: 1) }
-            }
-            base.deallocate()
-            written.deallocate()
-        }
     }
 
     /// True when `array` is the only holder of its storage, so that writing through it copies nothing.

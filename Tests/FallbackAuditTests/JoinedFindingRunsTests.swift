@@ -1,5 +1,4 @@
 @testable import FallbackAudit
-import FallbackSample
 import FallbackTestSupport
 @testable import RovenueFallback
 import Testing
@@ -33,33 +32,5 @@ import Testing
         for chunks in [2, 3, 7, 40] {
             #expect(audit.findings(in: file, chunks: chunks) == whole, "\(chunks) chunks")
         }
-    }
-}
-
-/// `findings(in:)` decodes the entries of a file that has not decoded them yet as it checks them,
-/// and the file keeps them: the findings are those of the same file with its entries decoded
-/// first, in any number of chunks, and the file's entries are then those it would have decoded.
-@Suite struct AuditDecodingEntriesTests {
-    static let bytes = Array(SampleExport(placementCount: 150, seed: 5).jsonText().utf8)
-
-    /// A record's every part, down to the whole decoded entry as reflection spells it.
-    static func spelled(_ record: EntryRecord) -> String {
-        "\(record.key) \(record.keyRefs) \(record.value) \(record.arrayForms) \(record.duplicateFields) "
-            + "\(String(reflecting: record.failure)) \(String(reflecting: record.entry))"
-    }
-
-    @Test(arguments: [1, 2, 3, 7, 64]) func theFindingsAreThoseOfEntriesDecodedFirst(_ chunks: Int) {
-        let audit = Audit(now: testNow)
-        let decodedFirst = FallbackFile(bytes: Self.bytes)
-        _ = decodedFirst.entries
-        let expected = audit.findings(in: decodedFirst, chunks: chunks)
-        #expect(expected.count > 10)
-        let fresh = FallbackFile(bytes: Self.bytes)
-        #expect(fresh.timesEntriesDecoded == 0)
-        #expect(audit.findings(in: fresh, chunks: chunks) == expected)
-        #expect(fresh.timesEntriesDecoded == 1)
-        #expect(fresh.entries.map(Self.spelled) == decodedFirst.entries.map(Self.spelled))
-        #expect(audit.findings(in: fresh, chunks: chunks) == expected)
-        #expect(fresh.timesEntriesDecoded == 1)
     }
 }
