@@ -117,6 +117,40 @@ struct FunnelGraphTests {
         #expect(graph.pagesReachedFromFirstPage() == [true, false, true, true, true, false])
     }
 
+    /// The search `pagesReachedFromFirstPage()` runs alone gives what the general breadth-first
+    /// search gives, on generated funnels of 1 to 40 pages whose rules and default_next lead to
+    /// pages (ids repeated too), `end`, `paywall` or nowhere, below and past the searched page limit.
+    @Test func reachabilityAgreesWithTheGeneralSearch() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var unreached = 0
+        for round in 0..<200 {
+            let count = 1 + next(round % 10 == 0 ? 40 : 12)
+            let ids = (0..<count).map { _ in "p\(next(count + 2))" }
+            func target() -> String {
+                switch next(8) {
+                case 0: "end"
+                case 1: "paywall"
+                case 2: "nowhere"
+                default: ids[next(count)]
+                }
+            }
+            let pages = ids.indices.map { index in
+                Self.page(
+                    ids[index], next(4) == 0 ? "paywall" : "statement", rules: (0..<next(3)).map { ("r\($0)", target()) },
+                    defaultNext: next(3) == 0 ? nil : target())
+            }
+            let graph = try Self.graph(Self.padded(pages, large: round % 7 == 0))
+            let reached = graph.pagesReachedFromFirstPage()
+            #expect(reached == graph.referencePagesReachedFromFirstPage(), "round \(round)")
+            unreached += reached.count { !$0 }
+        }
+        #expect(unreached > 100)
+    }
+
     @Test func aFunnelWithoutPagesReachesNothing() throws {
         let graph = try Self.graph([])
         #expect(graph.pagesReachedFromFirstPage().isEmpty)
