@@ -157,44 +157,12 @@ public struct FunnelGraph: Sendable {
 
     /// For each page, true when the first page reaches it through steps (breadth-first, linear).
     /// Empty for a funnel without pages.
-    ///
-    /// Every funnel's audit asks this, so it is the search alone: one array, the queue on the stack
-    /// and the steps read in place. The general `breadthFirst` (four arrays, a slice of the steps
-    /// per page) cost 3,200 instructions a funnel of seven pages; the tests compare the two.
     public func pagesReachedFromFirstPage() -> [Bool] {
         let count = pageCount
         guard count > 0 else { return [] }
         var reached = [Bool](repeating: false, count: count)
-        reached[0] = true
-        // Each page is queued once at most, when first reached.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { queue in
-            steps.withUnsafeBufferPointer { steps in
-                stepStarts.withUnsafeBufferPointer { stepStarts in
-                    reached.withUnsafeMutableBufferPointer { reached in
-                        queue[0] = 0
-                        var head = 0
-                        var tail = 1
-                        while head < tail {
-                            let current = queue[head]
-                            head += 1
-                            for step in stepStarts[current]..<stepStarts[current + 1] {
-                                guard let next = steps[step].target.page, !reached[next] else { continue }
-                                reached[next] = true
-                                queue[tail] = next
-                                tail += 1
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        breadthFirst(from: CollectionOfOne(0), reached: &reached, parents: nil) { _, _ in true }
         return reached
-    }
-
-    /// `pagesReachedFromFirstPage()` by the general search: the reference its tests compare it with.
-    func referencePagesReachedFromFirstPage() -> [Bool] {
-        guard pageCount > 0 else { return [] }
-        return breadthFirst(from: [0]) { _, _ in true }.reached
     }
 
     /// Each page's component number: two pages share one exactly when each reaches the other (a
@@ -251,32 +219,54 @@ public struct FunnelGraph: Sendable {
     /// the pages not reached. With the starts in distinct components the trees never meet and the
     /// search is linear; following parents from a page gives a shortest path back to its start.
     public func parents(from starts: [Int], within component: [Int]) -> [Int] {
-        breadthFirst(from: starts) { component[$0] == component[$1] }.parents
+        let count = pageCount
+        var parents = [Int](repeating: -1, count: count)
+        var reached = [Bool](repeating: false, count: count)
+        parents.withUnsafeMutableBufferPointer { parents in
+            breadthFirst(from: starts, reached: &reached, parents: parents) { component[$0] == component[$1] }
+        }
+        return parents
     }
 
-    /// A breadth-first search from `starts` along the steps `follows(from, to)` allows: which pages
-    /// it reaches, and each reached page's parent (-1 for the starts and the pages not reached).
-    private func breadthFirst(from starts: [Int], follows: (Int, Int) -> Bool) -> (reached: [Bool], parents: [Int]) {
-        var parents = [Int](repeating: -1, count: pageCount)
-        var reached = [Bool](repeating: false, count: pageCount)
-        var queue: [Int] = []
-        queue.reserveCapacity(pageCount)
-        for start in starts {
-            reached[start] = true
-            queue.append(start)
-        }
-        var head = 0
-        while head < queue.count {
-            let current = queue[head]
-            head += 1
-            for step in steps(from: current) {
-                guard let next = step.target.page, !reached[next], follows(current, next) else { continue }
-                reached[next] = true
-                parents[next] = current
-                queue.append(next)
+    /// The one breadth-first search: from `starts`, along the steps `follows(from, to)` allows, it
+    /// marks each page it reaches in `reached` and, given `parents`, sets each reached page's
+    /// parent there (the starts' entries are left as they are). Both hold a value per page.
+    ///
+    /// Every funnel's audit runs it for reachability, so it is lean: the queue is a temporary
+    /// allocation (on the stack when small) and the steps are read in place. Inlined into each
+    /// caller, a `follows` that is always true and absent `parents` cost nothing there.
+    @inline(__always)
+    private func breadthFirst(
+        from starts: some Sequence<Int>, reached: inout [Bool], parents: UnsafeMutableBufferPointer<Int>?,
+        follows: (Int, Int) -> Bool
+    ) {
+        // Each page is queued once at most, when first reached (a start named twice, once).
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: pageCount) { queue in
+            steps.withUnsafeBufferPointer { steps in
+                stepStarts.withUnsafeBufferPointer { stepStarts in
+                    reached.withUnsafeMutableBufferPointer { reached in
+                        var tail = 0
+                        for start in starts where !reached[start] {
+                            reached[start] = true
+                            queue[tail] = start
+                            tail += 1
+                        }
+                        var head = 0
+                        while head < tail {
+                            let current = queue[head]
+                            head += 1
+                            for step in stepStarts[current]..<stepStarts[current + 1] {
+                                guard let next = steps[step].target.page, !reached[next], follows(current, next) else { continue }
+                                reached[next] = true
+                                if let parents { parents[next] = current }
+                                queue[tail] = next
+                                tail += 1
+                            }
+                        }
+                    }
+                }
             }
         }
-        return (reached, parents)
     }
 
     // MARK: Paywall pages

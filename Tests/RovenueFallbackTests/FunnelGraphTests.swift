@@ -117,17 +117,15 @@ struct FunnelGraphTests {
         #expect(graph.pagesReachedFromFirstPage() == [true, false, true, true, true, false])
     }
 
-    /// The search `pagesReachedFromFirstPage()` runs alone gives what the general breadth-first
-    /// search gives, on generated funnels of 1 to 40 pages whose rules and default_next lead to
-    /// pages (ids repeated too), `end`, `paywall` or nowhere, below and past the searched page limit.
-    @Test func reachabilityAgreesWithTheGeneralSearch() throws {
+    /// 200 generated funnels of 1 to 40 pages whose rules and default_next lead to pages (ids
+    /// repeated too), `end`, `paywall` or nowhere, below and past the searched page limit.
+    static func generatedGraphs() throws -> [FunnelGraph] {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(bound))
         }
-        var unreached = 0
-        for round in 0..<200 {
+        return try (0..<200).map { round in
             let count = 1 + next(round % 10 == 0 ? 40 : 12)
             let ids = (0..<count).map { _ in "p\(next(count + 2))" }
             func target() -> String {
@@ -139,16 +137,87 @@ struct FunnelGraphTests {
                 }
             }
             let pages = ids.indices.map { index in
-                Self.page(
+                page(
                     ids[index], next(4) == 0 ? "paywall" : "statement", rules: (0..<next(3)).map { ("r\($0)", target()) },
                     defaultNext: next(3) == 0 ? nil : target())
             }
-            let graph = try Self.graph(Self.padded(pages, large: round % 7 == 0))
+            return try graph(padded(pages, large: round % 7 == 0))
+        }
+    }
+
+    /// The breadth-first search reaches what a plain fixpoint over `steps(from:)` reaches from the
+    /// first page, on the generated funnels.
+    @Test func reachabilityAgreesWithAFixpoint() throws {
+        var unreached = 0
+        for (round, graph) in try Self.generatedGraphs().enumerated() {
+            var expected = [Bool](repeating: false, count: graph.pageCount)
+            expected[0] = true
+            var changed = true
+            while changed {
+                changed = false
+                for page in expected.indices where expected[page] {
+                    for step in graph.steps(from: page) {
+                        guard let next = step.target.page, !expected[next] else { continue }
+                        expected[next] = true
+                        changed = true
+                    }
+                }
+            }
             let reached = graph.pagesReachedFromFirstPage()
-            #expect(reached == graph.referencePagesReachedFromFirstPage(), "round \(round)")
+            #expect(reached == expected, "round \(round)")
             unreached += reached.count { !$0 }
         }
         #expect(unreached > 100)
+    }
+
+    /// `parents(from:within:)` gives shortest-path trees inside each start's component, on the
+    /// generated funnels with a start in two of every three components: each parent has a step to
+    /// its child in the same component, one step nearer its start than the child by distances a
+    /// fixpoint works out; the starts and the pages no start reaches have none.
+    @Test func parentsAreShortestPathTreesInsideComponents() throws {
+        var treeSteps = 0
+        var deepest = 0
+        for (round, graph) in try Self.generatedGraphs().enumerated() {
+            let component = graph.stronglyConnectedComponents()
+            var starts: [Int] = []
+            var started = Set<Int>()
+            for page in component.indices where component[page] % 3 != 2 && started.insert(component[page]).inserted {
+                starts.append(page)
+            }
+            var distance = [Int?](repeating: nil, count: graph.pageCount)
+            for start in starts { distance[start] = 0 }
+            var changed = true
+            while changed {
+                changed = false
+                for step in graph.steps {
+                    guard let from = distance[step.from], let to = step.target.page, component[to] == component[step.from],
+                        distance[to].map({ $0 > from + 1 }) ?? true
+                    else { continue }
+                    distance[to] = from + 1
+                    changed = true
+                }
+            }
+            let parents = graph.parents(from: starts, within: component)
+            #expect(parents.count == graph.pageCount, "round \(round)")
+            for page in parents.indices {
+                guard let depth = distance[page], depth > 0 else {
+                    #expect(parents[page] == -1, "round \(round), page \(page)")
+                    continue
+                }
+                let parent = parents[page]
+                guard parent >= 0 else {
+                    Issue.record("round \(round), page \(page): no parent at distance \(depth)")
+                    continue
+                }
+                #expect(graph.steps(from: parent).contains { $0.target.page == page }, "round \(round), page \(page)")
+                #expect(component[parent] == component[page], "round \(round), page \(page)")
+                #expect(distance[parent] == depth - 1, "round \(round), page \(page)")
+                treeSteps += 1
+                deepest = max(deepest, depth)
+            }
+        }
+        #expect(treeSteps > 100)
+        #expect(deepest > 2)
     }
 
     @Test func aFunnelWithoutPagesReachesNothing() throws {
