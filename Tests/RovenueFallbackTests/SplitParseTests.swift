@@ -188,4 +188,143 @@ import Testing
         #expect(!whole.storage.parsedInTwoHalves)
         StageTwoParserTests.expectSame(document, as: whole, bytes: bytes, "large export")
     }
+
+    /// The meeting comma's scan counts the nodes before the comma exactly, in compact and
+    /// pretty-printed text with empty containers (`{}`, `[ ]`, a brace on each line), so the second
+    /// half writes where its nodes will stand; the comma it finds is the first at or after the split.
+    @Test(arguments: ["", " ", "\n  ", "\r\n\t"]) func theScanCountsTheNodesBeforeTheComma(_ gap: String) throws {
+        let export = SampleExport(placementCount: 40, seed: 21).jsonText()
+        let pretty = JSONDocument(text: export).root.owned.jsonText(.prettyPrinted)
+        // Empty containers, with `gap` inside, in every placement; long runs of them cross blocks.
+        let empties = "\"e\":{\(gap)},\"f\":[\(gap)],\"g\":[{\(gap)},[\(gap)]," + String(repeating: "{\(gap)},", count: 40) + "[\(gap)]],"
+        let withEmpties = export.replacingOccurrences(of: "\"placement\":", with: empties + "\"placement\":")
+        try #require(withEmpties != export)
+        for (name, text) in [("compact", export), ("pretty", pretty), ("with empty containers", withEmpties)] {
+            let bytes = Array(text.utf8)
+            let document = JSONDocument(text: text)
+            let commas = Self.meetingCommas(text)
+            try #require(commas.count == 39, "\(name): \(commas.count) meeting commas")
+            // The key after each comma: as many nodes come before it as its index.
+            let keys = document.nodes.indices.filter { index in
+                let node = document.nodes[index]
+                guard node.kind == .string, node.flags & JSONDocument.isKey != 0, document.nodes.ordinal(of: index) > 0 else { return false }
+                let parent = Int(document.nodes.parent(of: index))
+                return parent >= 0 && document.nodes.parent(of: parent) == 0
+            }
+            try #require(keys.count == commas.count)
+            bytes.withUnsafeBufferPointer { buffer in
+                let index = ParseIndex(bytes: buffer, path: .vector)
+                for (comma, key) in zip(commas, keys) {
+                    for split in [comma - 40, comma - 1, comma] where split >= 0 {
+                        let found = JSONDocument.SplitParse.boundary(buffer, index: index, from: split)
+                        #expect(found?.comma == comma, "\(name) from \(split)")
+                        #expect(found?.nodesBefore == key, "\(name) from \(split): \(found?.nodesBefore ?? -1) nodes before, not \(key)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The block count from masks counts what the count token by token counts, on any bytes:
+    /// random runs of brackets, separators, quotes, whitespace and control characters (backslashes
+    /// too, which stop both), from every offset of their first blocks, at several depths.
+    @Test func theBlockCountByMasksIsTheCountByTokens() {
+        let alphabet = Array("{}[],:\"  \n\t\r\u{1}0a\\".utf8)
+        var generator = SplitMix64(seed: 77)
+        var compared = 0
+        var countedBlocks = 0
+        for round in 0..<300 {
+            let length = 64 * (1 + Int(generator.next() % 12)) + Int(generator.next() % 64)
+            // Mostly without backslashes (they end a count), with a few in some rounds.
+            let letters = round % 5 == 0 ? alphabet.count : alphabet.count - 1
+            // Some rounds mostly brackets, so that empty containers and deep runs are common.
+            let bracketHeavy = round % 3 == 0
+            // Opening as a text's top-level value does: both counts look back from a bracket that
+            // closes, at most to the first byte.
+            let bytes: [UInt8] = [UInt8(ascii: "{")] + (1..<length).map { _ in
+                if bracketHeavy, generator.next() % 4 != 0 { return Array("{}[] ".utf8)[Int(generator.next() % 5)] }
+                return alphabet[Int(generator.next() % UInt64(letters))]
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                let index = ParseIndex(bytes: buffer, path: .vector)
+                index.significant.withUnsafeBufferPointer { significant in
+                    index.stringStops.withUnsafeBufferPointer { stops in
+                        for offset in stride(from: 0, to: min(length, 130), by: 1 + Int(generator.next() % 5)) {
+                            for startDepth in [2, 3, 8, 1_000] {
+                                var depth = startDepth, separators = 0
+                                var referenceDepth = startDepth, referenceSeparators = 0
+                                let counted = JSONDocument.SplitParse.countBlocks(
+                                    buffer, significant: significant, stops: stops, from: offset, before: length, depth: &depth, separators: &separators)
+                                let reference = Self.countBlocksByToken(
+                                    buffer, significant: significant, stops: stops, from: offset, before: length, depth: &referenceDepth,
+                                    separators: &referenceSeparators)
+                                #expect(
+                                    counted == reference && depth == referenceDepth && separators == referenceSeparators,
+                                    "round \(round) from \(offset) at depth \(startDepth)")
+                                compared += 1
+                                countedBlocks += (counted.offset - offset) >> 6
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The comparisons counted blocks, or they would prove nothing.
+        #expect(compared > 5_000 && countedBlocks > 5_000)
+    }
+
+    /// `SplitParse.countBlocks` token by token, as it was before it counted by masks: every
+    /// significant byte outside strings read with a branch on it.
+    static func countBlocksByToken(
+        _ bytes: UnsafeBufferPointer<UInt8>, significant: UnsafeBufferPointer<UInt64>, stops: UnsafeBufferPointer<UInt64>,
+        from offset: Int, before end: Int, depth: inout Int, separators: inout Int
+    ) -> (offset: Int, inString: Bool) {
+        var word = offset &>> 6
+        // The bytes of the first block before `offset` were walked already.
+        var live = ~0 &<< UInt64(offset & 63)
+        // All ones while a string runs on from one block into the next.
+        var inStringCarry: UInt64 = 0
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return (offset, false) }
+        let backslash = SIMD64<UInt8>(repeating: UInt8(ascii: "\\"))
+        while (word &+ 1) &<< 6 <= end {
+            let blockStart = word &<< 6
+            guard !StructuralIndex.anyLane(base.loadUnaligned(fromByteOffset: blockStart, as: SIMD64<UInt8>.self) .== backslash) else {
+                break
+            }
+            // Without backslashes, the significant string stops are quotes (and, in text that is
+            // not JSON, control characters in strings: then the count is wrong, and the halves do
+            // not meet).
+            let quotes = stops[word] & significant[word] & live
+            let inString = StructuralIndex.prefixXOR(quotes) ^ inStringCarry
+            var tokens = significant[word] & ~inString & ~quotes & live
+            var opens = 0
+            var closes = 0
+            var marks = 0
+            var empty = 0
+            while tokens != 0 {
+                let at = blockStart &+ tokens.trailingZeroBitCount
+                switch bytes[at] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    opens &+= 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    closes &+= 1
+                    if JSONDocument.SplitParse.closesEmpty(bytes, at: at) { empty &+= 1 }
+                case UInt8(ascii: ","), UInt8(ascii: ":"):
+                    marks &+= 1
+                default:
+                    break
+                }
+                tokens &= tokens &- 1
+            }
+            guard depth - closes >= 2 else { break }
+            depth += opens - closes
+            separators += opens + marks - empty
+            inStringCarry = UInt64(bitPattern: Int64(bitPattern: inString) >> 63)
+            word &+= 1
+            live = ~0
+        }
+        let stopped = word &<< 6
+        guard stopped > offset else { return (offset, false) }
+        return (stopped, inStringCarry != 0)
+    }
 }
