@@ -362,9 +362,13 @@ extension JSONDocument {
         /// the second half was assumed to be in, which `assumed` maps to their nodes here and to how
         /// many members or elements came before the second half's in them.
         /// Returns whether they were written into this block already (`SplitParse.SharedBlock`).
+        ///
+        /// Where the second half's nodes already stand where they belong (it started exactly at
+        /// this builder's end, the usual case), they are renumbered in place on the cores, in
+        /// chunks of at least `parallelFrom` nodes: each node's new form depends on it alone.
         @discardableResult
         mutating func append(
-            secondHalf other: NodeBuilder, assumed: (Int32) -> (node: Int32, before: Int32)
+            secondHalf other: NodeBuilder, assumed: SplitParse.AssumedContainers, parallelFrom: Int = 1 << 16
         ) -> Bool {
             // Written into this block (`SplitParse.SharedBlock`) at or after this builder's end:
             // moved down in place, if at all. Otherwise copied from the second half's own block.
@@ -374,46 +378,58 @@ extension JSONDocument {
                 base = NodeBuilder.allocate(base, capacity)
             }
             let shift = UInt32(count)
-            // A scalar stores parent + 1 and a container the node after it, both below
-            // `assumedOuter` unless the parent is an assumed container (containers never are).
-            let firstAssumedLink = UInt32(JSONDocument.SplitParse.assumedOuter + 1)
             let target = base + count
-            // A piece at a time, each piece's source pages given back once copied: the two blocks
-            // never hold the second half's nodes twice.
-            let piece = (1 << 20) / MemoryLayout<PackedNode>.stride
-            for start in stride(from: 0, to: other.count, by: piece) {
-                let end = min(start + piece, other.count)
-                for index in start..<end {
-                    var node = other.base[index]
-                    if node.link < firstAssumedLink {
-                        node.word2 &+= shift
-                    } else {
-                        let (parent, before) = assumed(Int32(bitPattern: node.link) - 1)
-                        node.setLink(Int(parent) + 1)
-                        node.setNumber(Int32(bitPattern: node.number) + before)
+            if inPlace, other.base == target {
+                ParallelChunks.forCores(count: other.count, perCore: 1, minimumSize: parallelFrom)
+                    .updateChunks(of: UnsafeMutableBufferPointer(start: target, count: other.count)) { chunk in
+                        for index in chunk.indices { chunk[index] = NodeBuilder.renumbered(chunk[index], by: shift, assumed: assumed) }
                     }
-                    (target + index).initialize(to: node)
+            } else {
+                // A piece at a time, each piece's source pages given back once copied: the two
+                // blocks never hold the second half's nodes twice.
+                let piece = (1 << 20) / MemoryLayout<PackedNode>.stride
+                for start in stride(from: 0, to: other.count, by: piece) {
+                    let end = min(start + piece, other.count)
+                    for index in start..<end {
+                        (target + index).initialize(to: NodeBuilder.renumbered(other.base[index], by: shift, assumed: assumed))
+                    }
+                    if !inPlace {
+                        MemoryPages.discard(other.base + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
+                    }
                 }
-                if !inPlace {
-                    MemoryPages.discard(other.base + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
+                if inPlace {
+                    // The pages past the moved nodes held only their old copy.
+                    let stale = target + other.count
+                    MemoryPages.discard(stale, byteCount: (other.base - target) * MemoryLayout<PackedNode>.stride)
                 }
-            }
-            if inPlace, other.base > target {
-                // The pages past the moved nodes held only their old copy.
-                let stale = target + other.count
-                MemoryPages.discard(stale, byteCount: (other.base - target) * MemoryLayout<PackedNode>.stride)
             }
             count += other.count
             reserveContainers(containerCount + other.containerCount)
             for link in UnsafeBufferPointer(start: other.containerBase, count: other.containerCount) {
                 if link.parent >= Int32(JSONDocument.SplitParse.assumedOuter) {
-                    let (parent, before) = assumed(link.parent)
+                    let (parent, before) = assumed.container(link.parent)
                     appendContainer(ContainerLink(node: link.node + Int32(shift), parent: parent, ordinal: link.ordinal + before))
                 } else {
                     appendContainer(ContainerLink(node: link.node + Int32(shift), parent: link.parent + Int32(shift), ordinal: link.ordinal))
                 }
             }
             return inPlace
+        }
+
+        /// A second half's node numbered after `shift` nodes (`append(secondHalf:assumed:parallelFrom:)`).
+        /// A scalar stores parent + 1 and a container the node after it, both below
+        /// `SplitParse.assumedOuter` unless the parent is an assumed container (containers never are).
+        @inline(__always)
+        static func renumbered(_ node: PackedNode, by shift: UInt32, assumed: SplitParse.AssumedContainers) -> PackedNode {
+            var node = node
+            if node.link <= UInt32(JSONDocument.SplitParse.assumedOuter) {
+                node.word2 &+= shift
+            } else {
+                let (parent, before) = assumed.container(Int32(bitPattern: node.link) - 1)
+                node.setLink(Int(parent) + 1)
+                node.setNumber(Int32(bitPattern: node.number) + before)
+            }
+            return node
         }
 
         /// Frees the block of a builder whose nodes are not kept (`finish()` hands it on otherwise),

@@ -34,6 +34,19 @@ extension JSONDocument {
         /// Where the search for the meeting comma starts, as a share of the text.
         static let firstHalfShare = 0.6
 
+        /// The two containers a second half was assumed to be in, as the first half has them: each
+        /// one's node and how many members or elements came before the second half's in it.
+        struct AssumedContainers: Sendable {
+            let outer: (node: Int32, before: Int32)
+            let inner: (node: Int32, before: Int32)
+
+            /// The container a second half numbers `index`: `assumedOuter` or the one after it.
+            @inline(__always)
+            func container(_ index: Int32) -> (node: Int32, before: Int32) {
+                index == Int32(assumedOuter) ? outer : inner
+            }
+        }
+
         /// What closing an assumed container would have written to its node: its end, the node
         /// after it (in the fragment's numbering) and its count of members or elements in the fragment.
         struct AssumedClose {
@@ -298,7 +311,9 @@ extension JSONDocument.Parser {
         // the fragment's in the container it names.
         func real(_ index: Int32) -> Int32 { index == outer ? outerNode : index == inner ? innerNode : index + base }
         func before(_ index: Int32) -> Int32 { index == outer ? outerCount : index == inner ? innerCount : 0 }
-        secondHalfWrittenInPlace = nodes.append(secondHalf: fragment.nodes) { index in (real(index), before(index)) }
+        secondHalfWrittenInPlace = nodes.append(
+            secondHalf: fragment.nodes,
+            assumed: SplitParse.AssumedContainers(outer: (outerNode, outerCount), inner: (innerNode, innerCount)))
         fragment.nodes.discard()
         tooDeep += fragment.tooDeep.map { $0 + base }
         overflowing += fragment.overflowing.map { $0 + base }

@@ -74,14 +74,25 @@ public struct ParallelChunks: Sendable {
     /// `body` of every element of `elements` (`count` of them), changed in place chunk by chunk:
     /// each chunk's thread writes only the elements of its own range.
     public func updateEach<Element>(of elements: UnsafeMutableBufferPointer<Element>, _ body: @Sendable (inout Element) -> Void) {
-        precondition(elements.count == ranges.last?.upperBound ?? 0, "the chunks do not cover the elements")
-        let base = UncheckedPointer(base: elements.baseAddress)
-        _ = map { range in
-            for index in range { body(&(base.base! + index).pointee) }
+        updateChunks(of: elements) { chunk in
+            for index in chunk.indices { body(&chunk[index]) }
         }
     }
 
-    /// The start of the array `mapIndices` fills, or the elements `updateEach` changes; each chunk
+    /// `body` of each chunk's part of `elements` (`count` of them), concurrently: each chunk's
+    /// thread changes only its own part. For a loop that should run in one piece per chunk, with
+    /// no call per element.
+    public func updateChunks<Element>(
+        of elements: UnsafeMutableBufferPointer<Element>, _ body: @Sendable (UnsafeMutableBufferPointer<Element>) -> Void
+    ) {
+        precondition(elements.count == ranges.last?.upperBound ?? 0, "the chunks do not cover the elements")
+        let base = UncheckedPointer(base: elements.baseAddress)
+        _ = map { range in
+            body(UnsafeMutableBufferPointer(start: base.base.map { $0 + range.lowerBound }, count: range.count))
+        }
+    }
+
+    /// The start of the array `mapIndices` fills, or the elements `updateChunks` changes; each chunk
     /// writes only its own range of it.
     private struct UncheckedPointer<Element>: @unchecked Sendable {
         let base: UnsafeMutablePointer<Element>?

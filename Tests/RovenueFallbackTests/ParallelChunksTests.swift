@@ -43,6 +43,21 @@ struct ParallelChunksTests {
         #expect(values.withUnsafeBufferPointer { $0.baseAddress } == before)
     }
 
+    /// Each chunk is handed exactly its own part of the elements, once, however they are split.
+    @Test(arguments: [0, 1, 63, 64, 65, 1_000])
+    func updateChunksHandsEachChunkItsOwnPart(count: Int) {
+        var values = [Int](repeating: -1, count: count)
+        let split = ParallelChunks(count: count, size: 64)
+        values.withUnsafeMutableBufferPointer { buffer in
+            let start = UInt(bitPattern: buffer.baseAddress)
+            split.updateChunks(of: buffer) { chunk in
+                let offset = Int(UInt(bitPattern: chunk.baseAddress) - start) / MemoryLayout<Int>.stride
+                for index in chunk.indices { chunk[index] = chunk[index] == -1 ? offset * 10_000 + chunk.count : -2 }
+            }
+        }
+        #expect(values == split.ranges.flatMap { range in range.map { _ in range.lowerBound * 10_000 + range.count } })
+    }
+
     @Test func progressCountsEveryChunkOnce() {
         final class Calls: @unchecked Sendable {
             let lock = NSLock()

@@ -34,7 +34,7 @@ import Testing
         for tag in 0..<second { other.append(node(1000 + tag)) }
         for tag in firstBefore..<(firstBefore + firstAfter) { first.append(node(tag)) }
         first.stopSharing()
-        let inPlace = first.append(secondHalf: other) { _ in (0, 0) }
+        let inPlace = first.append(secondHalf: other, assumed: .init(outer: (0, 0), inner: (0, 0)))
         other.discard()
         first.freeLeftBlock()
         return (first, inPlace)
@@ -77,6 +77,71 @@ import Testing
         let (first, inPlace) = Self.meet(capacity: 64, firstBefore: 100, claimFrom: 10, firstAfter: 0, second: 30)
         #expect(!inPlace)
         Self.expectMet(first, firstCount: 100, secondCount: 30)
+    }
+}
+
+/// Meeting renumbers a second half's nodes after the first half's, in place on the cores or piece
+/// by piece: the nodes under the two assumed containers take those containers' nodes here and
+/// count on from the members or elements before them, every other link moves up by the first
+/// half's count, and no way of meeting gives a different node.
+@Suite struct SecondHalfRenumberingTests {
+    typealias NodeBuilder = JSONDocument.NodeBuilder
+    typealias PackedNode = JSONDocument.PackedNode
+    static let outer = JSONDocument.SplitParse.assumedOuter
+    static let assumed = JSONDocument.SplitParse.AssumedContainers(outer: (0, 40), inner: (1, 9))
+
+    /// Node `index` of a second half: every thirteenth an object (its link the node after it), the
+    /// rest numbers whose parent is an earlier node of the half, or one of the assumed containers.
+    static func secondHalfNode(_ index: Int) -> PackedNode {
+        if index % 13 == 12 {
+            return PackedNode(kind: .object, flags: 0, start: index, end: index + 1, link: index + 1, number: index % 50)
+        }
+        let parent = index % 7 == 3 ? outer : index % 11 == 5 ? outer + 1 : index / 2
+        return PackedNode(kind: .number, flags: 0, start: index, end: index + 1, link: parent + 1, number: index % 1_000)
+    }
+
+    /// What node `index` of the second half becomes after `firstCount` nodes of the first half.
+    static func renumbered(_ index: Int, after firstCount: Int) -> PackedNode {
+        var node = secondHalfNode(index)
+        if index % 13 == 12 || !(index % 7 == 3 || index % 11 == 5) {
+            node.setLink(Int(node.link) + firstCount)
+        } else {
+            let (parent, before) = index % 7 == 3 ? assumed.outer : assumed.inner
+            node.setLink(Int(parent) + 1)
+            node.setNumber(Int32(index % 1_000) + before)
+        }
+        return node
+    }
+
+    /// A first half of 5,000 numbers and a second half of 50,000 nodes claimed from `claimFrom`
+    /// (5,000: where the first half ends, so nothing moves; 6,000: the nodes move down), met with
+    /// chunks of at least `parallelFrom` nodes.
+    @Test(arguments: [(5_000, Int.max), (5_000, 4_096), (5_000, 1), (6_000, 1)])
+    func everyNodeIsRenumberedOnceWhereverAndHoweverTheHalvesMeet(claimFrom: Int, parallelFrom: Int) {
+        var first = NodeBuilder(capacity: 1 << 17)
+        let block = first.shareWithSecondHalf()
+        for tag in 0..<3_000 { first.append(SharedNodeBlockTests.node(tag)) }
+        var other = NodeBuilder(sharing: block, from: claimFrom, otherwiseCapacity: 16)
+        for index in 0..<50_000 { other.append(Self.secondHalfNode(index)) }
+        other.appendContainer(JSONDocument.ContainerLink(node: 12, parent: Int32(Self.outer + 1), ordinal: 2))
+        other.appendContainer(JSONDocument.ContainerLink(node: 25, parent: 12, ordinal: 0))
+        for tag in 3_000..<5_000 { first.append(SharedNodeBlockTests.node(tag)) }
+        first.stopSharing()
+        let inPlace = first.append(secondHalf: other, assumed: Self.assumed, parallelFrom: parallelFrom)
+        other.discard()
+        first.freeLeftBlock()
+        #expect(inPlace)
+        #expect(first.count == 55_000)
+        let wrong = (0..<55_000).filter { index in
+            first[index] != (index < 5_000 ? SharedNodeBlockTests.node(index) : Self.renumbered(index - 5_000, after: 5_000))
+        }
+        let firstWrong = Array(wrong.prefix(5))
+        #expect(wrong.count == 0, "\(wrong.count) nodes differ, the first \(firstWrong)")
+        let buffer = first.finish()
+        #expect(Array(buffer.containers) == [
+            JSONDocument.ContainerLink(node: 5_012, parent: 1, ordinal: 11),
+            JSONDocument.ContainerLink(node: 5_025, parent: 5_012, ordinal: 0),
+        ])
     }
 }
 
