@@ -21,12 +21,16 @@ let package = Package(
         // What an SDK links: strict JSON reading with positions, typed decoding, loader, resolver, bucketing.
         // libm: `rounded()` calls C `round`, which nothing else links on Linux.
         .target(
-            name: "RovenueFallback", dependencies: ["CSHA256"],
+            name: "RovenueFallback", dependencies: ["CSHA256", "CByteMasks"],
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // SHA-256's compression function with the processor's SHA instructions (x86-64 SHA-NI),
         // for `SHA256Hasher`, which checks they exist and otherwise runs its own Swift rounds. C
         // because Swift has no way to emit these instructions; no library beyond the C compiler's headers.
         .target(name: "CSHA256"),
+        // Byte tests on 64-byte blocks as 64-bit masks with SSE2's `pmovmskb`, for stage 1 of the
+        // parse (`SSE2BlockMasks`): Swift's portable SIMD types have no operation that gathers a
+        // mask's lanes into bits. x86-64 only; elsewhere `PortableBlockMasks` gives the same masks.
+        .target(name: "CByteMasks"),
         // Checks beyond decoding: the rule catalogue and findings, and the file access every tool shares.
         .target(name: "FallbackAudit", dependencies: ["RovenueFallback"]),
         // What changes for an offline device between two snapshots.

@@ -352,7 +352,7 @@ struct TokenPlaces: Sendable {
     init(scanning source: UnsafeBufferPointer<UInt8>, marker: [UInt8], valueCount: Int, path: StructuralIndex.Path = .vector) {
         // A pattern, not `==`: the enum's `==` from another module is a call through its witness.
         #if _endian(little)
-            let byBlocks = if case .vector = path { true } else { false }
+            let byBlocks = if case .scalar = path { false } else { true }
         #else
             // The block masks read a vector's bytes as words, lowest address lowest.
             let byBlocks = false

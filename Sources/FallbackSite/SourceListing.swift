@@ -447,7 +447,7 @@ enum ListingBytes {
         _ bytes: UnsafeBufferPointer<UInt8>, quotesAndBackslashes: Bool, path: StructuralIndex.Path = .vector
     ) -> (form: PlainForm, firstEscape: Int?, firstMarkupEscape: Int?)? {
         // A pattern, not `==`: the enum's `==` from another module is a call through its witness.
-        let scansBlocks = if case .vector = path { bytes.count >= 16 } else { false }
+        let scansBlocks = if case .scalar = path { false } else { bytes.count >= 16 }
         return scanClasses.withUnsafeBufferPointer { classes in
             var isASCII = true
             var firstEscape: Int?

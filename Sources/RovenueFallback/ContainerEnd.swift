@@ -16,7 +16,7 @@ extension StructuralIndex {
     package static func endOfContainer(in bytes: UnsafeBufferPointer<UInt8>, openingAt start: Int, path: Path = .vector) -> Int? {
         guard start >= 0, start < bytes.count, bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return nil }
         switch path {
-        case .vector:
+        case .vector, .portableVector:
             #if _endian(little)
                 return vectorEndOfContainer(bytes, from: start)
             #else

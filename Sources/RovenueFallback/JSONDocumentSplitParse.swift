@@ -173,9 +173,15 @@ extension JSONDocument {
                     let blocksEnd = min(split, count)
                     while true {
                         if offset >= blocksFrom, depth >= 2 {
-                            let counted = countBlocks(
-                                bytes, significant: significant, stops: stops, from: offset, before: blocksEnd, depth: &depth,
-                                separators: &separators)
+                            let counted = if case .portableVector = index.path {
+                                countBlocks(
+                                    bytes, significant: significant, stops: stops, from: offset, before: blocksEnd, depth: &depth,
+                                    separators: &separators, masks: PortableBlockMasks.self)
+                            } else {
+                                countBlocks(
+                                    bytes, significant: significant, stops: stops, from: offset, before: blocksEnd, depth: &depth,
+                                    separators: &separators, masks: NativeBlockMasks.self)
+                            }
                             offset = counted.offset
                             if counted.inString {
                                 guard let quote = closingQuote(from: offset) else { return nil }
@@ -243,9 +249,9 @@ extension JSONDocument {
         /// each digit a token). The branches cost the time: the token walk took 36-65 ms of a
         /// 10,000-placement `check`, on the second core before its half of the parse could start;
         /// this, 21-30 ms, though it runs more instructions (177 M against 110 M).
-        static func countBlocks(
+        static func countBlocks<Masks: BlockMasks>(
             _ bytes: UnsafeBufferPointer<UInt8>, significant: UnsafeBufferPointer<UInt64>, stops: UnsafeBufferPointer<UInt64>,
-            from offset: Int, before end: Int, depth: inout Int, separators: inout Int
+            from offset: Int, before end: Int, depth: inout Int, separators: inout Int, masks: Masks.Type
         ) -> (offset: Int, inString: Bool) {
             var word = offset &>> 6
             // The bytes of the first block before `offset` were walked already.
@@ -253,27 +259,21 @@ extension JSONDocument {
             // All ones while a string runs on from one block into the next.
             var inStringCarry: UInt64 = 0
             guard let base = UnsafeRawPointer(bytes.baseAddress) else { return (offset, false) }
-            typealias Block = SIMD64<UInt8>
-            let laneBits = StructuralIndex.laneBits
-            let backslash = Block(repeating: UInt8(ascii: "\\"))
-            let openBrace = Block(repeating: UInt8(ascii: "{")), openBracket = Block(repeating: UInt8(ascii: "["))
-            let closeBrace = Block(repeating: UInt8(ascii: "}")), closeBracket = Block(repeating: UInt8(ascii: "]"))
-            let comma = Block(repeating: UInt8(ascii: ",")), colon = Block(repeating: UInt8(ascii: ":"))
             while (word &+ 1) &<< 6 <= end {
                 let blockStart = word &<< 6
-                let block = base.loadUnaligned(fromByteOffset: blockStart, as: Block.self)
-                guard !StructuralIndex.anyLane(block .== backslash) else { break }
+                let block = base + blockStart
+                guard Masks.bytes(equalTo: UInt8(ascii: "\\"), in: block) == 0 else { break }
                 // Without backslashes, the significant string stops are quotes (and, in text that is
                 // not JSON, control characters in strings: then the count is wrong, and the halves do
                 // not meet).
                 let quotes = stops[word] & significant[word] & live
                 let inString = StructuralIndex.prefixXOR(quotes) ^ inStringCarry
                 let outside = significant[word] & ~inString & ~quotes & live
-                var closers = StructuralIndex.bits((block .== closeBrace) .| (block .== closeBracket), laneBits) & outside
+                var closers = Masks.bytes(equalTo: UInt8(ascii: "}"), or: UInt8(ascii: "]"), in: block) & outside
                 let closes = closers.nonzeroBitCount
                 guard depth - closes >= 2 else { break }
-                let opens = (StructuralIndex.bits((block .== openBrace) .| (block .== openBracket), laneBits) & outside).nonzeroBitCount
-                let marks = (StructuralIndex.bits((block .== comma) .| (block .== colon), laneBits) & outside).nonzeroBitCount
+                let opens = (Masks.bytes(equalTo: UInt8(ascii: "{"), or: UInt8(ascii: "["), in: block) & outside).nonzeroBitCount
+                let marks = (Masks.bytes(equalTo: UInt8(ascii: ","), or: UInt8(ascii: ":"), in: block) & outside).nonzeroBitCount
                 var empty = 0
                 while closers != 0 {
                     if closesEmpty(bytes, at: blockStart &+ closers.trailingZeroBitCount) { empty &+= 1 }

@@ -2,8 +2,9 @@
 /// the bytes that are not whitespace and a bitmap of the bytes that end a string's plain run (a
 /// quote, a backslash, a control character, the first invalid UTF-8), with the line starts, the
 /// UTF-8 continuation bytes per 4 KiB block and the first invalid UTF-8, all found in the same pass,
-/// 64 bytes at a time with `SIMD64<UInt8>` comparisons (the vector path) or one byte at a time (the
-/// scalar path, which gives the same index).
+/// 64 bytes at a time with the block masks of `BlockMasks` (the vector path: this processor's
+/// fastest masks; the portable vector path: Swift's `SIMD64<UInt8>` comparisons) or one byte at a
+/// time (the scalar path). All three give the same index.
 ///
 /// Stage 2, the parser's grammar, then jumps: from a token's end to the next significant byte and
 /// from a string's opening quote to the next quote, backslash or control byte, with a bit search
@@ -25,6 +26,9 @@ package struct ParseIndex: Sendable {
     private(set) var continuationsInBlock: [Int32]
     /// The first byte that does not start or continue a well-formed UTF-8 sequence.
     private(set) var firstInvalidUTF8: Int?
+    /// How the text was scanned: later scans of its blocks (`JSONDocument.SplitParse.boundary`) use
+    /// the same masks.
+    let path: StructuralIndex.Path
 
     /// Texts from this size up are scanned in parallel runs of blocks on the vector path.
     package static let parallelThreshold = 4 << 20
@@ -35,25 +39,26 @@ package struct ParseIndex: Sendable {
     /// any size. The runs give the same index as one scan: the bitmaps depend on each byte alone,
     /// and the UTF-8 check is carried across runs exactly (`scanVector`).
     package init(bytes: UnsafeBufferPointer<UInt8>, path: StructuralIndex.Path, runWords: Int? = nil) {
+        self.path = path
         continuationsInBlock = [Int32](repeating: 0, count: (bytes.count >> JSONDocument.blockShift) + 1)
         let wordCount = bytes.count / 64 + 1
         var significant: [UInt64] = []
         var stringStops: [UInt64] = []
         significant = [UInt64](unsafeUninitializedCapacity: wordCount) { significantWords, significantCount in
             stringStops = [UInt64](unsafeUninitializedCapacity: wordCount) { stopWords, stopCount in
-                switch path {
-                case .vector:
-                    #if _endian(little)
-                        let runs = runWords.map { ParallelChunks(count: wordCount, size: $0) }
-                            ?? (bytes.count >= ParseIndex.parallelThreshold
-                                ? ParallelChunks.forCores(count: wordCount, perCore: 2, minimumSize: (1 << 20) / 64)
-                                : ParallelChunks(count: wordCount, chunks: 1))
-                        scanVector(bytes, runs: runs, significant: significantWords, stringStops: stopWords)
-                    #else
-                        scanScalar(bytes, significant: significantWords, stringStops: stopWords)
-                    #endif
-                case .scalar: scanScalar(bytes, significant: significantWords, stringStops: stopWords)
-                }
+                #if _endian(little)
+                    let runs = runWords.map { ParallelChunks(count: wordCount, size: $0) }
+                        ?? (bytes.count >= ParseIndex.parallelThreshold
+                            ? ParallelChunks.forCores(count: wordCount, perCore: 2, minimumSize: (1 << 20) / 64)
+                            : ParallelChunks(count: wordCount, chunks: 1))
+                    switch path {
+                    case .vector, .portableVector:
+                        scanVector(bytes, runs: runs, significant: significantWords, stringStops: stopWords, portableMasks: path == .portableVector)
+                    case .scalar: scanScalar(bytes, significant: significantWords, stringStops: stopWords)
+                    }
+                #else
+                    scanScalar(bytes, significant: significantWords, stringStops: stopWords)
+                #endif
                 stopCount = wordCount
             }
             significantCount = wordCount
@@ -138,10 +143,14 @@ package struct ParseIndex: Sendable {
     /// the first invalid byte, unless one was found before.
     private mutating func scanVector(
         _ bytes: UnsafeBufferPointer<UInt8>, runs: ParallelChunks, significant: UnsafeMutableBufferPointer<UInt64>,
-        stringStops: UnsafeMutableBufferPointer<UInt64>
+        stringStops: UnsafeMutableBufferPointer<UInt64>, portableMasks: Bool
     ) {
         let shared = SharedBuffers(bytes: bytes, significant: significant, stringStops: stringStops)
-        let scans = runs.map { words in ParseIndex.scanVector(shared, words: words) }
+        let scans = runs.map { words in
+            portableMasks
+                ? ParseIndex.scanVector(shared, words: words, masks: PortableBlockMasks.self)
+                : ParseIndex.scanVector(shared, words: words, masks: NativeBlockMasks.self)
+        }
         var resume = 0
         for scan in scans {
             lineStarts += scan.lineStarts
@@ -161,21 +170,13 @@ package struct ParseIndex: Sendable {
         }
     }
 
-    /// Scans the 64-byte blocks `words` into their bitmap words; returns the rest of what they hold.
-    private static func scanVector(_ shared: SharedBuffers, words: Range<Int>) -> RunScan {
+    /// Scans the 64-byte blocks `words` into their bitmap words with `Masks`; returns the rest of
+    /// what they hold.
+    private static func scanVector<Masks: BlockMasks>(_ shared: SharedBuffers, words: Range<Int>, masks: Masks.Type) -> RunScan {
         let bytes = shared.bytes
         let significant = shared.significant
         let stringStops = shared.stringStops
         let count = bytes.count
-        let laneBits = StructuralIndex.laneBits
-        let quote = SIMD64<UInt8>(repeating: UInt8(ascii: "\""))
-        let backslash = SIMD64<UInt8>(repeating: UInt8(ascii: "\\"))
-        let space = SIMD64<UInt8>(repeating: 0x20)
-        let tab = SIMD64<UInt8>(repeating: 0x09)
-        let lineFeed = SIMD64<UInt8>(repeating: 0x0A)
-        let carriageReturn = SIMD64<UInt8>(repeating: 0x0D)
-        let high = SIMD64<UInt8>(repeating: 0x80)
-        let leadStart = SIMD64<UInt8>(repeating: 0xC0)
         let runStart = words.lowerBound * 64
         let firstBlock = runStart >> JSONDocument.blockShift
         let lastBlock = min((words.upperBound * 64 - 1) >> JSONDocument.blockShift, count >> JSONDocument.blockShift)
@@ -184,38 +185,37 @@ package struct ParseIndex: Sendable {
         var scan = RunScan(
             runStart: runStart, firstBlock: firstBlock, continuations: [Int32](repeating: 0, count: lastBlock - firstBlock + 1), utf8Start: utf8Start,
             utf8Resume: utf8Start)
+        // The last block, padded with zero bytes: significant and a string stop, as the bytes past
+        // the end must be, and neither a line feed nor UTF-8.
+        let padded = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+        defer { padded.deallocate() }
         for word in words {
             let blockStart = word * 64
-            let block: SIMD64<UInt8>
+            let block: UnsafeRawPointer
             if blockStart + 64 <= count, let base = UnsafeRawPointer(bytes.baseAddress) {
-                block = base.loadUnaligned(fromByteOffset: blockStart, as: SIMD64<UInt8>.self)
+                block = base + blockStart
             } else {
-                // The last block, padded with zero bytes: significant and a string stop, as the
-                // bytes past the end must be, and neither a line feed nor UTF-8.
-                var padded = SIMD64<UInt8>()
-                for lane in 0..<max(0, count - blockStart) { padded[lane] = bytes[blockStart + lane] }
-                block = padded
+                padded.initializeMemory(as: UInt8.self, repeating: 0, count: 64)
+                for lane in 0..<max(0, count - blockStart) { padded.storeBytes(of: bytes[blockStart + lane], toByteOffset: lane, as: UInt8.self) }
+                block = UnsafeRawPointer(padded)
             }
             // Most blocks of compact text hold no byte below U+0020: then the only whitespace is
-            // the space, and there is no line feed to look for. A mask is turned into bits only
-            // where some lane is set (`anyLane` is cheaper than `bits`).
-            let controlLanes = block .< space
-            let control = StructuralIndex.anyLane(controlLanes) ? StructuralIndex.bits(controlLanes, laneBits) : 0
-            stringStops[word] = StructuralIndex.bits((block .== quote) .| (block .== backslash), laneBits) | control
-            var whitespace = StructuralIndex.bits(block .== space, laneBits)
+            // the space, and there is no line feed to look for.
+            let control = Masks.controlCharacters(in: block)
+            let stops = Masks.bytes(equalTo: UInt8(ascii: "\""), or: UInt8(ascii: "\\"), in: block) | control
+            let whitespace = control == 0 ? Masks.bytes(equalTo: 0x20, in: block) : Masks.whitespace(in: block)
+            let highBits = Masks.highBytes(in: block)
             if control != 0 {
-                whitespace |= StructuralIndex.bits((block .== tab) .| (block .== lineFeed) .| (block .== carriageReturn), laneBits)
-                var lineFeeds = StructuralIndex.bits(block .== lineFeed, laneBits)
+                var lineFeeds = Masks.bytes(equalTo: 0x0A, in: block)
                 while lineFeeds != 0 {
                     scan.lineStarts.append(blockStart + lineFeeds.trailingZeroBitCount + 1)
                     lineFeeds &= lineFeeds &- 1
                 }
             }
+            stringStops[word] = stops
             significant[word] = ~whitespace
-            let highLanes = block .>= high
-            guard StructuralIndex.anyLane(highLanes) else { continue }
-            let highBits = StructuralIndex.bits(highLanes, laneBits)
-            let continuations = StructuralIndex.bits(highLanes .& (block .< leadStart), laneBits)
+            guard highBits != 0 else { continue }
+            let continuations = Masks.continuationBytes(in: block)
             scan.continuations[(blockStart >> JSONDocument.blockShift) - firstBlock] += Int32(continuations.nonzeroBitCount)
             if scan.firstInvalidUTF8 == nil {
                 (scan.firstInvalidUTF8, scan.utf8Resume) = StructuralIndex.firstInvalidUTF8(

@@ -20,8 +20,14 @@
 package struct StructuralIndex: Sendable, Equatable {
     /// How the bytes are scanned; both give identical indexes.
     package enum Path: Sendable, CaseIterable {
-        /// 64 bytes at a time with `SIMD64<UInt8>` comparisons turned into 64-bit masks.
+        /// 64 bytes at a time, each test of a block's bytes turned into a 64-bit mask: with the
+        /// fastest masks this processor has (`NativeBlockMasks`) where a scan has a choice (stage 1,
+        /// `ParseIndex`, and the split parse's count of whole blocks), else with `SIMD64<UInt8>`.
         case vector
+        /// As `vector`, with the masks of Swift's portable `SIMD64<UInt8>` comparisons everywhere
+        /// (`PortableBlockMasks`): what `vector` is on processors without a faster set, kept so that
+        /// tests compare both sets of masks on every processor's path.
+        case portableVector
         /// One byte at a time: the reference the vector path is tested against, and its fallback.
         case scalar
     }
@@ -54,7 +60,7 @@ package struct StructuralIndex: Sendable, Equatable {
         guard bytes.count <= JSONDocument.maximumByteCount else { return }
         bytes.withUnsafeBufferPointer { buffer in
             switch path {
-            case .vector:
+            case .vector, .portableVector:
                 // The masks read a vector's bytes as words, lowest address lowest: little-endian only.
                 #if _endian(little)
                     scanVector(buffer)

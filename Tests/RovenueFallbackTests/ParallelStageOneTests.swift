@@ -21,13 +21,16 @@ import Testing
             text.withUnsafeBufferPointer { buffer in
                 let reference = ParseIndex(bytes: buffer, path: .scalar)
                 for runWords in runLengths {
-                    let index = ParseIndex(bytes: buffer, path: .vector, runWords: runWords)
-                    let label = "\(comment()) shift \(shift) runs \(runWords.map(String.init) ?? "auto")"
-                    #expect(index.significant == reference.significant, "significant: \(label)", sourceLocation: sourceLocation)
-                    #expect(index.stringStops == reference.stringStops, "string stops: \(label)", sourceLocation: sourceLocation)
-                    #expect(index.lineStarts == reference.lineStarts, "line starts: \(label)", sourceLocation: sourceLocation)
-                    #expect(index.continuationsInBlock == reference.continuationsInBlock, "continuations: \(label)", sourceLocation: sourceLocation)
-                    #expect(index.firstInvalidUTF8 == reference.firstInvalidUTF8, "first invalid UTF-8: \(label)", sourceLocation: sourceLocation)
+                    // Both sets of block masks: this processor's and the portable ones.
+                    for path in [StructuralIndex.Path.vector, .portableVector] {
+                        let index = ParseIndex(bytes: buffer, path: path, runWords: runWords)
+                        let label = "\(comment()) \(path) shift \(shift) runs \(runWords.map(String.init) ?? "auto")"
+                        #expect(index.significant == reference.significant, "significant: \(label)", sourceLocation: sourceLocation)
+                        #expect(index.stringStops == reference.stringStops, "string stops: \(label)", sourceLocation: sourceLocation)
+                        #expect(index.lineStarts == reference.lineStarts, "line starts: \(label)", sourceLocation: sourceLocation)
+                        #expect(index.continuationsInBlock == reference.continuationsInBlock, "continuations: \(label)", sourceLocation: sourceLocation)
+                        #expect(index.firstInvalidUTF8 == reference.firstInvalidUTF8, "first invalid UTF-8: \(label)", sourceLocation: sourceLocation)
+                    }
                 }
             }
         }

@@ -19,11 +19,14 @@ import Testing
         for accepting in acceptances {
             let reference = JSONDocument(referenceParsing: bytes, acceptingLoneSurrogates: accepting)
             for split in splits {
-                let document = JSONDocument(bytes: bytes, acceptingLoneSurrogates: accepting, path: .vector, splitAt: split)
-                StageTwoParserTests.expectSame(
-                    document, as: reference, bytes: bytes, "\(label) split at \(split) accepting \(accepting)", comparingPositions: false,
-                    sourceLocation: sourceLocation)
-                if document.storage.parsedInTwoHalves { met += 1 }
+                // Both sets of block masks: the split's scan for the meeting comma counts blocks with them.
+                for path in [StructuralIndex.Path.vector, .portableVector] {
+                    let document = JSONDocument(bytes: bytes, acceptingLoneSurrogates: accepting, path: path, splitAt: split)
+                    StageTwoParserTests.expectSame(
+                        document, as: reference, bytes: bytes, "\(label) \(path) split at \(split) accepting \(accepting)",
+                        comparingPositions: false, sourceLocation: sourceLocation)
+                    if document.storage.parsedInTwoHalves, case .vector = path { met += 1 }
+                }
             }
         }
         return met
@@ -251,18 +254,23 @@ import Testing
                     index.stringStops.withUnsafeBufferPointer { stops in
                         for offset in stride(from: 0, to: min(length, 130), by: 1 + Int(generator.next() % 5)) {
                             for startDepth in [2, 3, 8, 1_000] {
-                                var depth = startDepth, separators = 0
                                 var referenceDepth = startDepth, referenceSeparators = 0
-                                let counted = JSONDocument.SplitParse.countBlocks(
-                                    buffer, significant: significant, stops: stops, from: offset, before: length, depth: &depth, separators: &separators)
                                 let reference = Self.countBlocksByToken(
                                     buffer, significant: significant, stops: stops, from: offset, before: length, depth: &referenceDepth,
                                     separators: &referenceSeparators)
-                                #expect(
-                                    counted == reference && depth == referenceDepth && separators == referenceSeparators,
-                                    "round \(round) from \(offset) at depth \(startDepth)")
-                                compared += 1
-                                countedBlocks += (counted.offset - offset) >> 6
+                                // With this processor's masks and with the portable ones.
+                                let masksToCompare: [any BlockMasks.Type] = [NativeBlockMasks.self, PortableBlockMasks.self]
+                                for masks in masksToCompare {
+                                    var depth = startDepth, separators = 0
+                                    let counted = JSONDocument.SplitParse.countBlocks(
+                                        buffer, significant: significant, stops: stops, from: offset, before: length, depth: &depth,
+                                        separators: &separators, masks: masks)
+                                    #expect(
+                                        counted == reference && depth == referenceDepth && separators == referenceSeparators,
+                                        "round \(round) from \(offset) at depth \(startDepth) with \(masks)")
+                                    compared += 1
+                                    countedBlocks += (counted.offset - offset) >> 6
+                                }
                             }
                         }
                     }
