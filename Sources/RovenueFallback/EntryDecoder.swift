@@ -185,6 +185,7 @@ struct EntryDecoder {
     /// The map's values are the value nodes; its keys are the ones the decoded map takes as they are.
     func members(_ index: Int) -> OrderedMap<Int> {
         var members = OrderedMap<Int>()
+        members.reserveCapacity(Int(node(index).count))
         var child = index + 1
         for _ in 0..<Int(node(index).count) {
             members.set(child + 1, for: decodedString(child))

@@ -717,17 +717,38 @@ public struct OrderedMap<Value: Sendable>: Sendable {
 
     /// Sets `value` for `key`, keeping the key's first position.
     public mutating func set(_ value: Value, for key: String) {
-        if let index = index(of: key) {
+        if indexOfKey != nil {
+            // One probe of the index for a new key, as nearly every key is; a repeated one is put
+            // back at its first position.
+            if let first = indexOfKey!.updateValue(keys.count, forKey: ExactKey(key)) {
+                indexOfKey![ExactKey(key)] = first
+                values[first] = value
+            } else {
+                keys.append(key)
+                values.append(value)
+            }
+            return
+        }
+        if let index = keys.firstIndex(where: { ExactKey.same($0, key) }) {
             values[index] = value
             return
         }
         keys.append(key)
         values.append(value)
-        if indexOfKey != nil {
-            indexOfKey![ExactKey(key)] = keys.count - 1
-        } else if keys.count > Self.linearLimit {
+        if keys.count > Self.linearLimit {
             indexOfKey = Dictionary(uniqueKeysWithValues: keys.enumerated().map { (ExactKey($1), $0) })
         }
+    }
+
+    /// Makes room for `count` keys: a map that will outgrow a linear scan gets its index now, at
+    /// its final size, instead of growing it key by key.
+    public mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+        guard count > Self.linearLimit, indexOfKey == nil else { return }
+        var index = [ExactKey: Int](minimumCapacity: count)
+        for (position, key) in keys.enumerated() { index[ExactKey(key)] = position }
+        indexOfKey = index
     }
 
     /// The number of distinct keys.
