@@ -64,17 +64,18 @@ func measureGitHistory(commits: Int, placements: Int, changes: Int, runs: Int, s
     var checkout = ChildCommand(git, ["-C", repository, "reset", "-q", "--hard", "main"])
     checkout.standardError = nil
     _ = try checkout.run()
-    print("git history: \(decimal(megabytes(totalBytes), places: 0)) MB in all; \(runs) run(s) each")
+    print("git history: \(decimal(megabytes(totalBytes), places: 0)) MB in all; \(runs) round(s) of the three commands, alternated")
 
-    let fromGit = try measureChild(site.history(gitHistory: (repository as NSString).appendingPathComponent("rovenue-fallback.json")), runs: runs)
-    let fromFolder = try measureChild(site.history([releases]), runs: runs)
-    let checked = try measureChild(site.check(paths), runs: runs)
-    let slowdown = RunComparison(fromGit, fromFolder)
+    let measured = try measureAlternated(
+        [site.history(gitHistory: (repository as NSString).appendingPathComponent("rovenue-fallback.json")), site.history([releases]), site.check(paths)],
+        runs: runs)
+    let (fromGit, fromFolder, checked) = (measured[0], measured[1], measured[2])
+    let slowdown = RunComparison(fromGit, fromFolder, alternated: true)
     print("history --git-history (\(decimal(Double(commits), places: 0)) commits)   \(fromGit.summary)")
     print("history FOLDER (the same \(decimal(Double(commits), places: 0)) files)    \(fromFolder.summary)")
     print("check FOLDER/*.json (each file alone)  \(checked.summary)")
     print("git history vs folder, time: \(slowdown.summary) (goal ≤ 1.2×)")
-    print("git history vs check of the files, time: \(RunComparison(fromGit, checked).summary)")
+    print("git history vs check of the files, time: \(RunComparison(fromGit, checked, alternated: true).summary)")
     return [Goal(
         name: name, bound: .atMost(1.2), unit: .times, figure: slowdown.wall, cpuFigure: slowdown.cpu, userFigure: slowdown.user,
         anchor: "\(secondsText(fromGit.best.seconds)) vs folder \(secondsText(fromFolder.best.seconds))")]

@@ -55,9 +55,13 @@ struct RunComparison: Sendable {
     var medianUser: Double
     /// By CPU time (user and system), best against best.
     var cpu: Double
+    /// For runs made in alternated rounds (`measureAlternated`): the median, over the rounds, of
+    /// the wall-time ratio within each round; nil otherwise.
+    var roundMedianWall: Double?
 
-    /// `ours` over `anchor` (a growth in time); with `speed`, `anchor` over `ours` (how many times faster ours is).
-    init(_ ours: ChildRuns, _ anchor: ChildRuns, speed: Bool = false) {
+    /// `ours` over `anchor` (a growth in time); with `speed`, `anchor` over `ours` (how many times
+    /// faster ours is). `alternated`: run `i` of each was made in the same round.
+    init(_ ours: ChildRuns, _ anchor: ChildRuns, speed: Bool = false, alternated: Bool = false) {
         func of(_ a: Double, _ b: Double) -> Double { speed ? ratio(b, a) : ratio(a, b) }
         let (oursBest, anchorBest, oursMedian, anchorMedian) = (ours.best, anchor.best, ours.median, anchor.median)
         wall = of(oursBest.seconds, anchorBest.seconds)
@@ -65,13 +69,18 @@ struct RunComparison: Sendable {
         medianWall = of(oursMedian.seconds, anchorMedian.seconds)
         medianUser = of(oursMedian.userSeconds, anchorMedian.userSeconds)
         cpu = of(oursBest.userSeconds + oursBest.systemSeconds, anchorBest.userSeconds + anchorBest.systemSeconds)
+        if alternated, ours.runs.count == anchor.runs.count {
+            roundMedianWall = fallback_bench.median(zip(ours.runs, anchor.runs).map { of($0.seconds, $1.seconds) })
+        }
     }
 
-    /// "7.90× by wall time, 9.20× by user time (medians 8.10×, 9.30×; by CPU time 12.40×)".
+    /// "7.90× by wall time, 9.20× by user time (medians 8.10×, 9.30×; by CPU time 12.40×)", and for
+    /// alternated runs "; round by round, median 8.00×" before the parenthesis closes.
     var summary: String {
         func times(_ value: Double) -> String { "\(decimal(value, places: 2))×" }
+        let rounds = roundMedianWall.map { "; round by round, median \(times($0))" } ?? ""
         return "\(times(wall)) by wall time, \(times(user)) by user time (medians \(times(medianWall)), \(times(medianUser)); "
-            + "by CPU time \(times(cpu)))"
+            + "by CPU time \(times(cpu))\(rounds))"
     }
 }
 

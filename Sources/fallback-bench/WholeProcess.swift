@@ -156,6 +156,25 @@ func measureChild(_ command: ChildCommand, runs: Int) throws -> ChildRuns {
     try measureChild(runs: runs) { _ in command }
 }
 
+/// Times `commands` (none writes files) in `runs` rounds, each round running every command once in
+/// turn, each after the file system has settled: a figure and its anchor then share whatever the
+/// machine was doing in each round. Timed one after the other instead, a busy spell during one
+/// command's runs (on a shared virtual machine the same binary varied by ±30% within minutes)
+/// moved their ratio by as much. The runs of each command, in order; `run` runs one (tests pass
+/// their own).
+func measureAlternated(
+    _ commands: [ChildCommand], runs: Int, run: (ChildCommand) throws -> ChildRun = { try $0.run() }
+) throws -> [ChildRuns] {
+    var measured = [[ChildRun]](repeating: [], count: commands.count)
+    for _ in 0..<max(runs, 1) {
+        for (index, command) in commands.enumerated() {
+            FileSystemSettling.settle()
+            measured[index].append(try run(command))
+        }
+    }
+    return measured.map(ChildRuns.init)
+}
+
 /// What the CPU time `ours` spends bounds, for a wall-time speed-up over `anchor`: shared perfectly
 /// over this machine's cores, its best CPU time (user and system) takes at least that time over the
 /// cores count; so the speed-up is at most `anchor`'s best wall time over that, and a speed-up of
@@ -200,11 +219,12 @@ func measureWholeProcessCheck(bytes: [UInt8], placements: Int, runs: Int, idleSe
     let folder = try BenchFolder("check")
     let path = folder.file("sample.json")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    let check = try measureChild(site.check([path]), runs: runs)
-    let decode = try measureChild(ChildCommand(BenchBinaries.bench, [decodeChildFlag, path]), runs: runs)
-    let speedUp = RunComparison(check, decode, speed: true)
+    let measured = try measureAlternated([site.check([path]), ChildCommand(BenchBinaries.bench, [decodeChildFlag, path])], runs: runs)
+    let (check, decode) = (measured[0], measured[1])
+    let speedUp = RunComparison(check, decode, speed: true, alternated: true)
     print("")
-    print("whole processes, \(runs) runs each (wall time from spawn to exit, user and system CPU time; peak = the child's maximum resident set):")
+    print("whole processes, \(runs) rounds of one run each, alternated (wall time from spawn to exit, user and system CPU time; "
+        + "peak = the child's maximum resident set):")
     print("fallback-site check --format json      \(check.summary)")
     print("JSONDecoder process (MinimalFile)      \(decode.summary)")
     print("whole-process check vs JSONDecoder, speed-up: \(speedUp.summary) (goal ≥ 3×)")

@@ -71,6 +71,43 @@ import Testing
         #expect(abs(speedUp.cpu - 0.5 / 0.7) < 1e-9)
     }
 
+    @Test func alternatedRoundsRunEachCommandOnceInTurn() throws {
+        var order: [String] = []
+        var clock = 0.0
+        let commands = [ChildCommand("ours", []), ChildCommand("anchor", [])]
+        let measured = try measureAlternated(commands, runs: 3) { command in
+            order.append(command.executable)
+            clock += 1
+            return run(clock, user: clock, system: 0)
+        }
+        #expect(order == ["ours", "anchor", "ours", "anchor", "ours", "anchor"])
+        #expect(measured.map { $0.runs.map(\.seconds) } == [[1, 3, 5], [2, 4, 6]])
+    }
+
+    @Test func inProcessRoundsRunEachBodyOnceInTurnAndKeepTheirTimingsInOrder() throws {
+        var order: [Int] = []
+        let measured = try measureAlternated(runs: 4, [
+            { order.append(0); return 10 },
+            { order.append(1); return 20 },
+            { order.append(2); return 30 },
+        ])
+        #expect(order == [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2])
+        #expect(measured.map(\.timing.result) == [10, 20, 30])
+        #expect(measured.allSatisfy { $0.rounds.count == 4 && $0.timing.seconds == $0.rounds.min() })
+    }
+
+    @Test func alternatedRunsAlsoGiveTheMedianOfEachRoundsRatio() {
+        // Round 2 was slow for both: best against best and round by round tell different stories.
+        let ours = ChildRuns([run(0.4, user: 0.6, system: 0.1), run(0.9, user: 0.7, system: 0.1), run(0.5, user: 0.6, system: 0.1)])
+        let anchor = ChildRuns([run(1.0, user: 0.9, system: 0.1), run(2.7, user: 1.0, system: 0.1), run(1.6, user: 0.9, system: 0.1)])
+        let speedUp = RunComparison(ours, anchor, speed: true, alternated: true)
+        #expect(abs(speedUp.wall - 2.5) < 1e-9)
+        #expect(abs(speedUp.roundMedianWall! - 3.0) < 1e-9)
+        #expect(speedUp.summary.hasSuffix("; round by round, median 3.00×)"))
+        #expect(RunComparison(ours, anchor, speed: true).roundMedianWall == nil)
+        #expect(abs(roundMedianSpeedUp([0.4, 0.9, 0.5], [1.0, 2.7, 1.6]) - 3.0) < 1e-9)
+    }
+
     @Test func theSummaryJudgesTheUserFigureBesideTheWallAndCPUFigures() {
         let goal = Goal(name: "build: 10k vs 1k", bound: .below(10), unit: .times, figure: 13.6, cpuFigure: 12.4, userFigure: 9.2)
         #expect(goal.verdict == "misses")
