@@ -1,3 +1,4 @@
+import CByteMasks
 import FallbackSample
 @testable import RovenueFallback
 import Testing
@@ -64,6 +65,18 @@ import Testing
     /// Every byte value in every lane: block `s` holds `(step × lane + s) mod 256` in each lane, so
     /// over the 256 values of `s` each lane holds each byte once, beside different neighbours for
     /// each step; and each byte alone among 63 copies of one that passes and of one that fails.
+    /// The C target says whether its SSE2 functions were compiled, and the native set follows it:
+    /// every x86-64 processor has SSE2, so there it must be the C set.
+    @Test func theCTargetsSSE2FunctionsAreCompiledExactlyOnX86() {
+        #if arch(x86_64)
+            #expect(fallback_byte_masks_available() == 1)
+            #expect(NativeBlockMasks.self == SSE2BlockMasks.self)
+        #else
+            #expect(fallback_byte_masks_available() == 0)
+            #expect(NativeBlockMasks.self == PortableBlockMasks.self)
+        #endif
+    }
+
     @Test(arguments: tests) func everyByteInEveryLane(_ test: MaskTest) throws {
         var compared = 0
         var block = [UInt8](repeating: 0, count: 64)
