@@ -82,7 +82,7 @@ func measure<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double,
 }
 
 /// `bodies` timed in `runs` rounds, each round running every body once in turn (see
-/// `measureAlternated(_:runs:)` for why): for each, the best and the median of its timings, its
+/// `measureAlternated(_:runs:run:)` for why): for each, the best and the median of its timings, its
 /// last result, and its timings in round order.
 func measureAlternated(
     runs: Int, _ bodies: [() throws -> Int]
