@@ -62,9 +62,6 @@ import Testing
         }
     }
 
-    /// Every byte value in every lane: block `s` holds `(step × lane + s) mod 256` in each lane, so
-    /// over the 256 values of `s` each lane holds each byte once, beside different neighbours for
-    /// each step; and each byte alone among 63 copies of one that passes and of one that fails.
     /// The C target says whether its SSE2 functions were compiled, and the native set follows it:
     /// every x86-64 processor has SSE2, so there it must be the C set.
     @Test func theCTargetsSSE2FunctionsAreCompiledExactlyOnX86() {
@@ -77,6 +74,9 @@ import Testing
         #endif
     }
 
+    /// Every byte value in every lane: block `s` holds `(step × lane + s) mod 256` in each lane, so
+    /// over the 256 values of `s` each lane holds each byte once, beside different neighbours for
+    /// each step; and each byte alone among 63 copies of one that passes and of one that fails.
     @Test(arguments: tests) func everyByteInEveryLane(_ test: MaskTest) throws {
         var compared = 0
         var block = [UInt8](repeating: 0, count: 64)
