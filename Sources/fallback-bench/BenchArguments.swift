@@ -39,7 +39,7 @@ enum BenchArguments {
             ("--runs", "runs of each throughput and check row (default 5)"),
             ("--idle-seconds", "also time check and JSONDecoder as first runs, each after N s of idle (off by default)"),
             ("--site-placements", "placements of the smaller site; the larger has 10× (default 1,000)"),
-            ("--site-runs", "runs of each site build (default 2)"),
+            ("--site-runs", "rounds of the site builds and Hugo's, alternated (default 3)"),
             ("--history-snapshots", "releases folded by --history (default 200)"),
             ("--history-placements", "placements in each of them (default 1,000)"),
             ("--history-changes", "changes from one release to the next (default 5)"),
@@ -47,7 +47,7 @@ enum BenchArguments {
             ("--git-placements", "placements in each commit's file (default 1,000)"),
             ("--git-changes", "changes from one commit to the next (default 5)"),
             ("--git-runs", "runs of each --git row (default 1)"),
-            ("--scaling-runs", "runs of each scaling row (default 3)"),
+            ("--scaling-runs", "rounds of each scaling row, N and 10N alternated (default 3)"),
             ("--large-placements", "placements of the --large sample (default 100,000)"),
         ]
         + scalingRows.flatMap { row in

@@ -100,7 +100,7 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
         startUp[kind] = try measure(kind, kind == .history ? emptyFolder : empty).cpuSeconds
     }
     print("")
-    print("scaling: whole fallback-site processes at N and 10N, best of \(runs) of each time. The ratio is of CPU time, steadier on a busy")
+    print("scaling: whole fallback-site processes at N and 10N in \(runs) alternated rounds, best of each time. The ratio is of CPU time, steadier on a busy")
     print("machine, less the CPU time of the same command on an empty input (start-up: check \(decimal(startUp[.check]! * 1000, places: 0)) ms, "
         + "build \(decimal(startUp[.build]! * 1000, places: 0)) ms, history \(decimal(startUp[.history]! * 1000, places: 0)) ms); linear is under 12× for 10× the input")
     let columns: [(String, Int)] = [
@@ -111,12 +111,10 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
     print(columns.map { $0.0.padded(to: $0.1) }.joined() + "growth")
     var results: [ScalingResult] = []
     for scalingCase in cases {
-        var runsBySize: [ChildRun] = []
-        for size in [scalingCase.size, scalingCase.size * 10] {
-            let input = try scalingCase.input(size, inputs)
-            runsBySize.append(try measure(scalingCase.command, input))
-            try? FileManager.default.removeItem(atPath: input)
-        }
+        // N and 10N in alternated rounds, so a busy spell falls on both sizes, not on one.
+        let sized = try [scalingCase.size, scalingCase.size * 10].map { try scalingCase.input($0, inputs) }
+        let runsBySize = try measureAlternated(runs: runs) { _ in sized.map { command(scalingCase.command, $0) } }.map(\.best)
+        for input in sized { try? FileManager.default.removeItem(atPath: input) }
         let result = ScalingResult(scalingCase: scalingCase, small: runsBySize[0], large: runsBySize[1], startUp: startUp[scalingCase.command]!)
         results.append(result)
         func cells(_ size: Int, _ run: ChildRun) -> [String] {

@@ -165,9 +165,21 @@ func measureChild(_ command: ChildCommand, runs: Int) throws -> ChildRuns {
 func measureAlternated(
     _ commands: [ChildCommand], runs: Int, run: (ChildCommand) throws -> ChildRun = { try $0.run() }
 ) throws -> [ChildRuns] {
-    var measured = [[ChildRun]](repeating: [], count: commands.count)
-    for _ in 0..<max(runs, 1) {
-        for (index, command) in commands.enumerated() {
+    try measureAlternated(runs: runs, commands: { _ in commands }, run: run)
+}
+
+/// `measureAlternated(_:runs:run:)` for commands that write files: round `i` runs `commands(i)`
+/// (0, 1, …), which gives each run a fresh output path; every round has the same number of
+/// commands, in the same order.
+func measureAlternated(
+    runs: Int, commands: (Int) throws -> [ChildCommand], run: (ChildCommand) throws -> ChildRun = { try $0.run() }
+) throws -> [ChildRuns] {
+    var measured: [[ChildRun]] = []
+    for round in 0..<max(runs, 1) {
+        let roundCommands = try commands(round)
+        if measured.isEmpty { measured = Array(repeating: [], count: roundCommands.count) }
+        precondition(roundCommands.count == measured.count, "every round runs the same commands")
+        for (index, command) in roundCommands.enumerated() {
             FileSystemSettling.settle()
             measured[index].append(try run(command))
         }
@@ -315,41 +327,53 @@ func visibleTextBytes(_ html: [UInt8]) -> Int {
     return count
 }
 
-/// The site builds as whole processes at 1,000 and 10,000 placements (seed 2), then Hugo on as many
-/// pages of plain prose of the same text size and of table pages of the same HTML size.
+/// The site builds as whole processes at 1,000 and 10,000 placements (seed 2), and Hugo on as many
+/// pages of plain prose of the same text size and of table pages of the same HTML size, all four
+/// in alternated rounds (`measureAlternated`): the 10k-to-1k growth and Hugo's comparisons then
+/// share whatever the machine was doing. An untimed first build of the smaller sample gives the
+/// page count and sizes that Hugo's pages are made to.
 func measureSiteBuilds(small: Int, runs: Int, site: SiteCommands) throws -> [Goal] {
     // Every run's site stays until the benchmark ends, so no run (ours or Hugo's) pays for an earlier run's deletes.
     let folder = try BenchFolder("site-builds")
     let large = small * 10
-    print("")
-    print("site build, whole processes (fallback-site build --quiet), \(runs) runs each, each into a fresh folder:")
-    var results: [Int: (runs: ChildRuns, output: SiteOutput)] = [:]
+    var inputs: [String] = []
     for placements in [small, large] {
-        let input = folder.file("in-\(placements)/sample.json")
         try FileManager.default.createDirectory(atPath: folder.file("in-\(placements)"), withIntermediateDirectories: true)
+        let input = folder.file("in-\(placements)/sample.json")
         try site.writeSample(placements: placements, seed: 2, to: input)
-        let measured = try measureChild(runs: runs) { site.build([input], out: folder.file("site-\(placements)-\($0)")) }
-        let output = SiteOutput(folder: folder.file("site-\(placements)-0"))
-        results[placements] = (measured, output)
+        inputs.append(input)
+    }
+    func out(_ placements: Int, _ run: String) -> String { folder.file("site-\(placements)-\(run)") }
+    _ = try site.build([inputs[0]], out: out(small, "first")).run()
+    let smallOutput = SiteOutput(folder: out(small, "first"))
+    let hugoSites = try HugoSite.comparisons(for: smallOutput)
+    print("")
+    print("site build, whole processes (fallback-site build --quiet), \(runs) rounds of one run each of both sizes"
+        + (hugoSites.isEmpty ? "" : " and Hugo's two sites") + ", alternated, each into a fresh folder:")
+    let measured = try measureAlternated(runs: runs) { round in
+        [site.build([inputs[0]], out: out(small, "\(round)")), site.build([inputs[1]], out: out(large, "\(round)"))]
+            + hugoSites.map { $0.build(run: round) }
+    }
+    let (smallRuns, largeRuns) = (measured[0], measured[1])
+    for (placements, timed, output) in [(small, smallRuns, smallOutput), (large, largeRuns, SiteOutput(folder: out(large, "0")))] {
         print(
             "\(decimal(Double(placements), places: 0).padded(to: 7)) placements: \(decimal(Double(output.pages), places: 0)) pages, "
-                + "\(decimal(Double(output.pages) / measured.best.seconds, places: 0)) pages/s (best wall time); average page "
+                + "\(decimal(Double(output.pages) / timed.best.seconds, places: 0)) pages/s (best wall time); average page "
                 + "\(decimal(Double(output.averageHTMLBytes) / 1024, places: 1)) KB of HTML, \(decimal(Double(output.averageTextBytes) / 1024, places: 1)) KB of text")
-        print("                     \(measured.summary)")
+        print("                     \(timed.summary)")
     }
-    let smallRun = results[small]!, largeRun = results[large]!
-    let growth = RunComparison(largeRun.runs, smallRun.runs)
-    let peak = megabytes(largeRun.runs.best.peakBytes)
+    let growth = RunComparison(largeRuns, smallRuns, alternated: true)
+    let peak = megabytes(largeRuns.best.peakBytes)
     print("\(shortCount(large)) vs \(shortCount(small)), time: \(growth.summary) (goal < 10×); peak \(decimal(peak, places: 0)) MB (goal < 400 MB)")
     var goals = [
         Goal(name: "build: \(decimal(Double(large), places: 0)) vs \(decimal(Double(small), places: 0)) placements, time", bound: .below(10), unit: .times,
              figure: growth.wall, cpuFigure: growth.cpu, userFigure: growth.user,
-             anchor: "\(secondsText(largeRun.runs.best.seconds)) vs \(secondsText(smallRun.runs.best.seconds))"),
+             anchor: "\(secondsText(largeRuns.best.seconds)) vs \(secondsText(smallRuns.best.seconds))"),
         Goal(name: "build: \(decimal(Double(large), places: 0)) placements, peak memory", bound: .below(400), unit: .megabytes, figure: peak),
         Goal(name: "build: average page of the \(decimal(Double(small), places: 0))-placement sample", bound: .below(25), unit: .kilobytes,
-             figure: Double(smallRun.output.averageHTMLBytes) / 1024),
+             figure: Double(smallOutput.averageHTMLBytes) / 1024),
     ]
-    goals += try measureHugo(ours: smallRun.runs, output: smallRun.output, placements: small, runs: runs)
+    goals += measureHugo(ours: smallRuns, output: smallOutput, placements: small, sites: hugoSites, hugo: Array(measured.dropFirst(2)))
     return goals
 }
 

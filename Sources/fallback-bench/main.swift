@@ -286,7 +286,7 @@ if !otherOnly("--site-only") {
     print(String(format: "page weight: average %.1f KB, heaviest %@ %.1f KB (goal ≤ 1,024 KB), overview %.1f KB (goal ≤ 1,536 KB)",
         Double(weight.averageBytes) / 1024, weight.largestPage, Double(weight.largestBytes) / 1024, Double(weight.overviewBytes) / 1024))
     if let siteCommands {
-        goals += section { try measureSiteBuilds(small: sitePlacements, runs: option("site-runs", default: 2), site: siteCommands) }
+        goals += section { try measureSiteBuilds(small: sitePlacements, runs: option("site-runs", default: 3), site: siteCommands) }
     } else {
         goals.append(Goal(name: "build vs Hugo, plain Markdown", bound: .atLeast(2), unit: .times, figure: nil, note: "fallback-site is not built"))
     }

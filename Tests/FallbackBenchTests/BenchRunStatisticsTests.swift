@@ -84,6 +84,20 @@ import Testing
         #expect(measured.map { $0.runs.map(\.seconds) } == [[1, 3, 5], [2, 4, 6]])
     }
 
+    @Test func roundsOfCommandsThatWriteFilesGiveEachRunItsOwnOutput() throws {
+        var ran: [[String]] = []
+        var clock = 0.0
+        let measured = try measureAlternated(runs: 3, commands: { round in
+            [ChildCommand("ours", ["--out", "small-\(round)"]), ChildCommand("ours", ["--out", "large-\(round)"]), ChildCommand("hugo", ["-d", "public-\(round)"])]
+        }) { command in
+            ran.append([command.executable] + command.arguments)
+            clock += 1
+            return run(clock, user: clock, system: 0)
+        }
+        #expect(ran.map { $0.last! } == ["small-0", "large-0", "public-0", "small-1", "large-1", "public-1", "small-2", "large-2", "public-2"])
+        #expect(measured.map { $0.runs.map(\.seconds) } == [[1, 4, 7], [2, 5, 8], [3, 6, 9]])
+    }
+
     @Test func inProcessRoundsRunEachBodyOnceInTurnAndKeepTheirTimingsInOrder() throws {
         var order: [Int] = []
         let measured = try measureAlternated(runs: 4, [
