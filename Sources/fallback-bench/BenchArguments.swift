@@ -47,7 +47,7 @@ enum BenchArguments {
             ("--git-placements", "placements in each commit's file (default 1,000)"),
             ("--git-changes", "changes from one commit to the next (default 5)"),
             ("--git-runs", "runs of each --git row (default 1)"),
-            ("--scaling-runs", "rounds of each scaling row, N and 10N alternated (default 3)"),
+            ("--scaling-runs", "rounds of each scaling row: 10 runs of N, then one of 10N (default 3)"),
             ("--large-placements", "placements of the --large sample (default 100,000)"),
         ]
         + scalingRows.flatMap { row in

@@ -46,6 +46,18 @@ struct ChildRuns: Sendable {
     }
 }
 
+extension ChildRun {
+    /// The mean wall, user and system time of `runs` (run one after another, as one run of their
+    /// average length) and their highest peak.
+    init(meanOf runs: [ChildRun]) {
+        precondition(!runs.isEmpty, "a mean of at least one run")
+        let count = Double(runs.count)
+        self.init(
+            seconds: runs.reduce(0) { $0 + $1.seconds } / count, userSeconds: runs.reduce(0) { $0 + $1.userSeconds } / count,
+            systemSeconds: runs.reduce(0) { $0 + $1.systemSeconds } / count, peakBytes: runs.map(\.peakBytes).max()!, exitStatus: 0)
+    }
+}
+
 /// How `ours` compares with `anchor` by wall time and by user time, best against best and median
 /// against median (and by CPU time, user and system, best against best).
 struct RunComparison: Sendable {

@@ -24,6 +24,14 @@ struct ScalingResult {
     /// The CPU time a process of this command takes on an empty input.
     var startUp: Double
 
+    /// How many times N runs, back to back, in each round before 10N runs once. The ten runs of N
+    /// take about as long as the one of 10N, so a busy spell of the machine falls on both alike.
+    /// Run once a round each, the short run of N caught a quiet moment far more often than the
+    /// long run of 10N could, and best against best read as worse than linear: the same binary's
+    /// looping-pages `check` read 10.7× in one table and 14.9× in the next, where callgrind counts
+    /// grow linearly.
+    static let smallRunsPerRound = 10
+
     var growthRatio: Double { ratio(max(large.cpuSeconds - startUp, 0), max(small.cpuSeconds - startUp, 0)) }
     var growth: Growth { Growth(ratio: growthRatio, small: small.cpuSeconds - startUp) }
 }
@@ -86,36 +94,42 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
         case .history: return site.history([input])
         }
     }
-    func measure(_ kind: ScalingCase.Command, _ input: String) throws -> ChildRun {
-        try measureChild(runs: runs) { _ in command(kind, input) }.best
-    }
-
     // What each command costs on an empty input: process start-up, taken off every time below.
+    // Best of as many runs as N gets (a few milliseconds each): best of three once read 27 ms for
+    // a start-up of 7 to 11, and taking that off a row's N moved its ratio by a whole point.
     let empty = try inputs.write(ScalingInputs.empty, to: "empty.json")
     let emptyFolder = inputs.file("empty-history")
     try FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: true)
     try BenchFolder(existing: emptyFolder).write(ScalingInputs.empty, to: "release-00000.json")
     var startUp: [ScalingCase.Command: Double] = [:]
     for kind in [ScalingCase.Command.check, .build, .history] {
-        startUp[kind] = try measure(kind, kind == .history ? emptyFolder : empty).cpuSeconds
+        let input = kind == .history ? emptyFolder : empty
+        startUp[kind] = try measureChild(runs: runs * ScalingResult.smallRunsPerRound) { _ in command(kind, input) }.best.cpuSeconds
     }
     print("")
-    print("scaling: whole fallback-site processes at N and 10N in \(runs) alternated rounds, best of each time. The ratio is of CPU time, steadier on a busy")
+    print("scaling: whole fallback-site processes in \(runs) rounds, each \(ScalingResult.smallRunsPerRound) runs of N back to back then one of 10N; N's figures are "
+        + "a round's mean run, best round; 10N's the best run. The ratio is of CPU time, steadier on a busy")
     print("machine, less the CPU time of the same command on an empty input (start-up: check \(decimal(startUp[.check]! * 1000, places: 0)) ms, "
         + "build \(decimal(startUp[.build]! * 1000, places: 0)) ms, history \(decimal(startUp[.history]! * 1000, places: 0)) ms); linear is under 12× for 10× the input")
     let columns: [(String, Int)] = [
         ("dimension", 46), ("command", 8), ("N", 10), ("wall", 9), ("user", 9), ("sys", 9), ("peak", 8), ("10N", 10), ("wall", 9), ("user", 9), ("sys", 9),
         ("peak", 8),
-        ("ratio", 8),
+        ("input", 8), ("ratio", 8),
     ]
     print(columns.map { $0.0.padded(to: $0.1) }.joined() + "growth")
     var results: [ScalingResult] = []
     for scalingCase in cases {
         // N and 10N in alternated rounds, so a busy spell falls on both sizes, not on one.
         let sized = try [scalingCase.size, scalingCase.size * 10].map { try scalingCase.input($0, inputs) }
-        let runsBySize = try measureAlternated(runs: runs) { _ in sized.map { command(scalingCase.command, $0) } }.map(\.best)
+        let inputGrowth = ratio(Double(byteCount(of: sized[1])), Double(byteCount(of: sized[0])))
+        let repeats = ScalingResult.smallRunsPerRound
+        let measured = try measureAlternated(runs: runs) { _ in
+            (0..<repeats).map { _ in command(scalingCase.command, sized[0]) } + [command(scalingCase.command, sized[1])]
+        }
         for input in sized { try? FileManager.default.removeItem(atPath: input) }
-        let result = ScalingResult(scalingCase: scalingCase, small: runsBySize[0], large: runsBySize[1], startUp: startUp[scalingCase.command]!)
+        // N: each round's mean run, then the best round.
+        let small = ChildRuns(measured[0].runs.indices.map { round in ChildRun(meanOf: measured.prefix(repeats).map { $0.runs[round] }) }).best
+        let result = ScalingResult(scalingCase: scalingCase, small: small, large: measured[repeats].best, startUp: startUp[scalingCase.command]!)
         results.append(result)
         func cells(_ size: Int, _ run: ChildRun) -> [String] {
             let peak = decimal(megabytes(run.peakBytes), places: 0)
@@ -126,7 +140,9 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
             ]
         }
         let name = [scalingCase.name.padded(to: 46), scalingCase.command.rawValue.padded(to: 8)]
-        let growth = ["\(decimal(result.growthRatio, places: 1))×".padded(to: 8), result.growth.rawValue]
+        let growth = [
+            "\(decimal(inputGrowth, places: 1))×".padded(to: 8), "\(decimal(result.growthRatio, places: 1))×".padded(to: 8), result.growth.rawValue,
+        ]
         print((name + cells(scalingCase.size, result.small) + cells(scalingCase.size * 10, result.large) + growth).joined())
     }
     let judged = results.filter { $0.growth != .tooSmall }
@@ -138,6 +154,16 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
     if !notLinear.isEmpty { notes.append("not linear: " + notLinear.joined(separator: "; ")) }
     if tooSmall > 0 { notes.append("\(tooSmall) row(s) too small to judge") }
     return [Goal(name: "scaling: worst growth for 10× the input", bound: .below(12), unit: .times, figure: worst?.growthRatio, note: notes.joined(separator: "; "))]
+}
+
+/// The bytes of the file at `path`, or of the files in the folder at `path`.
+func byteCount(of path: String) -> Int {
+    let manager = FileManager.default
+    var isFolder: ObjCBool = false
+    guard manager.fileExists(atPath: path, isDirectory: &isFolder) else { return 0 }
+    func size(_ file: String) -> Int { (try? manager.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
+    guard isFolder.boolValue else { return size(path) }
+    return ((try? manager.contentsOfDirectory(atPath: path)) ?? []).reduce(0) { $0 + size((path as NSString).appendingPathComponent($1)) }
 }
 
 extension BenchFolder {

@@ -39,10 +39,14 @@ enum ScalingInputs {
     /// One placement `p` whose funnel declares `count` locales and has one page whose title gives
     /// each its copy in the reverse order, every other one blank: the translation check looks each
     /// declared locale up in a map that lists them in another order, and reports half of them.
+    ///
+    /// Locales and copy are numbered with seven digits, so 10N locales are 10× the bytes of N: with
+    /// numbers as short as they can be, one more digit made a locale's members a tenth longer, and
+    /// the row's input 11× larger for 10× the locales.
     static func reversedLocales(_ count: Int) -> String {
-        let locales = (0..<max(count, 1)).map { "l\($0)" }
+        let locales = (0..<max(count, 1)).map { "l" + sevenDigits($0) }
         let title = locales.indices.reversed().map { index in
-            #""\#(locales[index])":"\#(index.isMultiple(of: 2) ? "Hello \(index)" : " ")""#
+            #""\#(locales[index])":"\#(index.isMultiple(of: 2) ? "Hello " + sevenDigits(index) : " ")""#
         }
         let page = #"{"id":"welcome","title":{\#(title.joined(separator: ","))},"type":"welcome"}"#
         let declared = "[" + locales.map { #""\#($0)""# }.joined(separator: ",") + "]"
@@ -101,6 +105,12 @@ enum ScalingInputs {
             if release > 0 { export = export.nextRelease(changing: min(changes, placements)) }
             try body(release, export.jsonText())
         }
+    }
+
+    /// `number` (below 10,000,000) with leading zeros to seven digits.
+    static func sevenDigits(_ number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(7 - digits.count, 0)) + digits
     }
 
     /// A file with no placements: what a process costs to start, read and report nothing.

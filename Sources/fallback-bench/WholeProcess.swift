@@ -386,7 +386,7 @@ func measureLargeRuns(placements: Int, site: SiteCommands) throws -> [Goal] {
     try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
     let input = folder.file("in/sample.json")
     try site.writeSample(placements: placements, seed: 1, to: input)
-    let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
+    let size = byteCount(of: input)
     print("large: sample of \(decimal(megabytes(size), places: 0)) MB; one run each")
     let name = decimal(Double(placements), places: 0)
 

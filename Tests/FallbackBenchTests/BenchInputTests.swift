@@ -68,14 +68,27 @@ import Testing
             Issue.record("the title is not per-locale copy")
             return
         }
-        #expect(title.keys == (0..<count).reversed().map { "l\($0)" })
+        #expect(title.keys == (0..<count).reversed().map { "l" + ScalingInputs.sevenDigits($0) })
         let gaps = Audit().findings(in: file).filter { $0.ruleId == Rule.translationMissing.id }
         #expect(gaps.count == 1)
         // The gaps in declared order: the first `Format.listedLimit` named, the rest counted.
         let blank = (0..<count).filter { !$0.isMultiple(of: 2) }
-        let named = blank.prefix(Format.listedLimit).map { #""l\#($0)" (blank)"# }.joined(separator: ", ")
+        let named = blank.prefix(Format.listedLimit).map { #""l\#(ScalingInputs.sevenDigits($0))" (blank)"# }.joined(separator: ", ")
         let more = blank.count > Format.listedLimit ? ", and \(blank.count - Format.listedLimit) more" : ""
         #expect(gaps.first?.message.contains("no copy for locale\(blank.count == 1 ? "" : "s") \(named)\(more), though") == true)
+    }
+
+    /// Ten times the locales are ten times the bytes, less the file's fixed part: the row measures
+    /// the number of locales, not the length of their names.
+    @Test(arguments: [(1_000, 10_000), (99_999, 999_990)])
+    func tenTimesTheLocalesAreTenTimesTheBytes(small: Int, large: Int) {
+        let fixed = ScalingInputs.reversedLocales(1).utf8.count
+        let smallBytes = ScalingInputs.reversedLocales(small).utf8.count - fixed
+        let largeBytes = ScalingInputs.reversedLocales(large).utf8.count - fixed
+        let growth = Double(largeBytes) / Double(smallBytes)
+        #expect(abs(growth - Double(large - 1) / Double(small - 1)) < 0.01, "input grew \(growth)×")
+        #expect(ScalingInputs.sevenDigits(42) == "0000042")
+        #expect(ScalingInputs.sevenDigits(9_999_999) == "9999999")
     }
 
     /// One question page of `count` options and `count` rules after it, each comparing the answer

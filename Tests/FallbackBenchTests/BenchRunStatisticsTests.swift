@@ -98,6 +98,19 @@ import Testing
         #expect(measured.map { $0.runs.map(\.seconds) } == [[1, 4, 7], [2, 5, 8], [3, 6, 9]])
     }
 
+    @Test func aMeanRunAveragesEachTimeAndKeepsTheHighestPeak() {
+        let runs = [
+            ChildRun(seconds: 0.2, userSeconds: 0.3, systemSeconds: 0.05, peakBytes: 40, exitStatus: 0),
+            ChildRun(seconds: 0.4, userSeconds: 0.5, systemSeconds: 0.15, peakBytes: 70, exitStatus: 0),
+            ChildRun(seconds: 0.9, userSeconds: 0.7, systemSeconds: 0.10, peakBytes: 50, exitStatus: 0),
+        ]
+        let mean = ChildRun(meanOf: runs)
+        #expect(abs(mean.seconds - 0.5) < 1e-9)
+        #expect(abs(mean.userSeconds - 0.5) < 1e-9)
+        #expect(abs(mean.systemSeconds - 0.1) < 1e-9)
+        #expect(mean.peakBytes == 70)
+    }
+
     @Test func inProcessRoundsRunEachBodyOnceInTurnAndKeepTheirTimingsInOrder() throws {
         var order: [Int] = []
         let measured = try measureAlternated(runs: 4, [
