@@ -119,7 +119,7 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
     print(columns.map { $0.0.padded(to: $0.1) }.joined() + "growth")
     var results: [ScalingResult] = []
     for scalingCase in cases {
-        // N and 10N in alternated rounds, so a busy spell falls on both sizes, not on one.
+        // Each round: N ten times back to back, then 10N once (`ScalingResult.smallRunsPerRound`).
         let sized = try [scalingCase.size, scalingCase.size * 10].map { try scalingCase.input($0, inputs) }
         let inputGrowth = ratio(Double(byteCount(of: sized[1])), Double(byteCount(of: sized[0])))
         let repeats = ScalingResult.smallRunsPerRound
