@@ -232,10 +232,19 @@ extension JSONDocument {
     ///
     /// In a split parse both halves write into the first half's block (`SplitParse.SharedBlock`):
     /// the first half's capacity is then its limit there, the second half's the rest of the block,
-    /// and a half that needs more moves to a block of its own.
+    /// and a half that needs more moves to a block of its own. A second half writing into the
+    /// shared block numbers its nodes where they stand there (`firstIndex`), so where it starts just
+    /// after the first half's last node its nodes are already the document's.
     struct NodeBuilder {
+        /// Node `i` stands at `base + i`, for `i` in `firstIndex..<count`.
         private(set) var base: UnsafeMutablePointer<PackedNode>
+        /// The index the next node takes: indexes count from the start of the block, not from `firstIndex`.
         private(set) var count = 0
+        /// The index of this builder's first node: 0, or where a split parse's second half claimed
+        /// the shared block (`init(sharing:from:otherwiseCapacity:)`). The places before it are the
+        /// first half's, never read or written through this builder.
+        private(set) var firstIndex = 0
+        /// The index at which the block is full.
         private var capacity: Int
         private var containerBase: UnsafeMutablePointer<ContainerLink>
         private var containerCount = 0
@@ -261,14 +270,16 @@ extension JSONDocument {
         }
 
         /// A split parse's second half, written into `block` from `nodesBefore` (or the first half's
-        /// limit, if further), or into a block of its own for `capacity` nodes when `block` has no
-        /// room for it.
+        /// limit, if further) and numbered from there (`firstIndex`), or into a block of its own for
+        /// `capacity` nodes, numbered from 0, when `block` has no room for it.
         init(sharing block: SplitParse.SharedBlock, from nodesBefore: Int, otherwiseCapacity capacity: Int) {
             guard let start = block.claimSecondHalf(from: nodesBefore) else {
                 self.init(capacity: capacity)
                 return
             }
-            self.init(base: block.base + start, capacity: block.capacity - start, ownsBlock: false)
+            self.init(base: block.base, capacity: block.capacity, ownsBlock: false)
+            count = start
+            firstIndex = start
         }
 
         /// Lets a split parse's second half write into the rest of this block; this builder, the
@@ -332,10 +343,12 @@ extension JSONDocument {
             base = NodeBuilder.allocate(base, capacity)
         }
 
-        /// Copies the nodes into a block of this builder's own, twice as large as they need.
+        /// Copies the nodes into a block of this builder's own, with room for twice as many indexes
+        /// as they reach. They keep their indexes: a second half's block keeps the places before its
+        /// `firstIndex` too, never written, so never given memory (a block this large is mapped).
         private mutating func moveToOwnBlock() {
             let moved: UnsafeMutablePointer<PackedNode> = NodeBuilder.allocate(nil, max(count * 2, 16))
-            moved.initialize(from: base, count: count)
+            (moved + firstIndex).initialize(from: base + firstIndex, count: count - firstIndex)
             base = moved
             capacity = max(count * 2, 16)
             ownsBlock = true
@@ -357,68 +370,92 @@ extension JSONDocument {
         }
 
         /// Appends the nodes and container links of a split parse's second half (`SplitParse`),
-        /// renumbered to follow this builder's: every `next` and parent moves up by this builder's
-        /// count, but the parents at or above `SplitParse.assumedOuter` stand for the two containers
-        /// the second half was assumed to be in, which `assumed` maps to their nodes here and to how
-        /// many members or elements came before the second half's in them.
-        /// Returns whether they were written into this block already (`SplitParse.SharedBlock`).
+        /// renumbered to follow this builder's: every `next` and parent moves by the distance from
+        /// the second half's `firstIndex` to this builder's count, but the parents at or above
+        /// `SplitParse.assumedOuter` stand for the two containers the second half was assumed to be
+        /// in, which `assumed` maps to their nodes here and to how many members or elements came
+        /// before the second half's in them. Returns whether they were written into this block
+        /// already (`SplitParse.SharedBlock`).
         ///
-        /// Where the second half's nodes already stand where they belong (it started exactly at
-        /// this builder's end, the usual case), they are renumbered in place on the cores, in
-        /// chunks of at least `parallelFrom` nodes: each node's new form depends on it alone.
+        /// Where the second half's nodes already stand where they belong (it claimed the block
+        /// exactly at this builder's end, the usual case), they are numbered as they stand too, and
+        /// only the nodes under the assumed containers change: the second half's top-level nodes,
+        /// found by stepping from each to the next (`adoptUnderAssumed`), a few per placement.
         @discardableResult
-        mutating func append(
-            secondHalf other: NodeBuilder, assumed: SplitParse.AssumedContainers, parallelFrom: Int = 1 << 16
-        ) -> Bool {
-            // Written into this block (`SplitParse.SharedBlock`) at or after this builder's end:
+        mutating func append(secondHalf other: NodeBuilder, assumed: SplitParse.AssumedContainers) -> Bool {
+            let otherCount = other.count - other.firstIndex
+            let source = other.base + other.firstIndex
+            // Written into this block (`SplitParse.SharedBlock`), from this builder's end or past it:
             // moved down in place, if at all. Otherwise copied from the second half's own block.
-            let inPlace = !other.ownsBlock && other.base >= base + count && other.base < base + capacity
-            if !inPlace, count + other.count > capacity {
-                capacity = max(capacity * 2, count + other.count)
+            let inPlace = !other.ownsBlock && other.base == base
+            if !inPlace, count + otherCount > capacity {
+                capacity = max(capacity * 2, count + otherCount)
                 base = NodeBuilder.allocate(base, capacity)
             }
-            let shift = UInt32(count)
+            let shift = count - other.firstIndex
             let target = base + count
-            if inPlace, other.base == target {
-                ParallelChunks.forCores(count: other.count, perCore: 1, minimumSize: parallelFrom)
-                    .updateChunks(of: UnsafeMutableBufferPointer(start: target, count: other.count)) { chunk in
-                        for index in chunk.indices { chunk[index] = NodeBuilder.renumbered(chunk[index], by: shift, assumed: assumed) }
-                    }
+            if inPlace, shift == 0 {
+                adoptUnderAssumed(from: count, to: count + otherCount, assumed: assumed)
             } else {
                 // A piece at a time, each piece's source pages given back once copied: the two
-                // blocks never hold the second half's nodes twice.
+                // blocks never hold the second half's nodes twice. Moving down in place, each node
+                // is read before any node is written over it.
                 let piece = (1 << 20) / MemoryLayout<PackedNode>.stride
-                for start in stride(from: 0, to: other.count, by: piece) {
-                    let end = min(start + piece, other.count)
+                let wordShift = UInt32(truncatingIfNeeded: shift)
+                for start in stride(from: 0, to: otherCount, by: piece) {
+                    let end = min(start + piece, otherCount)
                     for index in start..<end {
-                        (target + index).initialize(to: NodeBuilder.renumbered(other.base[index], by: shift, assumed: assumed))
+                        (target + index).initialize(to: NodeBuilder.renumbered(source[index], by: wordShift, assumed: assumed))
                     }
                     if !inPlace {
-                        MemoryPages.discard(other.base + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
+                        MemoryPages.discard(source + start, byteCount: (end - start) * MemoryLayout<PackedNode>.stride)
                     }
                 }
                 if inPlace {
                     // The pages past the moved nodes held only their old copy.
-                    let stale = target + other.count
-                    MemoryPages.discard(stale, byteCount: (other.base - target) * MemoryLayout<PackedNode>.stride)
+                    let stale = target + otherCount
+                    MemoryPages.discard(stale, byteCount: (source - target) * MemoryLayout<PackedNode>.stride)
                 }
             }
-            count += other.count
+            count += otherCount
             reserveContainers(containerCount + other.containerCount)
+            let linkShift = Int32(truncatingIfNeeded: shift)
             for link in UnsafeBufferPointer(start: other.containerBase, count: other.containerCount) {
                 if link.parent >= Int32(JSONDocument.SplitParse.assumedOuter) {
                     let (parent, before) = assumed.container(link.parent)
-                    appendContainer(ContainerLink(node: link.node + Int32(shift), parent: parent, ordinal: link.ordinal + before))
+                    appendContainer(ContainerLink(node: link.node &+ linkShift, parent: parent, ordinal: link.ordinal + before))
                 } else {
-                    appendContainer(ContainerLink(node: link.node + Int32(shift), parent: link.parent + Int32(shift), ordinal: link.ordinal))
+                    appendContainer(ContainerLink(node: link.node &+ linkShift, parent: link.parent &+ linkShift, ordinal: link.ordinal))
                 }
             }
             return inPlace
         }
 
-        /// A second half's node numbered after `shift` nodes (`append(secondHalf:assumed:parallelFrom:)`).
-        /// A scalar stores parent + 1 and a container the node after it, both below
-        /// `SplitParse.assumedOuter` unless the parent is an assumed container (containers never are).
+        /// Gives the scalars among nodes `start..<end` whose parent is an assumed container their
+        /// node and ordinal here (`renumbered`, with nothing to shift): the nodes of a second half
+        /// that already stand and are numbered where they belong. Only its top-level nodes can have
+        /// such a parent, so it steps from a container to the node after it (its link) and from a
+        /// scalar to the next node; a container left open (the text broke in it) still links to
+        /// its first child, and its nodes are looked at too, harmlessly.
+        private func adoptUnderAssumed(from start: Int, to end: Int, assumed: SplitParse.AssumedContainers) {
+            var index = start
+            while index < end {
+                let node = base[index]
+                if node.isContainer {
+                    index = max(index &+ 1, Int(node.link))
+                } else {
+                    if node.link > UInt32(JSONDocument.SplitParse.assumedOuter) {
+                        base[index] = NodeBuilder.renumbered(node, by: 0, assumed: assumed)
+                    }
+                    index &+= 1
+                }
+            }
+        }
+
+        /// A second half's node numbered after `shift` more nodes (`append(secondHalf:assumed:)`;
+        /// a shift back is its two's complement). A scalar stores parent + 1 and a container the
+        /// node after it, both below `SplitParse.assumedOuter` unless the parent is an assumed
+        /// container (containers never are).
         @inline(__always)
         static func renumbered(_ node: PackedNode, by shift: UInt32, assumed: SplitParse.AssumedContainers) -> PackedNode {
             var node = node

@@ -5,15 +5,18 @@ import Testing
 /// The node block a split parse's two halves share (`JSONDocument.SplitParse.SharedBlock`): whoever
 /// runs out of room first, and wherever the second half starts, the first half ends up with its own
 /// nodes followed by the second half's, renumbered, as when the second half had a block of its own.
+/// A second half numbers its nodes from where it claimed the block (`firstIndex`).
 @Suite struct SharedNodeBlockTests {
     typealias NodeBuilder = JSONDocument.NodeBuilder
 
-    /// A number in the top-level container (node 0), with `tag` as its offsets and ordinal.
-    static func node(_ tag: Int) -> JSONDocument.PackedNode {
-        JSONDocument.PackedNode(kind: .number, flags: 0, start: tag, end: tag + 1, link: 1, number: tag)
+    /// A number in the container at node `parent` (by default the top-level one), with `tag` as its
+    /// offsets and ordinal.
+    static func node(_ tag: Int, parent: Int = 0) -> JSONDocument.PackedNode {
+        JSONDocument.PackedNode(kind: .number, flags: 0, start: tag, end: tag + 1, link: parent + 1, number: tag)
     }
 
-    /// The first half's `firstCount` nodes then the second half's `secondCount`, renumbered after them.
+    /// The first half's `firstCount` nodes then the second half's `secondCount`, renumbered after
+    /// them: the second half's parent, its own first node, is then node `firstCount`.
     static func expectMet(
         _ first: NodeBuilder, firstCount: Int, secondCount: Int, sourceLocation: SourceLocation = #_sourceLocation
     ) {
@@ -31,7 +34,8 @@ import Testing
         let block = first.shareWithSecondHalf()
         for tag in 0..<firstBefore { first.append(node(tag)) }
         var other = NodeBuilder(sharing: block, from: claimFrom, otherwiseCapacity: 16)
-        for tag in 0..<second { other.append(node(1000 + tag)) }
+        let otherFirst = other.firstIndex
+        for tag in 0..<second { other.append(node(1000 + tag, parent: otherFirst)) }
         for tag in firstBefore..<(firstBefore + firstAfter) { first.append(node(tag)) }
         first.stopSharing()
         let inPlace = first.append(secondHalf: other, assumed: .init(outer: (0, 0), inner: (0, 0)))
@@ -80,57 +84,58 @@ import Testing
     }
 }
 
-/// Meeting renumbers a second half's nodes after the first half's, in place on the cores or piece
-/// by piece: the nodes under the two assumed containers take those containers' nodes here and
-/// count on from the members or elements before them, every other link moves up by the first
-/// half's count, and no way of meeting gives a different node.
+/// Meeting renumbers a second half's nodes after the first half's, where they stand or piece by
+/// piece: the nodes under the two assumed containers take those containers' nodes here and count
+/// on from the members or elements before them, every other link moves from the second half's
+/// numbering (from where it claimed the block) to the first half's end, and no way of meeting gives
+/// a different node.
 @Suite struct SecondHalfRenumberingTests {
     typealias NodeBuilder = JSONDocument.NodeBuilder
     typealias PackedNode = JSONDocument.PackedNode
     static let outer = JSONDocument.SplitParse.assumedOuter
     static let assumed = JSONDocument.SplitParse.AssumedContainers(outer: (0, 40), inner: (1, 9))
 
-    /// Node `index` of a second half: every thirteenth an object (its link the node after it), the
-    /// rest numbers whose parent is an earlier node of the half, or one of the assumed containers.
-    static func secondHalfNode(_ index: Int) -> PackedNode {
+    /// Node `index` of a second half whose nodes are numbered from `first`: every thirteenth an
+    /// empty object (its link the node after it), the rest numbers whose parent is an earlier node
+    /// of the half, or one of the assumed containers.
+    static func secondHalfNode(_ index: Int, numberedFrom first: Int) -> PackedNode {
         if index % 13 == 12 {
-            return PackedNode(kind: .object, flags: 0, start: index, end: index + 1, link: index + 1, number: index % 50)
+            return PackedNode(kind: .object, flags: 0, start: index, end: index + 1, link: first + index + 1, number: index % 50)
         }
-        let parent = index % 7 == 3 ? outer : index % 11 == 5 ? outer + 1 : index / 2
+        let parent = index % 7 == 3 ? outer : index % 11 == 5 ? outer + 1 : first + index / 2
         return PackedNode(kind: .number, flags: 0, start: index, end: index + 1, link: parent + 1, number: index % 1_000)
     }
 
     /// What node `index` of the second half becomes after `firstCount` nodes of the first half.
     static func renumbered(_ index: Int, after firstCount: Int) -> PackedNode {
-        var node = secondHalfNode(index)
-        if index % 13 == 12 || !(index % 7 == 3 || index % 11 == 5) {
-            node.setLink(Int(node.link) + firstCount)
-        } else {
-            let (parent, before) = index % 7 == 3 ? assumed.outer : assumed.inner
-            node.setLink(Int(parent) + 1)
-            node.setNumber(Int32(index % 1_000) + before)
-        }
+        var node = secondHalfNode(index, numberedFrom: firstCount)
+        guard index % 13 != 12, index % 7 == 3 || index % 11 == 5 else { return node }
+        let (parent, before) = index % 7 == 3 ? assumed.outer : assumed.inner
+        node.setLink(Int(parent) + 1)
+        node.setNumber(Int32(index % 1_000) + before)
         return node
     }
 
     /// A first half of 5,000 numbers and a second half of 50,000 nodes claimed from `claimFrom`
-    /// (5,000: where the first half ends, so nothing moves; 6,000: the nodes move down), met with
-    /// chunks of at least `parallelFrom` nodes.
-    @Test(arguments: [(5_000, Int.max), (5_000, 4_096), (5_000, 1), (6_000, 1)])
-    func everyNodeIsRenumberedOnceWhereverAndHoweverTheHalvesMeet(claimFrom: Int, parallelFrom: Int) {
+    /// (5,000: where the first half ends, so nothing moves; 6,000: the nodes move down; past the
+    /// block's end: the second half has a block of its own, numbered from 0, and is copied).
+    @Test(arguments: [5_000, 6_000, 1 << 17])
+    func everyNodeIsRenumberedOnceWhereverTheHalvesMeet(claimFrom: Int) {
         var first = NodeBuilder(capacity: 1 << 17)
         let block = first.shareWithSecondHalf()
         for tag in 0..<3_000 { first.append(SharedNodeBlockTests.node(tag)) }
         var other = NodeBuilder(sharing: block, from: claimFrom, otherwiseCapacity: 16)
-        for index in 0..<50_000 { other.append(Self.secondHalfNode(index)) }
-        other.appendContainer(JSONDocument.ContainerLink(node: 12, parent: Int32(Self.outer + 1), ordinal: 2))
-        other.appendContainer(JSONDocument.ContainerLink(node: 25, parent: 12, ordinal: 0))
+        let otherFirst = other.firstIndex
+        #expect(otherFirst == (claimFrom < 1 << 17 ? claimFrom : 0))
+        for index in 0..<50_000 { other.append(Self.secondHalfNode(index, numberedFrom: otherFirst)) }
+        other.appendContainer(JSONDocument.ContainerLink(node: Int32(otherFirst + 12), parent: Int32(Self.outer + 1), ordinal: 2))
+        other.appendContainer(JSONDocument.ContainerLink(node: Int32(otherFirst + 25), parent: Int32(otherFirst + 12), ordinal: 0))
         for tag in 3_000..<5_000 { first.append(SharedNodeBlockTests.node(tag)) }
         first.stopSharing()
-        let inPlace = first.append(secondHalf: other, assumed: Self.assumed, parallelFrom: parallelFrom)
+        let inPlace = first.append(secondHalf: other, assumed: Self.assumed)
         other.discard()
         first.freeLeftBlock()
-        #expect(inPlace)
+        #expect(inPlace == (claimFrom < 1 << 17))
         #expect(first.count == 55_000)
         let wrong = (0..<55_000).filter { index in
             first[index] != (index < 5_000 ? SharedNodeBlockTests.node(index) : Self.renumbered(index - 5_000, after: 5_000))
