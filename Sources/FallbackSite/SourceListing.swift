@@ -21,7 +21,10 @@ import RovenueFallback
 /// as it is (escaped, perhaps isolated; `ListingBytes.plainForm`), most of a snapshot, is copied
 /// from the document's bytes through `ListingBytes.appendHTMLText`; any other goes through
 /// `SnapshotText`, as it always did. Line and column come from a `PositionCursor` that walks the
-/// value's bytes once, in order.
+/// value's bytes once, in order. The walk reads the document's nodes by index (`kind(ofNode:)`
+/// and the rest), not through a `Value` per node: each `Value` retains the document, which the
+/// cores rendering pages in parallel share, and those retains and releases were a third of the
+/// listings' time in the 1,000-placement build.
 struct SourceListing: ~Copyable {
     static let maximumLines = 4000
     static let maximumStringLength = 400
@@ -51,7 +54,8 @@ struct SourceListing: ~Copyable {
     private var output = ByteWriter(capacity: 64)
     private var lineCount = 0
     private var truncated = false
-    /// The document's bytes and the position of the last line begun.
+    /// The document, its bytes and the position of the last line begun.
+    private let document: JSONDocument
     private let bytes: [UInt8]
     private var cursor: PositionCursor
 
@@ -70,6 +74,7 @@ struct SourceListing: ~Copyable {
         linkedAnchors = findings.map { Self.anchor(line: $0.line, column: $0.column) } + anchors
         wantedAnchors = Set(linkedAnchors)
         wantedPositions = Set(wantedAnchors.compactMap(Self.position(ofAnchor:))).sorted(by: Self.precedes)
+        self.document = document
         bytes = document.bytes
         cursor = PositionCursor(document: document)
     }
@@ -121,7 +126,7 @@ struct SourceListing: ~Copyable {
         return ByteWriter.array(capacity: min(value.byteRange.count, 1 << 20) * 7 + 256) { output in
             swap(&listing.output, &output)
             listing.append("<pre class=\"source\"><code>")
-            listing.emit(value, key: key.map(Key.text), pointer: listing.markedPointer(value.pointer), indent: 0, trailingComma: false)
+            listing.emit(value.index, key: key.map(Key.text), pointer: listing.markedPointer(value.pointer), indent: 0, trailingComma: false)
             // Anchors whose position no line starts at (a repeated key, a value past the end of the listing).
             let rest = listing.unplacedAnchors()
             if listing.truncated || !rest.isEmpty {
@@ -136,9 +141,9 @@ struct SourceListing: ~Copyable {
         }
     }
 
-    /// A member's key: its string node in the document, or text given by the caller.
+    /// A member's key: the index of its string node in the document, or text given by the caller.
     private enum Key {
-        case node(JSONDocument.Value)
+        case node(Int)
         case text(String)
     }
 
@@ -212,9 +217,10 @@ struct SourceListing: ~Copyable {
         }
     }
 
-    private mutating func appendString(_ value: JSONDocument.Value, tokenClass: TokenClass) {
-        if !appendPlainToken(value.byteRange, quoted: true, tokenClass: tokenClass) {
-            appendToken(value.string ?? "", quoted: true, tokenClass: tokenClass)
+    /// Appends the string or key at node `index`.
+    private mutating func appendString(_ index: Int, tokenClass: TokenClass) {
+        if !appendPlainToken(document.byteRange(ofNode: index), quoted: true, tokenClass: tokenClass) {
+            appendToken(document.string(ofNode: index) ?? "", quoted: true, tokenClass: tokenClass)
         }
     }
 
@@ -222,17 +228,19 @@ struct SourceListing: ~Copyable {
         ListingBytes.appendIndentation(min(indent, Self.maximumIndent), to: &output)
     }
 
-    /// `pointer` is the value's JSON Pointer, nil when no finding lies at or below it.
-    private mutating func emit(_ value: JSONDocument.Value, key: Key?, pointer: String?, indent: Int, trailingComma: Bool) {
+    /// Lists the value at node `index`; `pointer` is its JSON Pointer, nil when no finding lies at
+    /// or below it.
+    private mutating func emit(_ index: Int, key: Key?, pointer: String?, indent: Int, trailingComma: Bool) {
         guard lineCount < Self.maximumLines else {
             truncated = true
             return
         }
-        let end = beginLine(for: value, pointer: pointer)
+        let range = document.byteRange(ofNode: index)
+        let end = beginLine(at: range.lowerBound, pointer: pointer)
         appendIndentation(indent)
         switch key {
-        case .node(let keyValue)?:
-            appendString(keyValue, tokenClass: .key)
+        case .node(let keyIndex)?:
+            appendString(keyIndex, tokenClass: .key)
             append(": ")
         case .text(let text)?:
             appendToken(text, quoted: true, tokenClass: .key)
@@ -240,27 +248,40 @@ struct SourceListing: ~Copyable {
         case nil:
             break
         }
-        switch value.kind {
+        let kind = document.kind(ofNode: index)
+        switch kind {
         case .object, .array:
-            let isObject = value.kind == .object
+            let isObject = kind == .object
+            let count = document.count(ofNode: index)
             output.append(byte: isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
-            if value.count == 0 {
+            if count == 0 {
                 output.append(byte: isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
                 if trailingComma { output.append(byte: UInt8(ascii: ",")) }
                 endLine(end)
                 return
             }
             endLine(end)
+            // The children as `Value.members` and `Value.elements` list them: a member is its key
+            // node and the value after it, and the members stop at a key the text broke off after.
+            var child = index + 1
             if isObject {
-                let members = value.members
-                for (index, member) in members.enumerated() {
-                    let childPointer = pointer.flatMap { markedPointer($0 + "/" + JSONDocument.escapePointerToken(member.key)) }
-                    emit(member.value, key: .node(member.keyValue), pointer: childPointer, indent: indent + 1, trailingComma: index < members.count - 1)
+                for position in 0..<count {
+                    guard child + 1 < document.nodeCount else { break }
+                    let next = document.subtreeEnd(ofNode: child + 1)
+                    let isLast = position == count - 1 || next + 1 >= document.nodeCount
+                    let childPointer = pointer.flatMap { pointer in
+                        markedPointer(pointer + "/" + JSONDocument.escapePointerToken(document.string(ofNode: child) ?? ""))
+                    }
+                    emit(child + 1, key: .node(child), pointer: childPointer, indent: indent + 1, trailingComma: !isLast)
+                    child = next
                 }
             } else {
-                let elements = value.elements
-                for (index, element) in elements.enumerated() {
-                    emit(element, key: nil, pointer: pointer.flatMap { markedPointer($0 + "/" + String(index)) }, indent: indent + 1, trailingComma: index < elements.count - 1)
+                for position in 0..<count {
+                    let next = document.subtreeEnd(ofNode: child)
+                    emit(
+                        child, key: nil, pointer: pointer.flatMap { markedPointer($0 + "/" + String(position)) }, indent: indent + 1,
+                        trailingComma: position < count - 1)
+                    child = next
                 }
             }
             lineCount += 1
@@ -270,12 +291,12 @@ struct SourceListing: ~Copyable {
             if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             output.append(byte: UInt8(ascii: "\n"))
         case .string:
-            appendString(value, tokenClass: .string)
+            appendString(index, tokenClass: .string)
             if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
         case .number:
-            if !appendPlainToken(value.byteRange, quoted: false, tokenClass: .number) {
-                appendToken(value.number?.text ?? "", quoted: false, tokenClass: .number)
+            if !appendPlainToken(range, quoted: false, tokenClass: .number) {
+                appendToken(document.value(at: index).number?.text ?? "", quoted: false, tokenClass: .number)
             }
             if trailingComma { output.append(byte: UInt8(ascii: ",")) }
             endLine(end)
@@ -300,10 +321,11 @@ struct SourceListing: ~Copyable {
         let isMarked: Bool
     }
 
-    /// Starts the line of `value`: the marked block's element if a finding is here, the anchors
-    /// other pages link to, and the gutter with the value's line and column.
-    private mutating func beginLine(for value: JSONDocument.Value, pointer: String?) -> LineEnd {
-        let position = cursor.position(ofOffset: value.byteRange.lowerBound)
+    /// Starts the line of the value whose token starts at `offset`: the marked block's element if
+    /// a finding is here, the anchors other pages link to, and the gutter with the value's line
+    /// and column.
+    private mutating func beginLine(at offset: Int, pointer: String?) -> LineEnd {
+        let position = cursor.position(ofOffset: offset)
         lineCount += 1
         let marks = pointer.flatMap { findings[ExactKey($0)] } ?? []
         let ownIsWanted = isWanted(position)
