@@ -393,13 +393,16 @@ extension JSONDocument {
                 base = NodeBuilder.allocate(base, capacity)
             }
             let shift = count - other.firstIndex
+            // In place, the first half never writes past the second half's claim
+            // (`SharedBlock.raiseFirstHalfLimit`), so the nodes stay or move down, never up: a
+            // copy forward reads each node before any node is written over it.
+            assert(!inPlace || shift <= 0, "a second half in place starts at or past the first half's end")
             let target = base + count
             if inPlace, shift == 0 {
                 adoptUnderAssumed(from: count, to: count + otherCount, assumed: assumed)
             } else {
                 // A piece at a time, each piece's source pages given back once copied: the two
-                // blocks never hold the second half's nodes twice. Moving down in place, each node
-                // is read before any node is written over it.
+                // blocks never hold the second half's nodes twice.
                 let piece = (1 << 20) / MemoryLayout<PackedNode>.stride
                 let wordShift = UInt32(truncatingIfNeeded: shift)
                 for start in stride(from: 0, to: otherCount, by: piece) {

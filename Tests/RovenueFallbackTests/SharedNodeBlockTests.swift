@@ -150,6 +150,82 @@ import Testing
     }
 }
 
+/// A second half shaped as a parse makes it: placements (a key under the assumed inner container,
+/// then a non-empty object holding an array), the inner container closing, then a member of the
+/// top level. Met where it stands, only its top-level nodes are looked at (`adoptUnderAssumed`
+/// steps over each container to the node after it); the nodes must come out as when it is copied
+/// from a block of its own and every node is renumbered.
+@Suite struct SecondHalfWalkTests {
+    typealias NodeBuilder = JSONDocument.NodeBuilder
+    typealias PackedNode = JSONDocument.PackedNode
+    static let outer = JSONDocument.SplitParse.assumedOuter
+    static let assumed = JSONDocument.SplitParse.AssumedContainers(outer: (0, 3), inner: (1, 7))
+
+    /// The second half's nodes numbered from `first`, and its container links.
+    static func secondHalf(numberedFrom first: Int) -> (nodes: [PackedNode], containers: [JSONDocument.ContainerLink]) {
+        var nodes: [PackedNode] = []
+        var containers: [JSONDocument.ContainerLink] = []
+        func scalar(_ kind: JSONDocument.Kind, parent: Int, ordinal: Int, key: Bool = false) {
+            nodes.append(PackedNode(kind: kind, flags: key ? JSONDocument.isKey : 0, start: nodes.count, end: nodes.count + 1, link: parent + 1, number: ordinal))
+        }
+        for placement in 0..<3 {
+            // "p": {"a": [1, 2], "b": 3}
+            scalar(.string, parent: outer + 1, ordinal: placement, key: true)
+            let object = first + nodes.count
+            containers.append(JSONDocument.ContainerLink(node: Int32(object), parent: Int32(outer + 1), ordinal: Int32(placement)))
+            nodes.append(PackedNode(kind: .object, flags: 0, start: nodes.count, end: nodes.count + 1, link: object + 7 - first, number: 2))
+            scalar(.string, parent: object, ordinal: 0, key: true)
+            let array = first + nodes.count
+            containers.append(JSONDocument.ContainerLink(node: Int32(array), parent: Int32(object), ordinal: 0))
+            nodes.append(PackedNode(kind: .array, flags: 0, start: nodes.count, end: nodes.count + 1, link: array + 3 - first, number: 2))
+            scalar(.number, parent: array, ordinal: 0)
+            scalar(.number, parent: array, ordinal: 1)
+            scalar(.string, parent: object, ordinal: 1, key: true)
+            scalar(.number, parent: object, ordinal: 1)
+        }
+        // The placements object closed; a member of the top level follows.
+        scalar(.string, parent: outer, ordinal: 0, key: true)
+        scalar(.true, parent: outer, ordinal: 0)
+        // Containers store the node after them in the half's numbering.
+        for index in nodes.indices where nodes[index].isContainer { nodes[index].setLink(Int(nodes[index].link) + first) }
+        return (nodes, containers)
+    }
+
+    /// The first half's 40 nodes and the second half met, the second half claimed from `claimFrom`.
+    static func met(claimFrom: Int) -> (nodes: [PackedNode], containers: [JSONDocument.ContainerLink], inPlace: Bool) {
+        var first = NodeBuilder(capacity: 1024)
+        let block = first.shareWithSecondHalf()
+        for tag in 0..<40 { first.append(SharedNodeBlockTests.node(tag)) }
+        var other = NodeBuilder(sharing: block, from: claimFrom, otherwiseCapacity: 16)
+        let half = secondHalf(numberedFrom: other.firstIndex)
+        for node in half.nodes { other.append(node) }
+        for link in half.containers { other.appendContainer(link) }
+        first.stopSharing()
+        let inPlace = first.append(secondHalf: other, assumed: assumed)
+        other.discard()
+        first.freeLeftBlock()
+        let nodes = (0..<first.count).map { first[$0] }
+        let buffer = first.finish()
+        return (nodes, Array(buffer.containers), inPlace)
+    }
+
+    @Test func metWhereItStandsTheHalfIsWhatCopyingAndRenumberingGives() {
+        let walked = Self.met(claimFrom: 40)
+        let copied = Self.met(claimFrom: 4096)
+        #expect(walked.inPlace && !copied.inPlace)
+        #expect(walked.nodes.count == 40 + 3 * 8 + 2)
+        #expect(walked.nodes == copied.nodes)
+        #expect(walked.containers == copied.containers)
+        // The placements' keys are members 7, 8 and 9 of node 1; the top-level member is the 4th of node 0.
+        #expect([40, 48, 56].map { walked.nodes[$0].link } == [2, 2, 2])
+        #expect([40, 48, 56].map { walked.nodes[$0].number } == [7, 8, 9])
+        #expect(walked.nodes[64].link == 1 && walked.nodes[65].link == 1)
+        #expect(walked.nodes[64].number == 3 && walked.nodes[65].number == 3)
+        // Inside the placements nothing changed: the array's numbers still name the array.
+        #expect(walked.nodes[44].link == 43 + 1 && walked.nodes[41].link == 48)
+    }
+}
+
 /// The parser's list of container links starts with room for a whole export, so it is not copied
 /// into fresh memory as it grows; split or not, the document keeps that list.
 @Suite struct ContainerRoomTests {
