@@ -466,7 +466,7 @@ struct MediaScan {
         excludedMask = skippingCopy ? MediaScan.excluded | MediaScan.excludedOnPage : MediaScan.excluded
         root = node
         pathTokens.removeAll(keepingCapacity: true)
-        _ = scan(node, isMedia: false)
+        scan(node, isMedia: false)
         defer { found = FoundMedia() }
         return found.count > 0 ? found : nil
     }
@@ -587,38 +587,31 @@ struct MediaScan {
         }
     }
 
-    /// Scans the value at `node`; returns the node after its subtree.
+    /// Scans the value at `node`.
     ///
     /// Recurses once per level: it only scans funnels and paywalls inside `placements`, which the
     /// contract's §2 rule 4 limits to 127 levels in a file that loads.
-    private mutating func scan(_ node: Int, isMedia: Bool) -> Int {
+    private mutating func scan(_ node: Int, isMedia: Bool) {
         switch document.kind(ofNode: node) {
-        case .object:
-            var child = node + 1
-            for _ in 0..<document.count(ofNode: node) {
-                let flags = keyFlags(child)
-                if flags & excludedMask != 0 {
-                    child = document.subtreeEnd(ofNode: child + 1)
-                    continue
+        case .object, .array:
+            var children = document.children(ofNode: node)
+            while let child = children.next(in: document) {
+                var childIsMedia = isMedia
+                if let key = child.key {
+                    let flags = keyFlags(key)
+                    if flags & excludedMask != 0 { continue }
+                    childIsMedia = isMedia || flags & MediaScan.media != 0
+                    pathTokens.append(key)
+                } else {
+                    pathTokens.append(-(child.position + 1))
                 }
-                pathTokens.append(child)
-                child = scan(child + 1, isMedia: isMedia || flags & MediaScan.media != 0)
+                scan(child.value, isMedia: childIsMedia)
                 pathTokens.removeLast()
             }
-            return child
-        case .array:
-            var child = node + 1
-            for position in 0..<document.count(ofNode: node) {
-                pathTokens.append(-(position + 1))
-                child = scan(child, isMedia: isMedia)
-                pathTokens.removeLast()
-            }
-            return child
         case .string:
             checkString(node, isMedia: isMedia)
-            return node + 1
         default:
-            return node + 1
+            break
         }
     }
 

@@ -261,28 +261,21 @@ struct SourceListing: ~Copyable {
                 return
             }
             endLine(end)
-            // The children as `Value.members` and `Value.elements` list them: a member is its key
-            // node and the value after it, and the members stop at a key the text broke off after.
-            var child = index + 1
-            if isObject {
-                for position in 0..<count {
-                    guard child + 1 < document.nodeCount else { break }
-                    let next = document.subtreeEnd(ofNode: child + 1)
-                    let isLast = position == count - 1 || next + 1 >= document.nodeCount
-                    let childPointer = pointer.flatMap { pointer in
-                        markedPointer(pointer + "/" + JSONDocument.escapePointerToken(document.string(ofNode: child) ?? ""))
+            // The children as `Value.members` and `Value.elements` list them (`JSONDocument.Children`).
+            var children = document.children(ofNode: index)
+            var following = children.next(in: document)
+            while let child = following {
+                following = children.next(in: document)
+                let childPointer = pointer.flatMap { pointer in
+                    if let key = child.key {
+                        markedPointer(pointer + "/" + JSONDocument.escapePointerToken(document.string(ofNode: key) ?? ""))
+                    } else {
+                        markedPointer(pointer + "/" + String(child.position))
                     }
-                    emit(child + 1, key: .node(child), pointer: childPointer, indent: indent + 1, trailingComma: !isLast)
-                    child = next
                 }
-            } else {
-                for position in 0..<count {
-                    let next = document.subtreeEnd(ofNode: child)
-                    emit(
-                        child, key: nil, pointer: pointer.flatMap { markedPointer($0 + "/" + String(position)) }, indent: indent + 1,
-                        trailingComma: position < count - 1)
-                    child = next
-                }
+                emit(
+                    child.value, key: child.key.map(Key.node), pointer: childPointer, indent: indent + 1,
+                    trailingComma: following != nil)
             }
             lineCount += 1
             append("<span class=\"ln\"></span>")

@@ -159,13 +159,9 @@ struct EntryDecoder {
     mutating func array<T>(_ index: Int, _ element: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> [T] {
         guard kind(index) == .array else { throw failure(index, "an array") }
         var result: [T] = []
-        let count = Int(node(index).count)
-        result.reserveCapacity(count)
-        var child = index + 1
-        for _ in 0..<count {
-            result.append(try element(&self, child))
-            child = Int(node(child).next)
-        }
+        result.reserveCapacity(Int(node(index).count))
+        var children = nodes.children(of: index)
+        while let child = children.next(in: nodes) { result.append(try element(&self, child.value)) }
         return result
     }
 
@@ -186,11 +182,8 @@ struct EntryDecoder {
     func members(_ index: Int) -> OrderedMap<Int> {
         var members = OrderedMap<Int>()
         members.reserveCapacity(Int(node(index).count))
-        var child = index + 1
-        for _ in 0..<Int(node(index).count) {
-            members.set(child + 1, for: decodedString(child))
-            child = Int(node(child + 1).next)
-        }
+        var children = nodes.children(of: index)
+        while let child = children.next(in: nodes), let key = child.key { members.set(child.value, for: decodedString(key)) }
         return members
     }
 
@@ -262,7 +255,7 @@ struct EntryDecoder {
             let count = Int(node.count)
             if !readMembers(of: index, count: count, table: table, into: slots) {
                 slots.initializeMemory(as: UInt8.self, repeating: 0)
-                readMembersRecordingRepeats(of: index, count: count, table: table, into: slots)
+                readMembersRecordingRepeats(of: index, table: table, into: slots)
             }
         case .array:
             let count = Int(node.count)
@@ -278,11 +271,10 @@ struct EntryDecoder {
                     expectation: "expected an array of at least \(minimum) fields, found \(count) elements: `\(table.names[minimum - 1])` has no default, so the array cannot leave it off")
             }
             arrayForms.append(ArrayForm(source: SourceRef(node: index), shape: shape, elementCount: count))
-            var child = index + 1
-            for field in 0..<count {
-                let slot = nodes[child].kind == .null ? -Int32(child + 1) : Int32(child + 1)
-                slots.storeBytes(of: slot, toByteOffset: field * MemoryLayout<Int32>.stride, as: Int32.self)
-                child = Int(nodes[child].next)
+            var children = nodes.children(of: index)
+            while let child = children.next(in: nodes) {
+                let slot = nodes[child.value].kind == .null ? -Int32(child.value + 1) : Int32(child.value + 1)
+                slots.storeBytes(of: slot, toByteOffset: child.position * MemoryLayout<Int32>.stride, as: Int32.self)
             }
         default:
             return failure(index, "an object")
@@ -299,6 +291,8 @@ struct EntryDecoder {
         let nodeBase = nodes.buffer.base
         let nodeCount = nodes.buffer.count
         return bytes.withUnsafeBufferPointer { text in
+            // `JSONDocument.Children`'s walk, unrolled on the packed block: this loop reads nearly
+            // every member of the file, and each key's packed words are needed here anyway.
             // Indexes and offsets fit in 31 bits (`PackedNode`): the arithmetic below cannot overflow.
             var child = index &+ 1
             for _ in 0..<count {
@@ -327,18 +321,17 @@ struct EntryDecoder {
     }
 
     /// `readMembers` node by node through `Nodes`, recording each known field that repeats.
-    mutating func readMembersRecordingRepeats(of index: Int, count: Int, table: FieldTable, into slots: UnsafeMutableRawBufferPointer) {
-        var child = index + 1
-        for _ in 0..<count {
-            if let field = fieldPosition(key: child, table: table) {
+    mutating func readMembersRecordingRepeats(of index: Int, table: FieldTable, into slots: UnsafeMutableRawBufferPointer) {
+        var children = nodes.children(of: index)
+        while let child = children.next(in: nodes), let key = child.key {
+            if let field = fieldPosition(key: key, table: table) {
                 let offset = field * MemoryLayout<Int32>.stride
                 if slots.load(fromByteOffset: offset, as: Int32.self) != 0 {
-                    recordDuplicate(object: index, field: table.names[field], value: child + 1)
+                    recordDuplicate(object: index, field: table.names[field], value: child.value)
                 }
-                let value = nodes[child + 1].kind == .null ? -Int32(child + 2) : Int32(child + 2)
+                let value = nodes[child.value].kind == .null ? -Int32(child.value + 1) : Int32(child.value + 1)
                 slots.storeBytes(of: value, toByteOffset: offset, as: Int32.self)
             }
-            child = Int(nodes[child + 1].next)
         }
     }
 
@@ -587,11 +580,8 @@ extension EntryDecoder {
             // The same keys without repeats: the values are the members' in text order.
             let count = cache.recentLocales.keys.count
             values.reserveCapacity(count)
-            var child = index + 1
-            for _ in 0..<count {
-                values.append(try value(&self, child + 1))
-                child = Int(nodes[child + 1].next)
-            }
+            var children = nodes.children(of: index)
+            while let child = children.next(in: nodes) { values.append(try value(&self, child.value)) }
         } else {
             let members = members(index)
             cache.recentLocales = JSONDocument.RecentLocales(keys: members, written: writtenLocaleKeys(of: index, distinct: members.count))
@@ -612,12 +602,11 @@ extension EntryDecoder {
         guard count == distinct else { return [] }
         var written: [JSONDocument.RecentLocales.KeyBytes] = []
         written.reserveCapacity(count)
-        var child = index + 1
-        for _ in 0..<count {
-            let keyNode = nodes[child]
+        var children = nodes.children(of: index)
+        while let child = children.next(in: nodes), let key = child.key {
+            let keyNode = nodes[key]
             guard keyNode.flags & JSONDocument.hasEscapes == 0 else { return [] }
             written.append(.init(start: Int(keyNode.start) + 1, count: Int(keyNode.end) - Int(keyNode.start) - 2))
-            child = Int(nodes[child + 1].next)
         }
         return written
     }
@@ -629,9 +618,10 @@ extension EntryDecoder {
         guard count == written.count, count > 0 else { return false }
         return bytes.withUnsafeBufferPointer { text in
             written.withUnsafeBufferPointer { keys in
-                var child = index + 1
+                var children = nodes.children(of: index)
                 for key in keys {
-                    let keyNode = nodes[child]
+                    guard let keyNodeIndex = children.next(in: nodes)?.key else { return false }
+                    let keyNode = nodes[keyNodeIndex]
                     guard keyNode.flags & JSONDocument.hasEscapes == 0 else { return false }
                     let start = Int(keyNode.start) + 1
                     guard Int(keyNode.end) - 1 - start == key.count,
@@ -639,7 +629,6 @@ extension EntryDecoder {
                             UnsafeBufferPointer(rebasing: text[start..<(start + key.count)]),
                             UnsafeBufferPointer(rebasing: text[key.start..<(key.start + key.count)]))
                     else { return false }
-                    child = Int(nodes[child + 1].next)
                 }
                 return true
             }
@@ -652,11 +641,10 @@ extension EntryDecoder {
         let count = Int(nodes[array].count)
         var result: [String] = []
         result.reserveCapacity(count)
-        var child = array + 1
-        for _ in 0..<count {
-            guard kind(child) == .string else { throw failure(child, "a string") }
-            result.append(decodedString(child))
-            child = Int(nodes[child].next)
+        var children = nodes.children(of: array)
+        while let child = children.next(in: nodes) {
+            guard kind(child.value) == .string else { throw failure(child.value, "a string") }
+            result.append(decodedString(child.value))
         }
         return result
     }

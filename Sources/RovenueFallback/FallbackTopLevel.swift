@@ -102,13 +102,12 @@ public struct FallbackTopLevel: Sendable {
         heads.reserveCapacity(placements.count)
         // Keys are distinct when their bytes differ (not Swift's canonical equivalence).
         var headOfKey = Set<HeadOfKey>(minimumCapacity: placements.count)
-        var child = placements.index + 1
-        for _ in 0..<placements.count {
-            // A key the text broke off after has no value (as `members` reads it).
-            guard child + 1 < nodes.count else { break }
-            let key = document.string(ofNode: child) ?? ""
-            let keyRef = SourceRef(node: child)
-            let value = SourceRef(node: child + 1)
+        // A key the text broke off after has no value: the walk stops before it, as `members` does.
+        var children = nodes.children(of: placements.index)
+        while let child = children.next(in: nodes), let keyNode = child.key {
+            let key = document.string(ofNode: keyNode) ?? ""
+            let keyRef = SourceRef(node: keyNode)
+            let value = SourceRef(node: child.value)
             let head = headOfKey.insert(HeadOfKey(key: ExactKey(key), head: heads.count)).memberAfterInsert.head
             if head < heads.count {
                 heads[head].earlierKeyRefs.append(heads[head].lastKeyRef)
@@ -117,7 +116,6 @@ public struct FallbackTopLevel: Sendable {
             } else {
                 heads.append(EntryHead(key: key, lastKeyRef: keyRef, value: value))
             }
-            child = Int(nodes[child + 1].next)
         }
         return heads
     }

@@ -362,11 +362,8 @@ extension JSONDocument {
             guard kind == .array else { return [] }
             var result: [Value] = []
             result.reserveCapacity(Int(node.count))
-            var child = index + 1
-            for _ in 0..<node.count {
-                result.append(Value(document: document, index: child))
-                child = Int(document.nodes[child].next)
-            }
+            var children = document.children(ofNode: index)
+            while let child = children.next(in: document) { result.append(Value(document: document, index: child.value)) }
             return result
         }
 
@@ -385,12 +382,10 @@ extension JSONDocument {
             guard kind == .object else { return [] }
             var result: [Member] = []
             result.reserveCapacity(Int(node.count))
-            var child = index + 1
-            for _ in 0..<node.count {
-                // A key the text broke off after has no value.
-                guard child + 1 < document.nodes.count else { break }
-                result.append(Member(keyValue: Value(document: document, index: child), value: Value(document: document, index: child + 1)))
-                child = Int(document.nodes[child + 1].next)
+            // A key the text broke off after has no value: the members stop before it.
+            var children = document.children(ofNode: index)
+            while let child = children.next(in: document), let key = child.key {
+                result.append(Member(keyValue: Value(document: document, index: key), value: Value(document: document, index: child.value)))
             }
             return result
         }
@@ -403,11 +398,9 @@ extension JSONDocument {
             guard kind == .object else { return nil }
             var found: Value?
             let keyBytes = Array(key.utf8)
-            var child = index + 1
-            for _ in 0..<node.count {
-                guard child + 1 < document.nodes.count else { break }
-                if document.keyEquals(child, keyBytes) { found = Value(document: document, index: child + 1) }
-                child = Int(document.nodes[child + 1].next)
+            var children = document.children(ofNode: index)
+            while let child = children.next(in: document), let keyNode = child.key {
+                if document.keyEquals(keyNode, keyBytes) { found = Value(document: document, index: child.value) }
             }
             return found
         }
@@ -1275,8 +1268,8 @@ extension JSONDocument {
     func keysAscend(ofObjectAt index: Int) -> Bool {
         let nodes = self.nodes
         var previous: Range<Int>?
-        var key = index + 1
-        for _ in 0..<Int(nodes[index].count) {
+        var members = nodes.children(of: index)
+        while let child = members.next(in: nodes), let key = child.key {
             let keyNode = nodes[key]
             let range = (Int(keyNode.start) + 1)..<(Int(keyNode.end) - 1)
             if let previous {
@@ -1286,7 +1279,6 @@ extension JSONDocument {
                 guard ascends else { return false }
             }
             previous = range
-            key = Int(nodes[key + 1].next)
         }
         return true
     }

@@ -36,3 +36,85 @@ extension JSONDocument {
     /// The line and column where the node at `index` starts.
     package func position(ofNode index: Int) -> Position { position(ofOffset: Int(nodes[index].start)) }
 }
+
+// MARK: - Walking a container's children
+
+extension JSONDocument {
+    /// One child of a container node: a member of an object (its key node and the value node after
+    /// it) or an element of an array.
+    package struct Child: Sendable, Equatable {
+        /// The key node of a member; nil for an array's element.
+        package let key: Int?
+        /// The value node.
+        package let value: Int
+        /// The member's or element's place among its container's children, from 0.
+        package let position: Int
+    }
+
+    /// The children of one container node, read in text order by index, the one way every reader
+    /// of the nodes steps through them: a member is its key node and the node after it, each child
+    /// starts where the previous one's subtree ends (its `subtreeEnd`), and an object's members
+    /// stop at a key the text broke off after, which has no value node. A scalar has no children.
+    ///
+    /// It holds indexes, not the document (a `Value` per child would retain the document's storage):
+    /// `next(in:)` reads the document it is given, which must be the one `children(ofNode:)` was
+    /// asked of. `EntryDecoder.readMembers`, the loop over nearly every member of a file, is the
+    /// same walk unrolled on the packed nodes.
+    ///
+    ///     var children = document.children(ofNode: index)
+    ///     while let child = children.next(in: document) { … }
+    package struct Children: Sendable {
+        /// The first node of the next child (its key, in an object).
+        private var node: Int
+        /// How many children have been read.
+        private var position: Int
+        private let count: Int
+        private let isObject: Bool
+        /// The document's node count: a child's nodes are below it.
+        private let nodeCount: Int
+
+        @inline(__always)
+        init(of index: Int, in nodes: Nodes) {
+            let container = nodes[index]
+            node = index + 1
+            position = 0
+            count = Int(container.count)
+            isObject = container.kind == .object
+            nodeCount = nodes.count
+        }
+
+        /// True when `next` has another child to return.
+        @inline(__always)
+        package var hasNext: Bool {
+            position < count && node + (isObject ? 1 : 0) < nodeCount
+        }
+
+        /// The next child, or nil after the last.
+        @inline(__always)
+        mutating func next(in nodes: Nodes) -> Child? {
+            guard hasNext else { return nil }
+            let child: Child
+            if isObject {
+                child = Child(key: node, value: node + 1, position: position)
+                node = Int(nodes[node + 1].next)
+            } else {
+                child = Child(key: nil, value: node, position: position)
+                node = Int(nodes[node].next)
+            }
+            position += 1
+            return child
+        }
+
+        /// The next child of the container in `document`, or nil after the last.
+        @inline(__always)
+        package mutating func next(in document: JSONDocument) -> Child? { next(in: document.nodes) }
+    }
+
+    /// The members or elements of the node at `index`, in text order; none for a scalar.
+    package func children(ofNode index: Int) -> Children { Children(of: index, in: nodes) }
+}
+
+extension JSONDocument.Nodes {
+    /// The members or elements of the node at `index`, in text order (`JSONDocument.Children`).
+    func children(of index: Int) -> JSONDocument.Children { JSONDocument.Children(of: index, in: self) }
+}

@@ -356,10 +356,11 @@ extension JSONDocument.Value {
             return self[field.rawValue]
         case .array:
             let position = field.position
-            guard position < count else { return nil }
-            var child = index + 1
-            for _ in 0..<position { child = Int(document.nodes[child].next) }
-            return JSONDocument.Value(document: document, index: child)
+            var children = document.children(ofNode: index)
+            while let child = children.next(in: document) {
+                if child.position == position { return JSONDocument.Value(document: document, index: child.value) }
+            }
+            return nil
         default:
             return nil
         }

@@ -158,7 +158,7 @@ import Testing
                 let count = Int(nodes[index].count)
                 var decoder = EntryDecoder(document: document)
                 let readOnce = withUnsafeMutableBytes(of: &fast) { decoder.readMembers(of: index, count: count, table: table, into: $0) }
-                withUnsafeMutableBytes(of: &plain) { decoder.readMembersRecordingRepeats(of: index, count: count, table: table, into: $0) }
+                withUnsafeMutableBytes(of: &plain) { decoder.readMembersRecordingRepeats(of: index, table: table, into: $0) }
                 #expect(readOnce == decoder.duplicateFields.isEmpty, "\(name), object \(index)")
                 if readOnce {
                     #expect(fast == plain, "\(name), object \(index)")
