@@ -60,6 +60,8 @@ extension ChildRun {
 struct ChildProcessError: Error, CustomStringConvertible {
     var command: [String]
     var reason: String
+    /// The signal that ended the child, when one did.
+    var signal: Int32? = nil
 
     var description: String {
         "fallback-bench: `\(command.map(ChildProcessError.quoted).joined(separator: " "))` \(reason)"
@@ -125,9 +127,21 @@ struct ChildCommand: Sendable {
             throw ChildProcessError(command: command, reason: "exited with status \(exitStatus)")
         }
         if let signal = run.signal {
-            throw ChildProcessError(command: command, reason: "was killed by signal \(signal)")
+            throw ChildProcessError(command: command, reason: "was killed by signal \(signal)" + Self.explanation(ofSignal: signal), signal: signal)
         }
         return run
+    }
+
+    /// What a signal that ended a child most likely says, for the reader of its error; empty for most.
+    ///
+    /// An address-space cap makes an allocation fail, which ends a Swift program with a trap
+    /// (SIGILL or SIGTRAP), not SIGKILL: a SIGKILL nobody sent is the kernel's out-of-memory killer,
+    /// which picks the largest process when the whole machine runs short, counting the files of a
+    /// memory file system (tmpfs, such as `/dev/shm`) that the benchmark's folders may be in.
+    static func explanation(ofSignal signal: Int32) -> String {
+        signal == SIGKILL
+            ? " (SIGKILL: most likely the kernel's out-of-memory killer, the machine short of memory, not the address-space cap; a temporary folder in memory, such as TMPDIR=/dev/shm, counts its files against memory)"
+            : ""
     }
 
     /// Spawns `command` (its first element is the executable's path) and waits for it; an `errno` when it cannot.

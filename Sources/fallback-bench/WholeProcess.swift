@@ -377,6 +377,62 @@ func measureSiteBuilds(small: Int, runs: Int, site: SiteCommands) throws -> [Goa
     return goals
 }
 
+/// The room in the file system that holds a folder: its free bytes, and whether it lives in memory.
+struct FolderRoom {
+    /// Bytes free to write, when the file system says.
+    let freeBytes: Int?
+    /// True for a memory file system (Linux's tmpfs, such as `/dev/shm`): its files take memory.
+    let isInMemory: Bool
+
+    /// A site's pages over its input's bytes: the 100,000-placement site is 7.7 GB of files for a
+    /// 528 MB input (14.6×).
+    static let siteBytesPerInputByte = 15
+
+    init(freeBytes: Int?, isInMemory: Bool) {
+        self.freeBytes = freeBytes
+        self.isInMemory = isInMemory
+    }
+
+    init(path: String) {
+        freeBytes = ((try? FileManager.default.attributesOfFileSystem(forPath: path))?[.systemFreeSize] as? NSNumber)?.intValue
+        isInMemory = Self.fileSystemType(of: path) == "tmpfs"
+    }
+
+    /// The type of the file system mounted where `path` is, from Linux's `/proc/self/mounts` (the
+    /// mount point that is the longest prefix of the resolved path); nil elsewhere.
+    static func fileSystemType(of path: String) -> String? {
+        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return nil }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var best: (point: String, type: String)?
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            // Spaces in a mount point are written `\040`.
+            let point = fields[1].replacingOccurrences(of: "\\040", with: " ")
+            let contains = point == "/" || resolved == point || resolved.hasPrefix(point + "/")
+            if contains, point.count >= (best?.point.count ?? 0) { best = (point, String(fields[2])) }
+        }
+        return best?.type
+    }
+
+    /// A warning, before a build of an input of `inputBytes`, when its pages may not fit: the file
+    /// system has too little room, or lives in memory and the pages come to a gigabyte or more,
+    /// which counts against the memory the build itself needs; nil otherwise.
+    func warning(forSiteOf inputBytes: Int) -> String? {
+        let expected = inputBytes * Self.siteBytesPerInputByte
+        let sizeText = "about \(decimal(Double(expected) / 1e9, places: 1)) GB"
+        if isInMemory, expected >= 1_000_000_000 {
+            return "large: warning: the build writes \(sizeText) of pages into a memory file system (tmpfs): they take memory beside the build's own, "
+                + "and the kernel may kill the build (SIGKILL) when the machine runs short. Set TMPDIR to a folder on disk."
+        }
+        if let freeBytes, freeBytes < expected {
+            return "large: warning: the build writes \(sizeText) of pages, and the temporary folder's file system has \(decimal(Double(freeBytes) / 1e9, places: 1)) GB free. "
+                + "Set TMPDIR to a folder with room."
+        }
+        return nil
+    }
+}
+
 /// With --large: `check` and `build` of a 100,000-placement sample, each under an address-space cap
 /// (so a run that would need far more memory fails on its own instead of starving the machine).
 func measureLargeRuns(placements: Int, site: SiteCommands) throws -> [Goal] {
@@ -397,6 +453,7 @@ func measureLargeRuns(placements: Int, site: SiteCommands) throws -> [Goal] {
     var goals: [Goal] = []
     for (label, command, limitText) in [("check", check, "6 GB"), ("build", build, "12 GB")] {
         do {
+            if label == "build", let warning = FolderRoom(path: folder.path).warning(forSiteOf: size) { print(warning) }
             FileSystemSettling.settle()
             let run = try command.run()
             print("\(label) of \(name) placements: \(ChildRuns([run]).summary)")
@@ -407,8 +464,9 @@ func measureLargeRuns(placements: Int, site: SiteCommands) throws -> [Goal] {
                 goals.append(Goal(name: "build: \(name) placements completes, peak memory", bound: .below(4000), unit: .megabytes, figure: megabytes(run.peakBytes)))
             }
         } catch {
-            print("\(label) of \(name) placements did not complete under a \(limitText) address-space cap: \(error)")
-            let note = "did not complete under a \(limitText) cap"
+            let killed = (error as? ChildProcessError)?.signal == SIGKILL
+            print("\(label) of \(name) placements did not complete\(killed ? "" : " under a \(limitText) address-space cap"): \(error)")
+            let note = killed ? "killed by SIGKILL, most likely out of memory" : "did not complete under a \(limitText) cap"
             if label == "check" {
                 goals.append(Goal(name: "check: \(name) placements, time", bound: .below(10), unit: .seconds, figure: .infinity, note: note))
             } else {
