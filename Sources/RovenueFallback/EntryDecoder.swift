@@ -292,7 +292,8 @@ struct EntryDecoder {
         let nodeCount = nodes.buffer.count
         return bytes.withUnsafeBufferPointer { text in
             // `JSONDocument.Children`'s walk, unrolled on the packed block: this loop reads nearly
-            // every member of the file, and each key's packed words are needed here anyway.
+            // every member of the file, and each key's packed words are needed here anyway. It only
+            // reads files that load, whole texts, so no key lacks its value (the precondition).
             // Indexes and offsets fit in 31 bits (`PackedNode`): the arithmetic below cannot overflow.
             var child = index &+ 1
             for _ in 0..<count {

@@ -440,8 +440,8 @@ extension JSONDocument {
             return writer.output
         }
 
-        /// True when this value is written exactly as `jsonText(.canonical)` writes it: no
-        /// whitespace, every object's keys unescaped and in strictly ascending byte order, every
+        /// True when this value is written exactly as `jsonText(.canonical)` writes it (and whole:
+        /// false for a container the text broke off in): no whitespace, every object's keys unescaped and in strictly ascending byte order, every
         /// string escaped as `JSONValue.writeQuoted` escapes, every number as the SDK reads it.
         /// Read from the parsed nodes, in one pass over the value's subtree.
         public var isWrittenCanonically: Bool {
@@ -452,6 +452,8 @@ extension JSONDocument {
                 let node = nodes[index]
                 switch node.kind {
                 case .object, .array:
+                    // A container the text broke off in is not written at all.
+                    if node.flags & JSONDocument.incomplete != 0 { return false }
                     let count = Int(node.count)
                     // Brackets, commas, and a colon per member.
                     length += 2 + max(count - 1, 0) + (node.kind == .object ? count : 0)

@@ -58,8 +58,8 @@ extension JSONDocument {
     ///
     /// It holds indexes, not the document (a `Value` per child would retain the document's storage):
     /// `next(in:)` reads the document it is given, which must be the one `children(ofNode:)` was
-    /// asked of. `EntryDecoder.readMembers`, the loop over nearly every member of a file, is the
-    /// same walk unrolled on the packed nodes.
+    /// asked of. `EntryDecoder.readMembers`, the loop over nearly every member of a file that
+    /// loads, is the same walk unrolled on the packed nodes.
     ///
     ///     var children = document.children(ofNode: index)
     ///     while let child = children.next(in: document) { … }

@@ -44,4 +44,20 @@ struct CanonicalJSONTests {
         let root = JSONDocument(text: text).root
         #expect(root.isWrittenCanonically == (root.jsonText(.canonical) == text))
     }
+
+    /// A container the text broke off in is not canonical, however its bytes count up (the walk
+    /// over its members stops at a key without a value); a whole value before the break can be.
+    @Test(arguments: [#"{"a":1,"b": "#, "[1,2 ", #"{"a":[1,2 "#, #"{"a":1,"b""#])
+    func aValueTheTextBrokeOffInIsNotCanonical(text: String) {
+        let document = JSONDocument(text: text)
+        #expect(document.syntaxError != nil)
+        #expect(!document.root.isWrittenCanonically)
+    }
+
+    @Test func aWholeValueBeforeTheBreakCanBeCanonical() throws {
+        let document = JSONDocument(text: #"[{"a":1},{"b""#)
+        #expect(document.syntaxError != nil)
+        let first = try #require(document.root.elements.first)
+        #expect(first.isWrittenCanonically)
+    }
 }
