@@ -398,21 +398,65 @@ struct FolderRoom {
         isInMemory = Self.fileSystemType(of: path) == "tmpfs"
     }
 
-    /// The type of the file system mounted where `path` is, from Linux's `/proc/self/mounts` (the
-    /// mount point that is the longest prefix of the resolved path); nil elsewhere.
+    /// The type of the file system mounted where `path` is, from Linux's `/proc/self/mounts`; nil
+    /// elsewhere.
     static func fileSystemType(of path: String) -> String? {
-        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return nil }
+        guard let table = mountTable() else { return nil }
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        var best: (point: String, type: String)?
-        for line in mounts.split(separator: "\n") {
-            let fields = line.split(separator: " ")
+        return fileSystemType(of: Array(resolved.utf8), inMountTable: table)
+    }
+
+    /// The type of the file system of the mount point in `table` (lines of `/proc/self/mounts`:
+    /// source, mount point, type, …) that is the longest one above `path`, compared as bytes.
+    static func fileSystemType(of path: [UInt8], inMountTable table: [UInt8]) -> String? {
+        let slash = UInt8(ascii: "/")
+        var best: (length: Int, type: String)?
+        for line in table.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
             guard fields.count >= 3 else { continue }
-            // Spaces in a mount point are written `\040`.
-            let point = fields[1].replacingOccurrences(of: "\\040", with: " ")
-            let contains = point == "/" || resolved == point || resolved.hasPrefix(point + "/")
-            if contains, point.count >= (best?.point.count ?? 0) { best = (point, String(fields[2])) }
+            let point = unescaped(fields[1])
+            let contains =
+                point == [slash] || path == point || (path.count > point.count && path.starts(with: point) && path[point.count] == slash)
+            // Equal lengths: the later line is the later mount.
+            if contains, point.count >= (best?.length ?? 0) { best = (point.count, String(decoding: fields[2], as: UTF8.self)) }
         }
         return best?.type
+    }
+
+    /// A mount point as the kernel writes it, with a space, tab, newline or backslash as `\ooo`.
+    private static func unescaped(_ field: ArraySlice<UInt8>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = field.startIndex
+        while index < field.endIndex {
+            let digits = field[(index + 1)..<min(index + 4, field.endIndex)]
+            if field[index] == UInt8(ascii: "\\"), digits.count == 3, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "7")).contains($0) }) {
+                bytes.append(digits.reduce(0) { $0 &* 8 &+ ($1 - UInt8(ascii: "0")) })
+                index += 4
+            } else {
+                bytes.append(field[index])
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    /// The whole of `/proc/self/mounts`, read until its end: the kernel hands it out a few whole
+    /// lines per read, so one short read is not the end. Nil where there is none.
+    private static func mountTable() -> [UInt8]? {
+        let descriptor = open("/proc/self/mounts", O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var table: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return table }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            table.append(contentsOf: chunk[..<count])
+        }
     }
 
     /// A warning, before a build of an input of `inputBytes`, when its pages may not fit: the file
@@ -427,7 +471,7 @@ struct FolderRoom {
         }
         if let freeBytes, freeBytes < expected {
             return "large: warning: the build writes \(sizeText) of pages, and the temporary folder's file system has \(decimal(Double(freeBytes) / 1e9, places: 1)) GB free. "
-                + "Set TMPDIR to a folder with room."
+                + "Give the benchmark a temporary folder with room (on Linux, TMPDIR)."
         }
         return nil
     }

@@ -41,6 +41,38 @@ import Testing
         #endif
     }
 
+    /// Lines as `/proc/self/mounts` writes them, `/` after `/dev/shm` as on this machine.
+    static let table = Array(
+        """
+        tmpfs /dev/shm tmpfs rw,nosuid,nodev 0 0
+        /dev/vda / ext4 rw,relatime 0 0
+        tmpfs /run/user/1000 tmpfs rw 0 0
+        /dev/vdb /dev/shm2 xfs rw 0 0
+        /dev/vdc /mnt/with\\040space btrfs rw 0 0
+        /dev/vdd /mnt/back\\134slash ext2 rw 0 0
+        tmpfs /mnt/a tmpfs rw 0 0
+        /dev/vde /mnt/a ext4 rw 0 0
+
+        """.utf8)
+
+    @Test(arguments: [
+        ("/dev/shm", "tmpfs"), ("/dev/shm/bench-large/site", "tmpfs"), ("/dev/shm2/x", "xfs"), ("/dev/sh", "ext4"),
+        ("/tmp/bench", "ext4"), ("/", "ext4"), ("/run/user/1000/t", "tmpfs"), ("/mnt/with space/x", "btrfs"),
+        ("/mnt/with\\040space/x", "ext4"), ("/mnt/back\\slash", "ext2"), ("/mnt/a/x", "ext4"),
+    ])
+    func theFileSystemOfAPathIsItsInnermostMount(path: String, type: String) {
+        #expect(FolderRoom.fileSystemType(of: Array(path.utf8), inMountTable: Self.table) == type)
+    }
+
+    /// A table longer than one read of the kernel's: the mount that holds the path is near its end.
+    @Test func aLongTableIsReadToItsEnd() {
+        let filler = (0..<400).map { "overlay /var/lib/docker/overlay2/\($0)/merged overlay rw,lowerdir=/a:/b 0 0\n" }.joined()
+        let table = Array((filler + "tmpfs /scratch tmpfs rw 0 0\n").utf8)
+        #expect(table.count > 16_384)
+        #expect(FolderRoom.fileSystemType(of: Array("/scratch/bench".utf8), inMountTable: table) == "tmpfs")
+        #expect(FolderRoom.fileSystemType(of: Array("/scratch/bench".utf8), inMountTable: Array(filler.utf8)) == nil)
+    }
+
     @Test func sigkillIsExplainedAsOutOfMemory() {
         #expect(ChildCommand.explanation(ofSignal: SIGKILL).contains("out-of-memory killer"))
         #expect(ChildCommand.explanation(ofSignal: SIGSEGV).isEmpty)
