@@ -64,8 +64,9 @@ import Testing
         #expect(FolderRoom.fileSystemType(of: Array(path.utf8), inMountTable: Self.table) == type)
     }
 
-    /// A table longer than one read of the kernel's: the mount that holds the path is near its end.
-    @Test func aLongTableIsReadToItsEnd() {
+    /// A table longer than one read of ours (16 KB), as on a host with many container mounts: the
+    /// mount that holds the path is its last line.
+    @Test func aMountAtTheEndOfALongTableIsFound() {
         let filler = (0..<400).map { "overlay /var/lib/docker/overlay2/\($0)/merged overlay rw,lowerdir=/a:/b 0 0\n" }.joined()
         let table = Array((filler + "tmpfs /scratch tmpfs rw 0 0\n").utf8)
         #expect(table.count > 16_384)
