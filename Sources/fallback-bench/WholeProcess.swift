@@ -412,13 +412,13 @@ struct FolderRoom {
         let slash = UInt8(ascii: "/")
         var best: (length: Int, type: String)?
         for line in table.split(separator: UInt8(ascii: "\n")) {
-            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-            guard fields.count >= 3 else { continue }
-            let point = unescaped(fields[1])
+            let columns = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+            guard columns.count >= 3 else { continue }
+            let point = unescaped(columns[1])
             let contains =
                 point == [slash] || path == point || (path.count > point.count && path.starts(with: point) && path[point.count] == slash)
             // Equal lengths: the later line is the later mount.
-            if contains, point.count >= (best?.length ?? 0) { best = (point.count, String(decoding: fields[2], as: UTF8.self)) }
+            if contains, point.count >= (best?.length ?? 0) { best = (point.count, String(decoding: columns[2], as: UTF8.self)) }
         }
         return best?.type
     }
