@@ -146,7 +146,7 @@ public struct SiteBuild: Sendable {
         case reading(done: Int, total: Int)
         /// Snapshots of a series folded into its timeline.
         case folding(done: Int, total: Int)
-        /// Pages rendered, in any order; they are written in batches as they are rendered.
+        /// Pages rendered, in any order; each is written as it is rendered.
         case rendering(done: Int, total: Int)
         /// The pages are complete and written; the site is being finished and swapped in.
         case writing(pages: Int)
@@ -366,14 +366,14 @@ public struct SiteBuild: Sendable {
         }
     }
 
-    /// `render` and `write` in one pass, in bounded memory: pages are rendered in batches and each
-    /// batch is written into the writer's temporary folder before the next is rendered
-    /// (`SiteBuilder.write(to:batchSize:progress:)`), then the folder is swapped in. The previous
+    /// `render` and `write` in one pass, in bounded memory: each page is written into the writer's
+    /// temporary folder by the thread that rendered it (`SiteBuilder.write(to:batchSize:progress:)`,
+    /// the folder's `SiteSink.concurrentWrites(of:)`), then the folder is swapped in. The previous
     /// site stays unless the new one is whole; on failure the temporary folder is removed.
     /// `swapping` is called with the number of pages once every file is written, before the swap.
     public static func renderAndWrite(
-        _ model: SiteModel, theme: PreparedTheme, with writer: SiteWriter, batchSize: Int = SiteBuilder.defaultBatchSize,
-        progress: (@Sendable (Int, Int) -> Void)? = nil, swapping: ((Int) -> Void)? = nil
+        _ model: SiteModel, theme: PreparedTheme, with writer: SiteWriter, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        swapping: ((Int) -> Void)? = nil
     ) throws(SiteBuildError) -> WrittenSite {
         var staging: SiteWriter.Staging
         do {
@@ -382,7 +382,7 @@ public struct SiteBuild: Sendable {
             throw .write(error)
         }
         do throws(SiteBuildError) {
-            try SiteBuilder(model: model, theme: theme).write(to: &staging, batchSize: batchSize, progress: progress)
+            try SiteBuilder(model: model, theme: theme).write(to: &staging, progress: progress)
             swapping?(staging.pageCount)
             do {
                 try staging.finish()

@@ -106,6 +106,20 @@ public struct FileIO: Sendable {
 public protocol SiteSink {
     /// Takes `bytes` as the content of the file at `path` below the output folder.
     mutating func write(_ path: String, _ bytes: [UInt8]) throws
+
+    /// Readies the sink to take the files at `paths` from several threads at once, and returns
+    /// what takes each of them (`SiteFileWrite`); nil, the default, when files come only through
+    /// `write`, one at a time. A file taken either way counts as written alike. Fails as `write`
+    /// would for a path it refuses, before any of them is taken.
+    mutating func concurrentWrites(of paths: [String]) throws -> SiteFileWrite?
+}
+
+/// Takes the file at a path below the output folder, from any thread: what a sink that can be
+/// written concurrently hands out (`SiteSink.concurrentWrites(of:)`).
+public typealias SiteFileWrite = @Sendable (_ path: String, _ bytes: [UInt8]) throws -> Void
+
+extension SiteSink {
+    public mutating func concurrentWrites(of paths: [String]) throws -> SiteFileWrite? { nil }
 }
 
 /// The site in memory: each file's bytes by its path below the output folder.
@@ -266,8 +280,13 @@ public struct SiteWriter: Sendable {
         /// on a staging path (120 M for the 3,000 files of a 1k build), and a site has a handful
         /// of folders.
         private var relativeDirectories: Set<Substring> = []
+        /// How many `.html` files `write` has written so far.
+        private var pagesWritten = 0
+        /// How many `.html` files the writes of `concurrentWrites(of:)` have written so far.
+        private let pagesWrittenConcurrently = PageTally()
+
         /// How many `.html` files are written so far.
-        public private(set) var pageCount = 0
+        public var pageCount: Int { pagesWritten + pagesWrittenConcurrently.count }
 
         init(writer: SiteWriter, output: OutputFolder, folder: String, retired: String, ownership: FolderLock?) {
             self.writer = writer
@@ -280,6 +299,27 @@ public struct SiteWriter: Sendable {
 
         /// Writes one file, at a plain relative path (`SiteWriter.isSafe`), into the temporary folder.
         public mutating func write(_ path: String, _ bytes: [UInt8]) throws {
+            try writer.io.writeFile(try prepare(path), bytes)
+            if path.hasSuffix(".html") { pagesWritten += 1 }
+        }
+
+        /// Checks every path (`SiteWriter.isSafe`), then makes the folders they are in and returns
+        /// a write of one of them into the temporary folder that any thread may call: a build's
+        /// pages, each written by the thread that rendered it.
+        public mutating func concurrentWrites(of paths: [String]) throws -> SiteFileWrite? {
+            // Every path is checked before any folder is made.
+            if let unsafe = paths.first(where: { !SiteWriter.isSafe($0) }) { throw SiteWriterError.unsafePath(unsafe) }
+            for path in paths { _ = try prepare(path) }
+            let (io, folder, tally) = (writer.io, folder, pagesWrittenConcurrently)
+            return { path, bytes in
+                try io.writeFile(folder + "/" + path, bytes)
+                if path.hasSuffix(".html") { tally.add() }
+            }
+        }
+
+        /// The place of `path` in the temporary folder, once it is known to be a plain relative
+        /// path and its folder exists.
+        private mutating func prepare(_ path: String) throws -> String {
             guard SiteWriter.isSafe(path) else { throw SiteWriterError.unsafePath(path) }
             let target = folder + "/" + path
             // A safe path's last component is not empty and holds no `/`, so the folder `target`
@@ -293,8 +333,7 @@ public struct SiteWriter: Sendable {
                 }
                 relativeDirectories.insert(relativeDirectory)
             }
-            try writer.io.writeFile(target, bytes)
-            if path.hasSuffix(".html") { pageCount += 1 }
+            return target
         }
 
         /// Marks the folder as this tool's output and swaps it in for the output, after checking
@@ -361,4 +400,14 @@ public struct SiteWriter: Sendable {
             try? io.remove(path)
         }
     }
+}
+
+/// A count that writes on several threads add to (`SiteWriter.Staging`'s concurrent pages).
+final class PageTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func add() { lock.withLock { value += 1 } }
+
+    var count: Int { lock.withLock { value } }
 }

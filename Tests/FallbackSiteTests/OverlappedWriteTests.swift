@@ -139,11 +139,7 @@ struct OverlappedWriteTests {
         // Rule pages come last; the first of them starts the batch after the refused write.
         let firstRule = try #require(model.pages.firstIndex { $0.kind == .rule })
         try #require(firstRule > 0)
-        // A theme without the rule pages' template: each rule page fails at once.
-        var templates = Theme.builtIn.templates
-        templates["rule.md"] = nil
-        let theme = Theme(templates: templates, assets: Theme.builtIn.assets)
-        let builder = SiteBuilder(model: model, theme: SiteBuild.PreparedTheme(theme: theme, templates: try TemplateSet(theme: theme)))
+        let builder = SiteBuilder(model: model, theme: try StreamingWriteTests.themeWithoutRulePages())
         var sink = FailingSink(failing: firstRule - 1)
         #expect {
             try builder.write(to: &sink, batchSize: 2 * firstRule)
