@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 
-/// Work started on another thread whose result the caller collects later: a site build renders
-/// the next batch of pages (`SiteBuilder.write(to:batchSize:progress:)`) while it writes the one
-/// before, so rendering and writing use different cores, and hashes a snapshot while it parses
+/// Work started on another thread whose result the caller collects later: a site build makes its
+/// search index while the pages render, renders the next batch of pages for a sink that takes them
+/// one at a time while it hands over the one before (`SiteBuilder.write(to:batchSize:progress:)`),
+/// hashes a snapshot while it parses
 /// and audits it (`SiteBuild.snapshot(_:audit:)`), reads the theme meanwhile (`SiteBuild.run`),
 /// and makes parts of the model on two cores (`SiteModel.init`).
 ///

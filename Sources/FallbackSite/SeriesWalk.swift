@@ -89,10 +89,27 @@ public struct SeriesWalk: Sendable {
         }
         let pageNames = PageNames(identifiers: identifiers)
         for index in walk.snapshots.indices { walk.snapshots[index].fileName = pageNames.name(for: identifiers[index]) }
-        for index in walk.pairs.indices {
-            walk.pairs[index].fileName = "\(walk.snapshots[walk.pairs[index].older].fileName)--\(walk.snapshots[walk.pairs[index].newer].fileName)"
-        }
+        let pairNames = SeriesWalk.pairFileNames(walk.pairs.map { (walk.snapshots[$0.older].fileName, walk.snapshots[$0.newer].fileName) })
+        for index in walk.pairs.indices { walk.pairs[index].fileName = pairNames[index] }
         return walk
+    }
+
+    /// The file names of the pages of `pairs` of snapshots, given by the snapshots' file names
+    /// (each pair once): `OLDER--NEWER`, which reads back as one pair only while no name holds `--`
+    /// or starts or ends with `-`. Otherwise two pairs could spell one name (`x` then `y--z`, and
+    /// `x--y` then `z`, are both `x--y--z`), and one pair's page would be written over the other's:
+    /// then every pair is named through `PageNames` from its two names joined by a NUL, which no
+    /// file name holds, so each pair has a page of its own.
+    static func pairFileNames(_ pairs: [(older: String, newer: String)]) -> [String] {
+        func isSeparable(_ name: String) -> Bool {
+            !name.contains("--") && !name.hasPrefix("-") && !name.hasSuffix("-")
+        }
+        guard !pairs.allSatisfy({ isSeparable($0.older) && isSeparable($0.newer) }) else {
+            return pairs.map { "\($0.older)--\($0.newer)" }
+        }
+        let identifiers = pairs.map { "\($0.older)\u{0}\($0.newer)" }
+        let names = PageNames(identifiers: identifiers)
+        return identifiers.map { names.name(for: $0) }
     }
 
     /// A snapshot as a release label: a commit's short hash for a git history, else its file name

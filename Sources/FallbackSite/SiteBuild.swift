@@ -10,8 +10,8 @@ import RovenueFallback
 ///
 /// `checkOutput` → `loadSeries` → `audit` → `diff` → `loadTheme` → `model` → `render` → `write`
 ///
-/// `run` does `render` and `write` as one step, `renderAndWrite`, which writes the pages in
-/// batches as they are rendered so a build's memory does not grow with its number of pages, and
+/// `run` does `render` and `write` as one step, `renderAndWrite`, which writes each page as it is
+/// rendered so a build's memory does not grow with its number of pages, and
 /// for a series `loadSeries` and `audit` as one, `auditSeries`, which reads each snapshot once;
 /// `render` keeps the whole site in memory, for tests and tools that look at the pages.
 ///

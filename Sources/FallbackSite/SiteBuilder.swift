@@ -162,7 +162,9 @@ public struct SiteBuilder: Sendable {
     /// Fails with `.render` when a page cannot be rendered, `.write` when the sink refuses a file:
     /// the first failing page in page order. Every page before it is handed over first; with a
     /// concurrent sink, some pages after it may be written too (a build discards its temporary
-    /// folder on failure). No page render outlives the call.
+    /// folder on failure). A concurrent sink that refuses the pages' paths up front (an unsafe
+    /// path, a folder it cannot make) fails with `.write` before any page renders. No page render
+    /// outlives the call.
     public func write<Sink: SiteSink>(
         to sink: inout Sink, batchSize: Int = SiteBuilder.defaultBatchSize, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(SiteBuildError) {
@@ -279,7 +281,7 @@ public struct SiteBuilder: Sendable {
 
 /// The failure of the first page, in page order, among those that failed so far: pages render on
 /// several threads (`SiteBuilder.renderAndWriteConcurrently`).
-private final class FirstPageFailure: @unchecked Sendable {
+final class FirstPageFailure: @unchecked Sendable {
     private let lock = NSLock()
     private var index = Int.max
     private var failure: SiteBuildError?

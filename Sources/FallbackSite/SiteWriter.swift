@@ -101,8 +101,9 @@ public struct FileIO: Sendable {
     }
 }
 
-/// Where a site's files go as they are made, one by one: the temporary folder of a build
-/// (`SiteWriter.Staging`) or, for tests and commands that look at pages, a dictionary of them by path.
+/// Where a site's files go as they are made: the temporary folder of a build (`SiteWriter.Staging`,
+/// which takes pages from several threads at once) or, for tests and commands that look at pages, a
+/// dictionary of them by path (one at a time).
 public protocol SiteSink {
     /// Takes `bytes` as the content of the file at `path` below the output folder.
     mutating func write(_ path: String, _ bytes: [UInt8]) throws
@@ -305,13 +306,19 @@ public struct SiteWriter: Sendable {
 
         /// Checks every path (`SiteWriter.isSafe`), then makes the folders they are in and returns
         /// a write of one of them into the temporary folder that any thread may call: a build's
-        /// pages, each written by the thread that rendered it.
+        /// pages, each written by the thread that rendered it. A path given twice would be written
+        /// by two threads at once, the survivor left to chance: then nil, and the files come one
+        /// at a time through `write`, the later over the earlier, as they always did. The write
+        /// refuses any path it was not given (`unsafePath`).
         public mutating func concurrentWrites(of paths: [String]) throws -> SiteFileWrite? {
             // Every path is checked before any folder is made.
             if let unsafe = paths.first(where: { !SiteWriter.isSafe($0) }) { throw SiteWriterError.unsafePath(unsafe) }
+            let given = Set(paths)
+            guard given.count == paths.count else { return nil }
             for path in paths { _ = try prepare(path) }
             let (io, folder, tally) = (writer.io, folder, pagesWrittenConcurrently)
             return { path, bytes in
+                guard given.contains(path) else { throw SiteWriterError.unsafePath(path) }
                 try io.writeFile(folder + "/" + path, bytes)
                 if path.hasSuffix(".html") { tally.add() }
             }

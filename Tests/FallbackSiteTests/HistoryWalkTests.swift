@@ -272,6 +272,34 @@ struct HistoryWalkTests {
         #expect(files.filter { $0.key.hasSuffix(".html") }.values.allSatisfy { !$0.contains("<script>x") })
     }
 
+    /// Two pairs of snapshots whose names hold `--`, or start or end with `-`, could spell one page
+    /// name (`x` then `y--z`, and `x--y` then `z`): each pair still gets a page of its own.
+    @Test(arguments: [["x", "y--z", "x--y", "z"], ["x-", "y", "x", "-y"]])
+    func pairsOfNamesThatSpellOneNameGetPagesOfTheirOwn(labels: [String]) throws {
+        let text = Self.snapshot([("b", Self.servesNothing("b"))])
+        let (model, files) = try Self.build(Snapshots(snapshots: labels.map { ("\($0).json", text) }))
+        let walk = try #require(model.walk)
+        #expect(walk.snapshots.map(\.fileName) == labels, "the snapshots keep their own names")
+        let pairPaths = walk.pairs.indices.map(walk.pairPath)
+        #expect(pairPaths.count == labels.count - 1)
+        #expect(Set(pairPaths).count == pairPaths.count, "\(pairPaths)")
+        for (index, path) in pairPaths.enumerated() {
+            let page = try #require(files[path], "\(path)")
+            let pair = walk.pairs[index]
+            // Each pair's page links the two snapshots it compares.
+            #expect(page.contains("\(walk.snapshotPath(pair.older))\""), "\(path)")
+            #expect(page.contains("\(walk.snapshotPath(pair.newer))\""), "\(path)")
+        }
+    }
+
+    @Test func pairNamesStayOlderDashDashNewerWhileTheyReadBackAsOnePair() {
+        #expect(SeriesWalk.pairFileNames([("a", "b"), ("b", "c-d"), ("c-d", "e_f")]) == ["a--b", "b--c-d", "c-d--e_f"])
+        let ambiguous = SeriesWalk.pairFileNames([("x", "y--z"), ("y--z", "x--y"), ("x--y", "z")])
+        #expect(Set(ambiguous).count == 3)
+        #expect(ambiguous.allSatisfy { SiteWriter.isSafe("diffs/\($0).html") && !$0.contains("/") })
+        #expect(SeriesWalk.pairFileNames([]) == [])
+    }
+
     // MARK: The chart
 
     static func records(_ count: Int) throws -> [SnapshotRecord] {
