@@ -4,9 +4,8 @@ import Foundation
 /// Work started on another thread whose result the caller collects later: a site build makes its
 /// search index while the pages render, renders the next batch of pages for a sink that takes them
 /// one at a time while it hands over the one before (`SiteBuilder.write(to:batchSize:progress:)`),
-/// hashes a snapshot while it parses
-/// and audits it (`SiteBuild.snapshot(_:audit:)`), reads the theme meanwhile (`SiteBuild.run`),
-/// and makes parts of the model on two cores (`SiteModel.init`).
+/// hashes a snapshot while it parses and audits it (`SiteBuild.snapshot(_:audit:)`), reads the
+/// theme meanwhile (`SiteBuild.run`), and makes parts of the model on two cores (`SiteModel.init`).
 ///
 /// The work is handed a `isCancelled` question; `cancel()` makes it answer true, so work that is
 /// no longer wanted (the build failed) stops at its next check. `wait()` blocks until the work has
