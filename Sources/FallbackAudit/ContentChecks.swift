@@ -266,7 +266,7 @@ struct LocaleSlots {
         for entry in remembered where entry.keys.count == keys.count && Self.sameValues(entry.keys, keys) {
             return entry.positions
         }
-        let positions = Self.positions(of: locales, in: keys)
+        let positions = Self.positions(of: locales, in: map)
         if remembered.count < Self.rememberedLimit {
             remembered.append((keys, positions))
         } else {
@@ -285,18 +285,26 @@ struct LocaleSlots {
         return true
     }
 
-    /// Each locale's position among `keys` (distinct, as a map's are), or -1. A map usually lists
-    /// the declared locales in their order, so each is tried first at its own position, then
-    /// searched; past a few keys through a dictionary, so many locales in another order cost
-    /// linear work.
-    static func positions(of locales: [String], in keys: [String]) -> [Int] {
-        let index: [ExactKey: Int]? =
-            keys.count > 8 ? Dictionary(keys.enumerated().map { (ExactKey($1), $0) }, uniquingKeysWith: { first, _ in first }) : nil
-        return locales.enumerated().map { position, locale in
-            if position < keys.count && ExactKey.same(keys[position], locale) { return position }
-            if let index { return index[ExactKey(locale)] ?? -1 }
-            return keys.firstIndex { ExactKey.same($0, locale) } ?? -1
+    /// Each locale's position among `map`'s keys, or -1. A map usually lists the declared locales
+    /// in their order, so each is tried first at its own position; the rest are looked up in the
+    /// map together (`OrderedMap.indices(of:)`: a scan of a few keys, or the index the map keeps
+    /// from its decoding), so many locales in another order cost linear work and no second index.
+    static func positions<Value>(of locales: [String], in map: OrderedMap<Value>) -> [Int] {
+        let keys = map.keys
+        var positions = [Int](repeating: -1, count: locales.count)
+        var elsewhere: [Int] = []
+        for (position, locale) in locales.enumerated() {
+            if position < keys.count && ExactKey.same(keys[position], locale) {
+                positions[position] = position
+            } else {
+                elsewhere.append(position)
+            }
         }
+        guard !elsewhere.isEmpty else { return positions }
+        for (position, found) in zip(elsewhere, map.indices(of: elsewhere.map { locales[$0] })) {
+            positions[position] = found ?? -1
+        }
+        return positions
     }
 }
 

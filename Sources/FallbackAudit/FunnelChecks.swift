@@ -126,7 +126,7 @@ extension AuditRun {
         let funnel = context.funnel
         let pages = context.pages
         for index in pages.indices {
-            if let first = context.pageIndex(of: pages[index].id), first != index {
+            if let first = context.graph.earlierPage(withIdOf: index) {
                 report(
                     .duplicatePageId,
                     "Pages #\(first + 1) and #\(index + 1) of funnel \(Format.quoted(funnel.id)) share id "
@@ -134,7 +134,7 @@ extension AuditRun {
                         + "follows the first), and the dashboard blocks publishing it.",
                     about: context.page(index), at: node(of: .id, in: pages[index]))
             }
-            if let question = pages[index].questionId, let first = context.questionPage(of: question), first != index {
+            if let question = pages[index].questionId, let first = context.earlierPage(askingQuestionOf: index) {
                 report(
                     .duplicateQuestionId,
                     "Pages \(Format.quoted(pages[first].id)) and \(Format.quoted(pages[index].id)) both ask question_id "
@@ -595,7 +595,10 @@ struct FunnelContext {
     /// as the site's drawing does, from the same graph).
     let graph: FunnelGraph
     /// Question id → index of the first page that asks it, for large funnels.
-    private let questionPageMap: [ExactKey: Int]?
+    private let questionPageMap: KeyPositions?
+    /// In a large funnel, each page that asks a question an earlier page asks, with that first
+    /// page, in page order: found while the index is built.
+    private let repeatedQuestions: [(page: Int, first: Int)]
     /// Pages with up to this many options are searched for a clause's value; larger ones get a set
     /// of their values (`ClauseLookups`).
     static let searchedOptionLimit = 16
@@ -606,15 +609,22 @@ struct FunnelContext {
         pages = funnel.pages
         graph = FunnelGraph(funnel)
         if pages.count > Self.searchedPageLimit {
-            var questionPage: [ExactKey: Int] = [:]
+            let pages = funnel.pages
+            var questionPage = KeyPositions(capacity: pages.count)
+            var repeated: [(page: Int, first: Int)] = []
             for index in pages.indices {
-                if let question = pages[index].questionId {
-                    questionPage[ExactKey(question)] = questionPage[ExactKey(question)] ?? index
+                // Only pages that ask a question are held, so `questionId` is there for every position read.
+                if let question = pages[index].questionId,
+                    let first = questionPage.insert(question, at: index, key: { pages[$0].questionId ?? "" })
+                {
+                    repeated.append((index, first))
                 }
             }
             questionPageMap = questionPage
+            repeatedQuestions = repeated
         } else {
             questionPageMap = nil
+            repeatedQuestions = []
         }
     }
 
@@ -623,16 +633,22 @@ struct FunnelContext {
         .page(of: served, index: index, id: ExactKey(pages[index].id))
     }
 
-    /// The index of the first page with `id`.
-    func pageIndex(of id: String) -> Int? {
-        graph.pageIndex(of: id)
-    }
-
     /// The index of the first page that asks `question`.
     func questionPage(of question: String) -> Int? {
-        if let questionPageMap { return questionPageMap[ExactKey(question)] }
+        if let questionPageMap { return questionPageMap.position(of: question) { pages[$0].questionId ?? "" } }
         // Each page's field read in place: a copy of the whole page would retain all its texts.
         return pages.indices.first { ExactKey.same(pages[$0].questionId, question) }
+    }
+
+    /// The index of the first page that asks the question page `index` asks, when that is an
+    /// earlier page; nil when page `index` asks none or is the first to ask it.
+    func earlierPage(askingQuestionOf index: Int) -> Int? {
+        guard let question = pages[index].questionId else { return nil }
+        guard questionPageMap != nil else {
+            let first = questionPage(of: question)
+            return first == index ? nil : first
+        }
+        return FunnelGraph.earlier(than: index, in: repeatedQuestions)
     }
 
     /// The target `name` that leads nowhere, and why (`FunnelGraph`'s `reason`), for a message.

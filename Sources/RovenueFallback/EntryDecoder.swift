@@ -179,13 +179,30 @@ struct EntryDecoder {
     /// The members of the object at `index` as the SDK's map holds them: a repeated key keeps only
     /// its last value (at the place of its first), and the values it replaced are never decoded.
     /// The map's values are the value nodes; its keys are the ones the decoded map takes as they are.
+    ///
+    /// A large object's keys are gathered first and indexed in blocks (`OrderedMap(keys:values:)`).
     func members(_ index: Int) -> OrderedMap<Int> {
-        var members = OrderedMap<Int>()
-        members.reserveCapacity(Int(node(index).count))
+        let count = Int(node(index).count)
         var children = nodes.children(of: index)
-        while let child = children.next(in: nodes), let key = child.key { members.set(child.value, for: decodedString(key)) }
-        return members
+        guard count > Self.membersSetOneByOne else {
+            var members = OrderedMap<Int>()
+            members.reserveCapacity(count)
+            while let child = children.next(in: nodes), let key = child.key { members.set(child.value, for: decodedString(key)) }
+            return members
+        }
+        var keys: [String] = []
+        var values: [Int] = []
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+        while let child = children.next(in: nodes), let key = child.key {
+            keys.append(decodedString(key))
+            values.append(child.value)
+        }
+        return OrderedMap(keys: keys, values: values)
     }
+
+    /// Objects of up to this many members are set into their map one by one.
+    static let membersSetOneByOne = 8
 
     // MARK: Structs
 

@@ -68,7 +68,10 @@ public struct FunnelGraph: Sendable {
     /// Page `i`'s steps are `steps[stepStarts[i]..<stepStarts[i + 1]]`.
     private let stepStarts: [Int]
     /// Page id → position of the first page with it, for large funnels.
-    private let pageIndexMap: [ExactKey: Int]?
+    private let pageIndexMap: KeyPositions?
+    /// In a large funnel, each page whose id an earlier page has, with that first page, in page
+    /// order: found while the index is built, so the duplicate-id check looks nothing up.
+    private let repeatedIds: [(page: Int, first: Int)]
     /// The position of the first page of type `paywall`: where `"paywall"` leads.
     public let firstPaywallPage: Int?
 
@@ -77,14 +80,16 @@ public struct FunnelGraph: Sendable {
         self.funnel = funnel
         let pages = funnel.pages
         if pages.count > Self.searchedPageLimit {
-            var map: [ExactKey: Int] = [:]
-            map.reserveCapacity(pages.count)
-            for index in pages.indices where map[ExactKey(pages[index].id)] == nil {
-                map[ExactKey(pages[index].id)] = index
+            var map = KeyPositions(capacity: pages.count)
+            var repeated: [(page: Int, first: Int)] = []
+            for index in pages.indices {
+                if let first = map.insert(pages[index].id, at: index, key: { pages[$0].id }) { repeated.append((index, first)) }
             }
             pageIndexMap = map
+            repeatedIds = repeated
         } else {
             pageIndexMap = nil
+            repeatedIds = []
         }
         firstPaywallPage = pages.firstIndex(where: Self.isPaywallPage)
 
@@ -121,8 +126,31 @@ public struct FunnelGraph: Sendable {
 
     /// The position of the first page whose id has exactly the bytes of `id`.
     public func pageIndex(of id: String) -> Int? {
-        if let pageIndexMap { return pageIndexMap[ExactKey(id)] }
+        if let pageIndexMap { return pageIndexMap.position(of: id) { funnel.pages[$0].id } }
         return funnel.pages.firstIndex { ExactKey.same($0.id, id) }
+    }
+
+    /// The position of the first page whose id has exactly the bytes of page `index`'s id, when
+    /// that is an earlier page; nil when page `index` is the first with its id.
+    public func earlierPage(withIdOf index: Int) -> Int? {
+        let pages = funnel.pages
+        guard pageIndexMap != nil else {
+            let first = pages.firstIndex { ExactKey.same($0.id, pages[index].id) }
+            return first == index ? nil : first
+        }
+        return Self.earlier(than: index, in: repeatedIds)
+    }
+
+    /// The first page paired with `page` in `repeated` (pairs of a page and an earlier one, in page
+    /// order), found by binary search; nil when `page` is not there.
+    package static func earlier(than page: Int, in repeated: [(page: Int, first: Int)]) -> Int? {
+        var low = 0
+        var high = repeated.count
+        while low < high {
+            let middle = (low + high) / 2
+            if repeated[middle].page < page { low = middle + 1 } else { high = middle }
+        }
+        return low < repeated.count && repeated[low].page == page ? repeated[low].first : nil
     }
 
     /// Where `name`, written as a `goto` or `default_next`, leads.
@@ -130,10 +158,10 @@ public struct FunnelGraph: Sendable {
         Self.target(name, pageIndexMap, funnel.pages, firstPaywallPage)
     }
 
-    private static func target(_ name: String, _ map: [ExactKey: Int]?, _ pages: [Page], _ firstPaywallPage: Int?) -> Target {
+    private static func target(_ name: String, _ map: KeyPositions?, _ pages: [Page], _ firstPaywallPage: Int?) -> Target {
         if ExactKey.same(name, "end") { return .end }
         if ExactKey.same(name, "paywall") { return firstPaywallPage.map(Target.paywall) ?? .unknown(.noPaywallPage) }
-        let index = map.map { $0[ExactKey(name)] } ?? pages.firstIndex { ExactKey.same($0.id, name) }
+        let index = map.map { $0.position(of: name) { pages[$0].id } } ?? pages.firstIndex { ExactKey.same($0.id, name) }
         return index.map(Target.page) ?? .unknown(.noSuchPage)
     }
 

@@ -690,11 +690,33 @@ public struct OrderedMap<Value: Sendable>: Sendable {
     /// Each key's last value, in the order of `keys`.
     public private(set) var values: [Value] = []
     /// Built once the map outgrows a linear scan (locale maps rarely do).
-    private var indexOfKey: [ExactKey: Int]?
+    private var indexOfKey: KeyPositions?
     private static var linearLimit: Int { 8 }
 
     /// An empty map.
     public init() {}
+
+    /// The map of `keys` to `values` (one value per key, in the same order), as setting each in
+    /// turn makes it: a repeated key keeps its last value, at its first place.
+    ///
+    /// A long list is indexed in blocks (`KeyPositions.insert(_:key:repeated:)`), its keys kept as
+    /// they are when none repeats; a list with a repeated key is set key by key.
+    public init(keys: [String], values: [Value]) {
+        precondition(keys.count == values.count, "one value per key")
+        if keys.count > Self.linearLimit {
+            var index = KeyPositions(capacity: keys.count)
+            var repeats = false
+            index.insert(keys.indices, key: { keys[$0] }, repeated: { _, _ in repeats = true })
+            if !repeats {
+                self.keys = keys
+                self.values = values
+                indexOfKey = index
+                return
+            }
+        }
+        reserveCapacity(keys.count)
+        for position in keys.indices { set(values[position], for: keys[position]) }
+    }
 
     /// A map of the keys of `other` (distinct already) to `values` in the same order: the keys'
     /// array and their index are shared, not rebuilt.
@@ -710,21 +732,32 @@ public struct OrderedMap<Value: Sendable>: Sendable {
         index(of: key).map { values[$0] }
     }
 
-    private func index(of key: String) -> Int? {
-        if let indexOfKey { return indexOfKey[ExactKey(key)] }
+    /// The position of exactly `key` (same UTF-8 bytes) in `keys`, nil when the map lacks it: a
+    /// scan of a few keys, or one probe of the index a larger map keeps.
+    public func index(of key: String) -> Int? {
+        if let indexOfKey { return indexOfKey.position(of: key) { keys[$0] } }
         return keys.firstIndex { ExactKey.same($0, key) }
+    }
+
+    /// `index(of:)` of each of `keys`, in order: a large map's index is probed a block of keys at
+    /// a time (`KeyPositions.positions(of:key:)`).
+    public func indices(of keys: [String]) -> [Int?] {
+        if let indexOfKey { return indexOfKey.positions(of: keys) { self.keys[$0] } }
+        return keys.map { key in self.keys.firstIndex { ExactKey.same($0, key) } }
     }
 
     /// Sets `value` for `key`, keeping the key's first position.
     public mutating func set(_ value: Value, for key: String) {
-        if indexOfKey != nil {
-            // One probe of the index for a new key, as nearly every key is; a repeated one is put
-            // back at its first position.
-            if let first = indexOfKey!.updateValue(keys.count, forKey: ExactKey(key)) {
-                indexOfKey![ExactKey(key)] = first
+        if var index = indexOfKey.take() {
+            // One probe of the index (taken out, so it is changed in place), which holds the new
+            // key's position unless the key is there.
+            keys.append(key)
+            let first = index.insert(key, at: keys.count - 1) { keys[$0] }
+            indexOfKey = index
+            if let first {
+                keys.removeLast()
                 values[first] = value
             } else {
-                keys.append(key)
                 values.append(value)
             }
             return
@@ -736,7 +769,7 @@ public struct OrderedMap<Value: Sendable>: Sendable {
         keys.append(key)
         values.append(value)
         if keys.count > Self.linearLimit {
-            indexOfKey = Dictionary(uniqueKeysWithValues: keys.enumerated().map { (ExactKey($1), $0) })
+            indexOfKey = Self.index(of: keys, capacity: keys.count)
         }
     }
 
@@ -746,9 +779,14 @@ public struct OrderedMap<Value: Sendable>: Sendable {
         keys.reserveCapacity(count)
         values.reserveCapacity(count)
         guard count > Self.linearLimit, indexOfKey == nil else { return }
-        var index = [ExactKey: Int](minimumCapacity: count)
-        for (position, key) in keys.enumerated() { index[ExactKey(key)] = position }
-        indexOfKey = index
+        indexOfKey = Self.index(of: keys, capacity: count)
+    }
+
+    /// The index of `keys` (distinct), with room for `capacity` keys.
+    private static func index(of keys: [String], capacity: Int) -> KeyPositions {
+        var index = KeyPositions(capacity: max(capacity, keys.count))
+        index.insert(keys.indices, key: { keys[$0] }, repeated: { _, _ in assertionFailure("the keys are distinct") })
+        return index
     }
 
     /// The number of distinct keys.

@@ -1,0 +1,166 @@
+import CByteMasks
+
+/// Where each key of a list first appears, by the key's exact UTF-8 bytes (as `ExactKey` compares
+/// them): the index of a list too long to search, such as a large map's keys or a large funnel's
+/// page ids.
+///
+/// A flat open-addressed table of 8-byte slots, each a position in the list and a few bits of its
+/// key's hash; the keys stay in the list, and a probe compares with the list's key at a slot's
+/// position (`key(at:)`). A `[ExactKey: Int]` keeps each 16-byte key and 8-byte value in two arrays
+/// of buckets, so each lookup in a large one reads two distant cache lines: for a million locales
+/// of one text, or 400,000 pages, the lookups missed the cache so often that checking 10× the input
+/// took 14× to 16× the time for 10× the work. Here a lookup reads one slot; the list's key it then
+/// compares is near the last one compared when lookups follow the list's order, as a funnel's steps
+/// to the next page and a map's keys in their declared order do. The block forms
+/// (`insert(_:key:repeated:)`, `positions(of:key:)`) hash a block of keys first and fetch their
+/// slots together, so the cache misses of a table larger than the cache overlap.
+///
+/// Keys are hashed with Swift's `Hasher`, seeded per process, over their bytes (`ExactKey`'s hash),
+/// so crafted keys cannot lengthen the probes. The table is at most half full.
+public struct KeyPositions: Sendable {
+    /// Empty slots are 0; a used slot holds `position + 1` in its low `positionBits` bits and the top
+    /// bits of its key's hash above them.
+    private var slots: [UInt64]
+    /// The number of positions held.
+    public private(set) var count = 0
+    /// The bits of a key's hash a slot keeps above its position (all 24, but for tests that keep
+    /// none, so that every probe compares keys).
+    private let tagMask: UInt64
+
+    private static let positionBits: UInt64 = 40
+    private static let positionMask: UInt64 = (1 << positionBits) - 1
+    /// Keys hashed, and their slots fetched, together in the block forms.
+    static let blockSize = 16
+
+    /// An empty index with room for `capacity` keys before it grows.
+    public init(capacity: Int = 0) {
+        self.init(capacity: capacity, keepingTagBits: 64 - Int(Self.positionBits))
+    }
+
+    /// An empty index whose slots keep only `tagBits` bits of each hash: with none, every slot a
+    /// probe meets has its key compared, as for keys whose hashes agree in all 24.
+    init(capacity: Int, keepingTagBits tagBits: Int) {
+        slots = [UInt64](repeating: 0, count: Self.slotCount(for: capacity))
+        tagMask = tagBits >= 64 - Int(Self.positionBits) ? .max : (1 << UInt64(tagBits)) - 1
+    }
+
+    /// The smallest power of two at least twice `capacity` (and at least 8).
+    private static func slotCount(for capacity: Int) -> Int {
+        var slots = 8
+        while slots < capacity * 2 { slots *= 2 }
+        return slots
+    }
+
+    private static func hash(_ key: String) -> UInt64 {
+        UInt64(bitPattern: Int64(ExactKey(key).hashValue))
+    }
+
+    /// The slot holding `key` (hashed to `hash`), or the empty slot where it would go: the probe
+    /// every operation shares.
+    private func probe(
+        _ slots: UnsafeBufferPointer<UInt64>, _ key: String, hash: UInt64, key keyAt: (Int) -> String
+    ) -> (slot: Int, held: Int?) {
+        let tag = (hash >> Self.positionBits) & tagMask
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let word = slots[slot]
+            if word == 0 { return (slot, nil) }
+            if word >> Self.positionBits == tag {
+                let position = Int(word & Self.positionMask) - 1
+                if ExactKey.same(keyAt(position), key) { return (slot, position) }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The position of the first key inserted with exactly `key`'s bytes; nil when there is none.
+    /// `key(at:)` gives the key at a position held.
+    public func position(of key: String, key keyAt: (Int) -> String) -> Int? {
+        slots.withUnsafeBufferPointer { probe($0, key, hash: Self.hash(key), key: keyAt).held }
+    }
+
+    /// `position(of:key:)` of each of `keys`, in order; a block of keys is hashed and its slots
+    /// fetched before any is probed.
+    public func positions(of keys: [String], key keyAt: (Int) -> String) -> [Int?] {
+        var positions: [Int?] = []
+        positions.reserveCapacity(keys.count)
+        var hashes = [UInt64](repeating: 0, count: Self.blockSize)
+        slots.withUnsafeBufferPointer { slots in
+            for blockStart in stride(from: 0, to: keys.count, by: Self.blockSize) {
+                let block = blockStart..<min(blockStart + Self.blockSize, keys.count)
+                Self.fetch(block, of: keys, into: &hashes, in: slots)
+                for index in block {
+                    positions.append(probe(slots, keys[index], hash: hashes[index - blockStart], key: keyAt).held)
+                }
+            }
+        }
+        return positions
+    }
+
+    /// Hashes `keys[block]` into `hashes` and asks for each one's first slot.
+    private static func fetch(_ block: Range<Int>, of keys: [String], into hashes: inout [UInt64], in slots: UnsafeBufferPointer<UInt64>) {
+        let mask = slots.count - 1
+        for index in block {
+            let hash = Self.hash(keys[index])
+            hashes[index - block.lowerBound] = hash
+            fallback_prefetch_for_write(slots.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))
+        }
+    }
+
+    /// Holds `position` for `key`, unless a key with its bytes is held already: then that key's
+    /// position is returned and nothing changes. Nil when `position` was inserted.
+    ///
+    /// `key(at:)` gives the key at every position held (and at `position`, when the table grows).
+    @discardableResult
+    public mutating func insert(_ key: String, at position: Int, key keyAt: (Int) -> String) -> Int? {
+        let held = insert(key, hash: Self.hash(key), at: position, key: keyAt)
+        if held == nil, count * 2 > slots.count { grow(toHold: count, key: keyAt) }
+        return held
+    }
+
+    /// Inserts each position of `positions` in order, for the key `key(at:)` gives, as
+    /// `insert(_:at:key:)` would one by one; calls `repeated(position, first)` for each whose key
+    /// was held already (at `first`), which is not inserted. A block of keys is hashed and its slots
+    /// fetched before any is inserted.
+    public mutating func insert(_ positions: Range<Int>, key keyAt: (Int) -> String, repeated: (_ position: Int, _ first: Int) -> Void) {
+        if (count + positions.count) * 2 > slots.count { grow(toHold: count + positions.count, key: keyAt) }
+        var keys: [String] = []
+        keys.reserveCapacity(Self.blockSize)
+        var hashes = [UInt64](repeating: 0, count: Self.blockSize)
+        for blockStart in stride(from: positions.lowerBound, to: positions.upperBound, by: Self.blockSize) {
+            let block = blockStart..<min(blockStart + Self.blockSize, positions.upperBound)
+            keys.removeAll(keepingCapacity: true)
+            for position in block { keys.append(keyAt(position)) }
+            slots.withUnsafeBufferPointer { Self.fetch(keys.indices, of: keys, into: &hashes, in: $0) }
+            for position in block {
+                let offset = position - blockStart
+                if let first = insert(keys[offset], hash: hashes[offset], at: position, key: keyAt) { repeated(position, first) }
+            }
+        }
+    }
+
+    /// The insert of one key whose hash is known, into a table with room for it.
+    private mutating func insert(_ key: String, hash: UInt64, at position: Int, key keyAt: (Int) -> String) -> Int? {
+        precondition(position >= 0 && UInt64(position) < Self.positionMask, "a position fits in 40 bits")
+        let (slot, held) = slots.withUnsafeBufferPointer { probe($0, key, hash: hash, key: keyAt) }
+        if let held { return held }
+        slots[slot] = ((hash >> Self.positionBits) & tagMask) << Self.positionBits | UInt64(position + 1)
+        count += 1
+        return nil
+    }
+
+    /// Slots enough for `capacity` keys, at least twice as many as before, every position placed
+    /// again by its key's hash.
+    private mutating func grow(toHold capacity: Int, key keyAt: (Int) -> String) {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: max(Self.slotCount(for: capacity), old.count * 2))
+        let mask = slots.count - 1
+        for word in old where word != 0 {
+            let position = Int(word & Self.positionMask) - 1
+            var slot = Int(truncatingIfNeeded: Self.hash(keyAt(position))) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = word
+        }
+    }
+}
