@@ -597,8 +597,8 @@ struct FunnelContext {
     /// Question id → index of the first page that asks it, for large funnels.
     private let questionPageMap: KeyPositions?
     /// In a large funnel, each page that asks a question an earlier page asks, with that first
-    /// page, in page order: found while the index is built.
-    private let repeatedQuestions: [(page: Int, first: Int)]
+    /// page: found while the index is built.
+    private let repeatedQuestions: RepeatedKeys
     /// Pages with up to this many options are searched for a clause's value; larger ones get a set
     /// of their values (`ClauseLookups`).
     static let searchedOptionLimit = 16
@@ -611,20 +611,20 @@ struct FunnelContext {
         if pages.count > Self.searchedPageLimit {
             let pages = funnel.pages
             var questionPage = KeyPositions(capacity: pages.count)
-            var repeated: [(page: Int, first: Int)] = []
+            var repeated = RepeatedKeys()
             for index in pages.indices {
                 // Only pages that ask a question are held, so `questionId` is there for every position read.
                 if let question = pages[index].questionId,
                     let first = questionPage.insert(question, at: index, key: { pages[$0].questionId ?? "" })
                 {
-                    repeated.append((index, first))
+                    repeated.append(index, first: first)
                 }
             }
             questionPageMap = questionPage
             repeatedQuestions = repeated
         } else {
             questionPageMap = nil
-            repeatedQuestions = []
+            repeatedQuestions = RepeatedKeys()
         }
     }
 
@@ -648,7 +648,7 @@ struct FunnelContext {
             let first = questionPage(of: question)
             return first == index ? nil : first
         }
-        return FunnelGraph.earlier(than: index, in: repeatedQuestions)
+        return repeatedQuestions.first(before: index)
     }
 
     /// The target `name` that leads nowhere, and why (`FunnelGraph`'s `reason`), for a message.

@@ -184,7 +184,7 @@ struct EntryDecoder {
     func members(_ index: Int) -> OrderedMap<Int> {
         let count = Int(node(index).count)
         var children = nodes.children(of: index)
-        guard count > Self.membersSetOneByOne else {
+        guard count > OrderedMap<Int>.linearLimit else {
             var members = OrderedMap<Int>()
             members.reserveCapacity(count)
             while let child = children.next(in: nodes), let key = child.key { members.set(child.value, for: decodedString(key)) }
@@ -200,9 +200,6 @@ struct EntryDecoder {
         }
         return OrderedMap(keys: keys, values: values)
     }
-
-    /// Objects of up to this many members are set into their map one by one.
-    static let membersSetOneByOne = 8
 
     // MARK: Structs
 

@@ -58,7 +58,7 @@ public struct FunnelGraph: Sendable {
         public let target: Target
     }
 
-    /// Funnels up to this many pages are searched for an id; larger ones get a dictionary.
+    /// Funnels up to this many pages are searched for an id; larger ones get an index (`KeyPositions`).
     public static let searchedPageLimit = 32
 
     /// The funnel the graph was built from.
@@ -69,9 +69,9 @@ public struct FunnelGraph: Sendable {
     private let stepStarts: [Int]
     /// Page id → position of the first page with it, for large funnels.
     private let pageIndexMap: KeyPositions?
-    /// In a large funnel, each page whose id an earlier page has, with that first page, in page
-    /// order: found while the index is built, so the duplicate-id check looks nothing up.
-    private let repeatedIds: [(page: Int, first: Int)]
+    /// In a large funnel, each page whose id an earlier page has, with that first page: found while
+    /// the index is built, so the duplicate-id check looks nothing up.
+    private let repeatedIds: RepeatedKeys
     /// The position of the first page of type `paywall`: where `"paywall"` leads.
     public let firstPaywallPage: Int?
 
@@ -81,15 +81,13 @@ public struct FunnelGraph: Sendable {
         let pages = funnel.pages
         if pages.count > Self.searchedPageLimit {
             var map = KeyPositions(capacity: pages.count)
-            var repeated: [(page: Int, first: Int)] = []
-            for index in pages.indices {
-                if let first = map.insert(pages[index].id, at: index, key: { pages[$0].id }) { repeated.append((index, first)) }
-            }
+            var repeated = RepeatedKeys()
+            map.insert(keysAt: pages.indices, key: { pages[$0].id }, repeated: { repeated.append($0, first: $1) })
             pageIndexMap = map
             repeatedIds = repeated
         } else {
             pageIndexMap = nil
-            repeatedIds = []
+            repeatedIds = RepeatedKeys()
         }
         firstPaywallPage = pages.firstIndex(where: Self.isPaywallPage)
 
@@ -131,26 +129,16 @@ public struct FunnelGraph: Sendable {
     }
 
     /// The position of the first page whose id has exactly the bytes of page `index`'s id, when
-    /// that is an earlier page; nil when page `index` is the first with its id.
+    /// that is an earlier page; nil when page `index` is the first with its id. `index` is a page's
+    /// position, as `steps(from:)` takes.
     public func earlierPage(withIdOf index: Int) -> Int? {
         let pages = funnel.pages
+        precondition(pages.indices.contains(index), "a page's position")
         guard pageIndexMap != nil else {
             let first = pages.firstIndex { ExactKey.same($0.id, pages[index].id) }
             return first == index ? nil : first
         }
-        return Self.earlier(than: index, in: repeatedIds)
-    }
-
-    /// The first page paired with `page` in `repeated` (pairs of a page and an earlier one, in page
-    /// order), found by binary search; nil when `page` is not there.
-    package static func earlier(than page: Int, in repeated: [(page: Int, first: Int)]) -> Int? {
-        var low = 0
-        var high = repeated.count
-        while low < high {
-            let middle = (low + high) / 2
-            if repeated[middle].page < page { low = middle + 1 } else { high = middle }
-        }
-        return low < repeated.count && repeated[low].page == page ? repeated[low].first : nil
+        return repeatedIds.first(before: index)
     }
 
     /// Where `name`, written as a `goto` or `default_next`, leads.

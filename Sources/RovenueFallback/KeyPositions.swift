@@ -2,18 +2,18 @@ import CByteMasks
 
 /// Where each key of a list first appears, by the key's exact UTF-8 bytes (as `ExactKey` compares
 /// them): the index of a list too long to search, such as a large map's keys or a large funnel's
-/// page ids.
+/// page ids and question ids.
 ///
 /// A flat open-addressed table of 8-byte slots, each a position in the list and a few bits of its
 /// key's hash; the keys stay in the list, and a probe compares with the list's key at a slot's
-/// position (`key(at:)`). A `[ExactKey: Int]` keeps each 16-byte key and 8-byte value in two arrays
-/// of buckets, so each lookup in a large one reads two distant cache lines: for a million locales
-/// of one text, or 400,000 pages, the lookups missed the cache so often that checking 10× the input
-/// took 14× to 16× the time for 10× the work. Here a lookup reads one slot; the list's key it then
-/// compares is near the last one compared when lookups follow the list's order, as a funnel's steps
-/// to the next page and a map's keys in their declared order do. The block forms
-/// (`insert(_:key:repeated:)`, `positions(of:key:)`) hash a block of keys first and fetch their
-/// slots together, so the cache misses of a table larger than the cache overlap.
+/// position (which the `key` closure gives). A `[ExactKey: Int]` keeps each 16-byte key and 8-byte
+/// value in two arrays of buckets, so each lookup in a large one reads two distant cache lines: for
+/// a million locales of one text, or 400,000 pages, the lookups missed the cache so often that
+/// checking 10× the input took 14× to 16× the time for 10× the work. Here a lookup reads one slot;
+/// the list's key it then compares is near the last one compared when lookups follow the list's
+/// order, as a funnel's steps to the next page and a map's keys in their declared order do. The
+/// block forms (`insert(keysAt:key:repeated:)`, `positions(of:key:)`) hash a block of keys first
+/// and fetch their slots together, so the cache misses of a table larger than the cache overlap.
 ///
 /// Keys are hashed with Swift's `Hasher`, seeded per process, over their bytes (`ExactKey`'s hash),
 /// so crafted keys cannot lengthen the probes. The table is at most half full.
@@ -51,8 +51,12 @@ public struct KeyPositions: Sendable {
         return slots
     }
 
+    /// The key's 64-bit hash: the slot comes from its low bits, the tag from its top 24. Where `Int`
+    /// has 32 bits, so has the hash, and it is spread over 64 by a multiplication, so the tag
+    /// depends on all of it (the low bits, and so the slot, stay the hash's own).
     private static func hash(_ key: String) -> UInt64 {
-        UInt64(bitPattern: Int64(ExactKey(key).hashValue))
+        let hash = UInt64(UInt(bitPattern: ExactKey(key).hashValue))
+        return Int.bitWidth == 64 ? hash : hash &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// The slot holding `key` (hashed to `hash`), or the empty slot where it would go: the probe
@@ -75,7 +79,7 @@ public struct KeyPositions: Sendable {
     }
 
     /// The position of the first key inserted with exactly `key`'s bytes; nil when there is none.
-    /// `key(at:)` gives the key at a position held.
+    /// `key` gives the list's key at a position held.
     public func position(of key: String, key keyAt: (Int) -> String) -> Int? {
         slots.withUnsafeBufferPointer { probe($0, key, hash: Self.hash(key), key: keyAt).held }
     }
@@ -89,7 +93,7 @@ public struct KeyPositions: Sendable {
         slots.withUnsafeBufferPointer { slots in
             for blockStart in stride(from: 0, to: keys.count, by: Self.blockSize) {
                 let block = blockStart..<min(blockStart + Self.blockSize, keys.count)
-                Self.fetch(block, of: keys, into: &hashes, in: slots)
+                Self.fetch(block, of: keys, into: &hashes, in: slots, forWrite: false)
                 for index in block {
                     positions.append(probe(slots, keys[index], hash: hashes[index - blockStart], key: keyAt).held)
                 }
@@ -99,19 +103,23 @@ public struct KeyPositions: Sendable {
     }
 
     /// Hashes `keys[block]` into `hashes` and asks for each one's first slot.
-    private static func fetch(_ block: Range<Int>, of keys: [String], into hashes: inout [UInt64], in slots: UnsafeBufferPointer<UInt64>) {
+    private static func fetch(
+        _ block: Range<Int>, of keys: [String], into hashes: inout [UInt64], in slots: UnsafeBufferPointer<UInt64>, forWrite: Bool
+    ) {
         let mask = slots.count - 1
         for index in block {
             let hash = Self.hash(keys[index])
             hashes[index - block.lowerBound] = hash
-            fallback_prefetch_for_write(slots.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))
+            let slot = slots.baseAddress! + (Int(truncatingIfNeeded: hash) & mask)
+            if forWrite { fallback_prefetch_for_write(slot) } else { fallback_prefetch_for_read(slot) }
         }
     }
 
     /// Holds `position` for `key`, unless a key with its bytes is held already: then that key's
     /// position is returned and nothing changes. Nil when `position` was inserted.
     ///
-    /// `key(at:)` gives the key at every position held (and at `position`, when the table grows).
+    /// `key` gives the list's key at every position held, and at `position` when the table grows
+    /// (so a caller may insert a key before adding it to its list, if `key` answers for it).
     @discardableResult
     public mutating func insert(_ key: String, at position: Int, key keyAt: (Int) -> String) -> Int? {
         let held = insert(key, hash: Self.hash(key), at: position, key: keyAt)
@@ -119,11 +127,13 @@ public struct KeyPositions: Sendable {
         return held
     }
 
-    /// Inserts each position of `positions` in order, for the key `key(at:)` gives, as
+    /// Inserts each position of `positions` in order, for the key `key` gives, as
     /// `insert(_:at:key:)` would one by one; calls `repeated(position, first)` for each whose key
-    /// was held already (at `first`), which is not inserted. A block of keys is hashed and its slots
-    /// fetched before any is inserted.
-    public mutating func insert(_ positions: Range<Int>, key keyAt: (Int) -> String, repeated: (_ position: Int, _ first: Int) -> Void) {
+    /// was held already (at `first`), which is not inserted. A block of keys is hashed and its
+    /// slots fetched before any is inserted.
+    public mutating func insert(
+        keysAt positions: Range<Int>, key keyAt: (Int) -> String, repeated: (_ position: Int, _ first: Int) -> Void
+    ) {
         if (count + positions.count) * 2 > slots.count { grow(toHold: count + positions.count, key: keyAt) }
         var keys: [String] = []
         keys.reserveCapacity(Self.blockSize)
@@ -132,7 +142,7 @@ public struct KeyPositions: Sendable {
             let block = blockStart..<min(blockStart + Self.blockSize, positions.upperBound)
             keys.removeAll(keepingCapacity: true)
             for position in block { keys.append(keyAt(position)) }
-            slots.withUnsafeBufferPointer { Self.fetch(keys.indices, of: keys, into: &hashes, in: $0) }
+            slots.withUnsafeBufferPointer { Self.fetch(keys.indices, of: keys, into: &hashes, in: $0, forWrite: true) }
             for position in block {
                 let offset = position - blockStart
                 if let first = insert(keys[offset], hash: hashes[offset], at: position, key: keyAt) { repeated(position, first) }
@@ -162,5 +172,36 @@ public struct KeyPositions: Sendable {
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = word
         }
+    }
+}
+
+/// The positions of a list whose key an earlier position has, each with the first position that
+/// has it, in position order: what building a `KeyPositions` of the list meets (`insert` returns
+/// the first position), kept so that asking whether an item repeats an earlier one needs no lookup.
+public struct RepeatedKeys: Sendable {
+    private var pairs: [(position: Int, first: Int)] = []
+
+    /// None yet.
+    public init() {}
+
+    /// Records that the key at `position`, past every position recorded so far, was first at `first`.
+    public mutating func append(_ position: Int, first: Int) {
+        precondition(pairs.last.map { $0.position < position } ?? true, "positions are recorded in order")
+        pairs.append((position, first))
+    }
+
+    /// True when no position repeats an earlier key.
+    public var isEmpty: Bool { pairs.isEmpty }
+
+    /// The first position with the key at `position`, when `position` repeats an earlier key; nil
+    /// otherwise. A binary search.
+    public func first(before position: Int) -> Int? {
+        var low = 0
+        var high = pairs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if pairs[middle].position < position { low = middle + 1 } else { high = middle }
+        }
+        return low < pairs.count && pairs[low].position == position ? pairs[low].first : nil
     }
 }

@@ -691,7 +691,8 @@ public struct OrderedMap<Value: Sendable>: Sendable {
     public private(set) var values: [Value] = []
     /// Built once the map outgrows a linear scan (locale maps rarely do).
     private var indexOfKey: KeyPositions?
-    private static var linearLimit: Int { 8 }
+    /// Maps of up to this many keys are searched; larger ones keep an index (`KeyPositions`).
+    package static var linearLimit: Int { 8 }
 
     /// An empty map.
     public init() {}
@@ -699,22 +700,23 @@ public struct OrderedMap<Value: Sendable>: Sendable {
     /// The map of `keys` to `values` (one value per key, in the same order), as setting each in
     /// turn makes it: a repeated key keeps its last value, at its first place.
     ///
-    /// A long list is indexed in blocks (`KeyPositions.insert(_:key:repeated:)`), its keys kept as
-    /// they are when none repeats; a list with a repeated key is set key by key.
+    /// A long list is indexed in blocks (`KeyPositions.insert(keysAt:key:repeated:)`), its keys
+    /// kept as they are when none repeats; a list with a repeated key is then set key by key, with
+    /// room for its distinct keys only.
     public init(keys: [String], values: [Value]) {
         precondition(keys.count == values.count, "one value per key")
+        var distinct = keys.count
         if keys.count > Self.linearLimit {
             var index = KeyPositions(capacity: keys.count)
-            var repeats = false
-            index.insert(keys.indices, key: { keys[$0] }, repeated: { _, _ in repeats = true })
-            if !repeats {
+            index.insert(keysAt: keys.indices, key: { keys[$0] }, repeated: { _, _ in distinct -= 1 })
+            if distinct == keys.count {
                 self.keys = keys
                 self.values = values
                 indexOfKey = index
                 return
             }
         }
-        reserveCapacity(keys.count)
+        reserveCapacity(distinct)
         for position in keys.indices { set(values[position], for: keys[position]) }
     }
 
@@ -750,14 +752,14 @@ public struct OrderedMap<Value: Sendable>: Sendable {
     public mutating func set(_ value: Value, for key: String) {
         if var index = indexOfKey.take() {
             // One probe of the index (taken out, so it is changed in place), which holds the new
-            // key's position unless the key is there.
-            keys.append(key)
-            let first = index.insert(key, at: keys.count - 1) { keys[$0] }
+            // key's position unless the key is there; the key joins `keys` only when it is new.
+            let end = keys.count
+            let first = index.insert(key, at: end) { $0 == end ? key : keys[$0] }
             indexOfKey = index
             if let first {
-                keys.removeLast()
                 values[first] = value
             } else {
+                keys.append(key)
                 values.append(value)
             }
             return
@@ -785,7 +787,7 @@ public struct OrderedMap<Value: Sendable>: Sendable {
     /// The index of `keys` (distinct), with room for `capacity` keys.
     private static func index(of keys: [String], capacity: Int) -> KeyPositions {
         var index = KeyPositions(capacity: max(capacity, keys.count))
-        index.insert(keys.indices, key: { keys[$0] }, repeated: { _, _ in assertionFailure("the keys are distinct") })
+        index.insert(keysAt: keys.indices, key: { keys[$0] }, repeated: { _, _ in assertionFailure("the keys are distinct") })
         return index
     }
 

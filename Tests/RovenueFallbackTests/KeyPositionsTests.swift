@@ -15,16 +15,19 @@ struct KeyPositionsTests {
     /// `é`, an empty key, keys past 15 bytes (stored out of line) and short ones.
     static func keys(count: Int, distinct: Int, seed: UInt64) -> [String] {
         var generator = SplitMix64(seed: seed)
-        let names = (0..<max(distinct, 1)).map { number -> String in
-            switch number % 5 {
-            case 0: "caf\u{E9}\(number)"
-            case 1: "cafe\u{301}\(number - 1)"
-            case 2: number == 2 ? "" : "k\(number)"
-            case 3: "a key long enough to live out of line \(number)"
-            default: "\(number)"
-            }
-        }
+        let names = (0..<max(distinct, 1)).map(Self.name)
         return (0..<count).map { _ in names[Int(generator.next() % UInt64(names.count))] }
+    }
+
+    /// Name `number` of the pool, every name distinct in its bytes.
+    static func name(_ number: Int) -> String {
+        switch number % 5 {
+        case 0: "caf\u{E9}\(number)"
+        case 1: "cafe\u{301}\(number - 1)"
+        case 2: number == 2 ? "" : "k\(number)"
+        case 3: "a key long enough to live out of line \(number)"
+        default: "\(number)"
+        }
     }
 
     /// For each position, the first position whose key has the same bytes (itself when it is the first).
@@ -71,8 +74,8 @@ struct KeyPositionsTests {
         let split = keys.count / 3
         var index = KeyPositions(capacity: 0, keepingTagBits: tagBits)
         var repeats: [Int: Int] = [:]
-        index.insert(0..<split, key: { keys[$0] }, repeated: { repeats[$0] = $1 })
-        index.insert(split..<keys.count, key: { keys[$0] }, repeated: { repeats[$0] = $1 })
+        index.insert(keysAt: 0..<split, key: { keys[$0] }, repeated: { repeats[$0] = $1 })
+        index.insert(keysAt: split..<keys.count, key: { keys[$0] }, repeated: { repeats[$0] = $1 })
         for position in keys.indices {
             #expect(repeats[position] == (first[position] == position ? nil : first[position]), "\(position)")
         }
@@ -90,11 +93,26 @@ struct KeyPositionsTests {
         return map
     }
 
+    /// `count` distinct keys from the same pool, shuffled: lists without a repeat, which
+    /// `OrderedMap(keys:values:)` keeps as they are.
+    static func distinctKeys(count: Int, seed: UInt64) -> [String] {
+        var generator = SplitMix64(seed: seed)
+        var keys = (0..<count).map(Self.name)
+        for index in keys.indices.reversed() where index > 0 {
+            keys.swapAt(index, Int(generator.next() % UInt64(index + 1)))
+        }
+        return keys
+    }
+
     @Test(arguments: sizes)
     func orderedMapFromListsMatchesSettingEachKey(size: (count: Int, distinct: Int)) {
-        for distinct in [size.distinct, size.count] {
-            let keys = Self.keys(count: size.count, distinct: distinct, seed: UInt64(size.count + distinct))
-            let values = Array(keys.indices)
+        let lists = [
+            Self.keys(count: size.count, distinct: size.distinct, seed: UInt64(size.count + size.distinct)),
+            Self.distinctKeys(count: size.count, seed: UInt64(size.count)),
+        ]
+        #expect(Set(lists[1].map { Array($0.utf8) }).count == size.count, "the second list has no repeat")
+        for keys in lists {
+            let values = keys.indices.map { $0 * 3 + 1 }
             let map = OrderedMap(keys: keys, values: values)
             let reference = Self.setOneByOne(keys, values)
             #expect(map.keys.map { Array($0.utf8) } == reference.keys.map { Array($0.utf8) })
@@ -105,11 +123,11 @@ struct KeyPositionsTests {
         }
     }
 
-    /// A decoded object of many members, some repeated, is the map the SDK's decoding makes: the
-    /// first place of each key, its last value.
-    @Test(arguments: [5, 8, 9, 40])
-    func aLargeObjectDecodesAsSettingEachMember(count: Int) throws {
-        let keys = (0..<count).map { $0 % 7 == 6 ? "l\($0 - 3)" : "l\($0)" }
+    /// A decoded object of many members, some repeated or none, is the map the SDK's decoding
+    /// makes: the first place of each key, its last value.
+    @Test(arguments: [5, 8, 9, 40], [true, false])
+    func aLargeObjectDecodesAsSettingEachMember(count: Int, repeating: Bool) throws {
+        let keys = (0..<count).map { repeating && $0 % 7 == 6 ? "l\($0 - 3)" : "l\($0)" }
         let members = keys.enumerated().map { "\(quote($0.element)):\(quote("text \($0.offset)"))" }
         let entry = #"{"placement":{"identifier":"k","revision":1},"funnel":{"id":"f","slug":"f","pages":[{"id":"p","type":"statement","title":{"#
             + members.joined(separator: ",") + "}}]}}"
@@ -123,6 +141,15 @@ struct KeyPositionsTests {
         }
         #expect(map.keys == reference.keys)
         #expect(map.values == reference.values)
+    }
+
+    /// `RepeatedKeys` answers for the positions recorded, and nil for every other.
+    @Test func repeatedKeysAnswerForTheirPositions() {
+        var repeated = RepeatedKeys()
+        #expect(repeated.isEmpty && repeated.first(before: 0) == nil)
+        for (position, first) in [(2, 0), (5, 1), (6, 0), (7, 3), (40, 39)] { repeated.append(position, first: first) }
+        #expect(!repeated.isEmpty)
+        #expect((0...41).map { repeated.first(before: $0) } == (0...41).map { [2: 0, 5: 1, 6: 0, 7: 3, 40: 39][$0] })
     }
 
     /// Each page's earlier page with its id, small funnels searched and large ones indexed.

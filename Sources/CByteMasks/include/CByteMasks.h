@@ -7,19 +7,23 @@
 // inlines them where it calls them. Only for x86-64: elsewhere this header declares nothing but
 // `fallback_byte_masks_available`, and Swift uses its own SIMD path (`PortableBlockMasks`), which
 // tests compare with these function by function and on whole texts. One more function, on every
-// architecture: `fallback_prefetch_for_write`, a cache hint for `KeyPositions`.
+// architecture: `fallback_prefetch_for_write` and `_for_read`, cache hints for `KeyPositions`.
 
 #include <stdint.h>
 
 /// 1 when this header's SSE2 functions were compiled (x86-64), 0 elsewhere.
 int fallback_byte_masks_available(void);
 
-/// Asks the processor to bring the cache line at `address` near, for a write soon; on every
-/// architecture (clang's builtin), and a hint only: it never faults, whatever the address.
-/// `KeyPositions` fetches a block of a large table's slots before probing them, so their cache
-/// misses overlap instead of following one another.
+/// Ask the processor to bring the cache line at `address` near, for a write soon or a read soon;
+/// on every architecture (clang's builtin), and hints only: they never fault, whatever the
+/// address. `KeyPositions` fetches a block of a large table's slots before probing them (to insert
+/// or to look up), so their cache misses overlap instead of following one another.
 static inline void fallback_prefetch_for_write(const void *address) {
     __builtin_prefetch(address, 1, 3);
+}
+
+static inline void fallback_prefetch_for_read(const void *address) {
+    __builtin_prefetch(address, 0, 3);
 }
 
 #if defined(__SSE2__)
