@@ -800,7 +800,7 @@
   // ---------------------------------------------------------------------------------------------
 
   function initScrollRegions() {
-    var regions = document.querySelectorAll(".table-wrap, .drawing-scroll, pre.source");
+    var regions = document.querySelectorAll(".table-wrap, .drawing-scroll, .chart-scroll, pre.source");
     function update() {
       Array.prototype.forEach.call(regions, function (r) {
         var overflows = r.scrollWidth > r.clientWidth + 1;

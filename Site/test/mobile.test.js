@@ -1,8 +1,9 @@
 "use strict";
 // The Examples series site on a phone (issue 9, point 11): at 390 CSS px wide, light and dark,
 // no page scrolls sideways and nothing in <main> is wider than the screen, except inside a box
-// that scrolls on purpose (a funnel drawing's .drawing-scroll, which then says so under the
-// drawing, or a JSON source listing, pre.source). Tables become cards: each cell carries its
+// that scrolls on purpose (a funnel drawing's .drawing-scroll or the history chart's
+// .chart-scroll, each of which then says so under it, or a JSON source listing, pre.source).
+// The history chart's labels are drawn at least 10 px high. Tables become cards: each cell carries its
 // column's name in data-label, shown before it.
 //
 //   node Site/test/mobile.test.js <series site>
@@ -65,7 +66,7 @@ fs.writeFileSync(path.join(copy, "assets", "test-mobile.js"), `
   (function () {
     var html = document.documentElement;
     var width = window.innerWidth;
-    var allowed = ".drawing-scroll, pre.source";
+    var allowed = ".drawing-scroll, .chart-scroll, pre.source";
     var wide = [];
     Array.prototype.forEach.call(document.querySelectorAll("main *"), function (el) {
       var r = el.getBoundingClientRect();
@@ -76,7 +77,7 @@ fs.writeFileSync(path.join(copy, "assets", "test-mobile.js"), `
       }
     });
     var hints = [];
-    Array.prototype.forEach.call(document.querySelectorAll(".drawing-scroll"), function (box) {
+    Array.prototype.forEach.call(document.querySelectorAll(".drawing-scroll, .chart-scroll"), function (box) {
       if (box.scrollWidth <= box.clientWidth + 1) return;
       var caption = box.closest("figure") && box.closest("figure").querySelector("figcaption");
       var hint = caption ? getComputedStyle(caption, "::before").content : "none";
@@ -90,13 +91,26 @@ fs.writeFileSync(path.join(copy, "assets", "test-mobile.js"), `
     var labelled = Array.prototype.filter.call(cells, function (td) {
       return getComputedStyle(td, "::before").content === JSON.stringify(td.getAttribute("data-label"));
     }).length;
+    // The smallest a history chart's text is drawn: its font size scaled as the SVG is; -1 without one.
+    function chartLabelPixels() {
+      var smallest = -1;
+      Array.prototype.forEach.call(document.querySelectorAll("svg.history-chart"), function (svg) {
+        var scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        Array.prototype.forEach.call(svg.querySelectorAll("text"), function (text) {
+          var px = parseFloat(getComputedStyle(text).fontSize) * scale;
+          if (smallest < 0 || px < smallest) smallest = px;
+        });
+      });
+      return Math.round(smallest * 10) / 10;
+    }
     var seen = {
       "data-test-width": String(width),
       "data-test-scroll-width": String(document.documentElement.scrollWidth),
       "data-test-wide": wide.slice(0, 8).join(" | "),
       "data-test-hints": hints.join(","),
       "data-test-cells": String(cells.length),
-      "data-test-labelled": String(labelled)
+      "data-test-labelled": String(labelled),
+      "data-test-chart-label-px": String(chartLabelPixels())
     };
     if (html.hasAttribute("data-errors")) seen["data-errors"] = html.getAttribute("data-errors");
     parent.postMessage(JSON.stringify(seen), "*");
@@ -149,11 +163,22 @@ for (const page of PAGES) {
       equal(a["data-test-width"], "390", "window.innerWidth");
       equal(a["data-test-wide"], "", "elements of <main> wider than the screen, outside a scrolling drawing or source listing");
       ok(Number(a["data-test-scroll-width"]) <= 390, `document scrollWidth ${a["data-test-scroll-width"]} > 390`);
-      ok(!/unhinted/.test(a["data-test-hints"] || ""), `a drawing that scrolls sideways says so: ${a["data-test-hints"]}`);
+      ok(!/unhinted/.test(a["data-test-hints"] || ""), `a drawing or chart that scrolls sideways says so: ${a["data-test-hints"]}`);
       equal(a["data-test-labelled"], a["data-test-cells"], "card cells showing their data-label");
+      if (page === "history.html") {
+        ok(Number(a["data-test-chart-label-px"]) >= 10, `the history chart's smallest text is drawn at ${a["data-test-chart-label-px"]} px`);
+        ok((a["data-test-hints"] || "").split(",").includes("hinted"), `the history chart scrolls and says so: ${a["data-test-hints"]}`);
+      }
     });
   }
 }
+
+test("on a wide screen the history chart fits its box: no scroll, labels at least 9 px", () => {
+  const { a } = measure("history.html", 1280, false);
+  equal(a["data-test-wide"], "", "nothing wider than the screen");
+  equal(a["data-test-hints"], "", "no box scrolls");
+  ok(Number(a["data-test-chart-label-px"]) >= 9, `the chart's smallest text is drawn at ${a["data-test-chart-label-px"]} px`);
+});
 
 test("every cell of a cards table has a data-label, and its table a row header", () => {
   let tables = 0;

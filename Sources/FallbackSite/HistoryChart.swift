@@ -55,7 +55,12 @@ enum HistoryChart {
     static func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
     /// The chart of `snapshots` (timeline order), each named by `labels[i]` on the axis (the
-    /// snapshot's name when nil) and linked to `paths[i]` when given; then the legend, as HTML.
+    /// snapshot's name when nil) and linked to `paths[i]` when given, in its scroll box; then the
+    /// legend, as HTML.
+    ///
+    /// On a phone the chart keeps its drawn size in the box (`.chart-scroll`), which scrolls
+    /// sideways and says so, as a funnel drawing's does: scaled to a 390 px screen, its 11 and
+    /// 12 px labels were drawn at about 5 px.
     static func svg(for snapshots: [SnapshotRecord], labels: [String]? = nil, paths: [String]? = nil) -> String {
         let lines = [
             Line(name: "placements", className: "hc-line is-placements", dash: nil, marker: .circle, values: snapshots.map(\.entryCount)),
@@ -109,7 +114,7 @@ enum HistoryChart {
             svg += label
         }
         svg += "</svg>"
-        return svg + legend(lines)
+        return "<div class=\"chart-scroll\">" + svg + "</div>" + legend(lines)
     }
 
     /// The legend: each line's name beside a sample of its dash and marker.
