@@ -648,7 +648,7 @@ struct FunnelContext {
             let first = questionPage(of: question)
             return first == index ? nil : first
         }
-        return repeatedQuestions.first(before: index)
+        return repeatedQuestions.firstPosition(ofKeyAt: index)
     }
 
     /// The target `name` that leads nowhere, and why (`FunnelGraph`'s `reason`), for a message.

@@ -138,7 +138,7 @@ public struct FunnelGraph: Sendable {
             let first = pages.firstIndex { ExactKey.same($0.id, pages[index].id) }
             return first == index ? nil : first
         }
-        return repeatedIds.first(before: index)
+        return repeatedIds.firstPosition(ofKeyAt: index)
     }
 
     /// Where `name`, written as a `goto` or `default_next`, leads.

@@ -194,8 +194,8 @@ public struct RepeatedKeys: Sendable {
     public var isEmpty: Bool { pairs.isEmpty }
 
     /// The first position with the key at `position`, when `position` repeats an earlier key; nil
-    /// otherwise. A binary search.
-    public func first(before position: Int) -> Int? {
+    /// when the key at `position` is the first of its bytes. A binary search.
+    public func firstPosition(ofKeyAt position: Int) -> Int? {
         var low = 0
         var high = pairs.count
         while low < high {

@@ -146,10 +146,10 @@ struct KeyPositionsTests {
     /// `RepeatedKeys` answers for the positions recorded, and nil for every other.
     @Test func repeatedKeysAnswerForTheirPositions() {
         var repeated = RepeatedKeys()
-        #expect(repeated.isEmpty && repeated.first(before: 0) == nil)
+        #expect(repeated.isEmpty && repeated.firstPosition(ofKeyAt: 0) == nil)
         for (position, first) in [(2, 0), (5, 1), (6, 0), (7, 3), (40, 39)] { repeated.append(position, first: first) }
         #expect(!repeated.isEmpty)
-        #expect((0...41).map { repeated.first(before: $0) } == (0...41).map { [2: 0, 5: 1, 6: 0, 7: 3, 40: 39][$0] })
+        #expect((0...41).map { repeated.firstPosition(ofKeyAt: $0) } == (0...41).map { [2: 0, 5: 1, 6: 0, 7: 3, 40: 39][$0] })
     }
 
     /// Each page's earlier page with its id, small funnels searched and large ones indexed.
