@@ -18,17 +18,17 @@ import CByteMasks
 /// Keys are hashed with Swift's `Hasher`, seeded per process, over their bytes (`ExactKey`'s hash),
 /// so crafted keys cannot lengthen the probes. The table is at most half full.
 public struct KeyPositions: Sendable {
-    /// Empty slots are 0; a used slot holds `position + 1` in its low `positionBits` bits and the top
-    /// bits of its key's hash above them.
-    private var slots: [UInt64]
-    /// The number of positions held.
-    public private(set) var count = 0
-    /// The bits of a key's hash a slot keeps above its position (all 24, but for tests that keep
-    /// none, so that every probe compares keys).
-    private let tagMask: UInt64
+    /// The slots, then one word more: the table's header. Empty slots are 0; a used slot holds
+    /// `position + 1` in its low `positionBits` bits and the top bits of its key's hash above them.
+    /// The header holds the number of positions held (low 48 bits) and how many bits of a hash a
+    /// slot keeps (top 8). One array and nothing else, so an optional index costs a map (whose
+    /// texts every page holds) one word: three, and a map grew from 24 to 48 bytes.
+    private var storage: [UInt64]
 
     private static let positionBits: UInt64 = 40
     private static let positionMask: UInt64 = (1 << positionBits) - 1
+    private static let countMask: UInt64 = (1 << 48) - 1
+    private static let tagBitsShift: UInt64 = 56
     /// Keys hashed, and their slots fetched, together in the block forms.
     static let blockSize = 16
 
@@ -40,9 +40,18 @@ public struct KeyPositions: Sendable {
     /// An empty index whose slots keep only `tagBits` bits of each hash: with none, every slot a
     /// probe meets has its key compared, as for keys whose hashes agree in all 24.
     init(capacity: Int, keepingTagBits tagBits: Int) {
-        slots = [UInt64](repeating: 0, count: Self.slotCount(for: capacity))
-        tagMask = tagBits >= 64 - Int(Self.positionBits) ? .max : (1 << UInt64(tagBits)) - 1
+        let kept = UInt64(min(max(tagBits, 0), 64 - Int(Self.positionBits)))
+        storage = [UInt64](repeating: 0, count: Self.slotCount(for: capacity) + 1)
+        storage[storage.count - 1] = kept << Self.tagBitsShift
     }
+
+    /// The number of positions held.
+    public var count: Int { Int(storage[storage.count - 1] & Self.countMask) }
+
+    private var slotCount: Int { storage.count - 1 }
+
+    /// The bits of a key's hash the slots keep above the position.
+    private var tagMask: UInt64 { (1 << (storage[storage.count - 1] >> Self.tagBitsShift)) - 1 }
 
     /// The smallest power of two at least twice `capacity` (and at least 8).
     private static func slotCount(for capacity: Int) -> Int {
@@ -59,19 +68,18 @@ public struct KeyPositions: Sendable {
         return Int.bitWidth == 64 ? hash : hash &* 0x9E37_79B9_7F4A_7C15
     }
 
-    /// The slot holding `key` (hashed to `hash`), or the empty slot where it would go: the probe
-    /// every operation shares.
-    private func probe(
-        _ slots: UnsafeBufferPointer<UInt64>, _ key: String, hash: UInt64, key keyAt: (Int) -> String
+    /// The slot holding `key` (hashed to `hash`), or the empty slot where it would go, among the
+    /// `mask + 1` slots at the start of `storage`: the probe every operation shares.
+    private static func probe(
+        _ storage: UnsafeBufferPointer<UInt64>, mask: Int, tagMask: UInt64, _ key: String, hash: UInt64, key keyAt: (Int) -> String
     ) -> (slot: Int, held: Int?) {
-        let tag = (hash >> Self.positionBits) & tagMask
-        let mask = slots.count - 1
+        let tag = (hash >> positionBits) & tagMask
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let word = slots[slot]
+            let word = storage[slot]
             if word == 0 { return (slot, nil) }
-            if word >> Self.positionBits == tag {
-                let position = Int(word & Self.positionMask) - 1
+            if word >> positionBits == tag {
+                let position = Int(word & positionMask) - 1
                 if ExactKey.same(keyAt(position), key) { return (slot, position) }
             }
             slot = (slot + 1) & mask
@@ -81,7 +89,8 @@ public struct KeyPositions: Sendable {
     /// The position of the first key inserted with exactly `key`'s bytes; nil when there is none.
     /// `key` gives the list's key at a position held.
     public func position(of key: String, key keyAt: (Int) -> String) -> Int? {
-        slots.withUnsafeBufferPointer { probe($0, key, hash: Self.hash(key), key: keyAt).held }
+        let (mask, tagMask) = (slotCount - 1, tagMask)
+        return storage.withUnsafeBufferPointer { Self.probe($0, mask: mask, tagMask: tagMask, key, hash: Self.hash(key), key: keyAt).held }
     }
 
     /// `position(of:key:)` of each of `keys`, in order; a block of keys is hashed and its slots
@@ -90,12 +99,14 @@ public struct KeyPositions: Sendable {
         var positions: [Int?] = []
         positions.reserveCapacity(keys.count)
         var hashes = [UInt64](repeating: 0, count: Self.blockSize)
-        slots.withUnsafeBufferPointer { slots in
+        let (mask, tagMask) = (slotCount - 1, tagMask)
+        storage.withUnsafeBufferPointer { storage in
             for blockStart in stride(from: 0, to: keys.count, by: Self.blockSize) {
                 let block = blockStart..<min(blockStart + Self.blockSize, keys.count)
-                Self.fetch(block, of: keys, into: &hashes, in: slots, forWrite: false)
+                Self.fetch(block, of: keys, into: &hashes, in: storage, mask: mask, forWrite: false)
                 for index in block {
-                    positions.append(probe(slots, keys[index], hash: hashes[index - blockStart], key: keyAt).held)
+                    let hash = hashes[index - blockStart]
+                    positions.append(Self.probe(storage, mask: mask, tagMask: tagMask, keys[index], hash: hash, key: keyAt).held)
                 }
             }
         }
@@ -104,13 +115,13 @@ public struct KeyPositions: Sendable {
 
     /// Hashes `keys[block]` into `hashes` and asks for each one's first slot.
     private static func fetch(
-        _ block: Range<Int>, of keys: [String], into hashes: inout [UInt64], in slots: UnsafeBufferPointer<UInt64>, forWrite: Bool
+        _ block: Range<Int>, of keys: [String], into hashes: inout [UInt64], in storage: UnsafeBufferPointer<UInt64>, mask: Int,
+        forWrite: Bool
     ) {
-        let mask = slots.count - 1
         for index in block {
             let hash = Self.hash(keys[index])
             hashes[index - block.lowerBound] = hash
-            let slot = slots.baseAddress! + (Int(truncatingIfNeeded: hash) & mask)
+            let slot = storage.baseAddress! + (Int(truncatingIfNeeded: hash) & mask)
             if forWrite { fallback_prefetch_for_write(slot) } else { fallback_prefetch_for_read(slot) }
         }
     }
@@ -123,7 +134,7 @@ public struct KeyPositions: Sendable {
     @discardableResult
     public mutating func insert(_ key: String, at position: Int, key keyAt: (Int) -> String) -> Int? {
         let held = insert(key, hash: Self.hash(key), at: position, key: keyAt)
-        if held == nil, count * 2 > slots.count { grow(toHold: count, key: keyAt) }
+        if held == nil, count * 2 > slotCount { grow(toHold: count, key: keyAt) }
         return held
     }
 
@@ -134,15 +145,16 @@ public struct KeyPositions: Sendable {
     public mutating func insert(
         keysAt positions: Range<Int>, key keyAt: (Int) -> String, repeated: (_ position: Int, _ first: Int) -> Void
     ) {
-        if (count + positions.count) * 2 > slots.count { grow(toHold: count + positions.count, key: keyAt) }
+        if (count + positions.count) * 2 > slotCount { grow(toHold: count + positions.count, key: keyAt) }
         var keys: [String] = []
         keys.reserveCapacity(Self.blockSize)
         var hashes = [UInt64](repeating: 0, count: Self.blockSize)
+        let mask = slotCount - 1
         for blockStart in stride(from: positions.lowerBound, to: positions.upperBound, by: Self.blockSize) {
             let block = blockStart..<min(blockStart + Self.blockSize, positions.upperBound)
             keys.removeAll(keepingCapacity: true)
             for position in block { keys.append(keyAt(position)) }
-            slots.withUnsafeBufferPointer { Self.fetch(keys.indices, of: keys, into: &hashes, in: $0, forWrite: true) }
+            storage.withUnsafeBufferPointer { Self.fetch(keys.indices, of: keys, into: &hashes, in: $0, mask: mask, forWrite: true) }
             for position in block {
                 let offset = position - blockStart
                 if let first = insert(keys[offset], hash: hashes[offset], at: position, key: keyAt) { repeated(position, first) }
@@ -153,24 +165,28 @@ public struct KeyPositions: Sendable {
     /// The insert of one key whose hash is known, into a table with room for it.
     private mutating func insert(_ key: String, hash: UInt64, at position: Int, key keyAt: (Int) -> String) -> Int? {
         precondition(position >= 0 && UInt64(position) < Self.positionMask, "a position fits in 40 bits")
-        let (slot, held) = slots.withUnsafeBufferPointer { probe($0, key, hash: hash, key: keyAt) }
+        let (mask, tagMask) = (slotCount - 1, tagMask)
+        let (slot, held) = storage.withUnsafeBufferPointer { Self.probe($0, mask: mask, tagMask: tagMask, key, hash: hash, key: keyAt) }
         if let held { return held }
-        slots[slot] = ((hash >> Self.positionBits) & tagMask) << Self.positionBits | UInt64(position + 1)
-        count += 1
+        storage[slot] = ((hash >> Self.positionBits) & tagMask) << Self.positionBits | UInt64(position + 1)
+        storage[mask + 1] += 1
         return nil
     }
 
     /// Slots enough for `capacity` keys, at least twice as many as before, every position placed
-    /// again by its key's hash.
+    /// again by its key's hash; the header moves to the end.
     private mutating func grow(toHold capacity: Int, key keyAt: (Int) -> String) {
-        let old = slots
-        slots = [UInt64](repeating: 0, count: max(Self.slotCount(for: capacity), old.count * 2))
-        let mask = slots.count - 1
-        for word in old where word != 0 {
+        let old = storage
+        let oldSlots = old.count - 1
+        let slots = max(Self.slotCount(for: capacity), oldSlots * 2)
+        storage = [UInt64](repeating: 0, count: slots + 1)
+        storage[slots] = old[oldSlots]
+        let mask = slots - 1
+        for word in old[..<oldSlots] where word != 0 {
             let position = Int(word & Self.positionMask) - 1
             var slot = Int(truncatingIfNeeded: Self.hash(keyAt(position))) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = word
+            while storage[slot] != 0 { slot = (slot + 1) & mask }
+            storage[slot] = word
         }
     }
 }
