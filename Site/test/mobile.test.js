@@ -91,11 +91,13 @@ fs.writeFileSync(path.join(copy, "assets", "test-mobile.js"), `
     var labelled = Array.prototype.filter.call(cells, function (td) {
       return getComputedStyle(td, "::before").content === JSON.stringify(td.getAttribute("data-label"));
     }).length;
-    // The smallest a history chart's text is drawn: its font size scaled as the SVG is; -1 without one.
+    // The smallest a history chart's text is drawn: its font size scaled as the SVG is (its
+    // transform to the screen); -1 without a chart.
     function chartLabelPixels() {
       var smallest = -1;
       Array.prototype.forEach.call(document.querySelectorAll("svg.history-chart"), function (svg) {
-        var scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        var matrix = svg.getScreenCTM();
+        var scale = Math.min(Math.abs(matrix.a), Math.abs(matrix.d));
         Array.prototype.forEach.call(svg.querySelectorAll("text"), function (text) {
           var px = parseFloat(getComputedStyle(text).fontSize) * scale;
           if (smallest < 0 || px < smallest) smallest = px;
@@ -166,6 +168,7 @@ for (const page of PAGES) {
       ok(!/unhinted/.test(a["data-test-hints"] || ""), `a drawing or chart that scrolls sideways says so: ${a["data-test-hints"]}`);
       equal(a["data-test-labelled"], a["data-test-cells"], "card cells showing their data-label");
       if (page === "history.html") {
+        ok(a["data-test-chart-label-px"] !== "-1", "the history page has its chart");
         ok(Number(a["data-test-chart-label-px"]) >= 10, `the history chart's smallest text is drawn at ${a["data-test-chart-label-px"]} px`);
         ok((a["data-test-hints"] || "").split(",").includes("hinted"), `the history chart scrolls and says so: ${a["data-test-hints"]}`);
       }
@@ -177,6 +180,7 @@ test("on a wide screen the history chart fits its box: no scroll, labels at leas
   const { a } = measure("history.html", 1280, false);
   equal(a["data-test-wide"], "", "nothing wider than the screen");
   equal(a["data-test-hints"], "", "no box scrolls");
+  ok(a["data-test-chart-label-px"] !== "-1", "the history page has its chart");
   ok(Number(a["data-test-chart-label-px"]) >= 9, `the chart's smallest text is drawn at ${a["data-test-chart-label-px"]} px`);
 });
 

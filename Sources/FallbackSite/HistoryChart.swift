@@ -114,7 +114,7 @@ enum HistoryChart {
             svg += label
         }
         svg += "</svg>"
-        return "<div class=\"chart-scroll\">" + svg + "</div>" + legend(lines)
+        return "<div class=\"chart-scroll\" role=\"region\" aria-label=\"History chart\">" + svg + "</div>" + legend(lines)
     }
 
     /// The legend: each line's name beside a sample of its dash and marker.

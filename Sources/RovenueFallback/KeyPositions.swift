@@ -21,8 +21,9 @@ public struct KeyPositions: Sendable {
     /// The slots, then one word more: the table's header. Empty slots are 0; a used slot holds
     /// `position + 1` in its low `positionBits` bits and the top bits of its key's hash above them.
     /// The header holds the number of positions held (low 48 bits) and how many bits of a hash a
-    /// slot keeps (top 8). One array and nothing else, so an optional index costs a map (whose
-    /// texts every page holds) one word: three, and a map grew from 24 to 48 bytes.
+    /// slot keeps (top 8). One array and nothing else, so an optional index is one word, and an
+    /// `OrderedMap` (which every localized text of every page holds) stays three words: with the
+    /// count and the mask as fields of their own, the optional index took 25 bytes and a map 48.
     private var storage: [UInt64]
 
     private static let positionBits: UInt64 = 40

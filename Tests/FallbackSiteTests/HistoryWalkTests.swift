@@ -333,7 +333,7 @@ struct HistoryWalkTests {
         let linked = HistoryChart.svg(for: records, paths: records.indices.map { "snapshots/\($0).html" })
         let plain = HistoryChart.svg(for: records)
         #expect(linked.contains("<a href=\"snapshots/0.html\">"))
-        #expect(linked.hasPrefix("<div class=\"chart-scroll\"><svg class=\"history-chart\"") && linked.contains(#"role="group" aria-labelledby="hc-title""#))
+        #expect(linked.hasPrefix("<div class=\"chart-scroll\" role=\"region\" aria-label=\"History chart\"><svg class=\"history-chart\"") && linked.contains(#"role="group" aria-labelledby="hc-title""#))
         #expect(!linked.contains(#"role="img""#))
         #expect(!plain.contains("<a ") && plain.contains(#"role="img" aria-labelledby="hc-title""#))
     }

@@ -143,6 +143,27 @@ struct KeyPositionsTests {
         #expect(map.values == reference.values)
     }
 
+    /// An index is one word, so a map stays three: every localized text of every decoded page
+    /// holds one (with the index's count and mask as fields, a map took 48 bytes, and the 10k
+    /// sample's build 12 MB more).
+    @Test func anIndexIsOneWordAndAMapThree() {
+        #expect(MemoryLayout<KeyPositions?>.size == MemoryLayout<Int>.size)
+        #expect(MemoryLayout<OrderedMap<String>>.size == 3 * MemoryLayout<Int>.size)
+    }
+
+    /// Two maps that share keys and index (`init(keysOf:values:)`, as the decoder shares a funnel's
+    /// locales) go their own ways when one of them sets a new key or a new value.
+    @Test func aSharedIndexIsCopiedOnWrite() {
+        let keys = (0..<20).map { "k\($0)" }
+        let first = OrderedMap(keys: keys, values: Array(keys.indices))
+        var second = OrderedMap<Int>(keysOf: first, values: first.values.map { $0 + 100 })
+        second.set(7, for: "new")
+        second.set(1, for: "k3")
+        #expect(first.count == 20 && first.index(of: "new") == nil && first["k3"] == 3)
+        #expect(first.indices(of: ["new", "k19"]) == [nil, 19])
+        #expect(second.count == 21 && second["new"] == 7 && second["k3"] == 1 && second.index(of: "new") == 20)
+    }
+
     /// `RepeatedKeys` answers for the positions recorded, and nil for every other.
     @Test func repeatedKeysAnswerForTheirPositions() {
         var repeated = RepeatedKeys()
