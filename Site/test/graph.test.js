@@ -98,6 +98,8 @@ fs.writeFileSync(path.join(copy, "assets", "test-graph.js"), `
       note("zoom-twice", zoomedTwice > zoomedIn * 1.2);
       note("zoom-out", zoomedOut < zoomedTwice * 0.9);
       note("zoom-scrolls", zoomedTwice <= box.clientWidth || box.scrollWidth > box.clientWidth);
+      // A zoomed drawing's box becomes focusable (site.js): a region with a name says what has focus.
+      note("box-region", box.getAttribute("role") === "region" && (box.getAttribute("aria-label") || "").trim() !== "");
       note("zoom-status", figure.querySelector(".fd-zoom-status").textContent);
       button("fit").click();
       note("zoom-fit", Math.abs(shown() - fitWidth) < 1 && figure.getAttribute("data-zoom") === "fit");
@@ -182,6 +184,7 @@ for (const width of [1280, 390]) {
     equal(a["data-test-zoom-twice"], "true", "+ again makes it bigger still");
     equal(a["data-test-zoom-out"], "true", "− makes it smaller");
     equal(a["data-test-zoom-scrolls"], "true", "a zoomed drawing scrolls in its box");
+    equal(a["data-test-box-region"], "true", "the drawing's scroll box is a named region");
     ok(/%$/.test(a["data-test-zoom-status"] || ""), `zoom status: ${a["data-test-zoom-status"]}`);
     equal(a["data-test-zoom-fit"], "true", "Fit returns to the width of the box");
 
