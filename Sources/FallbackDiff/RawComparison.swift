@@ -178,19 +178,22 @@ struct DifferenceSearch {
         let oldElements = old.elements
         let newElements = new.elements
         if let arrayKey, let oldKeys = Self.keys(oldElements, arrayKey), let newKeys = Self.keys(newElements, arrayKey) {
-            let oldOrder = oldKeys.filter { key in newKeys.contains { ExactKey.same($0, key) } }
-            let newOrder = newKeys.filter { key in oldKeys.contains { ExactKey.same($0, key) } }
+            // Each side's keys are distinct, so an element is matched through the other side's
+            // positions by key, not by searching its keys: thousands of packages or clauses on each
+            // side made that search quadratic.
+            let oldOrder = oldKeys.keys.filter { newKeys.positions[ExactKey($0)] != nil }
+            let newOrder = newKeys.keys.filter { oldKeys.positions[ExactKey($0)] != nil }
             if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
                 add(path, old, new, old.index, new.index)
                 return
             }
-            for (index, key) in newKeys.enumerated() {
-                let oldIndex = oldKeys.firstIndex { ExactKey.same($0, key) }
+            for (index, key) in newKeys.keys.enumerated() {
+                let oldIndex = oldKeys.positions[ExactKey(key)]
                 compare(
                     oldIndex.map { oldElements[$0] }, newElements[index], path: path + [.matched(field: arrayKey, value: key)],
                     oldAnchor: old.index, newAnchor: new.index)
             }
-            for (index, key) in oldKeys.enumerated() where !newKeys.contains(where: { ExactKey.same($0, key) }) {
+            for (index, key) in oldKeys.keys.enumerated() where newKeys.positions[ExactKey(key)] == nil {
                 compare(
                     oldElements[index], nil, path: path + [.matched(field: arrayKey, value: key)], oldAnchor: old.index,
                     newAnchor: new.index)
@@ -227,16 +230,20 @@ struct DifferenceSearch {
         }
     }
 
-    /// The string value of `field` in every element, when every element is an object that has one
-    /// and no two share it.
-    private static func keys(_ elements: [JSONDocument.Value], _ field: String) -> [String]? {
+    /// The string value of `field` in every element, in order, and each one's position, when every
+    /// element is an object that has one and no two share it.
+    private static func keys(_ elements: [JSONDocument.Value], _ field: String) -> (keys: [String], positions: [ExactKey: Int])? {
         var keys: [String] = []
-        var seen: Set<ExactKey> = []
+        keys.reserveCapacity(elements.count)
+        var positions: [ExactKey: Int] = [:]
+        positions.reserveCapacity(elements.count)
         for element in elements {
-            guard element.kind == .object, let key = element[field]?.string, seen.insert(ExactKey(key)).inserted else { return nil }
+            guard element.kind == .object, let key = element[field]?.string,
+                positions.updateValue(keys.count, forKey: ExactKey(key)) == nil
+            else { return nil }
             keys.append(key)
         }
-        return keys
+        return (keys, positions)
     }
 
     private mutating func add(

@@ -31,6 +31,15 @@ private enum Diff {
         + #""offering":{"identifier":"default","isDefault":true,"packages":[{"packageIdentifier":"$rov_annual","identifier":"annual","#
         + #""type":"ANNUAL","displayName":"Annual","storeIds":{"apple":"a.annual","google":null}}]}}"#
 
+    /// A paywall whose offering has a package for each of `packages` (`$id`, displayed as the id in capitals).
+    static func paywall(packages: [String]) -> String {
+        let listed = packages.map { id in
+            #"{"packageIdentifier":"$\#(id)","identifier":"\#(id)","type":"CUSTOM","displayName":"\#(id.uppercased())","storeIds":{"apple":"a.\#(id)","google":null}}"#
+        }
+        return #"{"id":"pw","identifier":"pw","name":"P","configFormatVersion":1,"remoteConfig":null,"#
+            + #""offering":{"identifier":"default","isDefault":true,"packages":[\#(listed.joined(separator: ","))]}}"#
+    }
+
     static func experiment(key: String = "k", _ variants: String...) -> String {
         Snap.file(Snap.entry("a", #""experiment":{"id":"exp","key":"\#(key)","variants":[\#(variants.joined(separator: ","))]}"#))
     }
@@ -198,6 +207,15 @@ struct DiffKindTests {
             "offering-changed", Snap.file(Snap.entry("a", #""paywall":\#(Diff.paywallWithOffering)"#)),
             Snap.file(Snap.entry("a", #""paywall":\#(Diff.paywallWithOffering.replacing(#""Annual""#, with: #""Yearly""#))"#)),
             [#"info offering-changed a pw offering.packages[packageIdentifier="$rov_annual"].displayName"#]),
+        DiffCase(
+            "offering-changed (packages paired by identifier: one changed, one added, one removed)",
+            Snap.file(Snap.entry("a", #""paywall":\#(Diff.paywall(packages: ["a", "b", "c", "d"]))"#)),
+            Snap.file(Snap.entry("a", #""paywall":\#(Diff.paywall(packages: ["a", "c", "d", "e"]).replacing(#""C""#, with: #""Cee""#))"#)),
+            [
+                #"info offering-changed a pw offering.packages[packageIdentifier="$c"].displayName"#,
+                #"info offering-changed a pw offering.packages[packageIdentifier="$e"]"#,
+                #"info offering-changed a pw offering.packages[packageIdentifier="$b"]"#,
+            ]),
         DiffCase(
             "field-changed (paywall)", Snap.paywallFile,
             Snap.file(Snap.entry("a", #""paywall":\#(Snap.paywall().replacing(#""name":"P""#, with: #""name":"Q""#))"#)),
