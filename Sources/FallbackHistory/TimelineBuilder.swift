@@ -280,10 +280,14 @@ public struct TimelineBuilder: Sendable {
             }
             let oldIds = old.variants.map(\.variantId)
             let newIds = new.variants.map(\.variantId)
-            for variant in new.variants where !oldIds.contains(where: { ExactKey.same($0, variant.variantId) }) {
+            // Each id's first variant on each side, found by key: searching the other side's list
+            // for every variant was quadratic in an experiment of thousands of variants.
+            let oldFirst = Dictionary(zip(oldIds.map(ExactKey.init), oldIds.indices), uniquingKeysWith: { first, _ in first })
+            let newFirst = Dictionary(zip(newIds.map(ExactKey.init), newIds.indices), uniquingKeysWith: { first, _ in first })
+            for variant in new.variants where oldFirst[ExactKey(variant.variantId)] == nil {
                 parts.append("variant \(variant.variantId) added (\(variant.target))")
             }
-            for variant in old.variants where !newIds.contains(where: { ExactKey.same($0, variant.variantId) }) {
+            for variant in old.variants where newFirst[ExactKey(variant.variantId)] == nil {
                 parts.append("variant \(variant.variantId) removed")
             }
             if !old.variants.map(\.weight).elementsEqual(new.variants.map(\.weight), by: ExactKey.same)
@@ -293,7 +297,7 @@ public struct TimelineBuilder: Sendable {
                 parts.append("weights \(weights(old)) → \(weights(new))")
             }
             for variant in new.variants {
-                guard let before = old.variants.first(where: { ExactKey.same($0.variantId, variant.variantId) }), before != variant
+                guard let before = oldFirst[ExactKey(variant.variantId)].map({ old.variants[$0] }), before != variant
                 else {
                     continue
                 }
