@@ -19,7 +19,7 @@ extension AuditRun {
         let translations = isEnabled(.translationMissing) && !(funnel.locales?.isEmpty ?? true)
         let plainCopy = isEnabled(.textNotLocalized) && PlainCopy.hasUntranslatedLocales(funnel)
         guard translations || plainCopy else { return }
-        var slots = LocaleSlots(locales: funnel.locales ?? [])
+        var declared = DeclaredLocales(funnel.locales ?? [])
         // Spelled for the first page reported: most funnels have none.
         var wording: PlainCopyWording?
         let pages = context.pages
@@ -29,7 +29,7 @@ extension AuditRun {
             for field in Page.Field.textFields {
                 switch pages[index].text(field) {
                 case .localized(let map)?:
-                    guard translations, let gaps = Self.gaps(in: map, slots: &slots, Self.textGap) else { continue }
+                    guard translations, let gaps = declared.gaps(in: map, Self.textGap) else { continue }
                     reportTranslationGaps(gaps, of: field, onPage: index, context)
                 case .plain(let text)?:
                     if plainCopy, !PlainCopy.isLanguageNeutral(text) { plainFields.append((field.rawValue, node(of: field, in: pages[index]))) }
@@ -40,7 +40,7 @@ extension AuditRun {
             for field in Page.Field.textListFields {
                 switch pages[index].textList(field) {
                 case .localized(let map)?:
-                    guard translations, let gaps = Self.gaps(in: map, slots: &slots, Self.listGap) else { continue }
+                    guard translations, let gaps = declared.gaps(in: map, Self.listGap) else { continue }
                     reportTranslationGaps(gaps, of: field, onPage: index, context)
                 case .plain(let list)?:
                     if plainCopy, list.contains(where: { !PlainCopy.isLanguageNeutral($0) }) {
@@ -54,7 +54,7 @@ extension AuditRun {
                 for option in options.indices {
                     switch options[option].label {
                     case .localized(let map):
-                        guard translations, let gaps = Self.gaps(in: map, slots: &slots, Self.textGap) else { continue }
+                        guard translations, let gaps = declared.gaps(in: map, Self.textGap) else { continue }
                         reportTranslationGaps(
                             gaps, what: "Page \(Format.quoted(pages[index].id)) option \(Format.quoted(options[option].value)) label",
                             funnel: funnel, fieldNode: node(of: .label, in: options[option]), about: context.page(index))
@@ -73,25 +73,6 @@ extension AuditRun {
         }
     }
 
-    /// Each declared locale whose copy in `map` has a gap, with the gap; nil when none has.
-    ///
-    /// Where each locale is among the map's keys comes from `slots`, which matches keys by their
-    /// bytes, as `OrderedMap` does, once per keys array.
-    private static func gaps<Value>(
-        in map: OrderedMap<Value>, slots: inout LocaleSlots, _ gap: (Value?) -> String?
-    ) -> [(locale: String, gap: String)]? {
-        let values = map.values
-        let positions = slots.positions(in: map)
-        var gaps: [(locale: String, gap: String)] = []
-        for (position, locale) in slots.locales.enumerated() {
-            let slot = positions[position]
-            if let problem = gap(slot < 0 ? nil : values[slot]) {
-                gaps.append((locale, problem))
-            }
-        }
-        return gaps.isEmpty ? nil : gaps
-    }
-
     private static func textGap(_ text: String?) -> String? {
         guard let text else { return "missing" }
         return Format.isBlank(text) ? "blank" : nil
@@ -105,7 +86,7 @@ extension AuditRun {
 
     /// Reports the gaps of the text or text list `field` of page `index`.
     private mutating func reportTranslationGaps(
-        _ gaps: [(locale: String, gap: String)], of field: Page.Field, onPage index: Int, _ context: FunnelContext
+        _ gaps: TranslationGaps, of field: Page.Field, onPage index: Int, _ context: FunnelContext
     ) {
         reportTranslationGaps(
             gaps, what: "Page \(Format.quoted(context.pages[index].id)) \(field.rawValue)", funnel: context.funnel,
@@ -113,16 +94,16 @@ extension AuditRun {
     }
 
     private mutating func reportTranslationGaps(
-        _ gaps: [(locale: String, gap: String)], what: String, funnel: Funnel, fieldNode: Int, about subject: FindingSubject
+        _ gaps: TranslationGaps, what: String, funnel: Funnel, fieldNode: Int, about subject: FindingSubject
     ) {
-        guard !gaps.isEmpty else { return }
+        guard gaps.count > 0, let first = gaps.listed.first else { return }
         // The first few of each list: pasted whole into each page's finding, N pages' gaps in N
         // declared locales made N² of text.
         let more = gaps.count > Format.listedLimit ? ", and \(gaps.count - Format.listedLimit) more" : ""
-        let listed = gaps.prefix(Format.listedLimit).map { "\(Format.quoted($0.locale)) (\($0.gap))" }.joined(separator: ", ") + more
+        let listed = gaps.listed.prefix(Format.listedLimit).map { "\(Format.quoted($0.locale)) (\($0.gap))" }.joined(separator: ", ") + more
         let plural = gaps.count == 1 ? "locale" : "locales"
         var anchor = fieldNode
-        if gaps.count == 1, let localeNode = document.value(at: fieldNode)[gaps[0].locale] {
+        if gaps.count == 1, let localeNode = document.value(at: fieldNode)[first.locale] {
             anchor = localeNode.index
         }
         report(
@@ -232,79 +213,121 @@ extension AuditRun {
     }
 }
 
-/// Where each of a funnel's declared locales is among a locale map's keys: its position, or -1
-/// when the map lacks it. Keys are matched by their bytes (`ExactKey`), as `OrderedMap` matches them.
+/// A text's `translation-missing` gaps: how many declared locales it has no usable copy for
+/// (one per declaration: a locale declared twice and missing is two), and the first
+/// `Format.listedLimit` of them in declaration order, each with what is wrong (`missing`, `blank`, …).
+struct TranslationGaps {
+    let count: Int
+    let listed: [(locale: String, gap: String)]
+}
+
+/// A funnel's declared locales, matched against each localized text's map by the keys' bytes
+/// (`ExactKey`, as `OrderedMap` matches them): a text's gaps (`gaps(in:_:)`) in work that grows
+/// with the text's own locales, not with every locale the funnel declares.
 ///
-/// The decoder shares one keys array among consecutive maps written with the same keys in the
-/// same order, so positions are remembered by the keys array's storage: the last few arrays are
-/// held (so their storage cannot be freed and reused for other keys while remembered), and most
-/// maps of a funnel are matched without comparing a key.
-struct LocaleSlots {
-    /// The funnel's declared locales, in order.
-    let locales: [String]
-    private var remembered: [(keys: [String], positions: [Int])] = []
-    private var nextReplaced = 0
-    static let rememberedLimit = 4
+/// A funnel declaring N locales, whose N pages each have copy in one of them, has N - 1 gaps on
+/// every page. Found by going through the declared locales for each text (as the check did), they
+/// made its time quadratic in a file of linear size: 1.8 s for 10,000 pages and locales, 41 times
+/// the time of 1,000. Here each of a text's keys that is a declared locale with usable copy rules
+/// out every declaration of that locale, and the rest are the gaps; the first few are then found
+/// in declaration order, passing over only locales the text has.
+struct DeclaredLocales {
+    /// How many locales are declared, repeats included.
+    private let declaredCount: Int
+    /// The distinct declared locales in order of first declaration, each with its first position
+    /// among the declarations.
+    private let distinct: OrderedMap<Int>
+    /// How many times each distinct locale is declared.
+    private let declarations: [Int]
+    /// For each declaration, the position of the next one of the same locale, or -1; empty when no
+    /// locale is declared twice.
+    private let nextSame: [Int]
+    /// Per distinct locale: the number of the last text whose map has it, and that copy's gap
+    /// (nil when usable). Numbers start at 1, so 0 is no text.
+    private var seenIn: [UInt32]
+    private var problem: [String?]
+    /// The number of the text last matched (internal: a test starts it near the wraparound).
+    var textNumber: UInt32 = 0
 
-    init(locales: [String]) {
-        self.locales = locales
-    }
-
-    /// Each locale's position among `map`'s keys, or -1.
-    ///
-    /// A remembered keys array answers when it is `map`'s, or when each of its keys is the same
-    /// string value as `map`'s (`ExactKey.sameRepresentation`): the decoder makes a repeated key
-    /// once per thread, and a locale is short enough to be stored inline, so the locale maps of
-    /// texts decoded in other entries nearly always have keys of the same values in arrays of their own.
-    mutating func positions<Value>(in map: OrderedMap<Value>) -> [Int] {
-        let keys = map.keys
-        let storage = keys.withUnsafeBufferPointer { $0.baseAddress }
-        for entry in remembered
-        where entry.keys.count == keys.count && entry.keys.withUnsafeBufferPointer({ $0.baseAddress }) == storage {
-            return entry.positions
-        }
-        for entry in remembered where entry.keys.count == keys.count && Self.sameValues(entry.keys, keys) {
-            return entry.positions
-        }
-        let positions = Self.positions(of: locales, in: map)
-        if remembered.count < Self.rememberedLimit {
-            remembered.append((keys, positions))
-        } else {
-            remembered[nextReplaced] = (keys, positions)
-            nextReplaced = (nextReplaced + 1) % Self.rememberedLimit
-        }
-        return positions
-    }
-
-    /// True when each of `lhs` is the same string value as the key at its place in `rhs` (of the
-    /// same count): then they hold the same bytes. False says nothing.
-    private static func sameValues(_ lhs: [String], _ rhs: [String]) -> Bool {
-        for index in lhs.indices where !ExactKey.sameRepresentation(lhs[index], rhs[index]) {
-            return false
-        }
-        return true
-    }
-
-    /// Each locale's position among `map`'s keys, or -1. A map usually lists the declared locales
-    /// in their order, so each is tried first at its own position; the rest are looked up in the
-    /// map together (`OrderedMap.indices(of:)`: a scan of a few keys, or the index the map keeps
-    /// from its decoding), so many locales in another order cost linear work and no second index.
-    static func positions<Value>(of locales: [String], in map: OrderedMap<Value>) -> [Int] {
-        let keys = map.keys
-        var positions = [Int](repeating: -1, count: locales.count)
-        var elsewhere: [Int] = []
+    init(_ locales: [String]) {
+        declaredCount = locales.count
+        var distinct = OrderedMap<Int>()
+        var declarations: [Int] = []
+        var lastPosition: [Int] = []
+        var nextSame: [Int] = []
         for (position, locale) in locales.enumerated() {
-            if position < keys.count && ExactKey.same(keys[position], locale) {
-                positions[position] = position
+            if let index = distinct.index(of: locale) {
+                if nextSame.isEmpty { nextSame = [Int](repeating: -1, count: locales.count) }
+                nextSame[lastPosition[index]] = position
+                lastPosition[index] = position
+                declarations[index] += 1
             } else {
-                elsewhere.append(position)
+                distinct.set(position, for: locale)
+                declarations.append(1)
+                lastPosition.append(position)
             }
         }
-        guard !elsewhere.isEmpty else { return positions }
-        for (position, found) in zip(elsewhere, map.indices(of: elsewhere.map { locales[$0] })) {
-            positions[position] = found ?? -1
+        self.distinct = distinct
+        self.declarations = declarations
+        self.nextSame = nextSame
+        seenIn = [UInt32](repeating: 0, count: declarations.count)
+        problem = [String?](repeating: nil, count: declarations.count)
+    }
+
+    /// The gaps of the text whose copy per locale is `map`; nil when it has none. `gap` says what
+    /// is wrong with a locale's copy (nil when it is usable), and with no copy at all (`gap(nil)`,
+    /// never nil).
+    mutating func gaps<Value>(in map: OrderedMap<Value>, _ gap: (Value?) -> String?) -> TranslationGaps? {
+        guard declaredCount > 0 else { return nil }
+        textNumber &+= 1
+        if textNumber == 0 {
+            for index in seenIn.indices { seenIn[index] = 0 }
+            textNumber = 1
         }
-        return positions
+        // Every declaration of a locale this text has usable copy for is not a gap.
+        var usable = 0
+        let keys = map.keys
+        let values = map.values
+        func note(_ position: Int, _ index: Int?) {
+            guard let index else { return }
+            let found = gap(values[position])
+            seenIn[index] = textNumber
+            problem[index] = found
+            if found == nil { usable += declarations[index] }
+        }
+        // A few keys are looked up one by one; many, a block at a time (`OrderedMap.indices(of:)`).
+        if keys.count <= OrderedMap<Int>.linearLimit {
+            for position in keys.indices { note(position, distinct.index(of: keys[position])) }
+        } else {
+            for (position, index) in zip(keys.indices, distinct.indices(of: keys)) { note(position, index) }
+        }
+        let count = declaredCount - usable
+        guard count > 0 else { return nil }
+        // The first few gaps in declaration order. They are among the declarations of the first
+        // `limit` locales (by first declaration) that are gaps: those give `limit` gaps at or before
+        // the last one's first declaration, and every other gap comes after it. Going through the
+        // locales in that order passes over only the ones the text has usable copy for.
+        let limit = Format.listedLimit
+        let missing = gap(nil) ?? "missing"
+        let locales = distinct.keys
+        let firstPositions = distinct.values
+        var found: [(position: Int, locale: String, gap: String)] = []
+        var gapLocales = 0
+        for index in locales.indices where gapLocales < limit {
+            let has = seenIn[index] == textNumber
+            if has, problem[index] == nil { continue }
+            let what = has ? problem[index]! : missing
+            var position = firstPositions[index]
+            var taken = 0
+            while position >= 0, taken < limit {
+                found.append((position, locales[index], what))
+                taken += 1
+                position = nextSame.isEmpty ? -1 : nextSame[position]
+            }
+            gapLocales += 1
+        }
+        if !nextSame.isEmpty { found.sort { $0.position < $1.position } }
+        return TranslationGaps(count: count, listed: found.prefix(limit).map { ($0.locale, $0.gap) })
     }
 }
 

@@ -586,8 +586,7 @@ extension EntryDecoder {
     /// than built again, and the values are read straight from the members.
     ///
     /// The last map's keys are kept in the thread's `StringCache` (`RecentLocales`), so they are
-    /// shared from entry to entry as well: an export's funnels nearly all declare the same locales,
-    /// and the audit matches a funnel's locales against a keys array once (`LocaleSlots`).
+    /// shared from entry to entry as well: an export's funnels nearly all declare the same locales.
     mutating func localeMap<T>(_ index: Int, _ value: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> OrderedMap<T> {
         var values: [T] = []
         let cache = strings.cache

@@ -9,7 +9,7 @@ import Testing
 /// - the media scan's verdict on a string's bytes (`MediaScan.isMediaURL(_:start:length:isMedia:)`),
 ///   where it gives one, and on the decoded text;
 /// - the media scan's key flags from the bytes (`keyFlags`) and from the decoded key;
-/// - `LocaleSlots`' positions and a search of the map's keys by their bytes.
+/// - `DeclaredLocales`' gaps of a text and the gaps found declaration by declaration.
 @Suite("audit fast paths: the same answers as their references")
 struct AuditFastPathTests {
     /// Strings that probe each fast path's edges: combining marks and prepended marks next to
@@ -177,35 +177,105 @@ struct AuditFastPathTests {
         return "\"\\u" + String(repeating: "0", count: 4 - hex.count) + hex + String(key.unicodeScalars.dropFirst()) + "\""
     }
 
-    /// Positions through `LocaleSlots`, remembered or not, are where a search of the map's keys by
-    /// their bytes finds each locale.
-    @Test func localeSlotsAgreeWithTheMap() {
+    /// The gaps each declared locale has, found declaration by declaration (as the check once did):
+    /// the reference for `DeclaredLocales.gaps(in:_:)`.
+    static func referenceGaps<Value>(
+        _ locales: [String], _ map: OrderedMap<Value>, _ gap: (Value?) -> String?
+    ) -> [(locale: String, gap: String)] {
+        locales.compactMap { locale in
+            let slot = map.keys.firstIndex { Array($0.utf8) == Array(locale.utf8) }
+            return gap(slot.map { map.values[$0] }).map { (locale, $0) }
+        }
+    }
+
+    static func textGap(_ text: String?) -> String? {
+        guard let text else { return "missing" }
+        return text.allSatisfy(\.isWhitespace) ? "blank" : nil
+    }
+
+    /// A text's gaps through `DeclaredLocales` are the reference's: the count, and the first
+    /// `Format.listedLimit` in declaration order with what is wrong, for declared lists with repeats
+    /// and canonical equivalents, maps with extra, blank and missing locales, small and large (past
+    /// the listed limit and the maps' linear search), many texts in turn through one funnel's locales.
+    @Test func declaredLocalesGiveTheReferenceGaps() {
+        let many = (0..<40).map { "l\($0)" }
         let localeLists: [[String]] = [
-            ["en", "de"], ["de", "en", "fr"], ["en", "en", "de"], [], ["e\u{301}", "é"], (0..<20).map { "l\($0)" },
-            (0..<20).reversed().map { "l\($0)" },
+            [], ["en"], ["en", "de"], ["de", "en", "fr"], ["en", "en", "de"], ["e\u{301}", "é"], many, many.reversed(),
+            many + many.prefix(15), (0..<30).map { "l\($0 % 7)" }, ["en", "de", "en", "fr", "de", "en"] + many.prefix(10),
         ]
         let keyLists: [[String]] = [
-            [], ["en"], ["en", "de"], ["de", "en"], ["de", "en", "fr"], ["é"], ["e\u{301}"], (0..<12).map { "l\($0)" },
-            (0..<12).reversed().map { "l\($0)" } + ["en", "de"], ["fr", "de"],
+            [], ["en"], ["en", "de"], ["de", "en"], ["de", "en", "fr"], ["é"], ["e\u{301}"], Array(many.prefix(12)),
+            many.prefix(12).reversed() + ["en", "de"], ["fr", "de"], Array(many), many.filter { $0.hasSuffix("3") },
+            (0..<7).map { "l\($0)" },
         ]
         for locales in localeLists {
-            var slots = LocaleSlots(locales: locales)
-            // Each keys list several times, through separate maps and through maps sharing keys.
-            for round in 0..<3 {
-                for (number, keys) in keyLists.enumerated() {
+            var declared = DeclaredLocales(locales)
+            // Each keys list with usable copy, then with every other locale's copy blank, twice.
+            for round in 0..<4 {
+                for keys in keyLists {
                     var map = OrderedMap<String>()
-                    for key in keys { map.set("\(key)-\(number)-\(round)", for: key) }
-                    let shared = OrderedMap<String>(keysOf: map, values: map.values.map { $0 + "'" })
-                    for current in [map, shared] {
-                        let positions = slots.positions(in: current)
-                        for (position, locale) in locales.enumerated() {
-                            // The reference: the key with the locale's bytes, searched.
-                            let expected = current.keys.firstIndex { Array($0.utf8) == Array(locale.utf8) } ?? -1
-                            #expect(positions[position] == expected, "\(locales) \(keys) \(locale)")
-                        }
+                    for (position, key) in keys.enumerated() {
+                        map.set(round % 2 == 1 && position.isMultiple(of: 2) ? " " : "copy \(key)", for: key)
                     }
+                    let expected = Self.referenceGaps(locales, map, Self.textGap)
+                    let gaps = declared.gaps(in: map, Self.textGap)
+                    #expect((gaps?.count ?? 0) == expected.count, "\(locales) \(keys)")
+                    let listed = gaps?.listed ?? []
+                    #expect(listed.map(\.locale) == expected.prefix(Format.listedLimit).map(\.locale), "\(locales) \(keys)")
+                    #expect(listed.map(\.gap) == expected.prefix(Format.listedLimit).map(\.gap), "\(locales) \(keys)")
                 }
             }
         }
+    }
+
+    /// Lists of strings: an empty list and a blank item are gaps, as a missing list is.
+    @Test func declaredLocalesGiveTheReferenceGapsOfLists() {
+        func listGap(_ list: [String]?) -> String? {
+            guard let list else { return "missing" }
+            if list.isEmpty { return "an empty list" }
+            return list.contains { $0.allSatisfy(\.isWhitespace) } ? "a blank item" : nil
+        }
+        let locales = ["en", "de", "fr", "de", "it"] + (0..<20).map { "l\($0)" }
+        var declared = DeclaredLocales(locales)
+        let lists: [[String]] = [[], ["a"], ["a", " "], ["b", "c"]]
+        for shift in 0..<lists.count {
+            var map = OrderedMap<[String]>()
+            for (position, key) in (locales.shuffledDeterministically(by: shift) + ["xx"]).enumerated() where position % 3 != 1 {
+                map.set(lists[(position + shift) % lists.count], for: key)
+            }
+            let expected = Self.referenceGaps(locales, map, listGap)
+            let gaps = declared.gaps(in: map, listGap)
+            #expect((gaps?.count ?? 0) == expected.count)
+            #expect((gaps?.listed ?? []).map { "\($0.locale) \($0.gap)" } == expected.prefix(Format.listedLimit).map { "\($0.locale) \($0.gap)" })
+        }
+    }
+
+    /// Texts are told apart by a number; when it wraps around, what earlier texts had is forgotten,
+    /// not taken for the next text's: the first text's marks carry the number the count restarts at.
+    @Test func declaredLocalesForgetEarlierTextsWhenTheirNumberWraps() {
+        let locales = ["en", "de", "fr"]
+        var declared = DeclaredLocales(locales)
+        var full = OrderedMap<String>()
+        for locale in locales { full.set("copy", for: locale) }
+        var english = OrderedMap<String>()
+        english.set("copy", for: "en")
+        #expect(declared.gaps(in: full, Self.textGap) == nil)
+        // As if 2³² - 2 more texts had come: the next one's number wraps around to the first one's.
+        declared.textNumber = UInt32.max
+        let wrapped = declared.gaps(in: english, Self.textGap)
+        #expect(wrapped?.count == 2)
+        #expect(wrapped?.listed.map(\.locale) == ["de", "fr"])
+        #expect(declared.gaps(in: english, Self.textGap)?.listed.map(\.locale) == ["de", "fr"])
+        #expect(declared.gaps(in: full, Self.textGap) == nil)
+    }
+}
+
+extension Array {
+    /// The elements rotated by `shift` places and every other pair swapped: a fixed reordering.
+    fileprivate func shuffledDeterministically(by shift: Int) -> [Element] {
+        guard !isEmpty else { return self }
+        var rotated = Array(self[(shift % count)...] + self[..<(shift % count)])
+        for index in stride(from: 0, to: rotated.count - 1, by: 2) { rotated.swapAt(index, index + 1) }
+        return rotated
     }
 }
