@@ -56,6 +56,45 @@ struct FunnelPageWorkTests {
         #expect(compared >= 200)
     }
 
+    /// The same on funnels made to probe the one-pass count: locales declared twice, keys that are
+    /// not declared or differ from a declared locale only in normalisation, blank and empty copy,
+    /// plain texts and lists with and without words, and many locales (past a map's linear search).
+    @Test func coverageCountsEachLocaleOnceThroughOnePass() throws {
+        let many = (0..<30).map { "l\($0)" }
+        let declaredLists: [[String]] = [
+            ["en"], ["en", "de"], ["en", "de", "en", "fr", "de"], ["e\u{301}", "é", "en"], many, many + ["en"] + many.prefix(5),
+        ]
+        /// A JSON object of `keys`, the value of each the JSON that `value` gives for its position.
+        func map(_ keys: [String], _ value: (Int) -> String) -> String {
+            "{" + keys.enumerated().map { "\"\($1)\":" + value($0) }.joined(separator: ",") + "}"
+        }
+        let empty = "\"\""
+        let pages = [
+            "{\"id\":\"p1\",\"type\":\"info\",\"title\":" + map(["en", "de", "xx", "é"]) { "\"Hello \($0)\"" }
+                + ",\"subtitle\":\"Plain words\",\"body\":\"42\",\"cta\":\(empty),\"benefits\":[\"One\",\"Two\"],\"features\":[\"1\",\"2\"],\"steps\":[\"a\",\(empty)]}",
+            "{\"id\":\"p2\",\"type\":\"info\",\"title\":" + map(Array(many.prefix(20)) + ["fr"]) { $0.isMultiple(of: 3) ? empty : "\"Copy\"" }
+                + ",\"benefits\":" + map(["en", "fr", "l3"]) { $0 == 1 ? "[]" : "[\"a\",\"b\"]" }
+                + ",\"features\":" + map(["de", "en"]) { _ in "[\"x\",\(empty)]" } + "}",
+            "{\"id\":\"p3\",\"type\":\"single_choice\",\"question_id\":\"q\",\"options\":[{\"label\":\"Yes\",\"value\":\"y\"},{\"label\":"
+                + map(["en", "e\u{301}"]) { _ in "\"Oui\"" } + ",\"value\":\"o\"},{\"label\":\(empty),\"value\":\"n\"}]}",
+        ]
+        for declared in declaredLists {
+            let locales = "[" + declared.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            let funnel = "{\"id\":\"f\",\"slug\":\"f\",\"defaultLocale\":\"\(declared[0])\",\"locales\":\(locales),\"pages\":[\(pages.joined(separator: ","))]}"
+            let text = "{\"formatVersion\":1,\"placements\":{\"p\":{\"placement\":{\"identifier\":\"p\",\"revision\":1},\"funnel\":\(funnel)}}}"
+            let decoded = try #require(FallbackFile(text: text).loadedEntries.first?.entry.funnel, "\(declared)")
+            let untranslated = Set(PlainCopy.untranslatedLocales(of: decoded).map(ExactKey.init))
+            let expected = declared.map { locale in
+                Self.referenceCoverage(of: decoded, locale: locale, plainIsUntranslated: untranslated.contains(ExactKey(locale)))
+            }
+            let counted = FunnelText.coverage(of: decoded)
+            #expect(counted.map(\.locale) == declared)
+            #expect(counted.map(\.coverage) == expected, "\(declared)")
+            // The probe reaches every kind of count.
+            #expect(expected.contains { $0.present > 0 } && expected.contains { $0.missing > 0 })
+        }
+    }
+
     /// A step's tooltip as `FunnelFlow` spelled it for every step when it was made.
     static func referenceSummaries(_ funnel: Funnel) -> [String] {
         let graph = FunnelGraph(funnel)
