@@ -313,7 +313,8 @@ struct DeclaredLocales {
         let firstPositions = distinct.values
         var found: [(position: Int, locale: String, gap: String)] = []
         var gapLocales = 0
-        for index in locales.indices where gapLocales < limit {
+        for index in locales.indices {
+            if gapLocales == limit { break }
             let has = seenIn[index] == textNumber
             if has, problem[index] == nil { continue }
             let what = has ? problem[index]! : missing
