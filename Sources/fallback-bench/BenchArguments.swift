@@ -30,7 +30,12 @@ enum BenchArguments {
     ]
 
     /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build).
-    static let scalingRows = ["placements", "pages", "options", "findings", "snapshots", "loops", "keys", "locales", "clauses", "marks"]
+    static let scalingRows = [
+        "placements", "pages", "options", "findings", "snapshots", "loops", "keys", "locales", "clauses", "marks", "page-locales",
+        "changed-clauses", "renamed-variants",
+    ]
+    /// The rows measured with another command than `check`, and only with it (no `-build` size).
+    static let scalingRowCommands = ["snapshots": "history", "renamed-variants": "history", "changed-clauses": "diff"]
 
     /// Flags followed by a positive whole number, each with what it sets.
     static let numbers: [(flag: String, help: String)] =
@@ -51,8 +56,8 @@ enum BenchArguments {
             ("--large-placements", "placements of the --large sample (default 100,000)"),
         ]
         + scalingRows.flatMap { row in
-            [("--scale-\(row)", "N of the \(row) row for \(row == "snapshots" ? "history" : "check")")]
-                + (row == "snapshots" ? [] : [("--scale-\(row)-build", "N of the \(row) row for build")])
+            [("--scale-\(row)", "N of the \(row) row for \(scalingRowCommands[row] ?? "check")")]
+                + (scalingRowCommands[row] != nil ? [] : [("--scale-\(row)-build", "N of the \(row) row for build")])
         }
 
     /// Checks `arguments` (without the program's name) flag by flag.

@@ -3,8 +3,8 @@ import Foundation
 
 /// One row of the scaling table: a dimension, the command that exercises it and its input at size n.
 struct ScalingCase {
-    enum Command: String {
-        case check, build, history
+    enum Command: String, CaseIterable {
+        case check, build, history, diff
     }
 
     var name: String
@@ -61,6 +61,18 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
     }
     let history = ScalingCase(
         name: "snapshots (history fold, 100 placements)", command: .history, size: optionValue("scale-snapshots", 20), input: releases)
+    /// Files written into a folder of their own, which the command reads (a release series for
+    /// `history`, the old and new snapshot for `diff`).
+    func folder(_ name: String, _ make: @escaping (Int) -> [String]) -> (Int, BenchFolder) throws -> String {
+        { size, folder in
+            let path = folder.file("\(name)-\(size)")
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            for (index, text) in make(size).enumerated() {
+                _ = try BenchFolder(existing: path).write(text, to: String(format: "release-%05d.json", index))
+            }
+            return path
+        }
+    }
     let rows: [[ScalingCase]] = [
         dimension("placements (sample)", "placements", check: 2_000, build: nil, ScalingInputs.placements),
         dimension("pages per funnel (branching quiz)", "pages", check: 20_000, build: 1_000, ScalingInputs.quizPages),
@@ -72,6 +84,15 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         dimension("locales of one text, in reverse order", "locales", check: 200_000, build: 10_000, ScalingInputs.reversedLocales),
         dimension("clauses on unknown values of N options", "clauses", check: 20_000, build: 3_000, ScalingInputs.unknownOptionValues),
         dimension("N combining marks in every id and text", "marks", check: 40_000, build: 20_000, ScalingInputs.combiningMarks),
+        dimension("N pages, each missing N declared locales", "page-locales", check: 5_000, build: 500, ScalingInputs.pagesMissingLocales),
+        [
+            ScalingCase(
+                name: "N clauses of a rule, every value changed", command: .diff, size: optionValue("scale-changed-clauses", 20_000),
+                input: folder("changed-clauses") { ScalingInputs.changedClauses($0) }),
+            ScalingCase(
+                name: "N variants of an experiment, all renamed", command: .history, size: optionValue("scale-renamed-variants", 5_000),
+                input: folder("renamed-variants") { ScalingInputs.renamedVariants($0) }),
+        ],
     ]
     return rows.flatMap { $0 }
 }
@@ -93,6 +114,7 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
             try? FileManager.default.createDirectory(atPath: outputs.path, withIntermediateDirectories: true)
             return site.build([input], out: outputs.file("site-\(built)"))
         case .history: return site.history([input])
+        case .diff: return site.diff(old: (input as NSString).appendingPathComponent("release-00000.json"), new: (input as NSString).appendingPathComponent("release-00001.json"))
         }
     }
     // What each command costs on an empty input: process start-up, taken off every time below.
@@ -102,16 +124,18 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
     let emptyFolder = inputs.file("empty-history")
     try FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: true)
     try BenchFolder(existing: emptyFolder).write(ScalingInputs.empty, to: "release-00000.json")
+    try BenchFolder(existing: emptyFolder).write(ScalingInputs.empty, to: "release-00001.json")
     var startUp: [ScalingCase.Command: Double] = [:]
-    for kind in [ScalingCase.Command.check, .build, .history] {
-        let input = kind == .history ? emptyFolder : empty
+    for kind in ScalingCase.Command.allCases {
+        let input = kind == .history || kind == .diff ? emptyFolder : empty
         startUp[kind] = try measureChild(runs: runs * ScalingResult.smallRunsPerRound) { _ in command(kind, input) }.best.cpuSeconds
     }
     print("")
     print("scaling: whole fallback-site processes in \(runs) rounds, each \(ScalingResult.smallRunsPerRound) runs of N back to back then one of 10N; N's figures are "
         + "a round's mean run, best round; 10N's the best run. The ratio is of CPU time, steadier on a busy")
     print("machine, less the CPU time of the same command on an empty input (start-up: check \(decimal(startUp[.check]! * 1000, places: 0)) ms, "
-        + "build \(decimal(startUp[.build]! * 1000, places: 0)) ms, history \(decimal(startUp[.history]! * 1000, places: 0)) ms); linear is under 12× for 10× the input")
+        + "build \(decimal(startUp[.build]! * 1000, places: 0)) ms, history \(decimal(startUp[.history]! * 1000, places: 0)) ms, "
+        + "diff \(decimal(startUp[.diff]! * 1000, places: 0)) ms); linear is under 12× for 10× the input")
     let columns: [(String, Int)] = [
         ("dimension", 46), ("command", 8), ("N", 10), ("wall", 9), ("user", 9), ("sys", 9), ("peak", 8), ("10N", 10), ("wall", 9), ("user", 9), ("sys", 9),
         ("peak", 8),

@@ -89,6 +89,44 @@ enum ScalingInputs {
         return #"{"formatVersion":1,"placements":{\#(entries.joined(separator: ","))}}"#
     }
 
+    /// One placement whose funnel declares `count` locales besides `en` and has `count` pages, each
+    /// titled in `en` only: every page misses every other locale. The check counts each page's gaps
+    /// and names the first few; the funnel page counts each locale's coverage (both once went
+    /// through every locale for every text: quadratic in a file of linear size).
+    static func pagesMissingLocales(_ count: Int) -> String {
+        let numbers = (0..<max(count, 1)).map(sevenDigits)
+        let pages = numbers.map { #"{"id":"page_\#($0)","title":{"en":"Page \#($0)"},"type":"info"}"# }
+        let declared = #"["en",\#(numbers.map { #""l\#($0)""# }.joined(separator: ","))]"#
+        return file(funnelPages: pages, locales: declared)
+    }
+
+    /// Two releases of one placement whose question page has a rule of `count` clauses, each on its
+    /// own question, every clause's value changed in the second: `diff` pairs the clauses by
+    /// question id (once by searching the other release's for each: quadratic).
+    static func changedClauses(_ count: Int) -> [String] {
+        ["yes", "no"].map { value in
+            let clauses = (0..<max(count, 1)).map { #"{"op":"eq","question_id":"q\#(sevenDigits($0))","value":"\#(value)"}"# }
+            let rule = #"{"condition":{"clauses":[\#(clauses.joined(separator: ","))],"op":"any"},"goto":"done","id":"rule"}"#
+            let question = #"{"id":"question","next_rules":[\#(rule)],"question_id":"q0000000","title":"Ready?","type":"yes_no"}"#
+            return file(funnelPages: [question, #"{"id":"done","title":"Done","type":"success"}"#])
+        }
+    }
+
+    /// Two releases, a day apart, of one placement serving an experiment of `count` variants, each
+    /// with a small funnel of its own; the second renames every variant. `history` pairs variants
+    /// by id (once by searching the other release's for each: quadratic).
+    static func renamedVariants(_ count: Int) -> [String] {
+        (0..<2).map { release in
+            let variants = (0..<max(count, 1)).map { index in
+                let number = sevenDigits(index)
+                let funnel = #"{"id":"fnl_\#(number)","name":"F","pages":[{"id":"welcome","title":"Hi","type":"welcome"}],"slug":"f\#(number)"}"#
+                return #"{"funnel":\#(funnel),"variantId":"r\#(release)_\#(number)","weight":1}"#
+            }
+            let experiment = #"{"id":"exp","key":"k","variants":[\#(variants.joined(separator: ","))]}"#
+            return #"{"formatVersion":1,"generatedAt":\#(1_764_000_000_000 + release * 86_400_000),"placements":{"p":{"experiment":\#(experiment),"placement":{"identifier":"p","revision":\#(release + 1)}}}}"#
+        }
+    }
+
     /// The tests' branching quiz with `count` pages (`SampleFunnel`).
     static func quizPages(_ count: Int) -> String { SampleFunnel.fileText(pageCount: max(count, 2)) }
 

@@ -133,6 +133,11 @@ struct SiteCommands {
         return ChildCommand(executable, ["history"] + source + ["--format", "json", "--fail-on", "never", "--now", Self.now])
     }
 
+    /// `diff OLD NEW --format json`, exit 0 whatever changes.
+    func diff(old: String, new: String) -> ChildCommand {
+        ChildCommand(executable, ["diff", old, new, "--format", "json", "--fail-on", "never"])
+    }
+
     /// Writes the `placements`-placement sample of `seed` to `path` (untimed).
     func writeSample(placements: Int, seed: Int, to path: String) throws {
         _ = try ChildCommand(executable, ["sample", "--placements", String(placements), "--seed", String(seed), "--out", path]).run()

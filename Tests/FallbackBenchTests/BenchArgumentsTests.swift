@@ -9,6 +9,7 @@ import Testing
         [], ["--validation-only"], ["--runs", "3"], ["--site-only", "--site-runs", "1", "--site-placements", "200"],
         ["--git", "--git-commits", "50", "--large", "--large-placements", "20000"],
         ["--scaling-only", "--scale-pages", "100", "--scale-pages-build", "10", "--scale-snapshots", "4"],
+        ["--scaling-only", "--scale-changed-clauses", "100", "--scale-renamed-variants", "10", "--scale-page-locales-build", "5"],
         ["--site-only", "--no-settle-wait"], ["--validation-only", "--idle-seconds", "20"],
     ])
     func runsWithKnownFlags(_ arguments: [String]) {
@@ -27,6 +28,7 @@ import Testing
         (["--runs", "0"], "--runs needs a positive whole number, not '0'"),
         (["--placements", "-5"], "--placements needs a positive whole number, not '-5'"),
         (["--scale-snapshots-build", "3"], "unknown argument '--scale-snapshots-build'"),
+        (["--scale-changed-clauses-build", "3"], "unknown argument '--scale-changed-clauses-build'"),
         (["--site-only", "1000"], "unknown argument '1000'"),
         (["--runs", "3", "--validation-only", "extra"], "unknown argument 'extra'"),
         (["--\u{1B}[31mred"], "unknown argument '--<U+001B>[31mred'"),

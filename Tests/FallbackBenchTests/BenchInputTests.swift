@@ -134,4 +134,41 @@ import Testing
         #expect(Set(first).count == 3)
         #expect(first.allSatisfy { FallbackFile(text: $0).loadedCount > 0 })
     }
+
+    /// Every page misses every locale but `en`: one finding a page, counting all of them and
+    /// naming the first few.
+    @Test(arguments: [1, 13, 300])
+    func everyPageMissesEveryOtherLocale(count: Int) throws {
+        let (file, funnel) = try load(ScalingInputs.pagesMissingLocales(count))
+        #expect(funnel.pages.count == count)
+        #expect(funnel.locales?.count == count + 1)
+        let gaps = Audit().findings(in: file).filter { $0.ruleId == Rule.translationMissing.id }
+        #expect(gaps.count == count)
+        let more = count > Format.listedLimit ? ", and \(count - Format.listedLimit) more" : ""
+        #expect(gaps.allSatisfy { $0.message.contains(#""l\#(ScalingInputs.sevenDigits(0))" (missing)"#) && $0.message.contains("\(more), though") })
+    }
+
+    /// The two releases differ only in every clause's value, so the diff pairs all `count` clauses.
+    @Test(arguments: [1, 9, 400])
+    func changedClausesDifferInEveryValue(count: Int) throws {
+        let releases = ScalingInputs.changedClauses(count)
+        #expect(releases.count == 2)
+        let rules = try releases.map { text in try #require(load(text).funnel.pages[0].nextRules?.first) }
+        let clauses = rules.map(\.condition.clauses)
+        #expect(clauses.map(\.count) == [count, count])
+        #expect(clauses[0].map(\.questionId) == clauses[1].map(\.questionId))
+        #expect(Set(clauses[0].map(\.questionId)).count == count)
+        #expect(releases[0].replacingOccurrences(of: #""value":"yes""#, with: #""value":"no""#) == releases[1])
+    }
+
+    /// The second release serves the same experiment with every variant renamed, a day later.
+    @Test(arguments: [1, 9, 400])
+    func renamedVariantsShareNoId(count: Int) throws {
+        let files = ScalingInputs.renamedVariants(count).map { FallbackFile(text: $0) }
+        #expect(files.map(\.loadedCount) == [1, 1])
+        let variants = try files.map { try #require($0.loadedEntries.first?.entry.experiment?.variants) }
+        #expect(variants.map(\.count) == [count, count])
+        #expect(Set(variants[0].map(\.variantId)).isDisjoint(with: variants[1].map(\.variantId)))
+        #expect(files[1].generatedAt?.number?.reading != files[0].generatedAt?.number?.reading)
+    }
 }
