@@ -234,13 +234,17 @@ struct DifferenceSearch {
     /// element is an object that has one and no two share it.
     private static func keys(_ elements: [JSONDocument.Value], _ field: String) -> (keys: [String], positions: [ExactKey: Int])? {
         var keys: [String] = []
-        keys.reserveCapacity(elements.count)
         var positions: [ExactKey: Int] = [:]
-        positions.reserveCapacity(elements.count)
         for element in elements {
             guard element.kind == .object, let key = element[field]?.string,
                 positions.updateValue(keys.count, forKey: ExactKey(key)) == nil
             else { return nil }
+            // Room for every element once the first has a key (an array of other values under a
+            // keyed array's name gives up at its first element).
+            if keys.isEmpty {
+                keys.reserveCapacity(elements.count)
+                positions.reserveCapacity(elements.count)
+            }
             keys.append(key)
         }
         return (keys, positions)

@@ -124,10 +124,13 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
     let emptyFolder = inputs.file("empty-history")
     try FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: true)
     try BenchFolder(existing: emptyFolder).write(ScalingInputs.empty, to: "release-00000.json")
-    try BenchFolder(existing: emptyFolder).write(ScalingInputs.empty, to: "release-00001.json")
+    // `diff` reads the first two releases of a folder (as its rows' inputs are written).
+    let emptyPair = inputs.file("empty-diff")
+    try FileManager.default.createDirectory(atPath: emptyPair, withIntermediateDirectories: true)
+    for name in ["release-00000.json", "release-00001.json"] { try BenchFolder(existing: emptyPair).write(ScalingInputs.empty, to: name) }
     var startUp: [ScalingCase.Command: Double] = [:]
     for kind in ScalingCase.Command.allCases {
-        let input = kind == .history || kind == .diff ? emptyFolder : empty
+        let input = kind == .history ? emptyFolder : kind == .diff ? emptyPair : empty
         startUp[kind] = try measureChild(runs: runs * ScalingResult.smallRunsPerRound) { _ in command(kind, input) }.best.cpuSeconds
     }
     print("")
