@@ -19,7 +19,9 @@ extension AuditRun {
         let translations = isEnabled(.translationMissing) && !(funnel.locales?.isEmpty ?? true)
         let plainCopy = isEnabled(.textNotLocalized) && PlainCopy.hasUntranslatedLocales(funnel)
         guard translations || plainCopy else { return }
-        var declared = DeclaredLocales(funnel.locales ?? [])
+        // Indexed only when the translations are checked (a funnel whose copy is checked for plain
+        // texts alone does not look its locales up).
+        var declared = DeclaredLocales(translations ? funnel.locales ?? [] : [])
         // Spelled for the first page reported: most funnels have none.
         var wording: PlainCopyWording?
         let pages = context.pages
@@ -234,44 +236,72 @@ struct TranslationGaps {
 struct DeclaredLocales {
     /// How many locales are declared, repeats included.
     private let declaredCount: Int
-    /// The distinct declared locales in order of first declaration, each with its first position
-    /// among the declarations.
-    private let distinct: OrderedMap<Int>
-    /// How many times each distinct locale is declared.
+    /// The distinct declared locales in order of first declaration: the declared list itself when
+    /// no locale repeats (then a locale's distinct index is its position).
+    private let distinct: [String]
+    /// The distinct locales' index, when they are more than a scan's worth (`OrderedMap.linearLimit`).
+    private let lookup: OrderedMap<Int>?
+    /// Only when a locale repeats: each distinct locale's first position among the declarations,
+    /// how many times it is declared, and for each declaration the position of the next one of
+    /// the same locale (or -1).
+    private let firstPositions: [Int]
     private let declarations: [Int]
-    /// For each declaration, the position of the next one of the same locale, or -1; empty when no
-    /// locale is declared twice.
     private let nextSame: [Int]
-    /// Per distinct locale: the number of the last text whose map has it, and that copy's gap
-    /// (nil when usable). Numbers start at 1, so 0 is no text.
-    private var seenIn: [UInt32]
-    private var problem: [String?]
+    /// Per distinct locale: the number of the last text whose map has it, and that copy's gap (nil
+    /// when usable), set only for a text with gaps. Numbers start at 1, so 0 is no text. Made at
+    /// the first text with gaps.
+    private var marks: [Mark] = []
     /// The number of the text last matched (internal: a test starts it near the wraparound).
     var textNumber: UInt32 = 0
+    /// The keys of the last map matched, each one's distinct index (-1 for none): the decoder
+    /// shares one keys array among the consecutive maps of a funnel written with the same keys, so
+    /// most texts are matched without looking a key up. The array is held, so its storage is not
+    /// reused for other keys while it is remembered.
+    private var lastKeys: [String] = []
+    private var lastIndices: [Int] = []
 
+    private struct Mark {
+        var text: UInt32
+        var problem: String?
+    }
+
+    /// The index of a funnel's `locales`. Nothing is allocated for a few locales that do not
+    /// repeat, as nearly every funnel declares; the marks are made at the first text.
     init(_ locales: [String]) {
         declaredCount = locales.count
-        var distinct = OrderedMap<Int>()
+        let few = locales.count <= OrderedMap<Int>.linearLimit
+        if few, !locales.indices.contains(where: { position in locales[..<position].contains { ExactKey.same($0, locales[position]) } }) {
+            (distinct, lookup, firstPositions, declarations, nextSame) = (locales, nil, [], [], [])
+            return
+        }
+        var map = OrderedMap<Int>()
         var declarations: [Int] = []
         var lastPosition: [Int] = []
         var nextSame: [Int] = []
         for (position, locale) in locales.enumerated() {
-            if let index = distinct.index(of: locale) {
+            if let index = map.index(of: locale) {
                 if nextSame.isEmpty { nextSame = [Int](repeating: -1, count: locales.count) }
                 nextSame[lastPosition[index]] = position
                 lastPosition[index] = position
                 declarations[index] += 1
             } else {
-                distinct.set(position, for: locale)
+                map.set(position, for: locale)
                 declarations.append(1)
                 lastPosition.append(position)
             }
         }
-        self.distinct = distinct
-        self.declarations = declarations
-        self.nextSame = nextSame
-        seenIn = [UInt32](repeating: 0, count: declarations.count)
-        problem = [String?](repeating: nil, count: declarations.count)
+        let repeats = map.count < locales.count
+        distinct = repeats ? map.keys : locales
+        lookup = map.count > OrderedMap<Int>.linearLimit ? map : nil
+        firstPositions = repeats ? map.values : []
+        self.declarations = repeats ? declarations : []
+        self.nextSame = repeats ? nextSame : []
+    }
+
+    /// The distinct index of the declared locale with `key`'s bytes; nil when none is.
+    private func distinctIndex(of key: String) -> Int? {
+        if let lookup { return lookup.index(of: key) }
+        return distinct.firstIndex { ExactKey.same($0, key) }
     }
 
     /// The gaps of the text whose copy per locale is `map`; nil when it has none. `gap` says what
@@ -279,49 +309,62 @@ struct DeclaredLocales {
     /// never nil).
     mutating func gaps<Value>(in map: OrderedMap<Value>, _ gap: (Value?) -> String?) -> TranslationGaps? {
         guard declaredCount > 0 else { return nil }
-        textNumber &+= 1
-        if textNumber == 0 {
-            for index in seenIn.indices { seenIn[index] = 0 }
-            textNumber = 1
-        }
-        // Every declaration of a locale this text has usable copy for is not a gap.
-        var usable = 0
+        // Each key's distinct index; many keys are looked up a block at a time in a large index
+        // (`OrderedMap.indices(of:)`).
         let keys = map.keys
-        let values = map.values
-        func note(_ position: Int, _ index: Int?) {
-            guard let index else { return }
-            let found = gap(values[position])
-            seenIn[index] = textNumber
-            problem[index] = found
-            if found == nil { usable += declarations[index] }
+        // The same keys: the same array, or the same string values (the decoder makes a repeated
+        // locale once per thread, and a locale is short enough to be stored inline, so maps decoded
+        // apart nearly always have keys of the same values).
+        let sameKeys = keys.count == lastKeys.count
+            && (keys.withUnsafeBufferPointer { $0.baseAddress } == lastKeys.withUnsafeBufferPointer { $0.baseAddress }
+                || zip(keys, lastKeys).allSatisfy { ExactKey.sameRepresentation($0, $1) })
+        if !sameKeys {
+            if let lookup, keys.count > OrderedMap<Int>.linearLimit {
+                lastIndices = lookup.indices(of: keys).map { $0 ?? -1 }
+            } else {
+                lastIndices = keys.map { distinctIndex(of: $0) ?? -1 }
+            }
+            lastKeys = keys
         }
-        // A few keys are looked up one by one; many, a block at a time (`OrderedMap.indices(of:)`).
-        if keys.count <= OrderedMap<Int>.linearLimit {
-            for position in keys.indices { note(position, distinct.index(of: keys[position])) }
-        } else {
-            for (position, index) in zip(keys.indices, distinct.indices(of: keys)) { note(position, index) }
+        // Every declaration of a locale this text has usable copy for is not a gap. Most texts have
+        // none: they are answered by this count alone.
+        let values = map.values
+        var usable = 0
+        lastIndices.withUnsafeBufferPointer { indices in
+            for (position, index) in indices.enumerated() where index >= 0 && gap(values[position]) == nil {
+                usable += declarations.isEmpty ? 1 : declarations[index]
+            }
         }
         let count = declaredCount - usable
         guard count > 0 else { return nil }
+        // Which locales this text has, and what is wrong with their copy, for the listing.
+        if marks.isEmpty { marks = [Mark](repeating: Mark(text: 0, problem: nil), count: distinct.count) }
+        textNumber &+= 1
+        if textNumber == 0 {
+            for index in marks.indices { marks[index].text = 0 }
+            textNumber = 1
+        }
+        for (position, index) in lastIndices.enumerated() where index >= 0 {
+            marks[index] = Mark(text: textNumber, problem: gap(values[position]))
+        }
         // The first few gaps in declaration order. They are among the declarations of the first
         // `limit` locales (by first declaration) that are gaps: those give `limit` gaps at or before
         // the last one's first declaration, and every other gap comes after it. Going through the
         // locales in that order passes over only the ones the text has usable copy for.
         let limit = Format.listedLimit
         let missing = gap(nil) ?? "missing"
-        let locales = distinct.keys
-        let firstPositions = distinct.values
         var found: [(position: Int, locale: String, gap: String)] = []
         var gapLocales = 0
-        for index in locales.indices {
+        for index in distinct.indices {
             if gapLocales == limit { break }
-            let has = seenIn[index] == textNumber
-            if has, problem[index] == nil { continue }
-            let what = has ? problem[index]! : missing
-            var position = firstPositions[index]
+            let mark = marks[index]
+            let has = mark.text == textNumber
+            if has, mark.problem == nil { continue }
+            let what = has ? mark.problem! : missing
+            var position = firstPositions.isEmpty ? index : firstPositions[index]
             var taken = 0
             while position >= 0, taken < limit {
-                found.append((position, locales[index], what))
+                found.append((position, distinct[index], what))
                 taken += 1
                 position = nextSame.isEmpty ? -1 : nextSame[position]
             }

@@ -250,17 +250,22 @@ struct AuditFastPathTests {
         }
     }
 
-    /// Texts are told apart by a number; when it wraps around, what earlier texts had is forgotten,
-    /// not taken for the next text's: the first text's marks carry the number the count restarts at.
+    /// Texts with gaps are told apart by a number; when it wraps around, what earlier texts had is
+    /// forgotten, not taken for the next text's: the first text's marks carry the number the count
+    /// restarts at.
     @Test func declaredLocalesForgetEarlierTextsWhenTheirNumberWraps() {
         let locales = ["en", "de", "fr"]
         var declared = DeclaredLocales(locales)
-        var full = OrderedMap<String>()
-        for locale in locales { full.set("copy", for: locale) }
+        var partial = OrderedMap<String>()
+        partial.set("copy", for: "en")
+        partial.set("copy", for: "de")
         var english = OrderedMap<String>()
         english.set("copy", for: "en")
-        #expect(declared.gaps(in: full, Self.textGap) == nil)
-        // As if 2³² - 2 more texts had come: the next one's number wraps around to the first one's.
+        var full = partial
+        full.set("copy", for: "fr")
+        // Text number 1 has "en" and "de".
+        #expect(declared.gaps(in: partial, Self.textGap)?.listed.map(\.locale) == ["fr"])
+        // As if 2³² - 2 more texts with gaps had come: the next one's number wraps around to 1.
         declared.textNumber = UInt32.max
         let wrapped = declared.gaps(in: english, Self.textGap)
         #expect(wrapped?.count == 2)
