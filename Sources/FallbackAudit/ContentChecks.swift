@@ -266,7 +266,7 @@ struct DeclaredLocales {
     }
 
     /// The index of a funnel's `locales`. Nothing is allocated for a few locales that do not
-    /// repeat, as nearly every funnel declares; the marks are made at the first text.
+    /// repeat, as nearly every funnel declares; the marks are made at the first text with gaps.
     init(_ locales: [String]) {
         declaredCount = locales.count
         let few = locales.count <= OrderedMap<Int>.linearLimit
