@@ -84,15 +84,26 @@ struct StreamingWriteTests {
     }
 
     /// Records, at each page it is handed, how many pages were rendered and not yet handed over.
+    /// With `concurrent`, it takes the pages from several threads at once, as a build's temporary
+    /// folder does (`SiteSink.concurrentWrites(of:)`), and counts the pages taken that way.
     final class RecordingSink: SiteSink, @unchecked Sendable {
         private let lock = NSLock()
+        private let concurrent: Bool
         private var rendered = 0
         private(set) var handedOver = 0
+        private(set) var handedOverConcurrently = 0
         private(set) var mostUnwritten = 0
         private(set) var paths: [String] = []
 
+        init(concurrent: Bool = false) { self.concurrent = concurrent }
+
         /// The builder's progress: `done` pages rendered.
-        func rendered(_ done: Int) { lock.withLock { rendered = max(rendered, done) } }
+        func rendered(_ done: Int) {
+            lock.withLock {
+                rendered = max(rendered, done)
+                mostUnwritten = max(mostUnwritten, rendered - handedOver)
+            }
+        }
 
         func write(_ path: String, _ bytes: [UInt8]) throws {
             lock.withLock {
@@ -100,6 +111,14 @@ struct StreamingWriteTests {
                 guard path.hasSuffix(".html") else { return }
                 handedOver += 1
                 mostUnwritten = max(mostUnwritten, rendered - handedOver + 1)
+            }
+        }
+
+        func concurrentWrites(of paths: [String]) throws -> SiteFileWrite? {
+            guard concurrent else { return nil }
+            return { path, bytes in
+                try self.write(path, bytes)
+                if path.hasSuffix(".html") { self.lock.withLock { self.handedOverConcurrently += 1 } }
             }
         }
     }
@@ -122,6 +141,36 @@ struct StreamingWriteTests {
         // Pages in the model's order, then the assets by path, then the search index: the same
         // files as the in-memory site.
         #expect(Array(sink.paths.prefix(pageCount)) == model.pages.map(\.path))
+        #expect(sink.paths.last == SearchIndex.path)
+        #expect(sink.paths.sorted() == (try builder.files()).keys.sorted())
+    }
+
+    /// A build's own path: each page is written by the thread that rendered it, so however many
+    /// pages the site has, no more pages are rendered and unwritten at once than there are cores
+    /// (`SiteBuilder.renderAndWriteConcurrently`). A path that rendered pages ahead of their writes
+    /// (all of them first, or a batch) reports them rendered before they are written, and fails.
+    @Test func theConcurrentPathHoldsNoMorePagesUnwrittenThanThereAreCores() throws {
+        let model = try Self.model()
+        let builder = SiteBuilder(model: model, theme: try Self.theme())
+        let pageCount = model.pages.count
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        try #require(pageCount > 4 * cores, "the fixture must have many more pages than cores")
+        var sink = RecordingSink(concurrent: true)
+        let recorder = sink
+        let reports = WriteCounter()
+        try builder.write(to: &sink) { done, total in
+            #expect(total == pageCount)
+            recorder.rendered(done)
+            _ = reports.next()
+        }
+        #expect(sink.handedOverConcurrently == pageCount, "every page comes through the concurrent write")
+        #expect(sink.handedOver == pageCount)
+        #expect(reports.writes == pageCount, "progress is reported for every page")
+        // Pages reported rendered and not yet written, at each report and each write.
+        #expect(sink.mostUnwritten <= cores)
+        // Pages in any order, then the assets by path, then the search index: the same files as
+        // the in-memory site.
+        #expect(Set(sink.paths.prefix(pageCount)) == Set(model.pages.map(\.path)))
         #expect(sink.paths.last == SearchIndex.path)
         #expect(sink.paths.sorted() == (try builder.files()).keys.sorted())
     }
