@@ -525,13 +525,23 @@ struct MediaScan {
 
     /// How many URLs a scan spells out with their paths (all of them are counted).
     private let listingLimit: Int
+    /// How a member's key is written in a spelled path; nil: as it is.
+    private let keySpelling: ((String) -> String)?
+    /// `keySpelling` of each key node met, so that a key under many URLs is spelled once.
+    private var spelledKeys: [Int: String] = [:]
 
     /// A scan of `document`'s values that remembers its results in `memory` (one of its own when
-    /// nil); scans that share a memory must share the document and the listing limit.
-    init(document: JSONDocument, listingLimit: Int = FoundMedia.listedLimit, memory: MediaScanMemory? = nil) {
+    /// nil); scans that share a memory must share the document and the listing limit. With
+    /// `keySpelling`, each member's key in a spelled path is that of its text (and `memory` is not
+    /// to be shared with scans without it).
+    init(
+        document: JSONDocument, listingLimit: Int = FoundMedia.listedLimit, memory: MediaScanMemory? = nil,
+        keySpelling: ((String) -> String)? = nil
+    ) {
         self.document = document
         self.listingLimit = listingLimit
         self.memory = memory ?? MediaScanMemory()
+        self.keySpelling = keySpelling
         bytes = document.bytes
     }
 
@@ -705,7 +715,7 @@ struct MediaScan {
         }
         found.count += 1
         if found.listed.count < listingLimit {
-            found.listed.append((spelledPath(), text ?? document.string(ofNode: node) ?? ""))
+            found.listed.append((keySpelling == nil ? spelledPath() : spelledPathWithKeySpelling(), text ?? document.string(ofNode: node) ?? ""))
         }
     }
 
@@ -835,6 +845,28 @@ struct MediaScan {
         return String(decoding: spelled, as: UTF8.self)
     }
 
+    /// `spelledPath()` with each key written as `keySpelling` writes its text, each key spelled once
+    /// per scan: a path is as long as its keys, and a long key over many URLs, copied into each
+    /// URL's path, cost the key's length times their number.
+    private mutating func spelledPathWithKeySpelling() -> String {
+        var spelled = ""
+        for token in pathTokens {
+            if !spelled.isEmpty { spelled += "/" }
+            guard token >= 0 else {
+                spelled += String(-token - 1)
+                continue
+            }
+            if let key = spelledKeys[token] {
+                spelled += key
+            } else {
+                let key = keySpelling?(document.string(ofNode: token) ?? "") ?? ""
+                spelledKeys[token] = key
+                spelled += key
+            }
+        }
+        return spelled
+    }
+
     /// `spelledPath()` written straight into a string of its length, nil when a key has a
     /// backslash or a non-ASCII byte. A slash goes before each part but when nothing is written
     /// yet, as `spelledPath()` writes them (so an empty first key adds no slash).
@@ -934,16 +966,23 @@ final class MediaScanMemory: @unchecked Sendable {
 public enum RemoteMedia {
     /// Every image or video URL a funnel page loads (its copy fields are not read), with the path of
     /// the value below the page (`mediaUrl`, `options/0/imageUrl`, …), in text order.
-    public static func urls(on page: Page, in file: FallbackFile) -> [(path: String, url: String)] {
-        var scan = MediaScan(document: file.document, listingLimit: .max)
+    ///
+    /// With `keySpelling`, each member's key in a path is written as it returns for the key's text
+    /// (an empty key must stay empty), computed once per key: what a page shows of a long key is
+    /// made once, not copied whole into the path of every URL under it.
+    public static func urls(on page: Page, in file: FallbackFile, keySpelling: ((String) -> String)? = nil) -> [(path: String, url: String)] {
+        var scan = MediaScan(document: file.document, listingLimit: .max, keySpelling: keySpelling)
         return scan.urls(under: page.source.node, skippingCopy: true)?.listed ?? []
     }
 
     /// Every image or video URL a paywall's `builderConfig` loads, with the path of the value
-    /// below the builderConfig, in text order; empty without a builderConfig.
-    public static func urls(inBuilderConfigOf paywall: Paywall, in file: FallbackFile) -> [(path: String, url: String)] {
+    /// below the builderConfig, in text order; empty without a builderConfig. `keySpelling` as for
+    /// `urls(on:in:keySpelling:)`.
+    public static func urls(
+        inBuilderConfigOf paywall: Paywall, in file: FallbackFile, keySpelling: ((String) -> String)? = nil
+    ) -> [(path: String, url: String)] {
         guard let config = paywall.builderConfig else { return [] }
-        var scan = MediaScan(document: file.document, listingLimit: .max)
+        var scan = MediaScan(document: file.document, listingLimit: .max, keySpelling: keySpelling)
         return scan.urls(under: config.index, skippingCopy: false)?.listed ?? []
     }
 }

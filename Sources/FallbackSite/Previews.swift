@@ -295,8 +295,9 @@ struct PaywallPreview: TemplateContext {
         let texts = { (config: JSONDocument.Value) in memo?.texts(in: config) ?? Self.texts(in: config) }
         (configTexts, moreConfigTexts) = paywall.remoteConfig.map { texts($0.data) } ?? ([], 0)
         (builderTexts, moreBuilderTexts) = paywall.builderConfig.map(texts) ?? ([], 0)
-        images = RemoteMedia.urls(inBuilderConfigOf: paywall, in: file).map { path, _ in
-            PreviewLine(role: "image", text: "image: \(SnapshotText.shortenedPointer(path)) (remote, not bundled)")
+        // Each key shortened as `SnapshotText.shortenedPointer` shortens a path's parts, once.
+        images = RemoteMedia.urls(inBuilderConfigOf: paywall, in: file, keySpelling: SnapshotText.shortenedPointer).map { path, _ in
+            PreviewLine(role: "image", text: "image: \(path) (remote, not bundled)")
         }
         packages = (paywall.offering?.packages ?? []).map { package in
             Package(
@@ -339,10 +340,24 @@ struct PaywallPreview: TemplateContext {
     static func texts(in config: JSONDocument.Value) -> ([ConfigText], Int) {
         var texts: [ConfigText] = []
         var more = 0
-        // Each value's path below `config` is spelled as its JSON Pointer spells it (a member's
-        // escaped key, an element's position), as the walk goes down: asking the document for a
-        // pointer searches up from the value, for every text shown.
-        var stack: [(value: JSONDocument.Value, path: String)] = [(config, "")]
+        // Each value's path below `config` is its JSON Pointer (a member's escaped key, an
+        // element's position), each part shortened as `SnapshotText.shortenedPointer` shortens
+        // it. It is kept as the value's own part and the index of its parent's path (-1 for
+        // `config`), and spelled only for a text shown: spelling every value's path on the way
+        // down copied a long key into the path of each value under it (a 100,000-character key
+        // over 10,000 values: a gigabyte).
+        var parts: [(parent: Int, part: String)] = []
+        func spelled(_ path: Int) -> String {
+            guard path >= 0 else { return "/" }
+            var chain: [String] = []
+            var at = path
+            while at >= 0 {
+                chain.append(parts[at].part)
+                at = parts[at].parent
+            }
+            return "/" + chain.reversed().joined(separator: "/")
+        }
+        var stack: [(value: JSONDocument.Value, path: Int)] = [(config, -1)]
         while let (value, path) = stack.popLast() {
             switch value.kind {
             case .string:
@@ -351,22 +366,25 @@ struct PaywallPreview: TemplateContext {
                     more += 1
                     continue
                 }
-                texts.append(ConfigText(path: SnapshotText.shortenedPointer(path.isEmpty ? "/" : path), text: text))
+                texts.append(ConfigText(path: spelled(path), text: text))
             case .array:
                 guard texts.count < textLimit else {
-                    stack.append(contentsOf: value.elements.reversed().map { ($0, "") })
+                    stack.append(contentsOf: value.elements.reversed().map { ($0, -1) })
                     continue
                 }
                 let elements = value.elements
-                for index in elements.indices.reversed() { stack.append((elements[index], path + "/" + String(index))) }
+                let first = parts.count
+                for index in elements.indices { parts.append((path, String(index))) }
+                for index in elements.indices.reversed() { stack.append((elements[index], first + index)) }
             case .object:
                 guard texts.count < textLimit else {
-                    stack.append(contentsOf: value.members.reversed().map { ($0.value, "") })
+                    stack.append(contentsOf: value.members.reversed().map { ($0.value, -1) })
                     continue
                 }
-                for member in value.members.reversed() {
-                    stack.append((member.value, path + "/" + JSONDocument.escapePointerToken(member.key)))
-                }
+                let members = value.members
+                let first = parts.count
+                for member in members { parts.append((path, SnapshotText.shortened(JSONDocument.escapePointerToken(member.key)))) }
+                for index in members.indices.reversed() { stack.append((members[index].value, first + index)) }
             default:
                 continue
             }

@@ -590,8 +590,9 @@ extension SiteModel {
                     defaultNext: page.defaultNext.map { SiteModel.name($0) }, paywallId: page.paywallId.map { SiteModel.name($0) },
                     paywallPath: page.paywallId.flatMap { funnel.paywalls?[$0] }.flatMap { paywallPath($0.id) }.map { root + $0 },
                     unreachable: unreachable.contains(index), steps: steps))
-            let urls = RemoteMedia.urls(on: page, in: snapshot.file)
-            let paths = urls.map { SnapshotText.shortenedPointer($0.path) }
+            // Each key shortened as `SnapshotText.shortenedPointer` shortens a path's parts, once.
+            let urls = RemoteMedia.urls(on: page, in: snapshot.file, keySpelling: SnapshotText.shortenedPointer)
+            let paths = urls.map(\.path)
             mediaPaths.append(paths)
             for (path, (_, url)) in zip(paths, urls) {
                 media.append(

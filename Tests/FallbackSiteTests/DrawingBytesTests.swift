@@ -198,11 +198,40 @@ struct PaywallTextPathTests {
             #"{"config":{"a/b":{"~0":["x",{"":"<script>"}],"~1":"t"},"":"empty key","dup":"1","dup":"2","\u00fc\/~1":"esc","arr":[[],{},["deep",["deeper"]]]}}"#,
             #"{"config":"just a string"}"#, #"{"config":[]}"#, #"{"config":{"list":[\#(many)]}}"#,
             #"{"config":{"a":{"b":{"c":{"d":{"e":"\u202Eevil"}}}},"\ud83d\ude00":"emoji key","k\"q":"quote"}}"#,
+            // Keys past the shortening length, with escaped characters, over several values and levels.
+            #"{"config":{"\#(Self.longKey)":["a","b",{"\#(Self.longKey)":["c",{"":"d"}]}],"\#(String(repeating: "x", count: 81))":"e"}}"#,
         ]
         for text in texts {
             let document = JSONDocument(text: text)
             Self.expectSame(document.root.members[0].value, text)
         }
+    }
+
+    /// A key longer than a page shows, with characters a pointer escapes and a non-ASCII one.
+    static let longKey = String(repeating: "long/key~\u{00E9}", count: 12)
+
+    /// A page and a builderConfig's remote media, their keys spelled as a page shows a path's
+    /// parts (`keySpelling`), once per key: the same paths as shortening each whole path, for
+    /// long keys, keys with slashes, empty keys and positions.
+    @Test func remoteMediaPathsSpelledKeyByKeyAreTheShortenedPaths() throws {
+        let slashes = String(repeating: "a", count: 100) + "/" + String(repeating: "b", count: 90) + "/c"
+        let urls = (0..<3).map { #""https://cdn.example/\#($0).png""# }.joined(separator: ",")
+        let nested = #"{"\#(Self.longKey)":[\#(urls),{"\#(slashes)":[\#(urls)],"":{"":"https://cdn.example/e.png"}}]}"#
+        let paywallText = #"{"id":"pw","identifier":"pw","name":"P","configFormatVersion":1,"builderConfig":\#(nested)}"#
+        let text = #"""
+            {"formatVersion":1,"placements":{"p":{"placement":{"identifier":"p","revision":1},"paywall":\#(paywallText),
+            "funnel":{"id":"f","slug":"f","pages":[{"id":"a","type":"info","\#(Self.longKey)":\#(nested),"media":{"\#(slashes)":[\#(urls)]}}]}}}}
+            """#
+        let file = FallbackFile(text: text)
+        let entry = try #require(file.loadedEntries.first?.1)
+        let page = try #require(entry.funnel?.pages.first)
+        let paywall = try #require(entry.paywall)
+        let pagePaths = RemoteMedia.urls(on: page, in: file).map { SnapshotText.shortenedPointer($0.path) }
+        let configPaths = RemoteMedia.urls(inBuilderConfigOf: paywall, in: file).map { SnapshotText.shortenedPointer($0.path) }
+        #expect(pagePaths.count > 6 && configPaths.count > 6)
+        #expect(pagePaths.contains { $0.contains("… (") }, "a key is shortened")
+        #expect(RemoteMedia.urls(on: page, in: file, keySpelling: SnapshotText.shortenedPointer).map(\.path) == pagePaths)
+        #expect(RemoteMedia.urls(inBuilderConfigOf: paywall, in: file, keySpelling: SnapshotText.shortenedPointer).map(\.path) == configPaths)
     }
 
     /// A site reads each config's texts once (`PaywallPreview.TextsMemo`), by the config's bytes:
