@@ -33,8 +33,13 @@ public struct TimelineBuilder: Sendable {
     private var historyIndexOfKey: [ExactKey: Int] = [:]
     /// The placements of the last snapshot the SDK loads, by key bytes.
     private var present: [ExactKey: PlacementState] = [:]
-    /// Keys seen before and missing from the last snapshot the SDK loads.
+    /// Keys seen before and missing from the last snapshot the SDK loads. Each one's last revision
+    /// is its removal, last seen (missing) in the last snapshot folded: `lastFolded`, written into
+    /// the revision when the key comes back (`fold`) or when the timeline is made (`finish`), not
+    /// at every fold, where it cost every key ever removed times every later snapshot.
     private var absent: Set<ExactKey> = []
+    /// The last snapshot folded: the last the SDK loads.
+    private var lastFolded: SnapshotStamp?
     /// The last `projectId` named, and the snapshot that named it.
     private var lastProject: (id: String, stamp: SnapshotStamp)?
     private var findings: [HistoryFinding] = []
@@ -97,6 +102,13 @@ public struct TimelineBuilder: Sendable {
             (lhs.snapshot.index, lhs.finding.line, lhs.finding.column, lhs.finding.ruleId)
                 < (rhs.snapshot.index, rhs.finding.line, rhs.finding.column, rhs.finding.ruleId)
         }
+        var histories = histories
+        if let lastFolded {
+            for exactKey in absent {
+                let index = historyIndexOfKey[exactKey]!
+                histories[index].revisions[histories[index].revisions.count - 1].lastSeen = lastFolded
+            }
+        }
         let placements = histories.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         let current = snapshots.indices.max { snapshots[$0].sourceIndex < snapshots[$1].sourceIndex }
         return Timeline(snapshots: snapshots, placements: placements, findings: findings, currentIndex: current)
@@ -127,6 +139,10 @@ public struct TimelineBuilder: Sendable {
             seen[exactKey] = state
             guard let previous else {
                 let isReturn = historyIndexOfKey[exactKey] != nil
+                if isReturn, let lastFolded, let index = historyIndexOfKey[exactKey] {
+                    // Its removal was last seen in the snapshot folded before this one.
+                    histories[index].revisions[histories[index].revisions.count - 1].lastSeen = lastFolded
+                }
                 if !isBaseline { changes.added.append(record.key) }
                 let verb = isBaseline ? "first seen" : isReturn ? "added again" : "added"
                 startRevision(
@@ -138,10 +154,6 @@ public struct TimelineBuilder: Sendable {
             compare(record, reading: reading, previous: previous, state: state, exactKey: exactKey, changes: &changes)
         }
         absent.subtract(seen.keys)
-        for exactKey in absent {
-            let index = historyIndexOfKey[exactKey]!
-            histories[index].revisions[histories[index].revisions.count - 1].lastSeen = stamp
-        }
         for (exactKey, previous) in present where seen[exactKey] == nil {
             let index = historyIndexOfKey[exactKey]!
             let key = histories[index].key
@@ -156,6 +168,7 @@ public struct TimelineBuilder: Sendable {
         changes.removed.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         present = seen
         foldedText = file.document.bytes
+        lastFolded = stamp
     }
 
     private mutating func compare(

@@ -592,6 +592,31 @@ struct HistoryOrderTests {
         #expect(timeline.findings.isEmpty)
     }
 
+    /// A removal is last seen in the last snapshot folded while the key is missing: the one
+    /// before it comes back, or the last of the series; a snapshot the SDK rejects is not folded.
+    @Test func aRemovedPlacementIsLastSeenInTheLastSnapshotFolded() throws {
+        let rejected = "{\"formatVersion\":2,\"placements\":{}}"
+        let both = paywallEntry("a") + "," + paywallEntry("b") + "," + paywallEntry("c")
+        let texts = [
+            Snap.file(both, generatedAt: "1764100000000"),
+            Snap.file(paywallEntry("b"), generatedAt: "1764200000000"),
+            Snap.file(paywallEntry("b"), generatedAt: "1764300000000"),
+            rejected,
+            Snap.file(paywallEntry("b") + "," + paywallEntry("c"), generatedAt: "1764400000000"),
+            Snap.file(paywallEntry("b"), generatedAt: "1764500000000"),
+            rejected,
+        ]
+        let timeline = try timeline(texts)
+        let spans = { (key: String) in
+            try #require(timeline.placement(key)).revisions.map { "\($0.firstSeen.index)-\($0.lastSeen.index)" }
+        }
+        // a: removed in 1, missing in every snapshot folded after (2, 4 and 5; 3 and 6 are rejected).
+        #expect(try spans("a") == ["0-0", "1-5"])
+        // c: removed in 1, back in 4 (the snapshot folded before it is 2), removed again in 5.
+        #expect(try spans("c") == ["0-0", "1-2", "4-4", "5-5"])
+        #expect(try spans("b") == ["0-5"])
+    }
+
     @Test func theScanReadsTheLastTopLevelGeneratedAtOnly() {
         func scan(_ text: String) -> Int64? { GeneratedAtScan.generatedAt(in: Array(text.utf8)) }
         #expect(scan(#"{"formatVersion":1,"generatedAt":1764000000000,"placements":{}}"#) == 1764000000000)
