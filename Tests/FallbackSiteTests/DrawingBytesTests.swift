@@ -603,3 +603,49 @@ struct StringDrawingWriter {
         return "\(tenths < 0 ? "-" : "")\(magnitude / 10).\(magnitude % 10)"
     }
 }
+
+/// `GraphLayout.packRows` gives each label the first row it fits in, keeping the rows that end in
+/// heaps; the reference looks through every row for each label, as it did before.
+@Suite("Label rows")
+struct LabelRowTests {
+    static func reference(_ band: [GraphLayout.PendingLabel]) -> (rows: [Int], offsets: [Double], total: Double) {
+        let band = band.sorted { ($0.center - $0.width / 2, $0.step) < ($1.center - $1.width / 2, $1.step) }
+        var rowEnds: [Double] = []
+        var rowHeights: [Double] = []
+        var rows: [Int] = []
+        for label in band {
+            let start = label.center - label.width / 2
+            let row = rowEnds.firstIndex { $0 + GraphLayout.Metrics.labelSpacing <= start } ?? rowEnds.count
+            if row == rowEnds.count {
+                rowEnds.append(0)
+                rowHeights.append(0)
+            }
+            rowEnds[row] = start + label.width
+            rowHeights[row] = max(rowHeights[row], label.height)
+            rows.append(row)
+        }
+        // Each row below the rows before it, 3 apart, added up in the same order.
+        let offsets = rowHeights.indices.map { row in rowHeights[..<row].reduce(0.0) { $0 + $1 + 3 } }
+        return (rows, rows.map { offsets[$0] }, rowHeights.reduce(0.0) { $0 + $1 + 3 })
+    }
+
+    @Test(arguments: 0..<40)
+    func randomBandsGetTheFirstRowThatFits(seed: UInt64) {
+        var generator = SplitMix64(seed: 0x1abe1 &+ seed)
+        let count = Int.random(in: 0...400, using: &generator)
+        // Few distinct centres and widths: many labels start together, or just where a row ends.
+        let centers = (0..<Int.random(in: 1...12, using: &generator)).map { _ in Double(Int.random(in: 0...200, using: &generator)) }
+        let widths = [10.0, 20, 24, 37.5, 60, 120]
+        let band = (0..<count).map { step in
+            GraphLayout.PendingLabel(
+                step: step, lines: [], center: centers.randomElement(using: &generator)!, width: widths.randomElement(using: &generator)!,
+                height: Double(Int.random(in: 1...3, using: &generator)) * 11)
+        }
+        var packed = band
+        let total = GraphLayout.packRows(&packed)
+        let expected = Self.reference(band)
+        #expect(packed.map(\.row) == expected.rows)
+        #expect(packed.map(\.offset) == expected.offsets)
+        #expect(total == expected.total)
+    }
+}
