@@ -32,10 +32,12 @@ enum BenchArguments {
     /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build).
     static let scalingRows = [
         "placements", "pages", "options", "findings", "snapshots", "loops", "keys", "locales", "clauses", "marks", "page-locales",
-        "changed-clauses", "renamed-variants",
+        "long-key", "same-target-rules", "changed-clauses", "renamed-variants", "replaced-placements",
     ]
     /// The rows measured with another command than `check`, and only with it (no `-build` size).
-    static let scalingRowCommands = ["snapshots": "history", "renamed-variants": "history", "changed-clauses": "diff"]
+    static let scalingRowCommands = [
+        "snapshots": "history", "renamed-variants": "history", "changed-clauses": "diff", "replaced-placements": "history",
+    ]
 
     /// Flags followed by a positive whole number, each with what it sets.
     static let numbers: [(flag: String, help: String)] =

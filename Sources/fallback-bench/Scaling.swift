@@ -85,6 +85,8 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         dimension("clauses on unknown values of N options", "clauses", check: 20_000, build: 3_000, ScalingInputs.unknownOptionValues),
         dimension("N combining marks in every id and text", "marks", check: 40_000, build: 20_000, ScalingInputs.combiningMarks),
         dimension("N pages, each missing N declared locales", "page-locales", check: 5_000, build: 500, ScalingInputs.pagesMissingLocales),
+        dimension("a key of N characters over N image URLs", "long-key", check: 100_000, build: 10_000, ScalingInputs.longKeyOverValues),
+        dimension("N rules from one page to another", "same-target-rules", check: 20_000, build: 10_000, ScalingInputs.rulesToOnePage),
         [
             ScalingCase(
                 name: "N clauses of a rule, every value changed", command: .diff, size: optionValue("scale-changed-clauses", 20_000),
@@ -92,6 +94,9 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
             ScalingCase(
                 name: "N variants of an experiment, all renamed", command: .history, size: optionValue("scale-renamed-variants", 5_000),
                 input: folder("renamed-variants") { ScalingInputs.renamedVariants($0) }),
+            ScalingCase(
+                name: "N releases, each replacing the last one's placement", command: .history,
+                size: optionValue("scale-replaced-placements", 1_000), input: folder("replaced-placements") { ScalingInputs.replacedPlacements($0) }),
         ],
     ]
     return rows.flatMap { $0 }

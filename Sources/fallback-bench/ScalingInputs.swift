@@ -127,6 +127,41 @@ enum ScalingInputs {
         }
     }
 
+    /// One placement `p` whose paywall's builderConfig has one key of `count` characters over
+    /// `count` image URLs, and whose funnel's one page has the same: each URL's path starts with
+    /// the key (once the key times the URLs: every path spelled whole before it was shortened).
+    static func longKeyOverValues(_ count: Int) -> String {
+        let key = String(repeating: "k", count: max(count, 1))
+        let urls = (0..<max(count, 1)).map { #""https://cdn.example/\#(sevenDigits($0)).png""# }.joined(separator: ",")
+        let config = #"{"\#(key)":[\#(urls)]}"#
+        let paywall = #"{"builderConfig":\#(config),"configFormatVersion":1,"id":"pw","identifier":"pw","name":"P"}"#
+        let page = #"{"id":"welcome","\#(key)":[\#(urls)],"title":"Hi","type":"welcome"}"#
+        let funnel = #"{"id":"fnl_scaling","name":"Scaling","pages":[\#(page)],"slug":"scaling"}"#
+        return #"{"formatVersion":1,"placements":{"p":{"funnel":\#(funnel),"paywall":\#(paywall),"placement":{"identifier":"p","revision":1}}}}"#
+    }
+
+    /// One placement `p` whose funnel's first page has `count` rules, each to the second page:
+    /// `count` labels between the same two pages in the drawing, each on a row of its own (once
+    /// the labels times the rows: each label looked through every row).
+    static func rulesToOnePage(_ count: Int) -> String {
+        let rules = (0..<max(count, 1)).map { index in
+            #"{"condition":{"clauses":[{"op":"eq","question_id":"goal","value":"v"}],"op":"all"},"goto":"done","id":"r\#(sevenDigits(index))"}"#
+        }
+        let options = #"[{"label":"V","value":"v"},{"label":"W","value":"w"}]"#
+        let question = #"{"default_next":"done","id":"ask","next_rules":[\#(rules.joined(separator: ","))],"options":\#(options),"question_id":"goal","title":"Goal?","type":"single_choice"}"#
+        return file(funnelPages: [question, #"{"id":"done","title":"Done","type":"info"}"#])
+    }
+
+    /// `count` releases, each with one placement of its own: every release removes the one before
+    /// (once every placement ever removed was revisited at every later release).
+    static func replacedPlacements(_ count: Int) -> [String] {
+        (0..<max(count, 2)).map { release in
+            let key = "p" + sevenDigits(release)
+            let entry = #"{"paywall":{"configFormatVersion":1,"id":"pw","identifier":"pw","name":"P"},"placement":{"identifier":"\#(key)","revision":1}}"#
+            return #"{"formatVersion":1,"generatedAt":\#(1_764_000_000_000 + release * 60_000),"placements":{"\#(key)":\#(entry)}}"#
+        }
+    }
+
     /// The tests' branching quiz with `count` pages (`SampleFunnel`).
     static func quizPages(_ count: Int) -> String { SampleFunnel.fileText(pageCount: max(count, 2)) }
 

@@ -171,4 +171,40 @@ import Testing
         #expect(Set(variants[0].map(\.variantId)).isDisjoint(with: variants[1].map(\.variantId)))
         #expect(files[1].generatedAt?.number?.reading != files[0].generatedAt?.number?.reading)
     }
+
+    /// The paywall's builderConfig and the funnel's page each hold `count` image URLs under one key
+    /// of `count` characters.
+    @Test(arguments: [1, 9, 300])
+    func oneLongKeyHoldsEveryURL(count: Int) throws {
+        let (file, funnel) = try load(ScalingInputs.longKeyOverValues(count))
+        let paywall = try #require(file.loadedEntries.first?.entry.paywall)
+        let page = try #require(funnel.pages.first)
+        let key = String(repeating: "k", count: count)
+        for urls in [RemoteMedia.urls(inBuilderConfigOf: paywall, in: file), RemoteMedia.urls(on: page, in: file)] {
+            #expect(urls.count == count)
+            #expect(urls.allSatisfy { $0.path.hasPrefix(key + "/") && $0.url.hasPrefix("https://") })
+        }
+    }
+
+    /// The first page's `count` rules, distinct ids, all go to the second page.
+    @Test(arguments: [1, 9, 300])
+    func everyRuleGoesToTheSamePage(count: Int) throws {
+        let (file, funnel) = try load(ScalingInputs.rulesToOnePage(count))
+        let rules = try #require(funnel.pages.first?.nextRules)
+        #expect(rules.count == count)
+        #expect(Set(rules.map(\.id)).count == count)
+        #expect(rules.allSatisfy { $0.goto == "done" })
+        #expect(funnel.pages.map(\.id) == ["ask", "done"])
+        #expect(Audit().findings(in: file).allSatisfy { $0.severity != .error })
+    }
+
+    /// Each release loads one placement of its own, a minute after the last.
+    @Test(arguments: [2, 9, 120])
+    func everyReleaseReplacesTheLastPlacement(count: Int) throws {
+        let files = ScalingInputs.replacedPlacements(count).map { FallbackFile(text: $0) }
+        #expect(files.count == count)
+        #expect(files.allSatisfy { $0.loadedCount == 1 })
+        #expect(Set(files.compactMap { $0.loadedEntries.first?.key }).count == count)
+        #expect(Set(files.compactMap { $0.generatedAt?.number?.reading }).count == count)
+    }
 }
