@@ -37,6 +37,7 @@ enum BenchArguments {
     /// The rows measured with another command than `check`, and only with it (no `-build` size).
     static let scalingRowCommands = [
         "snapshots": "history", "renamed-variants": "history", "changed-clauses": "diff", "replaced-placements": "history",
+        "long-key": "build", "same-target-rules": "build",
     ]
 
     /// Flags followed by a positive whole number, each with what it sets.
