@@ -532,8 +532,8 @@ struct MediaScan {
 
     /// A scan of `document`'s values that remembers its results in `memory` (one of its own when
     /// nil); scans that share a memory must share the document and the listing limit. With
-    /// `keySpelling`, each member's key in a spelled path is that of its text (and `memory` is not
-    /// to be shared with scans without it).
+    /// `keySpelling`, a spelled path writes each member's key as `keySpelling` returns for the
+    /// key's decoded text (and `memory` is not to be shared with scans without it).
     init(
         document: JSONDocument, listingLimit: Int = FoundMedia.listedLimit, memory: MediaScanMemory? = nil,
         keySpelling: ((String) -> String)? = nil

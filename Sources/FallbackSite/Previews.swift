@@ -295,8 +295,8 @@ struct PaywallPreview: TemplateContext {
         let texts = { (config: JSONDocument.Value) in memo?.texts(in: config) ?? Self.texts(in: config) }
         (configTexts, moreConfigTexts) = paywall.remoteConfig.map { texts($0.data) } ?? ([], 0)
         (builderTexts, moreBuilderTexts) = paywall.builderConfig.map(texts) ?? ([], 0)
-        // Each key shortened as `SnapshotText.shortenedPointer` shortens a path's parts, once.
-        images = RemoteMedia.urls(inBuilderConfigOf: paywall, in: file, keySpelling: SnapshotText.shortenedPointer).map { path, _ in
+        // Each key shortened once (`SnapshotText.shortenedKey`), not each whole path.
+        images = RemoteMedia.urls(inBuilderConfigOf: paywall, in: file, keySpelling: SnapshotText.shortenedKey).map { path, _ in
             PreviewLine(role: "image", text: "image: \(path) (remote, not bundled)")
         }
         packages = (paywall.offering?.packages ?? []).map { package in

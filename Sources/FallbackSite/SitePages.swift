@@ -590,8 +590,8 @@ extension SiteModel {
                     defaultNext: page.defaultNext.map { SiteModel.name($0) }, paywallId: page.paywallId.map { SiteModel.name($0) },
                     paywallPath: page.paywallId.flatMap { funnel.paywalls?[$0] }.flatMap { paywallPath($0.id) }.map { root + $0 },
                     unreachable: unreachable.contains(index), steps: steps))
-            // Each key shortened as `SnapshotText.shortenedPointer` shortens a path's parts, once.
-            let urls = RemoteMedia.urls(on: page, in: snapshot.file, keySpelling: SnapshotText.shortenedPointer)
+            // Each key shortened once (`SnapshotText.shortenedKey`), not each whole path.
+            let urls = RemoteMedia.urls(on: page, in: snapshot.file, keySpelling: SnapshotText.shortenedKey)
             let paths = urls.map(\.path)
             mediaPaths.append(paths)
             for (path, (_, url)) in zip(paths, urls) {

@@ -85,6 +85,18 @@ enum SnapshotText {
             .map { shortened(String(Substring($0))) }.joined(separator: "/")
     }
 
+    /// How many characters of one key a media path shows, once its parts are shortened.
+    static let pathKeyLength = 4 * shortLength
+
+    /// A member's key as a media path shows it (`RemoteMedia`'s `keySpelling`): each `/`-separated
+    /// part shortened as `shortenedPointer(_:)` shortens a path's parts, then the whole cut after
+    /// `pathKeyLength` characters with its length and hash. A key of many short parts is shown
+    /// whole by the first step alone, and every URL under it would repeat all of it: the key's
+    /// length times the URLs, in time, memory and the page.
+    static func shortenedKey(_ key: String) -> String {
+        shortened(shortenedPointer(key), limit: pathKeyLength)
+    }
+
     /// `1234567` as `1,234,567`.
     static func grouped(_ number: Int) -> String {
         let digits = String(number.magnitude)

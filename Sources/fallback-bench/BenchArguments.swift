@@ -29,7 +29,8 @@ enum BenchArguments {
         ("--no-settle-wait", "do not wait out an earlier run's deletes before timing builds; warn only"),
     ]
 
-    /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build).
+    /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build; a
+    /// row of one other command, `scalingRowCommands`, takes `--scale-NAME N` for it alone).
     static let scalingRows = [
         "placements", "pages", "options", "findings", "snapshots", "loops", "keys", "locales", "clauses", "marks", "page-locales",
         "long-key", "same-target-rules", "changed-clauses", "renamed-variants", "replaced-placements",

@@ -232,6 +232,26 @@ struct PaywallTextPathTests {
         #expect(pagePaths.contains { $0.contains("… (") }, "a key is shortened")
         #expect(RemoteMedia.urls(on: page, in: file, keySpelling: SnapshotText.shortenedPointer).map(\.path) == pagePaths)
         #expect(RemoteMedia.urls(inBuilderConfigOf: paywall, in: file, keySpelling: SnapshotText.shortenedPointer).map(\.path) == configPaths)
+        // The site's spelling cuts no key whose parts, once shortened, are short enough.
+        #expect(RemoteMedia.urls(on: page, in: file, keySpelling: SnapshotText.shortenedKey).map(\.path) == pagePaths)
+        #expect(RemoteMedia.urls(inBuilderConfigOf: paywall, in: file, keySpelling: SnapshotText.shortenedKey).map(\.path) == configPaths)
+    }
+
+    /// A key of many short parts is shown whole by the parts' shortening; the site cuts it after
+    /// `SnapshotText.pathKeyLength` characters, so that a URL's path does not repeat all of it.
+    @Test func aKeyOfManyShortPartsIsCutOnce() throws {
+        let key = String(repeating: "k/ab", count: 2_000)
+        let text = #"""
+            {"formatVersion":1,"placements":{"p":{"placement":{"identifier":"p","revision":1},
+            "funnel":{"id":"f","slug":"f","pages":[{"id":"a","type":"info","media":{"\#(key)":["https://cdn.example/0.png","https://cdn.example/1.png"]}}]}}}}
+            """#
+        let file = FallbackFile(text: text)
+        let page = try #require(file.loadedEntries.first?.entry.funnel?.pages.first)
+        let paths = RemoteMedia.urls(on: page, in: file, keySpelling: SnapshotText.shortenedKey).map(\.path)
+        #expect(SnapshotText.shortenedPointer(key) == key)
+        let cut = SnapshotText.shortened(key, limit: SnapshotText.pathKeyLength)
+        #expect(cut.hasPrefix(String(key.prefix(SnapshotText.pathKeyLength)) + "… (8,000 bytes, #"))
+        #expect(paths == ["media/" + cut + "/0", "media/" + cut + "/1"])
     }
 
     /// A site reads each config's texts once (`PaywallPreview.TextsMemo`), by the config's bytes:
