@@ -1082,41 +1082,41 @@ struct GraphLayout {
 /// A binary heap: `first` is an element that no other precedes (`precedes`), taken out in
 /// O(log n). `precedes` may read state that changes, but not for elements in the heap.
 struct MinimumHeap<Element> {
-    private var elements: [Element] = []
+    private var items: [Element] = []
     private let precedes: (Element, Element) -> Bool
 
     init(by precedes: @escaping (Element, Element) -> Bool) {
         self.precedes = precedes
     }
 
-    var isEmpty: Bool { elements.isEmpty }
-    var first: Element? { elements.first }
+    var isEmpty: Bool { items.isEmpty }
+    var first: Element? { items.first }
 
     mutating func push(_ element: Element) {
-        elements.append(element)
-        var child = elements.count - 1
+        items.append(element)
+        var child = items.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard precedes(elements[child], elements[parent]) else { break }
-            elements.swapAt(child, parent)
+            guard precedes(items[child], items[parent]) else { break }
+            items.swapAt(child, parent)
             child = parent
         }
     }
 
     /// Takes out `first`; the heap must not be empty.
     mutating func removeFirst() -> Element {
-        let top = elements[0]
-        let last = elements.removeLast()
-        guard !elements.isEmpty else { return top }
-        elements[0] = last
+        let top = items[0]
+        let last = items.removeLast()
+        guard !items.isEmpty else { return top }
+        items[0] = last
         var parent = 0
         while true {
             let left = 2 * parent + 1
-            guard left < elements.count else { break }
+            guard left < items.count else { break }
             var least = left
-            if left + 1 < elements.count, precedes(elements[left + 1], elements[left]) { least = left + 1 }
-            guard precedes(elements[least], elements[parent]) else { break }
-            elements.swapAt(parent, least)
+            if left + 1 < items.count, precedes(items[left + 1], items[left]) { least = left + 1 }
+            guard precedes(items[least], items[parent]) else { break }
+            items.swapAt(parent, least)
             parent = least
         }
         return top
