@@ -426,12 +426,14 @@ struct FunnelPage: TemplateContext {
         var unreachable: Bool
         /// Every way out of the page, in the order the SDK tries them (the outline).
         var steps: [StepRow]
+        /// Whether the page has a preview: one of the first `FunnelPreviews.pageLimit` pages.
+        var previewed: Bool
 
         static let fields: TemplateFields<Self> = [
             .init("number", \.number), .init("id", \.id), .init("anchor", \.anchor), .init("type", \.type), .init("title", \.title),
             .init("question", \.question), .init("options", \.options), .init("hasOptions", \.hasOptions), .init("rules", \.rules),
             .init("hasRules", \.hasRules), .init("defaultNext", \.defaultNext), .init("paywallId", \.paywallId), .init("paywallPath", \.paywallPath),
-            .init("unreachable", \.unreachable), .init("steps", \.steps),
+            .init("unreachable", \.unreachable), .init("steps", \.steps), .init("previewed", \.previewed),
         ]
     }
 
@@ -544,8 +546,12 @@ struct FunnelPage: TemplateContext {
     /// the render budget and failed the build. Nobody reads a drawing of hundreds of boxes; the
     /// outline lists the same pages and steps in a few hundred bytes a page.
     static let drawnPagesLimit = 300
-    /// One phone preview per page, in page order (`Previews.swift`).
+    /// One phone preview per page, in page order, for the first `FunnelPreviews.pageLimit` pages (`Previews.swift`).
     var previews: [FunnelPreviews.Page]
+    /// Pages past `FunnelPreviews.pageLimit`, not previewed.
+    var unpreviewedPages: Int
+    /// The most pages previewed: `FunnelPreviews.pageLimit` (as text, for the page).
+    var previewedPagesLimit: Int { FunnelPreviews.pageLimit }
     /// The locale switch of the previews; empty with fewer than two previewed locales.
     var previewLocales: [FunnelPreviews.Locale]
     var hasLocaleSwitch: Bool
@@ -560,7 +566,8 @@ struct FunnelPage: TemplateContext {
         .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("drawing", \.drawing),
         .init("legend", \.legend), .init("largeFunnel", \.largeFunnel), .init("drawingOmitted", \.drawingOmitted),
         .init("drawnPagesLimit", \.drawnPagesLimit),
-        .init("previews", \.previews), .init("previewLocales", \.previewLocales), .init("hasLocaleSwitch", \.hasLocaleSwitch),
+        .init("previews", \.previews), .init("unpreviewedPages", \.unpreviewedPages), .init("previewedPagesLimit", \.previewedPagesLimit),
+        .init("previewLocales", \.previewLocales), .init("hasLocaleSwitch", \.hasLocaleSwitch),
         .init("unpreviewedLocales", \.unpreviewedLocales),
     ]
 }

@@ -22,6 +22,12 @@ struct PreviewLine: TemplateContext {
 struct FunnelPreviews {
     /// At most this many locales are previewed; the translations table counts every declared one.
     static let localeLimit = 16
+    /// At most this many pages are previewed, the first ones in page order; the pages table and the
+    /// outline list every page. A screen weighs about 300 bytes of HTML, and a funnel of 5,000 pages
+    /// in 16 locales made 80,000 screens: a funnel page of 27 MB, 41 times its 648 KB of JSON, that
+    /// no browser scrolls through. At this limit the previews stay under about 1.6 MB, as many pages
+    /// as a funnel's drawing shows (`FunnelPage.drawnPagesLimit`).
+    static let pageLimit = 300
 
     /// A locale of the locale switch.
     struct Locale: TemplateContext {
@@ -97,6 +103,9 @@ struct FunnelPreviews {
         let written = written
         defaultLocale = locales.first { locale in written.map { ExactKey.same($0, locale) } ?? false } ?? locales.first
     }
+
+    /// How many of the funnel's pages are past `pageLimit`, not previewed.
+    var unpreviewedPageCount: Int { max(0, funnel.pages.count - Self.pageLimit) }
 
     /// How many distinct locales the funnel declares.
     var declaredLocaleCount: Int { Set((funnel.locales ?? []).map(ExactKey.init)).count }
@@ -200,14 +209,14 @@ struct FunnelPreviews {
         }
     }
 
-    /// Every page's preview; `anchor` names a page's row, `images` gives the remote media paths of
-    /// the page at a position in `funnel.pages`.
+    /// The preview of each of the first `pageLimit` pages; `anchor` names a page's row, `images`
+    /// gives the remote media paths of the page at a position in `funnel.pages`.
     func pages(anchor: (String) -> String, images: (Int) -> [String]) -> [Page] {
         let screenLocales: [String?] = locales.isEmpty ? [nil] : locales
         // Each locale's name and whether it shows first, found once rather than on every page.
         let names = screenLocales.map { locale in locale.map { SiteModel.name($0) } }
         let defaults = screenLocales.map { locale in locale.map { locale in defaultLocale.map { ExactKey.same($0, locale) } ?? false } ?? true }
-        return funnel.pages.enumerated().map { index, page in
+        return funnel.pages.prefix(Self.pageLimit).enumerated().map { index, page in
             let media = PlacedImages(images(index))
             let screens = screenLocales.indices.map { screen in
                 let lines = lines(of: page, locale: screenLocales[screen], placed: media)

@@ -589,7 +589,7 @@ extension SiteModel {
                     options: options, hasOptions: !options.isEmpty, rules: rules, hasRules: !rules.isEmpty,
                     defaultNext: page.defaultNext.map { SiteModel.name($0) }, paywallId: page.paywallId.map { SiteModel.name($0) },
                     paywallPath: page.paywallId.flatMap { funnel.paywalls?[$0] }.flatMap { paywallPath($0.id) }.map { root + $0 },
-                    unreachable: unreachable.contains(index), steps: steps))
+                    unreachable: unreachable.contains(index), steps: steps, previewed: index < FunnelPreviews.pageLimit))
             // Each key shortened once (`SnapshotText.shortenedKey`), not each whole path.
             let urls = RemoteMedia.urls(on: page, in: snapshot.file, keySpelling: SnapshotText.shortenedKey)
             let paths = urls.map(\.path)
@@ -632,7 +632,7 @@ extension SiteModel {
             moreFindings: moreFindings(funnelFindings), hasFindings: !funnelFindings.isEmpty,
             drawing: values.html(utf8: drawing?.svgBytes ?? []), legend: values.html(drawing?.legend ?? ""),
             largeFunnel: funnel.pages.count >= FunnelPage.largeFunnelPages, drawingOmitted: drawingOmitted,
-            previews: previews.pages(anchor: anchor) { mediaPaths[$0] },
+            previews: previews.pages(anchor: anchor) { mediaPaths[$0] }, unpreviewedPages: previews.unpreviewedPageCount,
             previewLocales: previews.switchLocales, hasLocaleSwitch: !previews.switchLocales.isEmpty,
             unpreviewedLocales: max(0, previews.declaredLocaleCount - FunnelPreviews.localeLimit))
     }

@@ -157,6 +157,28 @@ struct FunnelPreviewTests {
         #expect(html.utf8.count < 1_000_000, "\(html.utf8.count) bytes")
     }
 
+    /// A funnel of thousands of pages in 16 locales made tens of thousands of screens (27 MB for
+    /// 5,000 pages): only the first `FunnelPreviews.pageLimit` pages are previewed, the page says
+    /// so, and only their rows link to a preview, so no link on the page points nowhere.
+    @Test(arguments: [FunnelPreviews.pageLimit, FunnelPreviews.pageLimit + 1, 2 * FunnelPreviews.pageLimit + 7])
+    func previewsStopAtThePageLimitAndEveryLinkHasItsPreview(pageCount: Int) throws {
+        let locales = (0..<16).map { "l\($0)" }
+        let pages = (0..<pageCount).map { #"{"id":"p\#($0)","type":"statement","title":"Page \#($0)"}"# }
+        let body = #""locales":[\#(locales.map { "\"\($0)\"" }.joined(separator: ","))],"pages":[\#(pages.joined(separator: ","))]"#
+        let html = try Self.page(body)
+        let previewed = min(pageCount, FunnelPreviews.pageLimit)
+        let previews = html.matches(of: /<li class="preview" id="(preview-page-[^"]+)">/).map { String($0.1) }
+        #expect(previews == (0..<previewed).map { "preview-page-p\($0)" })
+        #expect(html.components(separatedBy: #"<details class="preview-screen""#).count - 1 == previewed * locales.count)
+        // Every row is there; a row links to its preview exactly when there is one.
+        #expect(html.components(separatedBy: #"<tr id="page-p"#).count - 1 == pageCount)
+        let links = html.matches(of: /<a class="preview-link" href="#([^"]+)">/).map { String($0.1) }
+        #expect(links == previews)
+        let note = "Only the first \(FunnelPreviews.pageLimit) of the \(pageCount) pages are previewed;"
+        #expect(html.contains(note) == (pageCount > FunnelPreviews.pageLimit))
+        #expect(PageSafetyScan.problems(in: html).isEmpty)
+    }
+
     // MARK: Examples
 
     /// `Examples/README.md`: `fnl_calm_quiz` v6 has `pg_practice_time`'s title and options as plain English strings.
