@@ -387,8 +387,10 @@ struct StringDrawingWriter {
     }
 
     private mutating func writeMarkers() {
+        let used = Set(flow.steps.indices.map(arrow))
+        if used.isEmpty { return }
         output += "<defs>\n"
-        for kind in ArrowKind.allCases {
+        for kind in ArrowKind.allCases where used.contains(kind) {
             let modifier = kind == .plain ? "" : " is-\(kind.rawValue)"
             output += "<marker id=\"\(prefix)-arrow-\(kind.rawValue)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
             output += "markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" orient=\"auto\">"
@@ -615,12 +617,12 @@ struct StringDrawingWriter {
         number(point.x + offsetX) + "," + number(point.y + offsetY)
     }
 
-    /// `value` with exactly one decimal.
+    /// `value` rounded to tenths, without the decimal when it is whole.
     func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0.0" }
+        guard value.isFinite else { return "0" }
         let tenths = Int((value * 10).rounded())
         let magnitude = tenths.magnitude
-        return "\(tenths < 0 ? "-" : "")\(magnitude / 10).\(magnitude % 10)"
+        return "\(tenths < 0 ? "-" : "")\(magnitude / 10)" + (magnitude % 10 == 0 ? "" : ".\(magnitude % 10)")
     }
 }
 

@@ -200,18 +200,35 @@ struct FunnelDrawingTests {
         try expectReferencesResolve(tree)
     }
 
-    @Test func numbersHaveOneDecimal() throws {
+    /// Arrow heads are defined only for the kinds of step a drawing has: none for a funnel with
+    /// no pages, whose drawing says so.
+    @Test func aDrawingWithoutStepsDefinesNoArrowHeads() throws {
+        let funnel = try #require(
+            FallbackFile(text: #"{"formatVersion":1,"placements":{"p":{"funnel":{"id":"f","name":"Empty","pages":[],"slug":"f"},"placement":{"identifier":"p","revision":1}}}}"#)
+                .loadedEntries.first?.entry.funnel)
+        let svg = FunnelDrawing(funnel: funnel).svg
+        #expect(svg.contains("No pages"))
+        #expect(!svg.contains("<defs>") && !svg.contains("<marker"))
+        let oneKind = FunnelDrawing(funnel: try Build.generatedFunnel(pageCount: 2)).svg
+        #expect(oneKind.components(separatedBy: "<marker ").count - 1 == Set(oneKind.matches(of: /marker-end="url\(#([^)]+)\)"/).map { String($0.1) }).count)
+    }
+
+    /// Coordinates are rounded to tenths and written without a trailing `.0`: at most one decimal,
+    /// never zero, and some whole.
+    @Test func numbersHaveAtMostOneDecimalAndNoTrailingZero() throws {
         let svg = FunnelDrawing(funnel: try FixtureFunnel.onboardingControl.funnel()).svg
         let tree = try #require(SVGNode.parse(svg))
         let coordinates = tree.all { _ in true }.flatMap { node in
             ["x", "y", "width", "height", "rx"].compactMap { node.name == "svg" ? nil : node.attributes[$0] }
         }
         #expect(!coordinates.isEmpty)
-        #expect(coordinates.allSatisfy { $0.wholeMatch(of: /-?\d+\.\d/) != nil })
+        #expect(coordinates.allSatisfy { $0.wholeMatch(of: /-?\d+(\.[1-9])?/) != nil })
+        #expect(coordinates.contains { !$0.contains(".") })
         let pathNumbers = tree.all { $0.name == "path" && $0.hasClass("fd-edge") }.flatMap {
             ($0.attributes["d"] ?? "").matches(of: /-?[\d.]+/).map { String($0.output) }
         }
-        #expect(pathNumbers.allSatisfy { $0.wholeMatch(of: /-?\d+\.\d/) != nil })
+        #expect(pathNumbers.allSatisfy { $0.wholeMatch(of: /-?\d+(\.[1-9])?/) != nil })
+        #expect(pathNumbers.contains { !$0.contains(".") })
     }
 
     @Test(arguments: [
@@ -372,6 +389,10 @@ struct FunnelDrawingTests {
             references += [node.attributes["data-from"], node.attributes["data-to"]].compactMap { $0 }
         }
         #expect(Set(references).isSubset(of: Set(ids)))
+        // Every arrow head is one an edge uses; a drawing without edges has no `<defs>`.
+        let markers = nodes.filter { $0.name == "marker" }.compactMap { $0.attributes["id"] }
+        #expect(Set(markers) == Set(nodes.compactMap { $0.attributes["marker-end"] }.map { String($0.dropFirst(5).dropLast()) }))
+        #expect(nodes.contains { $0.name == "defs" } == !markers.isEmpty)
     }
 }
 
