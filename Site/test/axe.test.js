@@ -111,7 +111,7 @@ function gate(label, file, scheme, query, ready) {
 // the largest page of its kind that has the control (`needs`; a skipped experiment's page has
 // no lookup form).
 const STATES = [
-  { kind: "index", needs: 'id="site-search-input"', query: "?search=onboarding", what: "site search results",
+  { kind: "index", needs: 'data-search-index=', query: "?search=onboarding", what: "site search results",
     ready: `document.querySelector("#site-search-results:not([hidden]) a")` },
   { kind: "experiments", needs: 'id="lookup"', query: "?subscriber=axe-subscriber-1", what: "subscriber looked up",
     ready: `document.querySelector("#lookup-result[data-bucket]")` },

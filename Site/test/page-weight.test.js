@@ -20,7 +20,8 @@ if (!tool || !fs.existsSync(tool)) {
 }
 
 const LIMIT = 1024 * 1024;
-const AVERAGE_LIMIT = 25 * 1024;
+// 25 KB read as 25,000 bytes, the stricter reading (fallback-bench reads it so too).
+const AVERAGE_LIMIT = 25 * 1000;
 const TMP = temporaryFolder();
 const sample = path.join(TMP, "sample-1000.json");
 const site = path.join(TMP, "site");
@@ -39,7 +40,7 @@ function htmlFiles(folder) {
   return found;
 }
 
-const kb = (bytes) => (bytes / 1024).toFixed(1) + " KB";
+const kb = (bytes) => (bytes / 1024).toFixed(1) + " KiB";
 
 test("the site of a 1,000-placement sample has no page over 1 MiB and an average page under 25 KB", () => {
   execFileSync(tool, ["sample", "--placements", "1000", "--seed", "2", "--out", sample], { stdio: "pipe" });
@@ -48,7 +49,7 @@ test("the site of a 1,000-placement sample has no page over 1 MiB and an average
   ok(pages.length > 1000, `expected more than 1,000 pages, found ${pages.length}`);
   const total = pages.reduce((sum, p) => sum + p.bytes, 0);
   const overview = pages.find((p) => p.page === "index.html");
-  console.log(`# ${pages.length} pages, ${kb(total)} of HTML; average ${kb(total / pages.length)};` +
+  console.log(`# ${pages.length} pages, ${kb(total)} of HTML; average ${Math.round(total / pages.length)} bytes (${kb(total / pages.length)});` +
     ` heaviest ${pages[0].page} ${kb(pages[0].bytes)}; overview ${kb(overview ? overview.bytes : 0)}`);
   console.log("# heaviest five: " + pages.slice(0, 5).map((p) => `${p.page} ${kb(p.bytes)}`).join(", "));
   const folders = new Map();
@@ -60,7 +61,7 @@ test("the site of a 1,000-placement sample has no page over 1 MiB and an average
   console.log("# by folder: " + [...folders].sort().map(([f, s]) => `${f} ${s.pages} pages, average ${kb(s.bytes / s.pages)}`).join("; "));
   const over = pages.filter((p) => p.bytes > LIMIT);
   ok(over.length === 0, `pages over 1 MiB: ${over.map((p) => `${p.page} (${kb(p.bytes)})`).join(", ")}`);
-  ok(total / pages.length < AVERAGE_LIMIT, `the average page is ${kb(total / pages.length)}, not under ${kb(AVERAGE_LIMIT)}`);
+  ok(total / pages.length < AVERAGE_LIMIT, `the average page is ${Math.round(total / pages.length)} bytes, not under ${AVERAGE_LIMIT}`);
 });
 
 run();

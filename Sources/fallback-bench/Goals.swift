@@ -22,7 +22,7 @@ struct Goal: Sendable, Equatable {
             case .megabytesPerSecond: return "\(decimal(value, places: 0)) MB/s"
             case .seconds: return "\(decimal(value, places: 2)) s"
             case .megabytes: return "\(decimal(value, places: 0)) MB"
-            case .kilobytes: return "\(decimal(value, places: 1)) KB"
+            case .kilobytes: return "\(decimal(value, places: 1)) kB"
             case .count: return decimal(value, places: 0)
             }
         }

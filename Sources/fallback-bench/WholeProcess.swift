@@ -375,8 +375,10 @@ func measureSiteBuilds(small: Int, runs: Int, site: SiteCommands) throws -> [Goa
              figure: growth.wall, cpuFigure: growth.cpu, userFigure: growth.user,
              anchor: "\(secondsText(largeRuns.best.seconds)) vs \(secondsText(smallRuns.best.seconds))"),
         Goal(name: "build: \(decimal(Double(large), places: 0)) placements, peak memory", bound: .below(400), unit: .megabytes, figure: peak),
+        // In kilobytes of 1,000 bytes, as every megabyte here is: the stricter reading of "25 KB".
         Goal(name: "build: average page of the \(decimal(Double(small), places: 0))-placement sample", bound: .below(25), unit: .kilobytes,
-             figure: Double(smallOutput.averageHTMLBytes) / 1024),
+             figure: Double(smallOutput.averageHTMLBytes) / 1000,
+             anchor: "\(decimal(Double(smallOutput.averageHTMLBytes), places: 0)) bytes, \(decimal(Double(smallOutput.averageHTMLBytes) / 1024, places: 1)) KiB"),
     ]
     goals += measureHugo(ours: smallRuns, output: smallOutput, placements: small, sites: hugoSites, hugo: Array(measured.dropFirst(2)))
     return goals
