@@ -221,10 +221,33 @@ package enum Format {
         }
     }
 
-    /// The number of Unicode scalars in valid UTF-8: its bytes that are not continuation bytes.
+    /// The number of Unicode scalars in valid UTF-8: its bytes that are not continuation bytes
+    /// (`10xxxxxx`), counted eight at a time. A byte at a time, with a branch on each, this count
+    /// of the candidates took 1.1 of the 2.0 s that 200 targets among 200 ids of 20,000 mostly
+    /// two-byte scalars cost.
     static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
         var continuations = 0
-        for byte in bytes where byte & 0xC0 == 0x80 { continuations += 1 }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            // Each byte of `lanes` counts the continuation bytes in its place of up to 255 words.
+            var lanes: UInt64 = 0
+            let blockEnd = min(bytes.count, offset + 255 * 8)
+            while offset + 8 <= blockEnd {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                // A byte's top bit, kept where the bit below it is clear, moved to its lowest bit.
+                lanes &+= (word & ~(word << 1) & 0x8080_8080_8080_8080) >> 7
+                offset += 8
+            }
+            // Pairs of lanes into 16-bit lanes (at most 510 each), then their sum (at most 2,040).
+            let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes >> 8) & 0x00FF_00FF_00FF_00FF)
+            continuations += Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
+        }
+        while offset < bytes.count {
+            if base[offset] & 0xC0 == 0x80 { continuations += 1 }
+            offset += 1
+        }
         return bytes.count - continuations
     }
 
@@ -249,13 +272,15 @@ package enum Format {
     /// Every pair of texts of up to seven letters of three, and five of four, gives the whole
     /// table's distance at bounds 0 to 3 (`BandedDistanceTests`).
     ///
-    /// A cell is kept as its byte offsets in both texts. A slide compares eight bytes at a time,
-    /// then steps back to the start of the scalar where they part (the equal bytes before it
-    /// start the same scalars in both). A diagonal's slides pass each of its rows once, so the work
-    /// is one pass over the text per diagonal that runs long: one for ids unlike but for a few edits,
-    /// at most bound + 1 (`aaaa…`). 200 unknown targets among 200 page ids of 20,000 characters,
-    /// each within three edits of every other (at the start, the middle and the end): check costs
-    /// 0.35 s of CPU, where the band of `2 × bound + 1` cells per row cost 22 s.
+    /// A cell is kept as its byte offsets in both texts. A slide compares sixteen bytes at a time,
+    /// then steps back to the start of the scalar where they part (the equal bytes before it start
+    /// the same scalars in both). A diagonal's slides pass each of its rows once, so the work is a
+    /// pass over the texts per diagonal that runs long, one for ids alike but for a few edits and
+    /// at most bound + 1 (`aaaa…`), and one more to count rhs's scalars. 200 unknown targets among
+    /// 200 page ids of 20,000 characters, each within three edits of every other (at the start,
+    /// the middle and the end): check takes 0.17 s of CPU (`aaaa…` ids 0.22 s; ids of mostly
+    /// two-byte scalars 1.0 s, most of it counting characters for the messages), where the band of
+    /// `2 × bound + 1` cells per row took 22 s (25 s; 31 s).
     static func editDistance(
         _ lhs: UnsafeBufferPointer<UInt8>, scalars lhsScalars: Int, _ rhs: UnsafeBufferPointer<UInt8>, scalars rhsScalars: Int,
         bound: Int
@@ -354,6 +379,12 @@ package enum Format {
         let left = UnsafeRawPointer(lhsBase + lhsOffset)
         let right = UnsafeRawPointer(rhsBase + rhsOffset)
         var common = 0
+        while common + 16 <= count {
+            let first = left.loadUnaligned(fromByteOffset: common, as: UInt64.self) ^ right.loadUnaligned(fromByteOffset: common, as: UInt64.self)
+            let second = left.loadUnaligned(fromByteOffset: common + 8, as: UInt64.self) ^ right.loadUnaligned(fromByteOffset: common + 8, as: UInt64.self)
+            if first | second != 0 { break }
+            common += 16
+        }
         while common + 8 <= count {
             let lhsWord = left.loadUnaligned(fromByteOffset: common, as: UInt64.self)
             if lhsWord != right.loadUnaligned(fromByteOffset: common, as: UInt64.self) { break }

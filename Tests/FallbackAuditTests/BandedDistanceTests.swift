@@ -335,4 +335,19 @@ struct BandedDistanceTests {
             }
         }
     }
+
+    /// `Format.scalarCount` counts eight bytes at a time, summing 255 words per block: texts of
+    /// every length up to 40 around those steps, and long ones of two- and four-byte scalars,
+    /// whose blocks hold far more than 255 continuation bytes.
+    @Test(arguments: ["a", "\u{E9}", "\u{20AC}", "\u{1F600}", "a\u{E9}\u{20AC}\u{1F600}", "e\u{301}"])
+    func countsScalarsAsTheScalarView(piece: String) {
+        for count in [0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 40, 509, 510, 511, 2_000, 5_000] {
+            let text = String(repeating: piece, count: count)
+            for prefix in ["", "a", "ab", "abc\u{E9}"] {
+                var prefixed = prefix + text
+                let found = prefixed.withUTF8 { Format.scalarCount($0) }
+                #expect(found == prefixed.unicodeScalars.count, "\(count) of \(piece.debugDescription) after \(prefix.debugDescription)")
+            }
+        }
+    }
 }
