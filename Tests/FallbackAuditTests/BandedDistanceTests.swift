@@ -337,7 +337,7 @@ struct BandedDistanceTests {
     }
 
     /// `Format.scalarCount` counts eight bytes at a time, summing 255 words per block: texts of
-    /// every length up to 40 around those steps, and long ones of two- and four-byte scalars,
+    /// lengths around those steps (0 to 3, 7 to 9, 15 to 17, 40 and more), and long ones of two- and four-byte scalars,
     /// whose blocks hold far more than 255 continuation bytes.
     @Test(arguments: ["a", "\u{E9}", "\u{20AC}", "\u{1F600}", "a\u{E9}\u{20AC}\u{1F600}", "e\u{301}"])
     func countsScalarsAsTheScalarView(piece: String) {
