@@ -907,32 +907,44 @@
   api.searchEntries = searchEntries;
   api.searchSnippet = searchSnippet;
 
-  /** The search box's controls, made here when the layout leaves the box empty, as the built-in
-      one does: the box shows only with this script, and its controls written into every page
-      were about 560 bytes of each (2% of the average page) that a page without script never
-      shows. A layout that writes them keeps its own. */
+  /** The search box's controls, made here when the layout leaves them out, as the built-in one
+      does: the box shows only with this script, and its controls written into every page were
+      about 560 bytes of each (2% of the average page) that a page without script never shows.
+      Each control is added only when no element has its id, so a layout that writes some or all
+      of them keeps its own (and one that writes the input keeps its own label too). */
   function addSearchControls(box) {
-    if ($("site-search-input")) return;
-    var label = el("label", null, "Search");
-    label.setAttribute("for", "site-search-input");
-    var input = el("input");
-    input.id = "site-search-input";
-    input.type = "search";
-    input.setAttribute("autocomplete", "off");
-    input.setAttribute("spellcheck", "false");
-    input.setAttribute("placeholder", "Placement, funnel, page, experiment, paywall, product\u2026");
-    input.setAttribute("aria-describedby", "site-search-hint site-search-status");
-    var hint = el("span", "visually-hidden", "Press / to search; arrows and Enter to choose; Escape to close.");
-    hint.id = "site-search-hint";
-    var status = el("output");
-    status.id = "site-search-status";
-    status.setAttribute("for", "site-search-input");
-    status.setAttribute("aria-live", "polite");
-    var list = el("ul", "site-search-results");
-    list.id = "site-search-results";
-    list.setAttribute("aria-label", "Search results");
-    list.hidden = true;
-    [label, input, hint, status, list].forEach(function (node) { box.appendChild(node); });
+    if (!$("site-search-input")) {
+      var label = el("label", null, "Search");
+      label.setAttribute("for", "site-search-input");
+      var input = el("input");
+      input.id = "site-search-input";
+      input.type = "search";
+      input.setAttribute("autocomplete", "off");
+      input.setAttribute("spellcheck", "false");
+      input.setAttribute("placeholder", "Placement, funnel, page, experiment, paywall, product\u2026");
+      input.setAttribute("aria-describedby", "site-search-hint site-search-status");
+      box.appendChild(label);
+      box.appendChild(input);
+    }
+    if (!$("site-search-hint")) {
+      var hint = el("span", "visually-hidden", "Press / to search; arrows and Enter to choose; Escape to close.");
+      hint.id = "site-search-hint";
+      box.appendChild(hint);
+    }
+    if (!$("site-search-status")) {
+      var status = el("output");
+      status.id = "site-search-status";
+      status.setAttribute("for", "site-search-input");
+      status.setAttribute("aria-live", "polite");
+      box.appendChild(status);
+    }
+    if (!$("site-search-results")) {
+      var list = el("ul", "site-search-results");
+      list.id = "site-search-results";
+      list.setAttribute("aria-label", "Search results");
+      list.hidden = true;
+      box.appendChild(list);
+    }
   }
 
   function initSearch() {

@@ -235,6 +235,41 @@ if (tool && fs.existsSync(tool)) {
       equal(tags(dom, "script").length, 2, "scripts: site.js and the index");
     }
   });
+
+  // A layout that writes the search box's controls itself (as the built-in one did before site.js
+  // made them) keeps its own, whole or in part: search works and no id is doubled.
+  const oldControls = [
+    '<label for="site-search-input">Search</label>',
+    '<input id="site-search-input" type="search" autocomplete="off" spellcheck="false" placeholder="Find" aria-describedby="site-search-hint site-search-status">',
+    '<span class="visually-hidden" id="site-search-hint">Press / to search.</span>',
+    '<output id="site-search-status" for="site-search-input" aria-live="polite"></output>',
+    '<ul class="site-search-results" id="site-search-results" aria-label="Search results" hidden></ul>',
+  ];
+  for (const [what, controls] of [["all of them", oldControls], ["the label and input only", oldControls.slice(0, 2)]]) {
+    test(`a layout that writes the search box's controls itself (${what}) keeps them, each once`, () => {
+      const dir = fs.mkdtempSync(path.join(temporaryFolder(), "search-layout-"));
+      const exported = spawnSync(tool, ["theme", "export", path.join(dir, "theme")], { encoding: "utf8" });
+      equal(exported.status, 0, `theme export: ${exported.stderr}`);
+      const layoutPath = path.join(dir, "theme", "templates", "layout.html");
+      const layout = fs.readFileSync(layoutPath, "utf8");
+      const box = layout.match(/(<div class="site-search"[^>]*>)(<\/div>)/);
+      ok(box, "the built-in layout writes the search box empty");
+      fs.writeFileSync(layoutPath, layout.replace(box[0], box[1] + "\n" + controls.join("\n") + "\n" + box[2]));
+      fs.writeFileSync(path.join(dir, "s.json"), JSON.stringify({
+        formatVersion: 1, placements: { onboarding_main: { placement: { identifier: "onboarding_main", revision: 1 } } },
+      }));
+      const built = spawnSync(tool, ["build", path.join(dir, "s.json"), "--out", path.join(dir, "site"), "--quiet",
+        "--templates", path.join(dir, "theme", "templates")], { encoding: "utf8" });
+      equal(built.status, 0, `fallback-site build: ${built.stderr}`);
+      const found = search(path.join(dir, "site"), "index.html", "onboarding_main");
+      ok(found.results.some((r) => r.text.startsWith("placement key: onboarding_main")), found.results.map((r) => r.text).join(" | "));
+      for (const id of ["site-search-input", "site-search-hint", "site-search-status", "site-search-results"]) {
+        equal(found.dom.split(`id="${id}"`).length - 1, 1, `one element with id ${id}`);
+      }
+      equal((found.dom.match(/<label for="site-search-input"/g) || []).length, 1, "one label for the input");
+      ok(found.dom.includes('placeholder="Find"'), "the layout's own input is kept");
+    });
+  }
 }
 
 run();
