@@ -104,8 +104,10 @@ struct FunnelPreviews {
         defaultLocale = locales.first { locale in written.map { ExactKey.same($0, locale) } ?? false } ?? locales.first
     }
 
+    /// How many of the funnel's pages are previewed: the first ones, up to `pageLimit`.
+    var previewedPageCount: Int { min(funnel.pages.count, Self.pageLimit) }
     /// How many of the funnel's pages are past `pageLimit`, not previewed.
-    var unpreviewedPageCount: Int { max(0, funnel.pages.count - Self.pageLimit) }
+    var unpreviewedPageCount: Int { funnel.pages.count - previewedPageCount }
 
     /// How many distinct locales the funnel declares.
     var declaredLocaleCount: Int { Set((funnel.locales ?? []).map(ExactKey.init)).count }
@@ -216,7 +218,7 @@ struct FunnelPreviews {
         // Each locale's name and whether it shows first, found once rather than on every page.
         let names = screenLocales.map { locale in locale.map { SiteModel.name($0) } }
         let defaults = screenLocales.map { locale in locale.map { locale in defaultLocale.map { ExactKey.same($0, locale) } ?? false } ?? true }
-        return funnel.pages.prefix(Self.pageLimit).enumerated().map { index, page in
+        return funnel.pages.prefix(previewedPageCount).enumerated().map { index, page in
             let media = PlacedImages(images(index))
             let screens = screenLocales.indices.map { screen in
                 let lines = lines(of: page, locale: screenLocales[screen], placed: media)

@@ -543,6 +543,7 @@ extension SiteModel {
         // Rows are anchored by a safe, bounded name of their page id.
         let anchors = PageNames(identifiers: funnel.pages.map(\.id))
         func anchor(_ pageId: String) -> String { SiteModel.pageRowAnchor(pageId, names: anchors) }
+        let previews = FunnelPreviews(funnel: funnel)
         var pages: [FunnelPage.PageRow] = []
         var media: [FunnelPage.MediaRow] = []
         // Per page, the paths of its remote media, shortened: the media rows and the previews
@@ -589,7 +590,7 @@ extension SiteModel {
                     options: options, hasOptions: !options.isEmpty, rules: rules, hasRules: !rules.isEmpty,
                     defaultNext: page.defaultNext.map { SiteModel.name($0) }, paywallId: page.paywallId.map { SiteModel.name($0) },
                     paywallPath: page.paywallId.flatMap { funnel.paywalls?[$0] }.flatMap { paywallPath($0.id) }.map { root + $0 },
-                    unreachable: unreachable.contains(index), steps: steps, previewed: index < FunnelPreviews.pageLimit))
+                    unreachable: unreachable.contains(index), steps: steps, previewed: index < previews.previewedPageCount))
             // Each key shortened once (`SnapshotText.shortenedKey`), not each whole path.
             let urls = RemoteMedia.urls(on: page, in: snapshot.file, keySpelling: SnapshotText.shortenedKey)
             let paths = urls.map(\.path)
@@ -602,7 +603,6 @@ extension SiteModel {
             }
         }
         let locales = funnel.locales ?? []
-        let previews = FunnelPreviews(funnel: funnel)
         let coverage = FunnelText.coverage(of: funnel).map { locale, counted in
             FunnelPage.LocaleCoverage(
                 locale: SiteModel.name(locale), present: counted.present, plain: counted.plain, missing: counted.missing,
