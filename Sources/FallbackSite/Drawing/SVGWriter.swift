@@ -129,7 +129,7 @@ struct DrawingWriter: ~Copyable {
     }
 
     /// The arrow heads the edges use, each once; none (and no `<defs>`) for a drawing without
-    /// steps. Only those: the five made about 1.2 KB of every funnel page's drawing, most unused.
+    /// steps. Only those: all five made about 1.2 KB of every funnel page's drawing, used or not.
     private mutating func writeMarkers() {
         var used: Set<ArrowKind> = []
         for index in flow.steps.indices { used.insert(arrow(index)) }
