@@ -30,6 +30,15 @@ extension SitePage.Kind {
     /// The template that renders the body of a page of this kind.
     public var template: String { "\(rawValue).md" }
 
+    /// True for the pages about the whole site or a whole snapshot, false for those about one
+    /// placement, funnel, experiment or paywall.
+    var isSiteWide: Bool {
+        switch self {
+        case .overview, .checks, .changes, .history, .rule, .snapshot: true
+        case .placement, .funnel, .experiment, .paywall: false
+        }
+    }
+
     /// The type of the page's own context, beside `CommonPageFields` (`SiteModel.context(for:values:)`).
     var contextType: any TemplateContext.Type {
         switch self {

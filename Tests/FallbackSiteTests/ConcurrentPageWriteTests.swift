@@ -93,6 +93,28 @@ struct ConcurrentPageWriteTests {
         #expect(reports.map(\.done).sorted() == Array(1...pagePaths.count))
     }
 
+    /// The pages start site-wide first (`SiteBuilder.renderOrder(of:)`): every page once, the
+    /// overview, checks, changes and rule pages before any placement's, each group in page order,
+    /// so the few slow site-wide pages (the rules came last in page order) do not end the build on
+    /// one core.
+    @Test func siteWidePagesStartFirstAndEveryPageStartsOnce() throws {
+        let pages = try StreamingWriteTests.model().pages
+        let order = SiteBuilder.renderOrder(of: pages)
+        #expect(order.sorted() == Array(pages.indices))
+        let kinds = order.map { pages[$0].kind }
+        let siteWide = kinds.prefix { $0.isSiteWide }
+        #expect(siteWide.count == kinds.count { $0.isSiteWide })
+        #expect(Set(siteWide).isSuperset(of: [.overview, .checks, .changes, .rule]))
+        #expect(Set(kinds.dropFirst(siteWide.count)).isSuperset(of: [.placement, .funnel, .paywall]))
+        #expect(Array(order.prefix(siteWide.count)) == Array(order.prefix(siteWide.count)).sorted())
+        #expect(Array(order.dropFirst(siteWide.count)) == Array(order.dropFirst(siteWide.count)).sorted())
+        // In page order the rules come last, after every placement: the order moves them.
+        let firstRule = try #require(order.firstIndex { pages[$0].kind == .rule })
+        let firstPlacement = try #require(order.firstIndex { pages[$0].kind == .placement })
+        #expect(firstRule < firstPlacement)
+        #expect(try #require(pages.firstIndex { $0.kind == .rule }) > pages.firstIndex { $0.kind == .placement }!)
+    }
+
     /// Two pages refused: the build reports the first in page order, every page before it is
     /// written, and no other file is handed over. Repeated, since the threads' timing varies.
     @Test(arguments: [0, 5, 13])
