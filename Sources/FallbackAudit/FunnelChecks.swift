@@ -652,13 +652,18 @@ struct FunnelContext {
     }
 
     /// The target `name` that leads nowhere, and why (`FunnelGraph`'s `reason`), for a message.
+    ///
+    /// The suggestion reads each page's id in place: mapping the pages to their ids copied each
+    /// whole page, retaining all its texts, for every unknown target (4 million copies for 20,000
+    /// targets in a funnel of 200 pages).
     func unknownTargetText(_ name: String, _ reason: FunnelGraph.UnknownTarget) -> String {
         switch reason {
         case .noPaywallPage:
-            "\"paywall\", but funnel \(Format.quoted(funnel.id)) has no page of type paywall"
+            return "\"paywall\", but funnel \(Format.quoted(funnel.id)) has no page of type paywall"
         case .noSuchPage:
-            "\(Format.quoted(name)), which is neither a page of funnel \(Format.quoted(funnel.id)) nor \"end\" or "
-                + "\"paywall\"\(Format.didYouMean(name, among: funnel.pages.lazy.map(\.id)))"
+            let pages = funnel.pages
+            return "\(Format.quoted(name)), which is neither a page of funnel \(Format.quoted(funnel.id)) nor \"end\" or "
+                + "\"paywall\"\(Format.didYouMean(name, among: pages.indices.lazy.map { pages[$0].id }))"
         }
     }
 }

@@ -12,6 +12,11 @@ import Testing
         String(repeating: "é", count: 41), String(repeating: "🙂", count: 81),
         "say \"hi\"", "back\\slash", "tab\there", "line\nfeed", "\u{0}", "\u{1F}", "\u{7F}",
         String(repeating: "a", count: 79) + "\"", String(repeating: "\"", count: 90),
+        // Characters of several scalars at the cut, where counting stops at 81 (`Format.characterCount`).
+        String(repeating: "e\u{301}", count: 80), String(repeating: "e\u{301}", count: 81),
+        String(repeating: "\u{1F1EB}\u{1F1F7}", count: 80), String(repeating: "\u{1F1EB}\u{1F1F7}", count: 81) + "\u{1F1EB}",
+        String(repeating: "\r\n", count: 81), String(repeating: "a", count: 80) + "\u{301}\u{301}",
+        String(repeating: "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", count: 81), String(repeating: "e\u{301}", count: 20_000),
     ]
 
     /// What `quoted` wrote before its fast path.
