@@ -32,7 +32,7 @@ enum BenchArguments {
     /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build; a
     /// row of one other command, `scalingRowCommands`, takes `--scale-NAME N` for it alone).
     static let scalingRows = [
-        "placements", "pages", "options", "findings", "snapshots", "loops", "keys", "locales", "clauses", "marks", "page-locales",
+        "placements", "pages", "options", "findings", "short-targets", "snapshots", "loops", "keys", "locales", "clauses", "marks", "page-locales",
         "long-key", "same-target-rules", "changed-clauses", "renamed-variants", "replaced-placements",
     ]
     /// The rows measured with another command than `check`, and only with it (no `-build` size).

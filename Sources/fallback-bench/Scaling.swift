@@ -78,6 +78,7 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         dimension("pages per funnel (branching quiz)", "pages", check: 20_000, build: 1_000, ScalingInputs.quizPages),
         dimension("options per page, each with an imageUrl", "options", check: 100_000, build: 6_000, ScalingInputs.options),
         dimension("findings (rules to unknown pages, one funnel)", "findings", check: 20_000, build: 1_500, ScalingInputs.unknownTargets),
+        dimension("short unknown targets among 200 page ids of N letters", "short-targets", check: 10_000, build: nil, ScalingInputs.shortTargetsAmongLongIds),
         [history],
         dimension("pages that all loop back (cycles)", "loops", check: 40_000, build: 3_000, ScalingInputs.loopingPages),
         dimension("one key written N times (duplicate keys)", "keys", check: 40_000, build: 10_000, ScalingInputs.repeatedKey),

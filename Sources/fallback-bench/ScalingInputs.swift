@@ -36,6 +36,25 @@ enum ScalingInputs {
         return file(funnelPages: pages)
     }
 
+    /// One placement `p` whose funnel has `Format.suggestionCandidateLimit` (200) pages whose ids
+    /// are `count` letters long, and `count` rules, spread over the pages, to short targets that do
+    /// not exist: `count` findings, each searching the 200 ids for a "did you mean". The ids grow
+    /// with the targets, so a search that read every id for every target grew as N²; one that
+    /// passes over ids too long to be a near miss, as N.
+    static func shortTargetsAmongLongIds(_ count: Int) -> String {
+        let pageCount = 200
+        let stem = String(repeating: "a", count: max(count, 1))
+        let ids = (0..<pageCount).map { stem + String($0) }
+        let pages = ids.indices.map { index in
+            let next = index + 1 < pageCount ? ids[index + 1] : "end"
+            let rules = stride(from: index, to: count, by: pageCount).map { rule in
+                #"{"condition":{"clauses":[],"op":"all"},"goto":"missing_\#(rule % 10)","id":"r\#(rule)"}"#
+            }
+            return #"{"default_next":"\#(next)","id":"\#(ids[index])","next_rules":[\#(rules.joined(separator: ","))],"title":"Q","type":"welcome"}"#
+        }
+        return file(funnelPages: pages)
+    }
+
     /// One placement `p` whose funnel declares `count` locales and has one page whose title gives
     /// each its copy in the reverse order, every other one blank: the translation check looks each
     /// declared locale up in a map that lists them in another order, and reports half of them.

@@ -48,6 +48,19 @@ import Testing
         #expect(findings(file, .cycle) == 0)
     }
 
+    /// 200 pages whose ids are N letters long, and N rules to short missing targets: one finding
+    /// each, none with a suggestion (no id is within three edits of a short target).
+    @Test(arguments: [1, 10, 450])
+    func shortTargetsGiveOneFindingARuleAmongLongIds(count: Int) throws {
+        let (file, funnel) = try load(ScalingInputs.shortTargetsAmongLongIds(count))
+        #expect(funnel.pages.count == Format.suggestionCandidateLimit)
+        #expect(funnel.pages.allSatisfy { $0.id.utf8.count >= count && $0.id.hasPrefix(String(repeating: "a", count: count)) })
+        #expect(funnel.pages.reduce(0) { $0 + ($1.nextRules?.count ?? 0) } == count)
+        let unknown = Audit().findings(in: file).filter { $0.ruleId == Rule.gotoUnknown.id }
+        #expect(unknown.count == count)
+        #expect(!unknown.contains { $0.message.contains("did you mean") })
+    }
+
     @Test(arguments: [1, 2, 500])
     func theRepeatedKeyLoadsOnceAndTheLastWins(count: Int) throws {
         let text = ScalingInputs.repeatedKey(count)
