@@ -78,7 +78,7 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         dimension("pages per funnel (branching quiz)", "pages", check: 20_000, build: 1_000, ScalingInputs.quizPages),
         dimension("options per page, each with an imageUrl", "options", check: 100_000, build: 6_000, ScalingInputs.options),
         dimension("findings (rules to unknown pages, one funnel)", "findings", check: 20_000, build: 1_500, ScalingInputs.unknownTargets),
-        dimension("short unknown targets among 200 page ids of N letters", "short-targets", check: 10_000, build: nil, ScalingInputs.shortTargetsAmongLongIds),
+        dimension("short unknown targets among 200 ids of N letters", "short-targets", check: 10_000, build: nil, ScalingInputs.shortTargetsAmongLongIds),
         [history],
         dimension("pages that all loop back (cycles)", "loops", check: 40_000, build: 3_000, ScalingInputs.loopingPages),
         dimension("one key written N times (duplicate keys)", "keys", check: 40_000, build: 10_000, ScalingInputs.repeatedKey),
@@ -153,8 +153,10 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
     print("machine, less the CPU time of the same command on an empty input (start-up: check \(decimal(startUp[.check]! * 1000, places: 0)) ms, "
         + "build \(decimal(startUp[.build]! * 1000, places: 0)) ms, history \(decimal(startUp[.history]! * 1000, places: 0)) ms, "
         + "diff \(decimal(startUp[.diff]! * 1000, places: 0)) ms); linear is under 12× for 10× the input")
+    // Wide enough for the longest row's name and a space: a longer name ran into the command.
+    let nameWidth = max(46, (cases.map(\.name.count).max() ?? 0) + 1)
     let columns: [(String, Int)] = [
-        ("dimension", 46), ("command", 8), ("N", 10), ("wall", 9), ("user", 9), ("sys", 9), ("peak", 8), ("10N", 10), ("wall", 9), ("user", 9), ("sys", 9),
+        ("dimension", nameWidth), ("command", 8), ("N", 10), ("wall", 9), ("user", 9), ("sys", 9), ("peak", 8), ("10N", 10), ("wall", 9), ("user", 9), ("sys", 9),
         ("peak", 8),
         ("input", 8), ("ratio", 8),
     ]
@@ -181,7 +183,7 @@ func measureScaling(_ cases: [ScalingCase], runs: Int, site: SiteCommands) throw
                 "\(peak) MB".padded(to: 8),
             ]
         }
-        let name = [scalingCase.name.padded(to: 46), scalingCase.command.rawValue.padded(to: 8)]
+        let name = [scalingCase.name.padded(to: nameWidth), scalingCase.command.rawValue.padded(to: 8)]
         let growth = [
             "\(decimal(inputGrowth, places: 1))×".padded(to: 8), "\(decimal(result.growthRatio, places: 1))×".padded(to: 8), result.growth.rawValue,
         ]
