@@ -204,8 +204,10 @@ public struct SiteBuilder: Sendable {
     /// Once a page fails, no page after it starts; every page before it is rendered and written, so
     /// the failure thrown is the first in page order, whatever the threads' timing.
     ///
-    /// The pages start in `renderOrder(of:)`, the site-wide ones first: the failure and the files
-    /// are the same in any order.
+    /// The pages start in `renderOrder(of:)`, the site-wide ones first. The failure reported, and
+    /// the files of a build that succeeds, are the same in any order; when a page fails, the
+    /// site-wide pages after it in page order have usually been written already (the build
+    /// discards its staging folder).
     private func renderAndWriteConcurrently(
         _ pages: [SitePage], with write: SiteFileWrite, progress: (@Sendable (Int, Int) -> Void)?
     ) throws(SiteBuildError) {

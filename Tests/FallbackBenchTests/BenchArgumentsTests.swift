@@ -29,6 +29,8 @@ import Testing
         (["--placements", "-5"], "--placements needs a positive whole number, not '-5'"),
         (["--scale-snapshots-build", "3"], "unknown argument '--scale-snapshots-build'"),
         (["--scale-changed-clauses-build", "3"], "unknown argument '--scale-changed-clauses-build'"),
+        // Rows of check alone have no build size either.
+        (["--scale-short-targets-build", "3"], "unknown argument '--scale-short-targets-build'"),
         (["--site-only", "1000"], "unknown argument '1000'"),
         (["--runs", "3", "--validation-only", "extra"], "unknown argument 'extra'"),
         (["--\u{1B}[31mred"], "unknown argument '--<U+001B>[31mred'"),

@@ -199,7 +199,8 @@ struct StreamingWriteTests {
         let root = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let previous = try Self.previousSite(in: root)
-        // Rule pages come last: every other page is rendered and written before the first fails.
+        // Rule pages come last in page order, so every page before the first of them is rendered
+        // and written before the build fails on it (the rule pages start first, and fail first).
         let theme = try Self.theme(overriding: ["rule.md": "{{> boom}}", "partials/boom.md": "x{{> boom}}{{> boom}}"])
         let (io, counter) = Self.countingDisk()
         #expect {
