@@ -547,7 +547,6 @@ extension AuditRun {
     }
 }
 
-/// What the funnel checks share: the funnel's graph, and question lookups.
 /// What the clause checks of one funnel look up more than once, gathered on first need: gathered for
 /// each clause, a funnel of N pages whose N clauses read unknown questions, or compare with values
 /// none of a page's N options has, cost N² steps. Nothing is gathered for a funnel that needs none.
@@ -583,6 +582,7 @@ struct ClauseLookups {
     }
 }
 
+/// What the funnel checks share: the funnel's graph, and question lookups.
 struct FunnelContext {
     /// Funnels up to this many pages are searched; larger ones get dictionaries.
     static let searchedPageLimit = FunnelGraph.searchedPageLimit
