@@ -25,6 +25,9 @@ extension JSONDocument {
         private var spelled: [UInt8] = []
         /// The steps walked up from the node being spelled, nearest first (kept for its capacity).
         private var steps: [(node: Int32, parent: Int32, ordinal: Int32)] = []
+        /// The head of the last shared pointer and the path step whose token ends it, while that
+        /// step stays on the path: the pointers of the nodes below one long key share one head.
+        private var sharedHead: (head: JSONPointer.Head, step: Int)?
 
         package init(document: JSONDocument) {
             self.document = document
@@ -32,6 +35,35 @@ extension JSONDocument {
 
         /// The pointer of the node at `index`, as `JSONDocument.pointer(ofNode:)` spells it.
         package mutating func pointer(ofNode index: Int) -> String {
+            spell(index)
+            return String(decoding: spelled, as: UTF8.self)
+        }
+
+        /// The pointer of the node at `index`, its head shared with the pointers spelled before it
+        /// while they stay below the same long token.
+        package mutating func jsonPointer(ofNode index: Int) -> JSONPointer {
+            spell(index)
+            // The last step whose token is long ends the head.
+            var step = path.count - 1
+            while step >= 0 {
+                let start = (step > 0 ? path[step - 1].end : 0) + 1
+                if path[step].end - start >= JSONPointer.longToken { break }
+                step -= 1
+            }
+            guard step >= 0 else { return JSONPointer(head: nil, tail: String(decoding: spelled, as: UTF8.self)) }
+            let end = path[step].end
+            let head: JSONPointer.Head
+            if let shared = sharedHead, shared.step == step {
+                head = shared.head
+            } else {
+                head = JSONPointer.Head(String(decoding: spelled[..<end], as: UTF8.self))
+                sharedHead = (head, step)
+            }
+            return JSONPointer(head: head, tail: String(decoding: spelled[end...], as: UTF8.self))
+        }
+
+        /// Spells the pointer of the node at `index` into `spelled`, its steps into `path`.
+        private mutating func spell(_ index: Int) {
             let nodes = document.nodes
             // Up from the node to the top level, or to the first node on the last path: that node
             // and its ancestors are the last path's steps up to it. The walk's nodes descend, so
@@ -53,6 +85,7 @@ extension JSONDocument {
                 current = Int(link.parent)
             }
             path.removeSubrange(kept...)
+            if let shared = sharedHead, shared.step >= kept { sharedHead = nil }
             spelled.removeSubrange((path.last?.end ?? 0)...)
             for step in steps.reversed() {
                 let node = Int(step.node)
@@ -65,7 +98,6 @@ extension JSONDocument {
                 }
                 path.append((step.node, step.ordinal, spelled.count))
             }
-            return String(decoding: spelled, as: UTF8.self)
         }
 
         /// The most siblings `laterSibling(_:of:)` steps over before it leaves the node to a search.

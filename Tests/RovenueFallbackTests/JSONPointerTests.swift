@@ -1,0 +1,140 @@
+import FallbackSample
+import Foundation
+@testable import RovenueFallback
+import Testing
+
+/// `JSONPointer`: a pointer split after its last long reference token (`JSONPointer.longToken`
+/// bytes or more, as escaped), the same way whoever makes it, so that equal pointers have equal
+/// heads and tails; the speller's pointers under one long key share one head.
+@Suite struct JSONPointerTests {
+    static let long = JSONPointer.longToken
+
+    /// Snapshots with keys just under, at and over the long-token length, as written and as
+    /// escaped, nested, and followed by arrays and short keys.
+    static let texts: [String] = [
+        #"{"a": {"b": [1, {"c": 2}]}}"#,
+        #"{"\#(String(repeating: "k", count: long - 1))": {"x": [1, 2]}}"#,
+        #"{"\#(String(repeating: "k", count: long))": {"x": [1, {"y": 2}]}}"#,
+        #"{"\#(String(repeating: "k", count: long + 1))": [[3], {"z": [4]}]}"#,
+        // 64 slashes are 128 bytes escaped: a long token made by the escaping alone.
+        #"{"placements": {"\#(String(repeating: "/", count: long / 2))": {"funnel": {"pages": [{"id": "p"}]}}}}"#,
+        #"{"placements": {"\#(String(repeating: "~", count: long / 2 - 1))a": {"x": 1}}}"#,
+        // Two long keys, one under the other, and long keys side by side.
+        #"{"\#(String(repeating: "é", count: long))": {"mid": {"\#(String(repeating: "日", count: long))": [{"t": 1}]}}}"#,
+        "{" + (0..<5).map { #""\#(String(repeating: "\($0)", count: long + $0))": {"v": [\#($0)]}"# }.joined(separator: ",") + "}",
+        #"{"\#(String(repeating: "a", count: 3 * long))": "", "b": {"\#(String(repeating: "c", count: long))": {}}}"#,
+    ]
+
+    /// Every node's pointer from the speller, and the same text split by `init(_:)`.
+    static func spelledInOrder(_ text: String, order: (JSONDocument) -> [Int]) -> [(index: Int, pointer: JSONPointer)] {
+        let document = JSONDocument(bytes: Array(text.utf8))
+        var speller = JSONDocument.PointerSpeller(document: document)
+        return order(document).map { ($0, speller.jsonPointer(ofNode: $0)) }
+    }
+
+    @Test(arguments: 0..<texts.count) func spelledPointersMatchTheWalkInAnyOrder(_ which: Int) {
+        let document = JSONDocument(bytes: Array(Self.texts[which].utf8))
+        let expected = PointerBuilderTests.referencePointers(document)
+        var generator = SplitMix64(seed: 7)
+        let ordered = Array(document.nodes.indices)
+        for order in [ordered, ordered.reversed(), ordered.shuffled(using: &generator), ordered.flatMap { [$0, $0] }] {
+            var speller = JSONDocument.PointerSpeller(document: document)
+            for index in order {
+                let pointer = speller.jsonPointer(ofNode: index)
+                #expect(pointer.string == expected[index], "node \(index)")
+                // Split where the text alone splits it: equal, with the same hash, head and tail.
+                let fromText = JSONPointer(pointer.string)
+                #expect(pointer == fromText)
+                #expect(pointer.hashValue == fromText.hashValue)
+                #expect(pointer.tail == fromText.tail)
+                #expect(pointer.head?.text == fromText.head?.text)
+                #expect(pointer.utf8Count == pointer.string.utf8.count)
+                #expect(pointer.isEmpty == pointer.string.isEmpty)
+                let joined = pointer.withUTF8Parts { Array($0) + Array($1) }
+                #expect(joined == Array(pointer.string.utf8))
+            }
+        }
+    }
+
+    /// The head ends after the last token of `longToken` bytes or more; a token one byte shorter
+    /// leaves it in the tail.
+    @Test func theHeadEndsAfterTheLastLongToken() {
+        let short = String(repeating: "s", count: Self.long - 1)
+        let long = String(repeating: "l", count: Self.long)
+        #expect(JSONPointer("/placements/\(short)/funnel").head == nil)
+        let split = JSONPointer("/placements/\(long)/funnel/pages/0")
+        #expect(split.head?.text == "/placements/\(long)")
+        #expect(split.tail == "/funnel/pages/0")
+        let twice = JSONPointer("/\(long)/x/\(long)1/y")
+        #expect(twice.head?.text == "/\(long)/x/\(long)1")
+        #expect(twice.tail == "/y")
+        let atTheEnd = JSONPointer("/a/\(long)")
+        #expect(atTheEnd.head?.text == "/a/\(long)")
+        #expect(atTheEnd.tail == "")
+        #expect(!atTheEnd.isEmpty)
+        #expect(JSONPointer("").isEmpty)
+        // Escapes count as written: 64 slashes escape to 128 bytes.
+        let escaped = JSONPointer("/" + String(repeating: "~1", count: Self.long / 2) + "/v")
+        #expect(escaped.tail == "/v")
+    }
+
+    /// Pointers are compared by their bytes: a head that differs in one byte, or the same head
+    /// text with another tail, is another pointer, and canonically equivalent texts differ.
+    @Test func equalityIsByBytes() {
+        let long = String(repeating: "k", count: Self.long)
+        let pointer = JSONPointer("/\(long)/a")
+        #expect(pointer != JSONPointer("/\(long)x/a"))
+        #expect(pointer != JSONPointer("/\(long)/b"))
+        #expect(pointer != JSONPointer("/\(long)"))
+        #expect(pointer == JSONPointer("/\(long)/a"))
+        let composed = JSONPointer("/\(String(repeating: "é", count: Self.long))/a")
+        let decomposed = JSONPointer("/\(String(repeating: "e\u{301}", count: Self.long))/a")
+        #expect(composed.string == decomposed.string, "Swift's String equality calls them equal")
+        #expect(composed != decomposed)
+        #expect(Set([pointer, JSONPointer("/\(long)/a"), JSONPointer("/\(long)/b")]).count == 2)
+    }
+
+    /// The pointers the speller gives the nodes under one long key, one after another, hold one
+    /// head: memory for the key once, not once a pointer.
+    @Test func pointersUnderOneLongKeyShareTheirHead() throws {
+        let key = String(repeating: "k", count: 10 * Self.long)
+        let rules = (0..<50).map { #"{"goto": "t\#($0)"}"# }.joined(separator: ",")
+        let text = #"{"placements": {"\#(key)": {"funnel": {"pages": [{"next_rules": [\#(rules)]}]}}, "other": {}}}"#
+        let document = JSONDocument(bytes: Array(text.utf8))
+        let keyNode = try #require(document.nodes.indices.first { document.value(at: $0).string == key })
+        let inside = document.nodes.indices.filter { $0 > keyNode + 1 && document.value(at: $0).pointer.hasPrefix("/placements/\(key)/") }
+        #expect(inside.count > 100)
+        var speller = JSONDocument.PointerSpeller(document: document)
+        let pointers = inside.map { speller.jsonPointer(ofNode: $0) }
+        let first = try #require(pointers.first?.head)
+        #expect(pointers.allSatisfy { $0.head === first })
+        #expect(pointers.allSatisfy { $0.tail.utf8.count < 64 })
+    }
+
+    /// `parent` and `appending(escapedToken:)` walk the same pointers as the document's nodes.
+    @Test(arguments: 0..<texts.count) func parentAndAppendingFollowTheNodes(_ which: Int) {
+        let document = JSONDocument(bytes: Array(Self.texts[which].utf8))
+        func check(_ value: JSONDocument.Value, _ pointer: JSONPointer) {
+            #expect(pointer.string == value.pointer)
+            switch value.kind {
+            case .object:
+                for member in value.members {
+                    let child = pointer.appending(escapedToken: JSONDocument.escapePointerToken(member.key))
+                    #expect(child == JSONPointer(child.string), "split as the text splits")
+                    #expect(child.parent == pointer)
+                    check(member.value, child)
+                }
+            case .array:
+                for (position, element) in value.elements.enumerated() {
+                    let child = pointer.appending(escapedToken: String(position))
+                    #expect(child.parent == pointer)
+                    check(element, child)
+                }
+            default:
+                break
+            }
+        }
+        check(document.root, JSONPointer(""))
+        #expect(JSONPointer("").parent == nil)
+    }
+}
