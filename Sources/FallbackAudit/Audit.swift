@@ -335,11 +335,11 @@ package struct AuditRun {
     func locatedFinding(_ index: Int, line: Int, column: Int, pointers: inout JSONDocument.PointerSpeller) -> Finding {
         // Read in place, field by field: a copy of the whole report would retain each of its strings.
         pending.withUnsafeBufferPointer { items in
-            let pointer: String
+            let pointer: JSONPointer
             switch items[index].anchor {
-            case .value(let node): pointer = pointers.pointer(ofNode: node)
-            case .key(let node): pointer = pointers.pointer(ofNode: node + 1)
-            case .fixed(let fixedPointer, _): pointer = fixedPointer
+            case .value(let node): pointer = pointers.jsonPointer(ofNode: node)
+            case .key(let node): pointer = pointers.jsonPointer(ofNode: node + 1)
+            case .fixed(let fixedPointer, _): pointer = JSONPointer(fixedPointer)
             }
             return Finding(
                 ruleId: items[index].rule.id, severity: items[index].severity, message: items[index].message,

@@ -12,25 +12,39 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public let subject: FindingSubject
     /// The key of the placement the finding is about (its subject's); nil for the file as a whole.
     public let placementKey: String?
-    /// The RFC 6901 JSON Pointer of the value at fault (`""` for the top level).
-    public let pointer: String
+    /// The RFC 6901 JSON Pointer of the value at fault (`""` for the top level), as held: the
+    /// findings under one long placement key share its bytes (`JSONPointer`).
+    public let jsonPointer: JSONPointer
     /// 1-based line of the value at fault.
     public let line: Int
     /// 1-based column of the value at fault, in Unicode scalars.
     public let column: Int
 
     public init(
-        ruleId: Rule.ID, severity: Severity, message: String, subject: FindingSubject, pointer: String, line: Int, column: Int
+        ruleId: Rule.ID, severity: Severity, message: String, subject: FindingSubject, pointer: JSONPointer, line: Int,
+        column: Int
     ) {
         self.ruleId = ruleId
         self.severity = severity
         self.message = message
         self.subject = subject
         placementKey = subject.placementKey?.string
-        self.pointer = pointer
+        jsonPointer = pointer
         self.line = line
         self.column = column
     }
+
+    public init(
+        ruleId: Rule.ID, severity: Severity, message: String, subject: FindingSubject, pointer: String, line: Int, column: Int
+    ) {
+        self.init(
+            ruleId: ruleId, severity: severity, message: message, subject: subject, pointer: JSONPointer(pointer), line: line,
+            column: column)
+    }
+
+    /// The RFC 6901 JSON Pointer of the value at fault (`""` for the top level), spelled out: a
+    /// new string each time, as long as the pointer (`jsonPointer` holds it).
+    public var pointer: String { jsonPointer.string }
 
     /// A finding about the placement under `placementKey`, or about the file when it is nil: what
     /// history and diff findings are about.
@@ -50,25 +64,26 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// N combining marks out of order cost N² steps to hash (the site's memos hash findings).
     public static func == (lhs: Finding, rhs: Finding) -> Bool {
         lhs.ruleId == rhs.ruleId && lhs.severity == rhs.severity && lhs.line == rhs.line && lhs.column == rhs.column
-            && lhs.subject == rhs.subject && ExactKey.same(lhs.pointer, rhs.pointer)
+            && lhs.subject == rhs.subject && lhs.jsonPointer == rhs.jsonPointer
             && ExactKey.same(lhs.placementKey, rhs.placementKey) && ExactKey.same(lhs.message, rhs.message)
     }
 
+    /// Not the subject or the placement key, which `==` compares: findings at one place with one
+    /// message are nearly always about one thing, and hashing a key reads all of it, where a
+    /// megabyte key can have thousands of findings (the pointer's head keeps its hash).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ruleId)
         hasher.combine(severity)
         hasher.combine(line)
         hasher.combine(column)
-        hasher.combine(subject)
-        hasher.combine(ExactKey(pointer))
-        hasher.combine(placementKey.map(ExactKey.init))
+        hasher.combine(jsonPointer)
         hasher.combine(ExactKey(message))
     }
 
     /// `line:column severity rule-id [key] pointer: message`.
     public var description: String {
         let key = placementKey.map { " [\($0)]" } ?? ""
-        let location = pointer.isEmpty ? "" : " \(pointer)"
+        let location = jsonPointer.isEmpty ? "" : " \(jsonPointer)"
         return "\(line):\(column) \(severity.rawValue) \(ruleId)\(key)\(location): \(message)"
     }
 }

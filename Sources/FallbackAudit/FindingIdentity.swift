@@ -23,7 +23,13 @@ public struct FindingIdentity: Hashable, Sendable {
         ruleId = finding.ruleId
         let (path, anchor) = Self.path(of: finding.subject)
         subjectPath = path
-        pointer = ExactKey(Self.pointer(finding.pointer, below: anchor))
+        pointer = ExactKey(Self.pointer(finding.jsonPointer, below: anchor))
+    }
+
+    /// `pointer(_:below:)` of `pointer`, the tail searched first and the head apart
+    /// (`Anchor.pointer(_:)`).
+    static func pointer(_ pointer: JSONPointer, below anchor: [String]) -> String {
+        Anchor(anchor).pointer(pointer)
     }
 
     /// The subject's kind and ids, and the pointer segments that end its node (searched from the end).
@@ -54,20 +60,104 @@ public struct FindingIdentity: Hashable, Sendable {
     /// `pointer` below the last place its segments read `anchor` (for `paywalls`, the map's key
     /// too), segments compared by their bytes; the whole pointer when they never do.
     static func pointer(_ pointer: String, below anchor: [String]) -> String {
-        guard !anchor.isEmpty else { return pointer }
-        // Split at "/" bytes: a key may start with a combining mark, which joins the "/" before it
-        // into one `Character` (and comparing that with "/" normalises all of it).
-        let segments = pointer.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-            .map { String(Substring($0)) }
-        let expected = anchor.map(JSONDocument.escapePointerToken)
-        // A funnel's paywall sits under `paywalls/<key>`: its node is one segment deeper.
-        let width = anchor == ["paywalls"] ? 2 : anchor.count
-        guard segments.count >= width else { return pointer }
-        for start in stride(from: segments.count - width, through: 0, by: -1) {
-            let matches = zip(segments[start...], expected).allSatisfy { ExactKey.same($0, $1) }
-            if matches { return segments[(start + width)...].map { "/" + $0 }.joined() }
+        Anchor(anchor).below(in: pointer) ?? pointer
+    }
+
+    /// The pointer segments that end a subject's node, escaped, as a finding's pointer spells them.
+    struct Anchor {
+        /// The segments, escaped (`paywalls` alone for a funnel's paywall).
+        let expected: [String]
+        /// How many segments the node's pointer ends with: one more than `expected` for `paywalls`,
+        /// whose map key follows.
+        let width: Int
+
+        init(_ anchor: [String]) {
+            expected = anchor.map(JSONDocument.escapePointerToken)
+            // A funnel's paywall sits under `paywalls/<key>`: its node is one segment deeper.
+            width = anchor == ["paywalls"] ? 2 : anchor.count
         }
-        return pointer
+
+        /// The segments of `text` (a pointer, or its tail or head) after the last place they read
+        /// the anchor, each with its "/"; nil when they never do, or the anchor is empty.
+        func below(in text: String) -> String? {
+            guard width > 0 else { return nil }
+            // Split at "/" bytes: a key may start with a combining mark, which joins the "/" before it
+            // into one `Character` (and comparing that with "/" normalises all of it).
+            let segments = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+                .map { String(Substring($0)) }
+            guard segments.count >= width else { return nil }
+            for start in stride(from: segments.count - width, through: 0, by: -1) {
+                let matches = zip(segments[start...], expected).allSatisfy { ExactKey.same($0, $1) }
+                if matches { return segments[(start + width)...].map { "/" + $0 }.joined() }
+            }
+            return nil
+        }
+
+        /// `below(in:)` of the whole pointer, or the whole pointer, reading the tail first: the
+        /// last place the anchor reads is there when it is there at all. Else it is in the head:
+        /// the anchor's segments are schema words and keys, and its first (`placements`,
+        /// `pages`, …) is never long, so it cannot start at the head's last, long, token. The
+        /// head's part is `headBelow`, which a caller with many findings under one head keeps.
+        func pointer(_ pointer: JSONPointer, headBelow: String?? = nil) -> String {
+            guard width > 0 else { return pointer.string }
+            if let below = below(in: pointer.tail) { return below }
+            guard let head = pointer.head else { return pointer.tail }
+            let inHead = headBelow ?? below(in: head.text)
+            return inHead.map { $0 + pointer.tail } ?? pointer.string
+        }
+
+        /// True when `other` reads the same segments, compared by their bytes.
+        func same(_ other: Anchor) -> Bool {
+            width == other.width && expected.count == other.expected.count
+                && zip(expected, other.expected).allSatisfy { ExactKey.same($0, $1) }
+        }
+    }
+
+    /// Findings' identities made in a row (`FindingComparison`): each subject's keys and ids become
+    /// small numbers, shared by all the findings given, so comparing and hashing identities reads
+    /// no key. A key can be a megabyte with thousands of findings about it; the findings of one
+    /// subject mostly follow one another and hold the one string, which is then recognised
+    /// without reading it, and the key is read once a run.
+    struct Table {
+        /// A finding's identity, its subject's keys and ids numbered.
+        struct Key: Hashable {
+            let ruleId: Rule.ID
+            let subjectPath: [Int]
+            let pointer: ExactKey
+        }
+
+        private var numbers: [ExactKey: Int] = [:]
+        private var lastSubject: (subject: FindingSubject, path: [Int], anchor: Anchor)?
+        private var lastHead: (head: JSONPointer.Head, anchor: Anchor, below: String?)?
+
+        /// The identity of `finding`, as `FindingIdentity(finding)` makes it.
+        mutating func key(for finding: Finding) -> Key {
+            let path: [Int]
+            let anchor: Anchor
+            if let last = lastSubject, last.subject == finding.subject {
+                (path, anchor) = (last.path, last.anchor)
+            } else {
+                let (keys, segments) = FindingIdentity.path(of: finding.subject)
+                path = keys.map { key in
+                    if let number = numbers[key] { return number }
+                    numbers[key] = numbers.count
+                    return numbers.count - 1
+                }
+                anchor = Anchor(segments)
+                lastSubject = (finding.subject, path, anchor)
+            }
+            var headBelow: String?? = nil
+            if let head = finding.jsonPointer.head {
+                if let last = lastHead, last.head === head, last.anchor.same(anchor) {
+                    headBelow = .some(last.below)
+                } else if anchor.width > 0 {
+                    let below = anchor.below(in: head.text)
+                    lastHead = (head, anchor, below)
+                    headBelow = .some(below)
+                }
+            }
+            return Key(ruleId: finding.ruleId, subjectPath: path, pointer: ExactKey(anchor.pointer(finding.jsonPointer, headBelow: headBelow)))
+        }
     }
 }
 
@@ -106,13 +196,15 @@ public struct FindingComparison: Sendable {
     public let fixed: [Finding]
 
     public init(previous: [Finding], current: [Finding]) {
-        var remaining: [FindingIdentity: Int] = [:]
+        var table = FindingIdentity.Table()
+        let previousKeys = previous.map { table.key(for: $0) }
+        var remaining: [FindingIdentity.Table.Key: Int] = [:]
         remaining.reserveCapacity(previous.count)
-        for finding in previous { remaining[finding.identity, default: 0] += 1 }
+        for key in previousKeys { remaining[key, default: 0] += 1 }
         var statuses: [FindingStatus] = []
         statuses.reserveCapacity(current.count)
         for finding in current {
-            let identity = finding.identity
+            let identity = table.key(for: finding)
             if let count = remaining[identity], count > 0 {
                 remaining[identity] = count - 1
                 statuses.append(.stillPresent)
@@ -123,8 +215,7 @@ public struct FindingComparison: Sendable {
         // The last reports of an identity are the ones left over, as the current ones took the first.
         var fixed: [Finding] = []
         var unmatched = remaining
-        for finding in previous.reversed() {
-            let identity = finding.identity
+        for (finding, identity) in zip(previous, previousKeys).reversed() {
             guard let count = unmatched[identity], count > 0 else { continue }
             unmatched[identity] = count - 1
             fixed.append(finding)
