@@ -315,7 +315,7 @@ public struct CheckedFilesReport: FormattedReport {
             writer.value(true)
             writer.key("loaded")
             writer.beginArray()
-            writer.elements(loader.loadedKeys) { writer, key in writer.string(key) }
+            writer.elements(loader.loadedKeys, estimatedBytes: { $0.utf8.count + 8 }) { writer, key in writer.string(key) }
             writer.end()
             writer.key("skipped")
             writer.beginArray()
@@ -333,7 +333,10 @@ public struct CheckedFilesReport: FormattedReport {
             writer.beginArray()
             // Thousands of findings, seven keys each: spelled once for their depth.
             let keys = writer.keysOfElementObjects(["rule", "severity", "message", "placement", "pointer", "line", "column"])
-            writer.elements(report.findings) { writer, finding in
+            let estimatedBytes = { (finding: Finding) in
+                160 + finding.message.utf8.count + (finding.placementKey?.utf8.count ?? 0) + finding.jsonPointer.utf8Count
+            }
+            writer.elements(report.findings, estimatedBytes: estimatedBytes) { writer, finding in
                 writer.beginObject()
                 writer.key(0, of: keys)
                 writer.string(finding.ruleId.rawValue)

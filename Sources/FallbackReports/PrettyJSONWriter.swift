@@ -274,23 +274,43 @@ struct PrettyJSONWriter {
     static let elementBatchSize = 128
     /// Batches rendered at once: what the writer holds beyond a chunk is at most this many batches' text.
     static let elementBatchesAtOnce = 16
+    /// The most bytes a wave of batches is expected to write (by the caller's estimate), past its
+    /// first item: a wave holds its text twice at its end, so thousands of items that each name a
+    /// megabyte key must not make one wave.
+    static let elementWaveBytes = 8 << 20
 
     /// Each of `items` as one element of the innermost open array, written by `write`, the same
     /// text as calling `write` on this writer for each in turn; but batches of items are written
     /// concurrently, each into a writer of its own at this depth (`init(elementsAtDepth:following:)`),
     /// and their texts joined in order. A report's thousands of findings are most of its text:
     /// written here they no longer wait for one core after the audit.
+    ///
+    /// `estimatedBytes` guesses an item's text (its strings' bytes are enough): a wave is at most
+    /// `elementBatchSize × elementBatchesAtOnce` items, and stops early at the item that takes its
+    /// estimate past `elementWaveBytes`, so what the writer holds stays near that, however long
+    /// the items' strings.
     mutating func elements<Element: Sendable>(
-        _ items: [Element], _ write: @Sendable (inout PrettyJSONWriter, Element) -> Void
+        _ items: [Element], estimatedBytes: (Element) -> Int, _ write: @Sendable (inout PrettyJSONWriter, Element) -> Void
     ) {
         precondition(isObject.last == false && !afterKey, "elements belong in an open array")
         let depth = counts.count
         var done = 0
         while done < items.count {
-            let wave = min(items.count - done, Self.elementBatchSize * Self.elementBatchesAtOnce)
+            var wave = 0
+            var estimate = 0
+            while wave < min(items.count - done, Self.elementBatchSize * Self.elementBatchesAtOnce),
+                wave == 0 || estimate < Self.elementWaveBytes
+            {
+                estimate += estimatedBytes(items[done + wave])
+                wave += 1
+            }
             let first = done
             let following = counts[depth - 1] > 0
-            let texts = ParallelChunks(count: wave, size: Self.elementBatchSize).map { range in
+            // A wave its bytes cut short is still spread over the cores, in smaller batches.
+            let batch = estimate < Self.elementWaveBytes
+                ? Self.elementBatchSize
+                : min(Self.elementBatchSize, (wave + Self.elementBatchesAtOnce - 1) / Self.elementBatchesAtOnce)
+            let texts = ParallelChunks(count: wave, size: batch).map { range in
                 var batch = PrettyJSONWriter(elementsAtDepth: depth, following: following || range.lowerBound > 0)
                 for index in range { write(&batch, items[first + index]) }
                 return batch.bytes

@@ -118,12 +118,14 @@ struct CheckJSONWriterTests {
 
     /// `items` as elements of a list (after a first element when `leading`, before a last one),
     /// written through `elements` into `writer`; the text is what `elementsValue` pretty-prints.
-    static func writeElements(_ items: [String], leading: Bool, to writer: inout PrettyJSONWriter) {
+    static func writeElements(
+        _ items: [String], leading: Bool, estimatedBytes: (String) -> Int = { $0.utf8.count }, to writer: inout PrettyJSONWriter
+    ) {
         writer.beginObject()
         writer.key("list")
         writer.beginArray()
         if leading { writer.string("first") }
-        writer.elements(items) { writer, text in
+        writer.elements(items, estimatedBytes: estimatedBytes) { writer, text in
             writer.beginObject()
             writer.pair("text", text)
             writer.key("inner")
@@ -163,6 +165,56 @@ struct CheckJSONWriterTests {
                 #expect(received.text == expected, "\(count) elements, leading \(leading), chunks of \(chunkSize)")
             }
         }
+    }
+
+    /// Items estimated large end their wave early (a wave's text is held whole): waves of one,
+    /// two and three items, and of a few hundred, in batches smaller than 128, write the same text.
+    @Test("elements in waves their estimated bytes cut short are the text of writing them one by one",
+          arguments: [PrettyJSONWriter.elementWaveBytes, PrettyJSONWriter.elementWaveBytes / 2, PrettyJSONWriter.elementWaveBytes / 3,
+                      PrettyJSONWriter.elementWaveBytes / 300])
+    func elementsInShortWavesMatchOneByOne(estimate: Int) {
+        let items = Self.elementItems(700)
+        for leading in [false, true] {
+            let expected = Self.elementsValue(items, leading: leading).jsonText([.prettyPrinted]) + "\n"
+            var gathered = PrettyJSONWriter()
+            Self.writeElements(items, leading: leading, estimatedBytes: { _ in estimate }, to: &gathered)
+            #expect(gathered.finishText() == expected, "estimate \(estimate), leading \(leading)")
+            final class Received: @unchecked Sendable { var text = "" }
+            let received = Received()
+            let sink = ReportSink(chunkSize: 100) { received.text += $0 }
+            var writer = PrettyJSONWriter(output: sink)
+            Self.writeElements(items, leading: leading, estimatedBytes: { _ in estimate }, to: &writer)
+            writer.finish()
+            sink.finish()
+            #expect(received.text == expected, "estimate \(estimate), leading \(leading), through a sink")
+        }
+    }
+
+    /// With items estimated at a whole wave each, the sink receives text after the first few items
+    /// are written, not once all of them are (2,048 items a wave): items that each name a
+    /// megabyte key are not all held at once.
+    @Test func largeItemsAreHandedOnAsTheirWavesEnd() {
+        final class Progress: @unchecked Sendable {
+            let lock = NSLock()
+            var written = 0
+            var writtenAtFirstChunk: Int?
+        }
+        let progress = Progress()
+        let items = (0..<500).map { String(repeating: "x", count: 300) + "#\($0)" }
+        let sink = ReportSink(chunkSize: 100) { _ in
+            progress.lock.withLock { progress.writtenAtFirstChunk = progress.writtenAtFirstChunk ?? progress.written }
+        }
+        var writer = PrettyJSONWriter(output: sink)
+        writer.beginArray()
+        writer.elements(items, estimatedBytes: { _ in PrettyJSONWriter.elementWaveBytes }) { writer, text in
+            progress.lock.withLock { progress.written += 1 }
+            writer.string(text)
+        }
+        writer.end()
+        writer.finish()
+        sink.finish()
+        let first = progress.lock.withLock { progress.writtenAtFirstChunk }
+        #expect(first.map { $0 <= 3 } == true, "first chunk after \(first.map(String.init) ?? "no") items")
     }
 
     /// A snapshot whose keys and texts are hostile, so findings carry them in messages, keys and pointers.

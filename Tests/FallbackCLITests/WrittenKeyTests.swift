@@ -55,7 +55,7 @@ struct WrittenKeyTests {
         writer.beginObject()
         writer.key("items")
         writer.beginArray()
-        writer.elements(items) { writer, item in
+        writer.elements(items, estimatedBytes: { $0.utf8.count }) { writer, item in
             writer.beginObject()
             writer.pair("name \"quoted\"", item)
             writer.pair("", item)
