@@ -115,6 +115,8 @@ public struct SiteModel: Sendable {
     let checksListedIds: Set<String>
     /// The findings' permalink ids, each made once for all the pages that list it.
     let permalinks = FindingPermalink.Memo()
+    /// The findings' pointers as their rows show them, each long key shortened once.
+    let shortenedPointers = SnapshotText.ShortenedPointers()
     /// The texts of the paywall configs the previews show, each config read once.
     let paywallTexts = PaywallPreview.TextsMemo()
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
@@ -204,28 +206,38 @@ public struct SiteModel: Sendable {
         let namedFunnels = self.funnels
         let collectedPaywalls = RenderAhead { _ in SiteModel.collectPaywalls(file: file, funnels: namedFunnels) }
         experimentIndex = Dictionary(self.experiments.enumerated().map { (ExactKey($1.placementKey), $0) }) { first, _ in first }
-        var byPlacement: [ExactKey: [Finding]] = [:]
-        var byFunnel: [ExactKey: [Finding]] = [:]
+        // The findings come in text order, so those about one placement follow one another: each
+        // run is filed under its key with one lookup. Hashing a key reads all of it, and a key can
+        // be a megabyte with thousands of findings; comparing it with the run's key does not read
+        // it when both are the one string the entry's key is.
+        var byPlacement = RunGrouping<ExactKey, Finding>()
+        var byFunnel = RunGrouping<ExactKey, Finding>()
         let servedFunnels = Set(funnels.lazy.flatMap(\.uses).map(\.served))
-        var byExperiment: [ExactKey: [Finding]] = [:]
+        var lastFunnel: (funnel: FindingSubject.ServedFunnel, isServed: Bool)?
+        var byExperiment = RunGrouping<ExactKey, Finding>()
         for finding in snapshot.findings {
-            if let key = finding.subject.placementKey { byPlacement[key, default: []].append(finding) }
-            if let funnel = finding.subject.funnel, servedFunnels.contains(funnel) { byFunnel[funnel.id, default: []].append(finding) }
-            if let key = finding.subject.experimentPlacementKey { byExperiment[key, default: []].append(finding) }
+            if let key = finding.subject.placementKey { byPlacement.append(finding, under: key) }
+            if let funnel = finding.subject.funnel {
+                let isServed = lastFunnel.flatMap { $0.funnel == funnel ? $0.isServed : nil } ?? servedFunnels.contains(funnel)
+                lastFunnel = (funnel, isServed)
+                if isServed { byFunnel.append(finding, under: funnel.id) }
+            }
+            if let key = finding.subject.experimentPlacementKey { byExperiment.append(finding, under: key) }
         }
-        findingsByPlacement = byPlacement
+        let byPlacementGroups = byPlacement.groups
+        findingsByPlacement = byPlacementGroups
         var positions: [ExactKey: Int] = [:]
         positions.reserveCapacity(file.entries.count)
         for (index, record) in file.entries.enumerated() where positions[ExactKey(record.key)] == nil {
             positions[ExactKey(record.key)] = index
         }
         entryPositions = positions
-        overviewOrder = SiteModel.problemsFirst(file.entries) { byPlacement[ExactKey($0)] ?? [] }
+        overviewOrder = SiteModel.problemsFirst(file.entries) { byPlacementGroups[ExactKey($0)] ?? [] }
         SiteModel.record(.snapshotDigest, snapshot.bytes.count)
         snapshotDigest = snapshot.digest ?? SHA256Digest(of: snapshot.bytes).hexString
         findingTotals = SiteModel.severityCounts(snapshot.findings)
-        findingsByFunnel = byFunnel
-        findingsByExperiment = byExperiment
+        findingsByFunnel = byFunnel.groups
+        findingsByExperiment = byExperiment.groups
         var changeAnchors: [ExactKey: [String]] = [:]
         for change in changes?.changes ?? [] {
             if let key = change.placementKey, let location = change.newLocation {
@@ -316,7 +328,7 @@ extension SiteModel {
         return FindingRow(
             id: id, rule: finding.ruleId.rawValue, rulePath: rulePath(finding.ruleId).map { root + $0 }, severity: finding.severity.rawValue, isError: finding.severity == .error,
             isWarning: finding.severity == .warning, isInfo: finding.severity == .info, message: finding.message,
-            pointer: SnapshotText.shortenedPointer(finding.pointer), line: finding.line, column: finding.column,
+            pointer: model.shortenedPointers.shortened(finding.jsonPointer), line: finding.line, column: finding.column,
             placement: key.map { SnapshotText.shortened($0) }, placementPath: key.map { root + model.placementPath($0) },
             anchor: key.map { _ in SourceListing.anchor(line: finding.line, column: finding.column) },
             experimentPath: model.experimentPagePath(about: finding.subject).map { root + $0 })
@@ -368,5 +380,35 @@ extension SiteModel {
             if let locale, let value = map[locale] { return value }
             return map.values.first
         }
+    }
+}
+
+/// Items grouped by key, for items that come in runs with one key: each run is added to its group
+/// with one lookup of the key, so a long key is hashed once a run, not once an item. Keys are
+/// compared with the run's by `==` (for `ExactKey`, free when both are one string).
+struct RunGrouping<Key: Hashable, Item> {
+    private var grouped: [Key: [Item]] = [:]
+    private var runKey: Key?
+    private var run: [Item] = []
+
+    /// Adds `item` to the group of `key`, after the items added to it before.
+    mutating func append(_ item: Item, under key: Key) {
+        if let runKey, runKey != key { endRun() }
+        if runKey == nil { runKey = key }
+        run.append(item)
+    }
+
+    /// Each key's items, in the order added.
+    var groups: [Key: [Item]] {
+        var copy = self
+        copy.endRun()
+        return copy.grouped
+    }
+
+    private mutating func endRun() {
+        guard let key = runKey else { return }
+        grouped[key, default: []].append(contentsOf: run)
+        run.removeAll(keepingCapacity: true)
+        runKey = nil
     }
 }

@@ -418,7 +418,7 @@ extension SiteModel {
             HistoryPage.HistoryFindingRow(
                 id: id, rule: item.finding.ruleId.rawValue, rulePath: SiteModel.rulePath(item.finding.ruleId).map { root + $0 }, severity: item.finding.severity.rawValue, message: item.finding.message,
                 snapshot: item.snapshot.name, placement: item.finding.placementKey.map { SiteModel.name($0) }, line: item.finding.line,
-                column: item.finding.column, pointer: SnapshotText.shortenedPointer(item.finding.pointer))
+                column: item.finding.column, pointer: shortenedPointers.shortened(item.finding.jsonPointer))
         }
         return HistoryPage(
             snapshotCount: timeline.snapshots.count, snapshots: snapshots, findings: findings, hasFindings: !findings.isEmpty,

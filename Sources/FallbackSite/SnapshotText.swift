@@ -1,3 +1,4 @@
+import Foundation
 import FallbackAudit
 import FallbackMustache
 import RovenueFallback
@@ -83,6 +84,28 @@ enum SnapshotText {
         // before it into one `Character` (and comparing that with "/" normalises all of it).
         return pointer.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { shortened(String(Substring($0))) }.joined(separator: "/")
+    }
+
+    /// JSON Pointers shortened as `shortenedPointer(_:)` shortens their text, each head once
+    /// (`JSONPointer`): a finding row shows its pointer, and the findings under one long key share
+    /// a head, which the shortening would otherwise read once per finding. Safe from any thread;
+    /// holds each head it has shortened.
+    final class ShortenedPointers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var heads: [ObjectIdentifier: (head: JSONPointer.Head, shortened: String)] = [:]
+
+        /// `shortenedPointer(pointer.string)`: the head's shortened text, then the tail's. The head
+        /// ends a long token and the tail starts at a "/", so the two shorten token by token apart.
+        func shortened(_ pointer: JSONPointer) -> String {
+            guard let head = pointer.head else { return SnapshotText.shortenedPointer(pointer.tail) }
+            let key = ObjectIdentifier(head)
+            if let known = lock.withLock({ heads[key]?.shortened }) {
+                return known + SnapshotText.shortenedPointer(pointer.tail)
+            }
+            let shortened = SnapshotText.shortenedPointer(head.text)
+            lock.withLock { heads[key] = (head, shortened) }
+            return shortened + SnapshotText.shortenedPointer(pointer.tail)
+        }
     }
 
     /// How many characters of one key a media path shows, once its parts are shortened.

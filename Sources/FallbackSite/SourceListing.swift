@@ -34,10 +34,14 @@ struct SourceListing: ~Copyable {
     static func anchor(line: Int, column: Int) -> String { "L\(line)-\(column)" }
 
     /// Findings by JSON Pointer (compared by bytes).
-    let findings: [ExactKey: [Finding]]
+    let findings: [JSONPointer: [Finding]]
     /// Every finding's pointer and each pointer above it: below any other value no line is
     /// marked, so the listing does not build those values' pointers at all.
-    private let markedPaths: Set<ExactKey>
+    ///
+    /// Each head in it is one object (`JSONPointer`): the pointers the listing builds on the way
+    /// down are taken from here, so comparing them with findings' pointers reads only their
+    /// tails, never a long placement key once per finding.
+    private let markedPaths: Set<JSONPointer>
     /// Anchors other pages link to, in order, and as a set.
     private let linkedAnchors: [String]
     private let wantedAnchors: Set<String>
@@ -60,16 +64,26 @@ struct SourceListing: ~Copyable {
     private var cursor: PositionCursor
 
     init(findings: [Finding], linkedFrom anchors: [String], document: JSONDocument) {
-        self.findings = Dictionary(grouping: findings, by: { ExactKey($0.pointer) })
-        var paths: Set<ExactKey> = []
-        for pointer in self.findings.keys {
-            // "/a/b" marks "/a/b", "/a" and "": tokens escape "/" as "~1", so each "/" starts one.
-            let bytes = pointer.utf8
-            paths.insert(pointer)
-            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
-                paths.insert(ExactKey(String(pointer.string[..<index])))
+        var paths: Set<JSONPointer> = []
+        var grouped: [JSONPointer: [Finding]] = [:]
+        // The findings under one long key mostly share one head object: each is looked up once.
+        var heads: [ObjectIdentifier: JSONPointer.Head] = [:]
+        for finding in findings {
+            var pointer = finding.jsonPointer
+            if let head = pointer.head {
+                let canonical: JSONPointer.Head
+                if let known = heads[ObjectIdentifier(head)] {
+                    canonical = known
+                } else {
+                    canonical = Self.insert(JSONPointer(head: head, tail: ""), into: &paths).head ?? head
+                    heads[ObjectIdentifier(head)] = canonical
+                }
+                pointer = JSONPointer(head: canonical, tail: pointer.tail)
             }
+            pointer = Self.insert(pointer, into: &paths)
+            grouped[pointer, default: []].append(finding)
         }
+        self.findings = grouped
         markedPaths = paths
         linkedAnchors = findings.map { Self.anchor(line: $0.line, column: $0.column) } + anchors
         wantedAnchors = Set(linkedAnchors)
@@ -77,6 +91,18 @@ struct SourceListing: ~Copyable {
         self.document = document
         bytes = document.bytes
         cursor = PositionCursor(document: document)
+    }
+
+    /// Inserts `pointer` and the pointers above it into `paths`, up to the first already there
+    /// (whose own are there too); returns the member equal to `pointer`.
+    private static func insert(_ pointer: JSONPointer, into paths: inout Set<JSONPointer>) -> JSONPointer {
+        let (inserted, member) = paths.insert(pointer)
+        guard inserted else { return member }
+        var current = pointer
+        while let parent = current.parent, paths.insert(parent).inserted {
+            current = parent
+        }
+        return member
     }
 
     static func precedes(_ lhs: JSONDocument.Position, _ rhs: JSONDocument.Position) -> Bool {
@@ -126,7 +152,9 @@ struct SourceListing: ~Copyable {
         return ByteWriter.array(capacity: min(value.byteRange.count, 1 << 20) * 7 + 256) { output in
             swap(&listing.output, &output)
             listing.append("<pre class=\"source\"><code>")
-            listing.emit(value.index, key: key.map(Key.text), pointer: listing.markedPointer(value.pointer), indent: 0, trailingComma: false)
+            listing.emit(
+                value.index, key: key.map(Key.text), pointer: listing.markedPointer(JSONPointer(value.pointer)), indent: 0,
+                trailingComma: false)
             // Anchors whose position no line starts at (a repeated key, a value past the end of the listing).
             let rest = listing.unplacedAnchors()
             if listing.truncated || !rest.isEmpty {
@@ -147,9 +175,10 @@ struct SourceListing: ~Copyable {
         case text(String)
     }
 
-    /// `pointer` when a finding lies at or below it, else nil.
-    private func markedPointer(_ pointer: String) -> String? {
-        markedPaths.contains(ExactKey(pointer)) ? pointer : nil
+    /// The marked path equal to `pointer` (its head the one the findings' pointers share) when a
+    /// finding lies at or below it, else nil.
+    private func markedPointer(_ pointer: JSONPointer) -> JSONPointer? {
+        markedPaths.firstIndex(of: pointer).map { markedPaths[$0] }
     }
 
     @inline(__always)
@@ -230,7 +259,7 @@ struct SourceListing: ~Copyable {
 
     /// Lists the value at node `index`; `pointer` is its JSON Pointer, nil when no finding lies at
     /// or below it.
-    private mutating func emit(_ index: Int, key: Key?, pointer: String?, indent: Int, trailingComma: Bool) {
+    private mutating func emit(_ index: Int, key: Key?, pointer: JSONPointer?, indent: Int, trailingComma: Bool) {
         guard lineCount < Self.maximumLines else {
             truncated = true
             return
@@ -268,9 +297,10 @@ struct SourceListing: ~Copyable {
                 following = children.next(in: document)
                 let childPointer = pointer.flatMap { pointer in
                     if let key = child.key {
-                        markedPointer(pointer + "/" + JSONDocument.escapePointerToken(document.string(ofNode: key) ?? ""))
+                        markedPointer(
+                            pointer.appending(escapedToken: JSONDocument.escapePointerToken(document.string(ofNode: key) ?? "")))
                     } else {
-                        markedPointer(pointer + "/" + String(child.position))
+                        markedPointer(pointer.appending(escapedToken: String(child.position)))
                     }
                 }
                 emit(
@@ -317,10 +347,10 @@ struct SourceListing: ~Copyable {
     /// Starts the line of the value whose token starts at `offset`: the marked block's element if
     /// a finding is here, the anchors other pages link to, and the gutter with the value's line
     /// and column.
-    private mutating func beginLine(at offset: Int, pointer: String?) -> LineEnd {
+    private mutating func beginLine(at offset: Int, pointer: JSONPointer?) -> LineEnd {
         let position = cursor.position(ofOffset: offset)
         lineCount += 1
-        let marks = pointer.flatMap { findings[ExactKey($0)] } ?? []
+        let marks = pointer.flatMap { findings[$0] } ?? []
         let ownIsWanted = isWanted(position)
         guard !marks.isEmpty || ownIsWanted else {
             appendGutter(position)
