@@ -95,6 +95,11 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
             ScalingCase(
                 name: "N rules from one page to another", command: .build, size: optionValue("scale-same-target-rules", 10_000),
                 input: file(ScalingInputs.rulesToOnePage)),
+            // Build alone: check's JSON report spells each finding's whole pointer, as a complete
+            // report must, so its output is N² bytes here whatever the program does.
+            ScalingCase(
+                name: "N findings under a placement key of N letters", command: .build,
+                size: optionValue("scale-keyed-findings", 2_000), input: file(ScalingInputs.findingsUnderLongKey)),
         ],
         [
             ScalingCase(

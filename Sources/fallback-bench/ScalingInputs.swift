@@ -159,6 +159,19 @@ enum ScalingInputs {
         return #"{"formatVersion":1,"placements":{"p":{"funnel":\#(funnel),"paywall":\#(paywall),"placement":{"identifier":"p","revision":1}}}}"#
     }
 
+    /// One placement whose key is `count` letters long, whose funnel's first page has `count`
+    /// rules to pages that do not exist: `count` findings under one long key. Each finding's JSON
+    /// Pointer spells the key; held as one string each, they grew as N² in memory and time.
+    static func findingsUnderLongKey(_ count: Int) -> String {
+        let key = String(repeating: "k", count: max(count, 1))
+        let rules = (0..<max(count, 1)).map { index in
+            #"{"condition":{"clauses":[],"op":"all"},"goto":"missing_\#(sevenDigits(index))","id":"r\#(sevenDigits(index))"}"#
+        }
+        let first = #"{"default_next":"done","id":"first","next_rules":[\#(rules.joined(separator: ","))],"title":"Hi","type":"welcome"}"#
+        let funnel = #"{"id":"fnl_scaling","name":"Scaling","pages":[\#(first),{"id":"done","title":"Done","type":"info"}],"slug":"scaling"}"#
+        return #"{"formatVersion":1,"placements":{"\#(key)":{"funnel":\#(funnel),"placement":{"identifier":"\#(key)","revision":1}}}}"#
+    }
+
     /// One placement `p` whose funnel's first page has `count` rules, each to the second page:
     /// `count` labels between the same two pages in the drawing, each on a row of its own (once
     /// the labels times the rows: each label looked through every row).
