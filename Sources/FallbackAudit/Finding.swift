@@ -49,6 +49,14 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// A finding about the placement under `placementKey`, or about the file when it is nil: what
     /// history and diff findings are about.
     public init(
+        ruleId: Rule.ID, severity: Severity, message: String, placementKey: String?, pointer: JSONPointer, line: Int, column: Int
+    ) {
+        self.init(
+            ruleId: ruleId, severity: severity, message: message, subject: FindingSubject(placementKey: placementKey),
+            pointer: pointer, line: line, column: column)
+    }
+
+    public init(
         ruleId: Rule.ID, severity: Severity, message: String, placementKey: String?, pointer: String, line: Int, column: Int
     ) {
         self.init(

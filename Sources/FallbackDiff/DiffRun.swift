@@ -20,12 +20,21 @@ struct DiffRun {
     private final class Log {
         var changes: [Change] = []
         var outlines: [Change.Outline] = []
+        /// The spellers of each side's pointers: the locations found one after another under one
+        /// long key share its bytes, where thousands of changes would each hold a copy.
+        var oldPointers: JSONDocument.PointerSpeller
+        var newPointers: JSONDocument.PointerSpeller
+
+        init(old: JSONDocument, new: JSONDocument) {
+            oldPointers = JSONDocument.PointerSpeller(document: old)
+            newPointers = JSONDocument.PointerSpeller(document: new)
+        }
     }
 
     let old: FallbackFile
     let new: FallbackFile
     let keeping: Keeping
-    private let log = Log()
+    private let log: Log
     var rebucketing: [Rebucketing] = []
     private var experimentKeyPlacements: [ExactKey: [String]]?
 
@@ -33,6 +42,7 @@ struct DiffRun {
         self.old = old
         self.new = new
         self.keeping = keeping
+        log = Log(old: old.document, new: new.document)
     }
 
     /// The changes found, in the order found (a run that keeps `.changes`).
@@ -68,11 +78,11 @@ struct DiffRun {
     }
 
     func oldPlace(_ node: Int?) -> FallbackFile.Location? {
-        node.map { old.location(of: SourceRef(node: $0)) }
+        node.map { old.location(of: SourceRef(node: $0), pointers: &log.oldPointers) }
     }
 
     func newPlace(_ node: Int?) -> FallbackFile.Location? {
-        node.map { new.location(of: SourceRef(node: $0)) }
+        node.map { new.location(of: SourceRef(node: $0), pointers: &log.newPointers) }
     }
 
     // MARK: Files

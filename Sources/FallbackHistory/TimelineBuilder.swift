@@ -431,7 +431,7 @@ public struct TimelineBuilder: Sendable {
         return HistoryFinding(
             snapshot: stamp,
             finding: Finding(
-                ruleId: rule.id, severity: severity, message: message, placementKey: key, pointer: location.pointer,
+                ruleId: rule.id, severity: severity, message: message, placementKey: key, pointer: location.jsonPointer,
                 line: location.line, column: location.column))
     }
 }

@@ -60,7 +60,7 @@ extension CheckReport {
             findings.append(
                 Finding(
                     ruleId: Rule.ID(change.kind.id), severity: change.changeClass.severity, message: message, placementKey: change.placementKey,
-                    pointer: place?.location.pointer ?? "", line: place?.location.line ?? 0, column: place?.location.column ?? 0))
+                    pointer: place?.location.jsonPointer ?? JSONPointer(""), line: place?.location.line ?? 0, column: place?.location.column ?? 0))
             locations.append(place.map { Location(path: $0.path, line: $0.location.line, column: $0.location.column) })
         }
         let sides = [("old", diff.old), ("new", diff.new)].map { label, snapshot in

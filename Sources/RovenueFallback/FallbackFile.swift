@@ -76,26 +76,41 @@ public struct FallbackFile: Sendable {
 
     /// A value's place in the snapshot: JSON Pointer, 1-based line and column.
     public struct Location: Sendable, Hashable, CustomStringConvertible {
-        /// The RFC 6901 JSON Pointer of the value (`""` for the top level).
-        public let pointer: String
+        /// The RFC 6901 JSON Pointer of the value (`""` for the top level), as held: the locations
+        /// under one long key can share its bytes (`JSONPointer`).
+        public let jsonPointer: JSONPointer
         /// The 1-based line.
         public let line: Int
         /// The 1-based column, counting Unicode scalars.
         public let column: Int
 
         /// A location from its parts.
-        public init(pointer: String, line: Int, column: Int) {
-            self.pointer = pointer
+        public init(pointer: JSONPointer, line: Int, column: Int) {
+            jsonPointer = pointer
             self.line = line
             self.column = column
         }
 
-        public var description: String { "\(line):\(column) \(pointer)" }
+        /// A location from its parts, the pointer as text.
+        public init(pointer: String, line: Int, column: Int) {
+            self.init(pointer: JSONPointer(pointer), line: line, column: column)
+        }
+
+        /// The RFC 6901 JSON Pointer of the value (`""` for the top level), spelled out.
+        public var pointer: String { jsonPointer.string }
+
+        public var description: String { "\(line):\(column) \(jsonPointer)" }
     }
 
     /// Where the value at `ref` sits: its JSON Pointer, line and column.
     public func location(of ref: SourceRef) -> Location {
         topLevel.location(of: ref)
+    }
+
+    /// `location(of:)`, the pointer spelled by `pointers`: locations asked one after another
+    /// under one long key share its bytes.
+    package func location(of ref: SourceRef, pointers: inout JSONDocument.PointerSpeller) -> Location {
+        topLevel.location(of: ref, pointers: &pointers)
     }
 
     /// The location of `field` in a decoded value: the field's own value when it is written (object

@@ -166,6 +166,12 @@ public struct FallbackTopLevel: Sendable {
         return FallbackFile.Location(pointer: value.pointer, line: position.line, column: position.column)
     }
 
+    /// `location(of:)`, the pointer spelled by `pointers` (over this document).
+    package func location(of ref: SourceRef, pointers: inout JSONDocument.PointerSpeller) -> FallbackFile.Location {
+        let position = document.value(at: ref.node).position
+        return FallbackFile.Location(pointer: pointers.jsonPointer(ofNode: ref.node), line: position.line, column: position.column)
+    }
+
     /// The node of `field` in a decoded value, if the field is written: the last member of that name
     /// in an object (the one the decoder read), or the element at the field's position in an array form.
     public func fieldRef<Value: SourceBacked>(_ field: Value.Field, in value: Value) -> SourceRef? {
