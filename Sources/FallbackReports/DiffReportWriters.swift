@@ -60,11 +60,13 @@ public struct DiffReport: FormattedReport {
 
     // MARK: Text
 
-    /// A key as typed, or as a JSON string when it has characters a terminal would act on.
+    /// A key as typed, or as a JSON string when it has characters a terminal would act on; past
+    /// 80 characters cut, with `…`, as messages quote ids (a key repeated on every change's line
+    /// must not print a megabyte key once a change).
     static func display(_ key: String?) -> String {
         guard let key else { return "(file)" }
         let plain = !key.isEmpty && !key.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F || $0 == "\"" || $0 == "\\" }
-        return plain ? key : JSONValue.quoted(key)
+        return plain ? Format.shortened(key) : Format.quoted(key)
     }
 
     /// A changelog grouped by class, breaking first, then re-bucketing and the counts. Info
@@ -91,9 +93,18 @@ public struct DiffReport: FormattedReport {
             }
             output += "\n\(style.paint("\(Self.title(changeClass)) (\(changes.count))", TextStyle.Role(severity)))\n"
             // Three or more changes of one kind share one heading, as check groups a rule's findings.
+            // A placement's changes follow one another: its key is read once for them.
+            var shown: (key: String?, display: String)?
             let entries = changes.map { change in
-                FindingListText.Entry(
-                    scope: "", location: Self.display(change.placementKey), rule: change.kind.rawValue, severity: severity,
+                let location: String
+                if let last = shown, ExactKey.same(last.key, change.placementKey) {
+                    location = last.display
+                } else {
+                    location = Self.display(change.placementKey)
+                    shown = (change.placementKey, location)
+                }
+                return FindingListText.Entry(
+                    scope: "", location: location, rule: change.kind.rawValue, severity: severity,
                     message: change.message, detail: Self.detail(change))
             }
             output += FindingListText(entries, layout: .changelog, style: style).text
@@ -127,38 +138,86 @@ public struct DiffReport: FormattedReport {
         jsonValue.jsonText([.prettyPrinted]) + "\n"
     }
 
+    /// `json()` written as it is made, a chunk at a time: the changes in parallel waves, each
+    /// change's value built as it is written, so the report is never held whole (a change names
+    /// its placement key and its pointers, which can be megabytes each); the CI formats as every
+    /// report writes them.
+    public func write(as format: ReportFormat, style: TextStyle, to sink: ReportSink) {
+        switch format {
+        case .json: writeJSON(to: sink)
+        default: writeReport(as: format, style: style, to: sink)
+        }
+    }
+
+    private func writeJSON(to sink: ReportSink) {
+        var writer = PrettyJSONWriter(output: sink)
+        writer.beginObject()
+        writer.key("old")
+        writer.value(Self.snapshotJSON(oldPath, diff.old))
+        writer.key("new")
+        writer.value(Self.snapshotJSON(newPath, diff.new))
+        writer.key("changes")
+        writer.beginArray()
+        let estimatedBytes = { (change: Change) in
+            let strings = [change.placementKey, change.message, change.oldValue, change.newValue, change.field]
+            return 400 + strings.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + 3 * max(
+                change.oldLocation?.jsonPointer.utf8Count ?? 0, change.newLocation?.jsonPointer.utf8Count ?? 0)
+                + (change.copy == nil ? 0 : 4096)
+        }
+        writer.elements(diff.changes, estimatedBytes: estimatedBytes) { writer, change in writer.value(Self.changeJSON(change)) }
+        writer.end()
+        writer.key("rebucketing")
+        writer.value(.array(diff.rebucketing.map(Self.rebucketingJSON)))
+        writer.key("summary")
+        writer.value(summaryJSON)
+        writer.end()
+        writer.finish()
+    }
+
     /// Both snapshots, every change with its places, the re-bucketing, and the counts with the verdict.
     public var jsonValue: JSONValue {
-        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
-        func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
-        func location(_ location: FallbackFile.Location?) -> JSONValue {
-            guard let location else { return nil }
-            return .object([
-                .init("pointer", .string(location.pointer)), .init("line", integer(location.line)),
-                .init("column", integer(location.column)),
-            ])
-        }
-        func snapshot(_ path: String, _ snapshot: SnapshotDiff.Snapshot) -> JSONValue {
-            .object([
-                .init("path", .string(path)), .init("readable", true), .init("verdict", .string(snapshot.verdict)),
-                .init("rejected", .bool(snapshot.isRejected)),
-                .init("rejection", text(snapshot.rejection)),
-                .init(TopLevelField.generatedAt, snapshot.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
-                .init("generatedAtDate", text(snapshot.generatedAtDate)), .init(TopLevelField.projectId, text(snapshot.projectId)),
-                .init("entries", integer(snapshot.entryCount)), .init("loaded", integer(snapshot.loadedCount)),
-            ])
-        }
-        let changes: [JSONValue] = diff.changes.map { change in
-            .object([
-                .init("class", .string(change.changeClass.rawValue)), .init("kind", .string(change.kind.rawValue)),
-                .init("placement", text(change.placementKey)), .init("variant", text(change.variantId)),
-                .init("funnel", text(change.funnelId)), .init("page", text(change.pageId)), .init("paywall", text(change.paywallId)),
-                .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
-                .init("new", text(change.newValue)), .init("pointer", text(change.pointer)),
-                .init("oldLocation", location(change.oldLocation)), .init("newLocation", location(change.newLocation)),
-                .init("copy", change.copy.map(Self.copyJSON) ?? nil),
-            ])
-        }
+        .object([
+            .init("old", Self.snapshotJSON(oldPath, diff.old)), .init("new", Self.snapshotJSON(newPath, diff.new)),
+            .init("changes", .array(diff.changes.map(Self.changeJSON))), .init("rebucketing", .array(diff.rebucketing.map(Self.rebucketingJSON))),
+            .init("summary", summaryJSON),
+        ])
+    }
+
+    private static func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
+    private static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
+    static func locationJSON(_ location: FallbackFile.Location?) -> JSONValue {
+        guard let location else { return nil }
+        return .object([
+            .init("pointer", .string(location.pointer)), .init("line", integer(location.line)),
+            .init("column", integer(location.column)),
+        ])
+    }
+
+    static func snapshotJSON(_ path: String, _ snapshot: SnapshotDiff.Snapshot) -> JSONValue {
+        .object([
+            .init("path", .string(path)), .init("readable", true), .init("verdict", .string(snapshot.verdict)),
+            .init("rejected", .bool(snapshot.isRejected)),
+            .init("rejection", text(snapshot.rejection)),
+            .init(TopLevelField.generatedAt, snapshot.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
+            .init("generatedAtDate", text(snapshot.generatedAtDate)), .init(TopLevelField.projectId, text(snapshot.projectId)),
+            .init("entries", integer(snapshot.entryCount)), .init("loaded", integer(snapshot.loadedCount)),
+        ])
+    }
+
+    static func changeJSON(_ change: Change) -> JSONValue {
+        .object([
+            .init("class", .string(change.changeClass.rawValue)), .init("kind", .string(change.kind.rawValue)),
+            .init("placement", text(change.placementKey)), .init("variant", text(change.variantId)),
+            .init("funnel", text(change.funnelId)), .init("page", text(change.pageId)), .init("paywall", text(change.paywallId)),
+            .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
+            .init("new", text(change.newValue)), .init("pointer", text(change.pointer)),
+            .init("oldLocation", locationJSON(change.oldLocation)), .init("newLocation", locationJSON(change.newLocation)),
+            .init("copy", change.copy.map(Self.copyJSON) ?? nil),
+        ])
+    }
+
+    static func rebucketingJSON(_ item: Rebucketing) -> JSONValue {
         let shares = { (shares: [Rebucketing.Share]) -> JSONValue in
             .array(
                 shares.map { share in
@@ -168,32 +227,27 @@ public struct DiffReport: FormattedReport {
                     ])
                 })
         }
-        let rebucketing: [JSONValue] = diff.rebucketing.map { item in
-            .object([
-                .init("placement", .string(item.placementKey)), .init("experiment", .string(item.experimentId)),
-                .init("experimentKey", .string(item.experimentKey)), .init("movedBuckets", integer(item.movedBuckets)),
-                .init("movedShare", .number(JSONNumber(item.movedShare))), .init("movedPercent", .string(item.movedPercent)),
-                .init("split", .string(item.splitText)), .init("oldVariants", shares(item.old)), .init("newVariants", shares(item.new)),
-                .init(
-                    "moves",
-                    .array(
-                        item.moves.map { move in
-                            .object([
-                                .init("from", .string(move.from)), .init("to", .string(move.to)), .init("buckets", integer(move.buckets)),
-                                .init("ranges", .array(move.ranges.map { [integer($0.lowerBound), integer($0.upperBound)] })),
-                            ])
-                        })),
-            ])
-        }
         return .object([
-            .init("old", snapshot(oldPath, diff.old)), .init("new", snapshot(newPath, diff.new)),
-            .init("changes", .array(changes)), .init("rebucketing", .array(rebucketing)),
+            .init("placement", .string(item.placementKey)), .init("experiment", .string(item.experimentId)),
+            .init("experimentKey", .string(item.experimentKey)), .init("movedBuckets", integer(item.movedBuckets)),
+            .init("movedShare", .number(JSONNumber(item.movedShare))), .init("movedPercent", .string(item.movedPercent)),
+            .init("split", .string(item.splitText)), .init("oldVariants", shares(item.old)), .init("newVariants", shares(item.new)),
             .init(
-                "summary",
-                .object([
-                    .init("breaking", integer(diff.count(.breaking))), .init("notable", integer(diff.count(.notable))),
-                    .init("info", integer(diff.count(.info))), .init("failOn", .string(failOn.rawValue)), .init("failed", .bool(fails)),
-                ])),
+                "moves",
+                .array(
+                    item.moves.map { move in
+                        .object([
+                            .init("from", .string(move.from)), .init("to", .string(move.to)), .init("buckets", integer(move.buckets)),
+                            .init("ranges", .array(move.ranges.map { [integer($0.lowerBound), integer($0.upperBound)] })),
+                        ])
+                    })),
+        ])
+    }
+
+    private var summaryJSON: JSONValue {
+        .object([
+            .init("breaking", Self.integer(diff.count(.breaking))), .init("notable", Self.integer(diff.count(.notable))),
+            .init("info", Self.integer(diff.count(.info))), .init("failOn", .string(failOn.rawValue)), .init("failed", .bool(fails)),
         ])
     }
 
