@@ -89,7 +89,12 @@ struct TooltipPiecesTests {
             guard let width = DrawingWriter.summaryWidth(of: step) else { continue }
             #expect(step.condition != nil)
             let whole = try #require(Self.width(step.summary), "\(step.summary)")
-            #expect(abs(width - whole) < 1e-6, "\(step.summary)")
+            // Past the widest reading the whole is read no further, and the pieces pass it too.
+            if whole > DrawingText.widestReading {
+                #expect(width > DrawingText.widestReading, "\(step.summary)")
+            } else {
+                #expect(abs(width - whole) < 1e-6, "\(step.summary)")
+            }
             compared += 1
         }
         #expect(compared >= 500)
@@ -123,6 +128,51 @@ struct WrappedShortLineTests {
                         DrawingText.wrapped(text, maxWidth: maxWidth, fontSize: Self.fontSize, maxLines: maxLines)
                             == Self.reference(text, maxWidth: maxWidth, maxLines: maxLines), "\(text) \(maxWidth) \(maxLines)")
                 }
+            }
+        }
+    }
+}
+
+/// A reading stops once its sum passes `DrawingText.widestReading`: a 100,000-letter page id named
+/// by every step of a funnel was read whole for each. Past that sum no width a caller compares
+/// with can hold the text, so every decision is the whole text's, whatever comes after the stop.
+@Suite struct WidestReadingTests {
+    static let fontSize = GraphLayout.Metrics.fontSize
+
+    @Test func everyWidthComparedIsNarrowerThanTheWidestReading() {
+        for width in [DrawingWriter.tooltipWidth, GraphLayout.Metrics.maximumWidth, GraphLayout.Metrics.labelMaxTextWidth,
+                      GraphLayout.Metrics.pageWidth] {
+            #expect(width + 1 < DrawingText.widestReading)
+        }
+    }
+
+    static let longTexts: [String] = {
+        let long = String(repeating: "w", count: 20_000)
+        return [long, long + "  x", long + " ", long + "\u{300}", long + "\u{1F600}", "a b " + long, String(repeating: "é ", count: 9_000)]
+    }()
+
+    @Test func aLongReadingStopsJustPastTheWidest() {
+        for text in Self.longTexts {
+            guard case .width(let width) = DrawingText.unchangedWidth(of: text, fontSize: Self.fontSize) else {
+                Issue.record("\(text.suffix(3).unicodeScalars.map(\.value)) was not read as a width")
+                continue
+            }
+            #expect(width > DrawingText.widestReading && width < DrawingText.widestReading + 100)
+        }
+    }
+
+    @Test func decisionsOnLongTextsAreTheCharacterPathsDecisions() {
+        for text in Self.longTexts {
+            for maxWidth in [0.0, 20, 172, 600, 2400] {
+                #expect(
+                    DrawingText.fitsUnchanged(text, maxWidth: maxWidth, fontSize: Self.fontSize)
+                        == DrawingText.fitsUnchangedByCharacter(text, maxWidth: maxWidth, fontSize: Self.fontSize))
+                #expect(
+                    DrawingText.fitted(text, maxWidth: maxWidth, fontSize: Self.fontSize)
+                        == DrawingText.fittedByCharacter(text, maxWidth: maxWidth, fontSize: Self.fontSize))
+                #expect(
+                    DrawingText.wrapped(text, maxWidth: maxWidth, fontSize: Self.fontSize, maxLines: 3)
+                        == DrawingText.wrappedByCharacter(text, maxWidth: maxWidth, fontSize: Self.fontSize, maxLines: 3))
             }
         }
     }

@@ -41,8 +41,18 @@ enum DrawingText {
         case unread
     }
 
+    /// The widest line a reading is taken to: every caller compares a reading, alone or summed
+    /// with others, with a width narrower than this (`SVGWriter.tooltipWidth`, 2,400 pixels, is
+    /// the widest), so a text whose sum passes it no longer fits unchanged anywhere.
+    static let widestReading = 10_000.0
+
     /// `fitsUnchanged`'s reading of `text`, up to the comparison with a width, so that a caller
     /// can compare one reading with several widths, or add the readings of pieces it joins.
+    ///
+    /// Reads no further than the sum passing `widestReading`: the reading is then that sum, wider
+    /// than any width it is compared with, so the caller fits the text as it would have for the
+    /// whole reading (a width too wide, `changed` or `unread` all lead to `fitted`). A page id of
+    /// 100,000 letters named by 20,000 steps was read whole for each (21 s of a 1.8 MB build).
     static func unchangedWidth(of text: String, fontSize: Double) -> UnchangedWidth {
         var text = text
         return text.withUTF8 { bytes -> UnchangedWidth in
@@ -85,6 +95,7 @@ enum DrawingText {
                 }
                 total += (value >= 0x21 && value <= 0x7E ? asciiAdvance[Int(value) - 0x21] : advance(of: Unicode.Scalar(value))) * fontSize
                 started = true
+                if total > widestReading { return .width(total) }
             }
             return pendingSpace ? .changed : .width(total)
         }
