@@ -100,6 +100,9 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
             ScalingCase(
                 name: "N findings under a placement key of N letters", command: .build,
                 size: optionValue("scale-keyed-findings", 2_000), input: file(ScalingInputs.findingsUnderLongKey)),
+            ScalingCase(
+                name: "N rules from a page whose id is N letters", command: .build,
+                size: optionValue("scale-long-page-id", 2_000), input: file(ScalingInputs.rulesFromALongPageId)),
         ],
         [
             ScalingCase(

@@ -172,6 +172,18 @@ enum ScalingInputs {
         return #"{"formatVersion":1,"placements":{"\#(key)":{"funnel":\#(funnel),"placement":{"identifier":"\#(key)","revision":1}}}}"#
     }
 
+    /// One placement `p` whose funnel's first page has an id of `count` letters and `count` rules
+    /// to pages that do not exist: the drawing names the page in every rule's label and tooltip,
+    /// and read the whole id for each to see whether it fits (N²).
+    static func rulesFromALongPageId(_ count: Int) -> String {
+        let id = String(repeating: "p", count: max(count, 1))
+        let rules = (0..<max(count, 1)).map { index in
+            #"{"condition":{"clauses":[],"op":"all"},"goto":"missing_\#(sevenDigits(index))","id":"r\#(sevenDigits(index))"}"#
+        }
+        let first = #"{"default_next":"done","id":"\#(id)","next_rules":[\#(rules.joined(separator: ","))],"title":"Hi","type":"welcome"}"#
+        return file(funnelPages: [first, #"{"id":"done","title":"Done","type":"info"}"#])
+    }
+
     /// One placement `p` whose funnel's first page has `count` rules, each to the second page:
     /// `count` labels between the same two pages in the drawing, each on a row of its own (once
     /// the labels times the rows: each label looked through every row).

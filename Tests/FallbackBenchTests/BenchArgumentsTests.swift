@@ -32,6 +32,7 @@ import Testing
         // Rows of check alone have no build size either.
         (["--scale-short-targets-build", "3"], "unknown argument '--scale-short-targets-build'"),
         (["--scale-keyed-findings-build", "3"], "unknown argument '--scale-keyed-findings-build'"),
+        (["--scale-long-page-id-build", "3"], "unknown argument '--scale-long-page-id-build'"),
         (["--site-only", "1000"], "unknown argument '1000'"),
         (["--runs", "3", "--validation-only", "extra"], "unknown argument 'extra'"),
         (["--\u{1B}[31mred"], "unknown argument '--<U+001B>[31mred'"),
