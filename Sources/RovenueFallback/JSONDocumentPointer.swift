@@ -25,9 +25,11 @@ extension JSONDocument {
         private var spelled: [UInt8] = []
         /// The steps walked up from the node being spelled, nearest first (kept for its capacity).
         private var steps: [(node: Int32, parent: Int32, ordinal: Int32)] = []
-        /// The head of the last shared pointer and the path step whose token ends it, while that
-        /// step stays on the path: the pointers of the nodes below one long key share one head.
-        private var sharedHead: (head: JSONPointer.Head, step: Int)?
+        /// The links of the heads spelled so far for the path's long tokens (`JSONPointer.Head`),
+        /// each with its step, while that step stays on the path: the pointers of the nodes below
+        /// one long key share its link. `examined` steps of the path have been looked at for them.
+        private var links: [(step: Int, head: JSONPointer.Head)] = []
+        private var examined = 0
 
         package init(document: JSONDocument) {
             self.document = document
@@ -39,27 +41,21 @@ extension JSONDocument {
             return String(decoding: spelled, as: UTF8.self)
         }
 
-        /// The pointer of the node at `index`, its head shared with the pointers spelled before it
-        /// while they stay below the same long token.
+        /// The pointer of the node at `index`, its head's links shared with the pointers spelled
+        /// before it while they stay below the same long tokens.
         package mutating func jsonPointer(ofNode index: Int) -> JSONPointer {
             spell(index)
-            // The last step whose token is long ends the head.
-            var step = path.count - 1
-            while step >= 0 {
+            // Each long step not yet linked gets a link: its bytes from the link before it.
+            for step in examined..<path.count {
                 let start = (step > 0 ? path[step - 1].end : 0) + 1
-                if path[step].end - start >= JSONPointer.longToken { break }
-                step -= 1
+                guard path[step].end - start >= JSONPointer.longToken else { continue }
+                let from = links.last.map { path[$0.step].end } ?? 0
+                let segment = String(decoding: spelled[from..<path[step].end], as: UTF8.self)
+                links.append((step, JSONPointer.Head(parent: links.last?.head, segment: segment)))
             }
-            guard step >= 0 else { return JSONPointer(head: nil, tail: String(decoding: spelled, as: UTF8.self)) }
-            let end = path[step].end
-            let head: JSONPointer.Head
-            if let shared = sharedHead, shared.step == step {
-                head = shared.head
-            } else {
-                head = JSONPointer.Head(String(decoding: spelled[..<end], as: UTF8.self))
-                sharedHead = (head, step)
-            }
-            return JSONPointer(head: head, tail: String(decoding: spelled[end...], as: UTF8.self))
+            examined = path.count
+            guard let last = links.last else { return JSONPointer(head: nil, tail: String(decoding: spelled, as: UTF8.self)) }
+            return JSONPointer(head: last.head, tail: String(decoding: spelled[path[last.step].end...], as: UTF8.self))
         }
 
         /// Spells the pointer of the node at `index` into `spelled`, its steps into `path`.
@@ -85,7 +81,8 @@ extension JSONDocument {
                 current = Int(link.parent)
             }
             path.removeSubrange(kept...)
-            if let shared = sharedHead, shared.step >= kept { sharedHead = nil }
+            while let last = links.last, last.step >= kept { links.removeLast() }
+            examined = min(examined, kept)
             spelled.removeSubrange((path.last?.end ?? 0)...)
             for step in steps.reversed() {
                 let node = Int(step.node)

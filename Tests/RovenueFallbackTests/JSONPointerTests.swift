@@ -50,8 +50,16 @@ import Testing
                 #expect(pointer.head?.text == fromText.head?.text)
                 #expect(pointer.utf8Count == pointer.string.utf8.count)
                 #expect(pointer.isEmpty == pointer.string.isEmpty)
-                let joined = pointer.withUTF8Parts { Array($0) + Array($1) }
-                #expect(joined == Array(pointer.string.utf8))
+                // Split link by link as the text splits: each link ends a long token.
+                var link = pointer.head
+                var fromTextLink = fromText.head
+                while let current = link {
+                    #expect(current.segment == fromTextLink?.segment)
+                    #expect(current.bytesHash == fromTextLink?.bytesHash)
+                    link = current.parent
+                    fromTextLink = fromTextLink?.parent
+                }
+                #expect(fromTextLink == nil)
             }
         }
     }
@@ -76,6 +84,41 @@ import Testing
         // Escapes count as written: 64 slashes escape to 128 bytes.
         let escaped = JSONPointer("/" + String(repeating: "~1", count: Self.long / 2) + "/v")
         #expect(escaped.tail == "/v")
+    }
+
+    /// A head is a chain of links, one a long token, each holding the bytes from the link before
+    /// it: a long key under another long key holds its own bytes, the outer key's link shared.
+    @Test func aHeadIsALinkALongToken() throws {
+        let outer = String(repeating: "o", count: 4 * Self.long)
+        let inner = (0..<3).map { String(repeating: "\($0)", count: Self.long) }
+        let pointer = JSONPointer("/placements/\(outer)/funnel/paywalls/\(inner[0])/builderConfig/\(inner[1])/x")
+        let last = try #require(pointer.head)
+        #expect(last.segment == "/builderConfig/\(inner[1])")
+        let middle = try #require(last.parent)
+        #expect(middle.segment == "/funnel/paywalls/\(inner[0])")
+        let first = try #require(middle.parent)
+        #expect(first.segment == "/placements/\(outer)")
+        #expect(first.parent == nil)
+        #expect(last.utf8Count == last.text.utf8.count)
+        #expect(pointer.tail == "/x")
+        // Up the chain: from a link's end to the short tokens before its long one, then the link before.
+        let up = try #require(pointer.parent?.parent)
+        #expect(up.string == "/placements/\(outer)/funnel/paywalls/\(inner[0])/builderConfig")
+        #expect(up.head === middle)
+        #expect(up.tail == "/builderConfig")
+
+        // The speller: pointers under the inner keys of one outer key share the outer key's link.
+        let members = inner.map { #""\#($0)": {"a": [1, 2], "b": {"c": 3}}"# }.joined(separator: ",")
+        let text = #"{"placements": {"\#(outer)": {\#(members)}}}"#
+        let document = JSONDocument(bytes: Array(text.utf8))
+        var speller = JSONDocument.PointerSpeller(document: document)
+        // Values, as the audit spells them (a key node's pointer is its member's).
+        let values = document.nodes.indices.filter { document.nodes[$0].flags & JSONDocument.isKey == 0 }
+        let heads = values.compactMap { speller.jsonPointer(ofNode: $0).head }
+        let outerLinks = heads.map { $0.parent ?? $0 }
+        #expect(heads.count > 10)
+        #expect(outerLinks.allSatisfy { $0 === outerLinks[0] && $0.segment == "/placements/\(outer)" })
+        #expect(Set(heads.filter { $0.parent != nil }.map(ObjectIdentifier.init)).count == inner.count)
     }
 
     /// Pointers are compared by their bytes: a head that differs in one byte, or the same head
