@@ -94,16 +94,34 @@ public struct FindingIdentity: Hashable, Sendable {
         }
 
         /// `below(in:)` of the whole pointer, or the whole pointer, reading the tail first: the
-        /// last place the anchor reads is there when it is there at all. Else it is in the head:
-        /// the anchor's segments are schema words and keys, and its first (`placements`,
-        /// `pages`, …) is never long, so it cannot start at the head's last, long, token. The
-        /// head's part is `headBelow`, which a caller with many findings under one head keeps.
-        func pointer(_ pointer: JSONPointer, headBelow: String?? = nil) -> String {
+        /// last place the anchor reads is there when it is there at all. Else it is in the head,
+        /// within one of its links: the anchor's segments are schema words and keys, and its first
+        /// (`placements`, `pages`, …) is never long, so it cannot start at a link's end, the end of
+        /// a long token. `headBelow` gives the head's part (`below(inHead:)`), which a caller with
+        /// many findings under one head keeps; it is asked only when the tail has no match.
+        func pointer(_ pointer: JSONPointer, headBelow: (JSONPointer.Head) -> String?) -> String {
             guard width > 0 else { return pointer.string }
             if let below = below(in: pointer.tail) { return below }
             guard let head = pointer.head else { return pointer.tail }
-            let inHead = headBelow ?? below(in: head.text)
-            return inHead.map { $0 + pointer.tail } ?? pointer.string
+            return headBelow(head).map { $0 + pointer.tail } ?? pointer.string
+        }
+
+        /// `pointer(_:headBelow:)` with the head searched here.
+        func pointer(_ pointer: JSONPointer) -> String {
+            self.pointer(pointer) { below(inHead: $0) }
+        }
+
+        /// The head's bytes after the last place its segments read the anchor, or nil when they
+        /// never do: searched link by link from the last, each link's bytes on their own.
+        func below(inHead head: JSONPointer.Head) -> String? {
+            var later: [String] = []
+            var link: JSONPointer.Head? = head
+            while let current = link {
+                if let below = below(in: current.segment) { return below + later.reversed().joined() }
+                later.append(current.segment)
+                link = current.parent
+            }
+            return nil
         }
 
         /// True when `other` reads the same segments, compared by their bytes.
@@ -126,7 +144,7 @@ public struct FindingIdentity: Hashable, Sendable {
             let pointer: ExactKey
         }
 
-        private var numbers: [ExactKey: Int] = [:]
+        private var numbers = KeyNumbering()
         private var lastSubject: (subject: FindingSubject, path: [Int], anchor: Anchor)?
         private var lastHead: (head: JSONPointer.Head, anchor: Anchor, below: String?)?
 
@@ -138,25 +156,19 @@ public struct FindingIdentity: Hashable, Sendable {
                 (path, anchor) = (last.path, last.anchor)
             } else {
                 let (keys, segments) = FindingIdentity.path(of: finding.subject)
-                path = keys.map { key in
-                    if let number = numbers[key] { return number }
-                    numbers[key] = numbers.count
-                    return numbers.count - 1
-                }
+                // The subjects' keys are mostly the one string of their entry, page or funnel:
+                // numbered without reading them (`KeyNumbering`).
+                path = keys.map { numbers.number(for: $0) }
                 anchor = Anchor(segments)
                 lastSubject = (finding.subject, path, anchor)
             }
-            var headBelow: String?? = nil
-            if let head = finding.jsonPointer.head {
-                if let last = lastHead, last.head === head, last.anchor.same(anchor) {
-                    headBelow = .some(last.below)
-                } else if anchor.width > 0 {
-                    let below = anchor.below(in: head.text)
-                    lastHead = (head, anchor, below)
-                    headBelow = .some(below)
-                }
+            let pointer = anchor.pointer(finding.jsonPointer) { head in
+                if let last = lastHead, last.head === head, last.anchor.same(anchor) { return last.below }
+                let below = anchor.below(inHead: head)
+                lastHead = (head, anchor, below)
+                return below
             }
-            return Key(ruleId: finding.ruleId, subjectPath: path, pointer: ExactKey(anchor.pointer(finding.jsonPointer, headBelow: headBelow)))
+            return Key(ruleId: finding.ruleId, subjectPath: path, pointer: ExactKey(pointer))
         }
     }
 }

@@ -238,13 +238,14 @@ public struct SiteModel: Sendable {
         findingTotals = SiteModel.severityCounts(snapshot.findings)
         findingsByFunnel = byFunnel.groups
         findingsByExperiment = byExperiment.groups
-        var changeAnchors: [ExactKey: [String]] = [:]
+        // A placement's changes follow one another: filed a run at a time (`RunGrouping`).
+        var changeAnchors = RunGrouping<ExactKey, String>()
         for change in changes?.changes ?? [] {
             if let key = change.placementKey, let location = change.newLocation {
-                changeAnchors[ExactKey(key), default: []].append(SourceListing.anchor(line: location.line, column: location.column))
+                changeAnchors.append(SourceListing.anchor(line: location.line, column: location.column), under: ExactKey(key))
             }
         }
-        changeAnchorsByPlacement = changeAnchors
+        changeAnchorsByPlacement = changeAnchors.groups
         (placementNames, checksListedIds) = namesAndListedIds.wait()
         paywalls = collectedPaywalls.wait()
         paywallIndex = Dictionary(paywalls.enumerated().map { (ExactKey($1.id), $0) }) { first, _ in first }
@@ -383,32 +384,3 @@ extension SiteModel {
     }
 }
 
-/// Items grouped by key, for items that come in runs with one key: each run is added to its group
-/// with one lookup of the key, so a long key is hashed once a run, not once an item. Keys are
-/// compared with the run's by `==` (for `ExactKey`, free when both are one string).
-struct RunGrouping<Key: Hashable, Item> {
-    private var grouped: [Key: [Item]] = [:]
-    private var runKey: Key?
-    private var run: [Item] = []
-
-    /// Adds `item` to the group of `key`, after the items added to it before.
-    mutating func append(_ item: Item, under key: Key) {
-        if let runKey, runKey != key { endRun() }
-        if runKey == nil { runKey = key }
-        run.append(item)
-    }
-
-    /// Each key's items, in the order added.
-    var groups: [Key: [Item]] {
-        var copy = self
-        copy.endRun()
-        return copy.grouped
-    }
-
-    private mutating func endRun() {
-        guard let key = runKey else { return }
-        grouped[key, default: []].append(contentsOf: run)
-        run.removeAll(keepingCapacity: true)
-        runKey = nil
-    }
-}

@@ -86,25 +86,43 @@ enum SnapshotText {
             .map { shortened(String(Substring($0))) }.joined(separator: "/")
     }
 
-    /// JSON Pointers shortened as `shortenedPointer(_:)` shortens their text, each head once
-    /// (`JSONPointer`): a finding row shows its pointer, and the findings under one long key share
-    /// a head, which the shortening would otherwise read once per finding. Safe from any thread;
-    /// holds each head it has shortened.
+    /// JSON Pointers shortened as `shortenedPointer(_:)` shortens their text, each link of a head
+    /// once (`JSONPointer.Head`): a finding row shows its pointer, and the findings under one long
+    /// key share its link, which the shortening would otherwise read once per finding. Safe from
+    /// any thread; holds each link it has shortened.
     final class ShortenedPointers: @unchecked Sendable {
         private let lock = NSLock()
-        private var heads: [ObjectIdentifier: (head: JSONPointer.Head, shortened: String)] = [:]
+        private var links: [ObjectIdentifier: (link: JSONPointer.Head, shortened: String)] = [:]
 
-        /// `shortenedPointer(pointer.string)`: the head's shortened text, then the tail's. The head
-        /// ends a long token and the tail starts at a "/", so the two shorten token by token apart.
+        /// `shortenedPointer(pointer.string)`: each link's shortened bytes, then the tail's. Links
+        /// end at long tokens and the tail and every later link start at a "/", so the pieces
+        /// shorten token by token apart (a pointer with a head is longer than the 80 bytes under
+        /// which `shortenedPointer` keeps a text whole).
         func shortened(_ pointer: JSONPointer) -> String {
             guard let head = pointer.head else { return SnapshotText.shortenedPointer(pointer.tail) }
-            let key = ObjectIdentifier(head)
-            if let known = lock.withLock({ heads[key]?.shortened }) {
-                return known + SnapshotText.shortenedPointer(pointer.tail)
+            return shortened(head) + SnapshotText.shortenedPointer(pointer.tail)
+        }
+
+        /// The head up to and with `link`, shortened.
+        private func shortened(_ link: JSONPointer.Head) -> String {
+            // The links up to the nearest one already shortened, last first.
+            var pending: [JSONPointer.Head] = []
+            var known = ""
+            var current: JSONPointer.Head? = link
+            while let next = current {
+                if let shortened = lock.withLock({ links[ObjectIdentifier(next)]?.shortened }) {
+                    known = shortened
+                    break
+                }
+                pending.append(next)
+                current = next.parent
             }
-            let shortened = SnapshotText.shortenedPointer(head.text)
-            lock.withLock { heads[key] = (head, shortened) }
-            return shortened + SnapshotText.shortenedPointer(pointer.tail)
+            for next in pending.reversed() {
+                known += SnapshotText.shortenedPointer(next.segment)
+                let value = known
+                lock.withLock { links[ObjectIdentifier(next)] = (next, value) }
+            }
+            return known
         }
     }
 

@@ -69,6 +69,7 @@ import Testing
     /// whole pointer's segments do, for every finding against every subject's anchor.
     @Test func thePointerBelowTheSubjectIsTheSameFromTheParts() {
         let found = findings(Self.text) + findings(Snap.funnelFile(welcome: #""next_rules":[\#(Snap.rule("r1", goto: "p9"))]"#))
+            + findings(Self.manySubjects(key: Self.long, pages: 5))
         let anchors = found.map { FindingIdentity.path(of: $0.subject).1 } + [["paywalls"], ["placements", Self.long], []]
         for finding in found {
             for anchor in anchors {
@@ -79,22 +80,53 @@ import Testing
         }
     }
 
-    /// What `FindingComparison` did before it numbered keys: `FindingIdentity`s in a dictionary.
+    /// A finding's identity as it was made before pointers had heads: the rule, the subject's keys
+    /// and ids, and the spelled pointer below the subject's node, searched in the whole text.
+    struct ReferenceIdentity: Hashable {
+        let rule: Rule.ID
+        let path: [ExactKey]
+        let pointer: ExactKey
+
+        init(_ finding: Finding) {
+            rule = finding.ruleId
+            let (keys, anchor) = FindingIdentity.path(of: finding.subject)
+            path = keys
+            pointer = ExactKey(FindingIdentity.pointer(finding.pointer, below: anchor))
+        }
+    }
+
+    /// What `FindingComparison` did before it numbered keys: identities in a dictionary.
     static func referenceComparison(previous: [Finding], current: [Finding]) -> (statuses: [FindingStatus], fixed: [Finding]) {
-        var remaining: [FindingIdentity: Int] = [:]
-        for finding in previous { remaining[finding.identity, default: 0] += 1 }
+        var remaining: [ReferenceIdentity: Int] = [:]
+        for finding in previous { remaining[ReferenceIdentity(finding), default: 0] += 1 }
         let statuses = current.map { finding -> FindingStatus in
-            guard let count = remaining[finding.identity], count > 0 else { return .new }
-            remaining[finding.identity] = count - 1
+            guard let count = remaining[ReferenceIdentity(finding)], count > 0 else { return .new }
+            remaining[ReferenceIdentity(finding)] = count - 1
             return .stillPresent
         }
         var fixed: [Finding] = []
         for finding in previous.reversed() {
-            guard let count = remaining[finding.identity], count > 0 else { continue }
-            remaining[finding.identity] = count - 1
+            guard let count = remaining[ReferenceIdentity(finding)], count > 0 else { continue }
+            remaining[ReferenceIdentity(finding)] = count - 1
             fixed.append(finding)
         }
         return (statuses, fixed.reversed())
+    }
+
+    /// A placement keyed `key` whose funnel has `pages` pages, each with one rule to a page that
+    /// does not exist and a paywall page naming a paywall keyed with a long key of its own: many
+    /// subjects under one key, and long keys under a long key.
+    static func manySubjects(key: String, pages: Int, target: String = "q") -> String {
+        let paywallKeys = (0..<pages).map { "\($0)" + String(repeating: "w", count: JSONPointer.longToken) }
+        let paywalls = paywallKeys.map {
+            #""\#($0)":{"id":"pwx","identifier":"pwx","name":"X","configFormatVersion":1,"remoteConfig":null,"offering":null,"builderConfig":{"img":"https://cdn.x/a.png"}}"#
+        }.joined(separator: ",")
+        let pageList = (0..<pages).map {
+            #"{"id":"p\#($0)","type":"welcome","next_rules":[{"id":"r","condition":{"op":"all","clauses":[]},"goto":"\#(target)\#($0)"}]}"#
+        } + paywallKeys.enumerated().map { #"{"id":"pay\#($0.offset)","type":"paywall","paywallId":"\#($0.element)"}"# }
+        return #"{"formatVersion":1,"generatedAt":1764400000000,"projectId":"p","placements":{"#
+            + #""\#(key)":{"placement":{"identifier":"\#(key)","revision":1},"funnel":{"id":"f","slug":"f","paywalls":{\#(paywalls)},"#
+            + #""pages":[\#(pageList.joined(separator: ","))]}}}}"#
     }
 
     static let pairs: [(String, String)] = [
@@ -106,6 +138,9 @@ import Testing
         (text, snapshot(key: long, paywallKey: longPaywall, pageId: "short", rules: 40)),
         (snapshot(key: "a", paywallKey: "b", pageId: "c", rules: 3), text),
         (SampleExport(placementCount: 30, seed: 1).jsonText(), SampleExport(placementCount: 30, seed: 2).jsonText()),
+        (manySubjects(key: long, pages: 30), manySubjects(key: long, pages: 25)),
+        (manySubjects(key: long, pages: 30), manySubjects(key: long, pages: 30, target: "z")),
+        (manySubjects(key: long, pages: 30), manySubjects(key: long + "x", pages: 30)),
     ]
 
     /// Numbering the keys (`FindingIdentity.Table`) matches what the identities match, finding for
@@ -124,7 +159,8 @@ import Testing
     /// the table meets them in (its memory of the last subject and head must not leak).
     @Test func tableKeysAreEqualExactlyWhenIdentitiesAre() {
         let all = findings(Self.text) + findings(Self.pairs[3].1) + findings(Self.pairs[4].1) + findings(Self.pairs[5].1)
-        let identities = all.map(\.identity)
+            + findings(Self.pairs[8].0) + findings(Self.pairs[10].1)
+        let identities = all.map(ReferenceIdentity.init)
         var generator = SplitMix64(seed: 3)
         for order in [Array(all.indices), all.indices.reversed(), all.indices.shuffled(using: &generator)] {
             var table = FindingIdentity.Table()
