@@ -217,7 +217,7 @@ package enum Format {
 
     /// `text.count`, counted no further than `limit`: `min(text.count, limit)`, in time that does not
     /// grow with the text past its first `limit` characters.
-    static func characterCount(of text: String, upTo limit: Int) -> Int {
+    package static func characterCount(of text: String, upTo limit: Int) -> Int {
         var count = 0
         var index = text.startIndex
         while count < limit, index < text.endIndex {

@@ -162,7 +162,8 @@ public struct DiffReport: FormattedReport {
             let strings = [change.placementKey, change.message, change.oldValue, change.newValue, change.field]
             return 400 + strings.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + 3 * max(
                 change.oldLocation?.jsonPointer.utf8Count ?? 0, change.newLocation?.jsonPointer.utf8Count ?? 0)
-                + (change.copy == nil ? 0 : 4096)
+                // Each locale's old and new text, and its words, written out.
+                + 3 * (change.copy?.locales.reduce(0) { $0 + ($1.old?.utf8.count ?? 0) + ($1.new?.utf8.count ?? 0) } ?? 0)
         }
         writer.elements(diff.changes, estimatedBytes: estimatedBytes) { writer, change in writer.value(Self.changeJSON(change)) }
         writer.end()

@@ -99,6 +99,10 @@ public enum JUnitReport {
             let placementKeySet = Set(file.placementKeys.map(ExactKey.init))
             // `report.rule(_:)` searches the rules: once per rule id, not once per finding.
             var scopes: [Rule.ID: ReportRule.Scope?] = [:]
+            // A placement's findings follow one another: its key is looked up and filed once a run
+            // (hashing a key reads all of it, and a key can be a megabyte with thousands of findings).
+            var placementRuns = RunGrouping<ExactKey, Item>()
+            var lastPlacement: (key: ExactKey, isListed: Bool)?
             for index in file.findings.indices {
                 let finding = file.findings[index]
                 if scopes[finding.ruleId] == nil { scopes[finding.ruleId] = .some(report.rule(finding.ruleId)?.scope) }
@@ -106,8 +110,15 @@ public enum JUnitReport {
                 let key = CaseKey(placement: scope == .file ? nil : finding.placementKey.map(ExactKey.init), rule: finding.ruleId)
                 let item = (finding, file.location(ofFindingAt: index))
                 if let placement = key.placement {
-                    if placementKeySet.contains(placement), placementRuleSet.contains(key.rule) {
-                        placementFindings[placement, default: [:]][key.rule, default: []].append(item)
+                    let isListed: Bool
+                    if let last = lastPlacement, last.key == placement {
+                        isListed = last.isListed
+                    } else {
+                        isListed = placementKeySet.contains(placement)
+                        lastPlacement = (placement, isListed)
+                    }
+                    if isListed, placementRuleSet.contains(key.rule) {
+                        placementRuns.append(item, under: placement)
                         continue
                     }
                 } else if fileRuleSet.contains(key.rule) {
@@ -117,6 +128,7 @@ public enum JUnitReport {
                 if extraFindings[key] == nil { extraCases.append(key) }
                 extraFindings[key, default: []].append(item)
             }
+            placementFindings = placementRuns.groups.mapValues { items in Dictionary(grouping: items, by: { $0.finding.ruleId }) }
             var counted = Tally()
             forEachCase { placement, _, findings in
                 counted.tests += 1

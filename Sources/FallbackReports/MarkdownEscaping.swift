@@ -46,7 +46,9 @@ public enum MarkdownEscaping {
 
     /// At most `limit` characters of `text`, ending with `…` when cut.
     public static func truncated(_ text: String, to limit: Int) -> String {
-        guard text.count > limit else { return text }
+        // Counted no further than one past the limit: a placement key can be a megabyte, and
+        // every finding's annotation title names it.
+        guard Format.characterCount(of: text, upTo: limit + 1) > limit else { return text }
         return String(text.prefix(max(0, limit - 1))) + "…"
     }
 
