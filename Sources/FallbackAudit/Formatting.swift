@@ -66,12 +66,35 @@ package enum Format {
             }
         }
         if let plain { return plain }
-        return characterCount(of: text, upTo: 81) > 80 ? JSONValue.quoted(String(text.prefix(80))) + "…" : JSONValue.quoted(text)
+        let (kept, isCut) = shortPrefix(text)
+        return isCut ? JSONValue.quoted(kept) + "…" : JSONValue.quoted(text)
     }
 
-    /// A string as it is, shortened past 80 characters.
+    /// A string as it is, shortened past 80 characters (or 320 Unicode scalars).
     package static func shortened(_ text: String) -> String {
-        text.utf8.count <= 80 || characterCount(of: text, upTo: 81) <= 80 ? text : String(text.prefix(80)) + "…"
+        guard text.utf8.count > 80 else { return text }
+        let (kept, isCut) = shortPrefix(text)
+        return isCut ? kept + "…" : text
+    }
+
+    /// The most Unicode scalars a shortened text keeps: four a character on average. A character
+    /// can pile up any number of combining marks (one of 50,000 marks is one character), and
+    /// finding where it ends reads all of them: a text is read no further than this.
+    package static let shortScalarLimit = 320
+
+    /// The first 80 characters of `text`, within its first `shortScalarLimit` scalars, and
+    /// whether that leaves anything out. A text of at most that many scalars is cut as
+    /// `text.prefix(80)` cuts it; a longer one is cut first at that many scalars, then at 80
+    /// characters, which is the same cut whenever its first 80 characters end before the limit.
+    package static func shortPrefix(_ text: String) -> (kept: String, isCut: Bool) {
+        let scalars = text.unicodeScalars
+        guard let limitIndex = scalars.index(scalars.startIndex, offsetBy: shortScalarLimit, limitedBy: scalars.endIndex),
+            limitIndex < scalars.endIndex
+        else {
+            return characterCount(of: text, upTo: 81) > 80 ? (String(text.prefix(80)), true) : (text, false)
+        }
+        let head = String(scalars[..<limitIndex])
+        return (String(head.prefix(80)), true)
     }
 
     /// True when every character of `text` is whitespace (`text.allSatisfy(\.isWhitespace)`).

@@ -19,10 +19,16 @@ import Testing
         String(repeating: "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", count: 81), String(repeating: "e\u{301}", count: 20_000),
     ]
 
-    /// What `quoted` wrote before its fast path.
+    /// What `quoted` wrote before its fast path; a text of more than `Format.shortScalarLimit`
+    /// scalars cut there first (the same cut unless its first 80 characters run past the limit,
+    /// as 81 families of five scalars each do).
     static func reference(_ text: String) -> String {
         if text.utf8.count <= 80, !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + text + "\""
+        }
+        if text.unicodeScalars.count > Format.shortScalarLimit {
+            let head = String(String.UnicodeScalarView(text.unicodeScalars.prefix(Format.shortScalarLimit)))
+            return JSONValue.quoted(String(head.prefix(80))) + "…"
         }
         return text.count > 80 ? JSONValue.quoted(String(text.prefix(80))) + "…" : JSONValue.quoted(text)
     }
@@ -39,5 +45,38 @@ import Testing
         #expect(Format.quoted("é日🙂") == "\"é日🙂\"")
         #expect(Format.quoted("a\"b") == #""a\"b""#)
         #expect(Format.quoted(String(repeating: "x", count: 81)) == "\"" + String(repeating: "x", count: 80) + "\"…")
+    }
+
+    /// A character can pile up any number of combining marks: an id of one letter and 50,000
+    /// marks is one character, which the 80-character cut kept whole in every message naming it
+    /// (800 MB of `check` text from a 666 KB file). A text past `Format.shortScalarLimit` scalars
+    /// is cut there first, then at 80 characters.
+    @Test(arguments: [1, 3, 300, 50_000]) func aPileOfMarksIsCut(_ marks: Int) {
+        for base in ["e", "x\"", "🙂"] {
+            let text = base + String(repeating: "\u{301}", count: marks) + "tail"
+            let quoted = Format.quoted(text)
+            let shortened = Format.shortened(text)
+            if text.unicodeScalars.count <= Format.shortScalarLimit {
+                #expect(quoted == Self.reference(text))
+                #expect(shortened == (text.count > 80 ? String(text.prefix(80)) + "…" : text))
+            } else {
+                #expect(quoted.hasSuffix("\"…"))
+                #expect(shortened.hasSuffix("…"))
+                #expect(shortened.unicodeScalars.count <= Format.shortScalarLimit + 1)
+                #expect(quoted.unicodeScalars.count <= 6 * Format.shortScalarLimit)
+                #expect(text.utf8.starts(with: String(shortened.dropLast()).utf8), "a prefix of the text")
+            }
+        }
+    }
+
+    /// Ordinary text longer than the scalar limit is cut exactly where 80 characters cut it.
+    @Test func ordinaryLongTextIsCutAsBefore() {
+        for text in [String(repeating: "x", count: 5_000), String(repeating: "e\u{301}", count: 20_000),
+                     String(repeating: "\u{1F1EB}\u{1F1F7}", count: 200), String(repeating: "日本語 ", count: 500)] {
+            #expect(text.unicodeScalars.count > Format.shortScalarLimit)
+            let old = text.count > 80 ? JSONValue.quoted(String(text.prefix(80))) + "…" : JSONValue.quoted(text)
+            #expect(Format.quoted(text) == old)
+            #expect(Format.shortened(text) == String(text.prefix(80)) + "…")
+        }
     }
 }
