@@ -177,3 +177,34 @@ struct WrappedShortLineTests {
         }
     }
 }
+
+/// The drawing reads at most `DrawingText.drawnScalarLimit` scalars of a text: an id of one letter
+/// and 50,000 combining marks was read whole for every rule that names its page.
+@Suite struct DrawnScalarLimitTests {
+    static let fontSize = GraphLayout.Metrics.fontSize
+
+    /// The limit holds the widest line of the narrowest characters, each with the most scalars a
+    /// character keeps, many times over: ordinary text is cut inside it.
+    @Test func theLimitHoldsTheWidestLine() {
+        let narrowest = DrawingText.advance(of: "i") * min(GraphLayout.Metrics.fontSize, GraphLayout.Metrics.idFontSize)
+        let characters = Double(DrawingText.drawnScalarLimit / DrawingText.scalarLimit)
+        #expect(characters * narrowest > 4 * DrawingWriter.tooltipWidth)
+    }
+
+    @Test(arguments: [2, 5_000, 50_000]) func aPileOfMarksIsCutAtTheLimit(_ marks: Int) {
+        let text = "p" + String(repeating: "\u{301}", count: marks) + "age"
+        for maxWidth in [20.0, 172, 2400] {
+            let fitted = DrawingText.fitted(text, maxWidth: maxWidth, fontSize: Self.fontSize)
+            let wrapped = DrawingText.wrapped(text, maxWidth: maxWidth, fontSize: Self.fontSize, maxLines: 2)
+            if text.unicodeScalars.count <= DrawingText.drawnScalarLimit {
+                #expect(fitted == DrawingText.fittedByCharacter(text, maxWidth: maxWidth, fontSize: Self.fontSize))
+                #expect(wrapped == DrawingText.wrappedByCharacter(text, maxWidth: maxWidth, fontSize: Self.fontSize, maxLines: 2))
+            } else {
+                #expect(fitted.hasSuffix(DrawingText.ellipsis))
+                #expect(fitted.unicodeScalars.count <= 16)
+                #expect(wrapped.last?.hasSuffix(DrawingText.ellipsis) == true)
+                #expect(!DrawingText.fitsUnchanged(text, maxWidth: maxWidth, fontSize: Self.fontSize))
+            }
+        }
+    }
+}
