@@ -409,19 +409,25 @@ extension DiffRun {
         }
         if let old {
             var newGraph: FunnelGraph?
+            // Every page that can show its paywall again shows both maps' keys: written once, not
+            // once a page (a funnel of N such pages wrote N keys N times).
+            var keyTexts: (old: String?, new: String?)?
             for oldPage in old.pages where FunnelGraph.cannotShowPaywall(oldPage, in: old) {
                 if newGraph == nil { newGraph = FunnelGraph(new) }
                 guard let index = newGraph?.pageIndex(of: oldPage.id), case let page = new.pages[index], FunnelGraph.isPaywallPage(page),
                     !FunnelGraph.cannotShowPaywall(page, in: new)
                 else { continue }
                 let scope = scope.page(page.id)
+                if keyTexts == nil {
+                    keyTexts = (RawComparison.text(Self.paywallKeys(old)), RawComparison.text(Self.paywallKeys(new)))
+                }
                 report(
                     .paywallReachableOffline, in: scope,
                     "\(scope.whereText): the paywall page can show paywall \(Format.quoted(page.paywallId ?? "")) offline again: the "
                         + "funnel's paywalls map now carries it.",
                     field: Funnel.Field.paywalls.rawValue, old: oldPlace(self.old.fieldRef(.paywalls, in: old)?.node ?? old.source.node),
                     new: newPlace(self.new.fieldRef(.paywalls, in: new)?.node ?? new.source.node),
-                    values: (Self.paywallKeys(old), Self.paywallKeys(new)))
+                    valueTexts: keyTexts)
             }
         }
     }

@@ -59,6 +59,7 @@ struct DiffRun {
         old oldLocation: @autoclosure () -> FallbackFile.Location?, new newLocation: @autoclosure () -> FallbackFile.Location?,
         values: @autoclosure () -> (old: JSONValue?, new: JSONValue?)? = nil,
         written: @autoclosure () -> (old: JSONDocument.Value?, new: JSONDocument.Value?)? = nil,
+        valueTexts: @autoclosure () -> (old: String?, new: String?)? = nil,
         copy: @autoclosure () -> CopyChange? = nil
     ) {
         guard keeping == .changes else {
@@ -68,9 +69,10 @@ struct DiffRun {
         // Values as written are shown without building their owned copies (a value the SDK does not
         // read, such as projectId, may nest 100,000 deep).
         let written = written()
-        let values = written == nil ? values() : nil
-        let oldValue = written.map { $0.old.map { RawComparison.text($0) } } ?? values?.old.map { RawComparison.text($0) }
-        let newValue = written.map { $0.new.map { RawComparison.text($0) } } ?? values?.new.map { RawComparison.text($0) }
+        let texts = written == nil ? valueTexts() : nil
+        let values = written == nil && texts == nil ? values() : nil
+        let oldValue = written.map { $0.old.map { RawComparison.text($0) } } ?? texts?.old ?? values?.old.map { RawComparison.text($0) }
+        let newValue = written.map { $0.new.map { RawComparison.text($0) } } ?? texts?.new ?? values?.new.map { RawComparison.text($0) }
         log.changes.append(
             Change(
                 outline: Change.Outline(kind: kind, scope: scope), field: field(), message: message(), oldValue: oldValue, newValue: newValue,
