@@ -9,10 +9,6 @@ enum DrawingText {
     /// `text` on one line without characters XML 1.0 or a reader would trip on, cut with `…` to
     /// fit `maxWidth` pixels at `fontSize`. Reads only as much of `text` as it keeps.
     static func fitted(_ text: String, maxWidth: Double, fontSize: Double) -> String {
-        if let head = drawnPrefix(text) {
-            let kept = fitted(head, maxWidth: maxWidth, fontSize: fontSize)
-            return kept.hasSuffix(ellipsis) ? kept : kept + ellipsis
-        }
         if fitsUnchanged(text, maxWidth: maxWidth, fontSize: fontSize) { return text }
         return fittedPlainASCII(text, maxWidth: maxWidth, fontSize: fontSize)
             ?? fittedLatinScalars(text, maxWidth: maxWidth, fontSize: fontSize)
@@ -28,8 +24,6 @@ enum DrawingText {
     /// only grows and its last value decides. Reads the bytes from the `String`'s storage: through
     /// its UTF-8 view's iterator a scalar cost about 90 instructions.
     static func fitsUnchanged(_ text: String, maxWidth: Double, fontSize: Double) -> Bool {
-        // A text past the scalars the drawing reads is cut (`fitted`).
-        guard drawnPrefix(text) == nil else { return false }
         return switch unchangedWidth(of: text, fontSize: fontSize) {
         case .width(let total): !(total > maxWidth)
         case .changed: false
@@ -47,21 +41,30 @@ enum DrawingText {
         case unread
     }
 
-    /// The most Unicode scalars of one text the drawing reads. A line keeps at most a few hundred
-    /// characters (2,400 pixels, the widest, hold 728 of the narrowest at 11 pixels) of at most
-    /// `scalarLimit` scalars each, but finding where a character ends reads all its marks: an id
-    /// of one letter and 50,000 combining marks, named by every rule's label, was read whole for
-    /// each. A longer text is drawn from its first `drawnScalarLimit` scalars, cut with `…`: the
-    /// same drawing wherever its first few hundred characters are ordinary ones.
+    /// The most Unicode scalars of one text the character paths read (`fittedByCharacter`,
+    /// `fitsUnchangedByCharacter`, `wrappedByCharacter`, taken only by text the byte and scalar
+    /// paths cannot draw). A line keeps at most a few hundred characters (2,400 pixels, the
+    /// widest, hold 728 of the narrowest at 11 pixels) of at most `scalarLimit` scalars each, but
+    /// finding where a character ends reads all its marks: an id of one letter and 50,000
+    /// combining marks, named by every rule's label, was read whole for each. A longer text is
+    /// drawn from its first `drawnScalarLimit` scalars, cut with `…`: the same drawing wherever
+    /// its first few hundred characters are ordinary ones.
     static let drawnScalarLimit = 16_384
 
     /// The first `drawnScalarLimit` scalars of `text` when it has more; nil when it has no more.
     static func drawnPrefix(_ text: String) -> String? {
-        let scalars = text.unicodeScalars
-        guard text.utf8.count > drawnScalarLimit,
-            let end = scalars.index(scalars.startIndex, offsetBy: drawnScalarLimit, limitedBy: scalars.endIndex), end < scalars.endIndex
-        else { return nil }
-        return String(scalars[..<end])
+        guard text.utf8.count > drawnScalarLimit else { return nil }
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            // The offset of the scalar after the first `drawnScalarLimit`: scalars start at bytes
+            // that are not continuation bytes (10xxxxxx).
+            var scalars = 0
+            for offset in bytes.indices where bytes[offset] & 0xC0 != 0x80 {
+                if scalars == drawnScalarLimit { return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<offset]), as: UTF8.self) }
+                scalars += 1
+            }
+            return nil
+        }
     }
 
     /// The widest line a reading is taken to: every caller compares a reading, alone or summed
@@ -128,6 +131,8 @@ enum DrawingText {
     /// true when `cleaned(_:)` keeps every character as it is (no white space but single spaces
     /// between characters, no unsafe scalar, at most `scalarLimit` scalars) and the line fits.
     static func fitsUnchangedByCharacter(_ text: String, maxWidth: Double, fontSize: Double) -> Bool {
+        // A text past the scalars the drawing reads is cut (`fittedByCharacter`).
+        guard drawnPrefix(text) == nil else { return false }
         let spaceWidth = advance(of: " ") * fontSize
         var total = 0.0
         var started = false
@@ -162,6 +167,10 @@ enum DrawingText {
 
     /// `fitted` one `Character` at a time, for any text.
     static func fittedByCharacter(_ text: String, maxWidth: Double, fontSize: Double) -> String {
+        if let head = drawnPrefix(text) {
+            let kept = fittedByCharacter(head, maxWidth: maxWidth, fontSize: fontSize)
+            return kept.hasSuffix(ellipsis) ? kept : kept + ellipsis
+        }
         var line = FittingLine<String>(space: " ", spaceWidth: advance(of: " ") * fontSize)
         for character in text {
             guard let clean = cleaned(character) else {
@@ -275,11 +284,6 @@ enum DrawingText {
     /// ends the last line with `…`, and the caller shows the whole text elsewhere. Past one pass
     /// over its bytes (is it all printable ASCII?), reads only as much of `text` as it keeps.
     static func wrapped(_ text: String, maxWidth: Double, fontSize: Double, maxLines: Int) -> [String] {
-        if let head = drawnPrefix(text) {
-            var lines = wrapped(head, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
-            if let last = lines.last, !last.hasSuffix(ellipsis) { lines[lines.count - 1] = last + ellipsis }
-            return lines
-        }
         // Most step labels are one short line: text that `fitted` keeps as it is (so nothing is
         // cleaned) and that is narrower than the line by more than a pixel (far more than the
         // rounding of the line's sum added word by word) is that line, with no line built.
@@ -425,6 +429,11 @@ enum DrawingText {
 
     /// `wrapped` one `Character` at a time, for any text.
     static func wrappedByCharacter(_ text: String, maxWidth: Double, fontSize: Double, maxLines: Int) -> [String] {
+        if let head = drawnPrefix(text) {
+            var lines = wrappedByCharacter(head, maxWidth: maxWidth, fontSize: fontSize, maxLines: maxLines)
+            if let last = lines.last, !last.hasSuffix(ellipsis) { lines[lines.count - 1] = last + ellipsis }
+            return lines
+        }
         var lines: [String] = []
         var line = ""
         var lineWidth = 0.0
