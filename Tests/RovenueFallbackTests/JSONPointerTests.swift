@@ -181,3 +181,23 @@ import Testing
         #expect(JSONPointer("").parent == nil)
     }
 }
+
+/// `KeyNumbering`: equal bytes get equal numbers, whether the key is the string value given
+/// before, another allocation of the same bytes, or inline; canonically equivalent keys differ.
+@Suite struct KeyNumberingTests {
+    @Test func equalBytesEqualNumbers() {
+        let long = String(repeating: "k", count: 1_000)
+        // Another allocation of the same bytes, and of the same bytes as the canonical equivalent.
+        let copy = String(decoding: Array(long.utf8), as: UTF8.self)
+        let keys = [long, "a", copy, "a", "é", "e\u{301}", long, String(decoding: Array("a".utf8), as: UTF8.self), "", "é"]
+        var numbering = KeyNumbering()
+        let numbers = keys.map { numbering.number(for: ExactKey($0)) }
+        for (left, leftKey) in keys.enumerated() {
+            for (right, rightKey) in keys.enumerated() {
+                #expect((numbers[left] == numbers[right]) == ExactKey.same(leftKey, rightKey), "\(left) \(right)")
+            }
+        }
+        #expect(Set(numbers) == Set(0..<5), "numbered in order of first appearance, from 0")
+        #expect(numbers[0] == 0 && numbers[1] == 1 && numbers[4] == 2 && numbers[5] == 3 && numbers[8] == 4)
+    }
+}
