@@ -133,9 +133,9 @@ public struct FindingIdentity: Hashable, Sendable {
 
     /// Findings' identities made in a row (`FindingComparison`): each subject's keys and ids become
     /// small numbers, shared by all the findings given, so comparing and hashing identities reads
-    /// no key. A key can be a megabyte with thousands of findings about it; the findings of one
-    /// subject mostly follow one another and hold the one string, which is then recognised
-    /// without reading it, and the key is read once a run.
+    /// no key. A key can be a megabyte with thousands of findings about it; those findings hold
+    /// the one string of their entry, page or funnel, which `KeyNumbering` recognises without
+    /// reading it, so a key is read once, not once a finding or a run.
     struct Table {
         /// A finding's identity, its subject's keys and ids numbered.
         struct Key: Hashable {
