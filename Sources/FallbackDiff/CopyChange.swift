@@ -7,6 +7,11 @@ import RovenueFallback
 /// field (`benefits`, `features`, `steps`) reads as its items, one per line. Locales pair up as a
 /// device sees them: a plain string is what every locale showed, so a plain string turned into a
 /// localized object compares the string with each locale's new text (and the reverse).
+///
+/// Compared with many locales, a long plain string would be repeated beside each of them: once
+/// that would pass `repeatedTextLimit` bytes, the string is listed once instead (`sharedSide`) and
+/// each locale shows only its own text, so the change costs time and output in proportion to the
+/// texts themselves.
 public struct CopyChange: Sendable, Hashable {
     /// How a side writes the text.
     public enum Form: String, Sendable, Hashable {
@@ -31,14 +36,15 @@ public struct CopyChange: Sendable, Hashable {
         public let old: String?
         /// The text after, nil when the locale has none.
         public let new: String?
-        /// The words that differ; nil unless both sides have a text and they differ.
+        /// The words that differ; nil unless both sides have a text and they differ, and nil when
+        /// the change lists one side once (`CopyChange.sharedSide`).
         public let words: WordDiff?
 
-        init(locale: String?, old: String?, new: String?) {
+        init(locale: String?, old: String?, new: String?, comparingWords: Bool = true) {
             self.locale = locale
             self.old = old
             self.new = new
-            if let old, let new, !ExactKey.same(old, new) {
+            if comparingWords, let old, let new, !ExactKey.same(old, new) {
                 words = WordDiff(old: old, new: new)
             } else {
                 words = nil
@@ -57,11 +63,46 @@ public struct CopyChange: Sendable, Hashable {
         public var changesOnlyWhitespace: Bool { words?.changesOnlyWhitespace ?? false }
     }
 
+    /// One of the two sides.
+    public enum SideName: String, Sendable, Hashable {
+        case old, new
+    }
+
+    /// Bytes of one plain text repeated beside the locales it is compared with (its length times
+    /// the locales whose text differs) past which the text is listed once (`sharedSide`).
+    public static let repeatedTextLimit = 65_536
+
     public let oldForm: Form
     public let newForm: Form
     /// Each locale's texts: the new side's locales in order, then those only the old side has; one
     /// entry with no locale when both sides are plain. Unchanged locales are listed too.
     public let locales: [LocaleText]
+    /// The side that is one text for every locale and is listed once, not beside each locale: set
+    /// when a plain side is compared with two or more locales whose text differs and repeating it
+    /// beside each would pass `repeatedTextLimit` bytes. Each locale still holds that text as its
+    /// `old` (or `new`), but has no `words`; the reports write the text once and each locale's own
+    /// text whole. Nil otherwise.
+    public let sharedSide: SideName?
+
+    /// The text listed once (`sharedSide`), nil when none is.
+    public var sharedText: String? {
+        switch sharedSide {
+        case .old?: locales.first?.old
+        case .new?: locales.first?.new
+        case nil: nil
+        }
+    }
+
+    /// The bytes of text the reports show for the locales whose text differs: each locale's old and
+    /// new text, with a shared side (`sharedSide`) counted once.
+    public var shownTextBytes: Int {
+        var bytes = sharedText?.utf8.count ?? 0
+        for text in locales where text.status != .unchanged {
+            if sharedSide != .old { bytes += text.old?.utf8.count ?? 0 }
+            if sharedSide != .new { bytes += text.new?.utf8.count ?? 0 }
+        }
+        return bytes
+    }
 
     /// The locales whose text differs.
     public var changedLocales: [LocaleText] { locales.filter { $0.status != .unchanged } }
@@ -69,6 +110,7 @@ public struct CopyChange: Sendable, Hashable {
     init(old: Side, new: Side) {
         oldForm = old.form
         newForm = new.form
+        var sharedSide: SideName?
         switch (old, new) {
         case (.absent, .absent):
             locales = []
@@ -79,9 +121,13 @@ public struct CopyChange: Sendable, Hashable {
         case (.absent, .plain(let new)):
             locales = [LocaleText(locale: nil, old: nil, new: new)]
         case (.plain(let old), .localized(let new)):
-            locales = new.map { LocaleText(locale: $0.locale, old: old, new: $0.text) }
+            let listedOnce = Self.listsOnce(old, comparedWith: new)
+            if listedOnce { sharedSide = .old }
+            locales = new.map { LocaleText(locale: $0.locale, old: old, new: $0.text, comparingWords: !listedOnce) }
         case (.localized(let old), .plain(let new)):
-            locales = old.map { LocaleText(locale: $0.locale, old: $0.text, new: new) }
+            let listedOnce = Self.listsOnce(new, comparedWith: old)
+            if listedOnce { sharedSide = .new }
+            locales = old.map { LocaleText(locale: $0.locale, old: $0.text, new: new, comparingWords: !listedOnce) }
         case (.localized(let old), .absent):
             locales = old.map { LocaleText(locale: $0.locale, old: $0.text, new: nil) }
         case (.absent, .localized(let new)):
@@ -99,6 +145,19 @@ public struct CopyChange: Sendable, Hashable {
             }
             self.locales = locales
         }
+        self.sharedSide = sharedSide
+    }
+
+    /// True when `plain`, repeated beside each of `texts` that differs from it, would pass
+    /// `repeatedTextLimit` bytes, and at least two differ.
+    static func listsOnce(_ plain: String, comparedWith texts: [(locale: String, text: String)]) -> Bool {
+        let length = plain.utf8.count
+        var differing = 0
+        for item in texts where !ExactKey.same(plain, item.text) {
+            differing += 1
+            if differing >= 2, length * differing > repeatedTextLimit { return true }
+        }
+        return false
     }
 
     /// A text as a device reads it: absent, one text, or a text per locale (in written order).

@@ -8,32 +8,57 @@ import FallbackDiff
 /// (GitHub renders both; emphasis markers would not hold around punctuation or spaces). A removed
 /// or added run of whitespace shows its characters (`·` space, `⇥` tab, `↵` line break).
 public enum CopyChangeText {
-    /// `de: Guten [-Morgen-]{+Abend+}`, one line per locale whose text differs.
+    /// `de: Guten [-Morgen-]{+Abend+}`, one line per locale whose text differs. A text listed once
+    /// (`CopyChange.sharedSide`) has a line of its own, `every locale (before): [-…-]` first or
+    /// `every locale (now): {+…+}` last, and each locale's line holds only its own text.
     public static func lines(_ copy: CopyChange) -> [String] {
-        copy.changedLocales.map { text in
+        let changed = copy.changedLocales
+        var lines = changed.map { text in
             let segments: [WordDiff.Segment] =
-                text.words?.segments ?? (text.old.map { [WordDiff.Segment(.removed, $0)] } ?? [])
-                + (text.new.map { [WordDiff.Segment(.added, $0)] } ?? [])
-            let marked = segments.map { segment in
-                // One line per locale: a line break shows as `↵`.
-                let shown = shownText(segment).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(
-                    separator: "↵")
-                switch segment.operation {
-                case .same: return shown
-                case .removed: return "[-\(shown)-]"
-                case .added: return "{+\(shown)+}"
+                switch copy.sharedSide {
+                case .old?: text.new.map { [WordDiff.Segment(.added, $0)] } ?? []
+                case .new?: text.old.map { [WordDiff.Segment(.removed, $0)] } ?? []
+                case nil:
+                    text.words?.segments ?? (text.old.map { [WordDiff.Segment(.removed, $0)] } ?? [])
+                        + (text.new.map { [WordDiff.Segment(.added, $0)] } ?? [])
                 }
-            }.joined()
-            return "\(label(text)): \(marked)"
+            return "\(label(text)): \(marked(segments))"
         }
+        if let shared = copy.sharedText, let side = copy.sharedSide {
+            switch side {
+            case .old: lines.insert("every locale (before): \(marked([WordDiff.Segment(.removed, shared)]))", at: 0)
+            case .new: lines.append("every locale (now): \(marked([WordDiff.Segment(.added, shared)]))")
+            }
+        }
+        return lines
+    }
+
+    /// Runs in `[-removed-]{+added+}` notation on one line: a line break shows as `↵`.
+    static func marked(_ segments: [WordDiff.Segment]) -> String {
+        segments.map { segment in
+            let shown = shownText(segment).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(
+                separator: "↵")
+            switch segment.operation {
+            case .same: return shown
+            case .removed: return "[-\(shown)-]"
+            case .added: return "{+\(shown)+}"
+            }
+        }.joined()
     }
 
     /// The old (`new` false) or new text of each locale whose text differs, as Markdown lines:
-    /// `` `de`: Guten <del>Morgen</del> `` (or `*none*`).
+    /// `` `de`: Guten <del>Morgen</del> `` (or `*none*`). A side listed once
+    /// (`CopyChange.sharedSide`) is one line, `` `every locale`: <del>…</del> ``.
     public static func markdown(_ copy: CopyChange, new: Bool) -> [String] {
-        copy.changedLocales.map { text in
-            let whole = (new ? text.new : text.old).map { [WordDiff.Segment(.same, $0)] }
-            let segments = text.words.map { new ? $0.newSegments : $0.oldSegments } ?? whole
+        if let shared = copy.sharedText, copy.sharedSide == (new ? .new : .old) {
+            let escaped = MarkdownEscaping.inline(shared)
+            return ["<code>every locale</code>: " + (new ? "<ins>\(escaped)</ins>" : "<del>\(escaped)</del>")]
+        }
+        return copy.changedLocales.map { text in
+            // A locale beside a side listed once shows its own text whole, removed or added.
+            let own = new ? text.new : text.old
+            let wholeOperation: WordDiff.Operation = copy.sharedSide == nil ? .same : new ? .added : .removed
+            let segments = text.words.map { new ? $0.newSegments : $0.oldSegments } ?? own.map { [WordDiff.Segment(wholeOperation, $0)] }
             let body =
                 segments.map { segments in
                     segments.map { segment in

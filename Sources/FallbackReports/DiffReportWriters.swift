@@ -252,20 +252,27 @@ public struct DiffReport: FormattedReport {
         ])
     }
 
-    /// A copy change's texts: how each side writes the text, and every locale with its old and
-    /// new text in full, its status, and the runs of words (`same`, `removed`, `added`).
+    /// A copy change's texts: how each side writes the text, the side listed once (`shared`, with
+    /// its text; `null` when none is), and every locale with its old and new text in full (the
+    /// shared side's `null`), its status, and the runs of words (`same`, `removed`, `added`).
     static func copyJSON(_ copy: CopyChange) -> JSONValue {
         func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
+        let shared: JSONValue =
+            copy.sharedSide.map { side in
+                .object([.init("side", .string(side.rawValue)), .init("text", text(copy.sharedText))])
+            } ?? nil
         return .object([
             .init("oldForm", .string(copy.oldForm.rawValue)), .init("newForm", .string(copy.newForm.rawValue)),
+            .init("shared", shared),
             .init(
                 "locales",
                 .array(
                     copy.locales.map { locale in
                         .object([
                             .init("locale", text(locale.locale)), .init("status", .string(locale.status.rawValue)),
-                            .init("whitespaceOnly", .bool(locale.changesOnlyWhitespace)), .init("old", text(locale.old)),
-                            .init("new", text(locale.new)),
+                            .init("whitespaceOnly", .bool(locale.changesOnlyWhitespace)),
+                            .init("old", copy.sharedSide == .old ? nil : text(locale.old)),
+                            .init("new", copy.sharedSide == .new ? nil : text(locale.new)),
                             .init(
                                 "words",
                                 locale.words.map { words in

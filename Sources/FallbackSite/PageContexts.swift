@@ -820,15 +820,28 @@ struct ChangesPage: TemplateContext {
         /// How the way the text is written changed, in words (`Was one text for every locale; now
         /// a text per locale.`); nil when both sides write it the same way.
         var form: String?
+        /// The side that is one text for every locale, listed once rather than beside each locale
+        /// (`CopyChange.sharedSide`); nil when none is.
+        var shared: SharedCopy?
         var locales: [CopyLocale]
         /// The locales whose text is the same on both sides.
         var unchanged: [LocaleName]
         var hasUnchanged: Bool
 
         static let fields: TemplateFields<Self> = [
-            .init("form", omittedWhenNil: \.form), .init("locales", \.locales), .init("unchanged", \.unchanged),
+            .init("form", omittedWhenNil: \.form), .init("shared", omittedWhenNil: \.shared), .init("locales", \.locales),
+            .init("unchanged", \.unchanged),
             .init("hasUnchanged", \.hasUnchanged),
         ]
+    }
+
+    /// A text for every locale, listed once: the text before (removed) or now (added).
+    struct SharedCopy: TemplateContext {
+        /// True for the text before, false for the text now.
+        var before: Bool
+        var segments: [CopySegment]
+
+        static let fields: TemplateFields<Self> = [.init("before", \.before), .init("segments", \.segments)]
     }
 
     struct LocaleName: TemplateContext {
@@ -846,17 +859,23 @@ struct ChangesPage: TemplateContext {
         /// The status in words: `changed`, `only whitespace changed`, `added: no text before`, `removed: no text now`.
         var statusText: String
         var whitespaceOnly: Bool
-        /// The old text's runs (kept and removed); nil when the locale had no text.
+        /// The old text's runs (kept and removed); nil when the locale had no text, or when the
+        /// text before is listed once for every locale (`oldShared`).
         var old: [CopySegment]?
-        /// The new text's runs (kept and added); nil when the locale has no text.
+        /// The new text's runs (kept and added); nil when the locale has no text, or when the text
+        /// now is listed once for every locale (`newShared`).
         var new: [CopySegment]?
+        /// True when the locale's text before is the one listed once (`CopyDiff.shared`).
+        var oldShared = false
+        /// True when the locale's text now is the one listed once (`CopyDiff.shared`).
+        var newShared = false
         var hasOld: Bool { old != nil }
         var hasNew: Bool { new != nil }
 
         static let fields: TemplateFields<Self> = [
             .init("locale", \.locale), .init("status", \.status), .init("statusText", \.statusText),
             .init("whitespaceOnly", \.whitespaceOnly), .init("old", omittedWhenNil: \.old), .init("new", omittedWhenNil: \.new),
-            .init("hasOld", \.hasOld), .init("hasNew", \.hasNew),
+            .init("hasOld", \.hasOld), .init("hasNew", \.hasNew), .init("oldShared", \.oldShared), .init("newShared", \.newShared),
         ]
     }
 

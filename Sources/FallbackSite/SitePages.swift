@@ -124,6 +124,10 @@ extension SiteModel {
     static let listedChangeLimit = 200
     /// The bytes of old and new copy a changes page shows whole; `fallback-site diff` shows the rest.
     static let copyTextBudget = 256 * 1024
+    /// The locales a changes page's copy diffs list (a row for each that changed, a name for each
+    /// that did not): each costs markup however short its text, so a text in tens of thousands of
+    /// locales is left out like a long one.
+    static let copyLocaleBudget = 2_000
 
     /// The first `listedFindingLimit` of `findings`, as a list's rows.
     func listedFindings(_ findings: [Finding], root: String) -> [FindingRow] {
@@ -294,9 +298,11 @@ extension SiteModel {
             return true
         }
         var rowNames: PageRowNames = [:]
-        // Whole texts until the page has shown `copyTextBudget` bytes of them; past it, copy
-        // changes say where to read their words, so a release that rewrites every text stays a page.
+        // Whole texts until the page has shown `copyTextBudget` bytes or `copyLocaleBudget` locales
+        // of them; past either, copy changes say where to read their words, so a release that
+        // rewrites every text, or one text in every locale, stays a page.
         var copyBytesLeft = SiteModel.copyTextBudget
+        var copyLocalesLeft = SiteModel.copyLocaleBudget
         let groups = ChangeClass.allCases.compactMap { changeClass -> ChangesPage.ChangeGroup? in
             let changes = diff.changes(changeClass)
             guard !changes.isEmpty else { return nil }
@@ -304,12 +310,14 @@ extension SiteModel {
                 var copy: CopyChange?
                 var copyLeftOut = false
                 if let changed = change.copy {
-                    let bytes = changed.locales.reduce(0) { $0 + ($1.old?.utf8.count ?? 0) + ($1.new?.utf8.count ?? 0) }
-                    if bytes <= copyBytesLeft {
+                    let bytes = changed.shownTextBytes
+                    if bytes <= copyBytesLeft, changed.locales.count <= copyLocalesLeft {
                         copyBytesLeft -= bytes
+                        copyLocalesLeft -= changed.locales.count
                         copy = changed
                     } else {
                         copyBytesLeft = 0
+                        copyLocalesLeft = 0
                         copyLeftOut = true
                     }
                 }
@@ -384,7 +392,7 @@ extension SiteModel {
             }
         }
         let locales = copy.changedLocales.map { text in
-            let whole = { (text: String) in [WordDiff.Segment(.same, text)] }
+            let whole = { (text: String, operation: WordDiff.Operation) in [WordDiff.Segment(operation, text)] }
             let statusText: String =
                 switch text.status {
                 case .added: "added: no text before"
@@ -394,11 +402,20 @@ extension SiteModel {
             return ChangesPage.CopyLocale(
                 locale: text.locale.map { SiteModel.name($0) } ?? "every locale", status: text.status.rawValue, statusText: statusText,
                 whitespaceOnly: text.changesOnlyWhitespace,
-                old: (text.words?.oldSegments ?? text.old.map(whole)).map(segments),
-                new: (text.words?.newSegments ?? text.new.map(whole)).map(segments))
+                old: copy.sharedSide == .old
+                    ? nil : (text.words?.oldSegments ?? text.old.map { whole($0, copy.sharedSide == nil ? .same : .removed) }).map(segments),
+                new: copy.sharedSide == .new
+                    ? nil : (text.words?.newSegments ?? text.new.map { whole($0, copy.sharedSide == nil ? .same : .added) }).map(segments),
+                oldShared: copy.sharedSide == .old, newShared: copy.sharedSide == .new)
         }
         let unchanged = copy.locales.filter { $0.status == .unchanged }.map { ChangesPage.LocaleName(locale: SiteModel.name($0.locale ?? "every locale")) }
-        return ChangesPage.CopyDiff(form: form, locales: locales, unchanged: unchanged, hasUnchanged: !unchanged.isEmpty)
+        let shared = copy.sharedSide.flatMap { side in
+            copy.sharedText.map { text in
+                ChangesPage.SharedCopy(
+                    before: side == .old, segments: segments([WordDiff.Segment(side == .old ? .removed : .added, text)]))
+            }
+        }
+        return ChangesPage.CopyDiff(form: form, shared: shared, locales: locales, unchanged: unchanged, hasUnchanged: !unchanged.isEmpty)
     }
 
     // MARK: History

@@ -33,12 +33,13 @@ enum BenchArguments {
     /// row of one command only, `scalingRowCommands`, takes `--scale-NAME N` for it alone).
     static let scalingRows = [
         "placements", "pages", "options", "findings", "short-targets", "snapshots", "loops", "keys", "locales", "clauses", "marks", "page-locales",
-        "long-key", "same-target-rules", "keyed-findings", "long-page-id", "changed-clauses", "renamed-variants", "replaced-placements",
+        "long-key", "same-target-rules", "keyed-findings", "long-page-id", "changed-clauses", "plain-to-locales", "renamed-variants",
+        "replaced-placements",
     ]
     /// The rows measured with one command only, and which (no `-build` size): another command than
     /// `check`, or `check` alone.
     static let scalingRowCommands = [
-        "snapshots": "history", "renamed-variants": "history", "changed-clauses": "diff", "replaced-placements": "history",
+        "snapshots": "history", "renamed-variants": "history", "changed-clauses": "diff", "plain-to-locales": "diff", "replaced-placements": "history",
         "long-key": "build", "same-target-rules": "build", "keyed-findings": "build", "long-page-id": "build", "placements": "check",
         "short-targets": "check",
     ]

@@ -109,6 +109,9 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
                 name: "N clauses of a rule, every value changed", command: .diff, size: optionValue("scale-changed-clauses", 20_000),
                 input: folder("changed-clauses") { ScalingInputs.changedClauses($0) }),
             ScalingCase(
+                name: "a plain text of N words becoming a text for N locales", command: .diff,
+                size: optionValue("scale-plain-to-locales", 2_000), input: folder("plain-to-locales") { ScalingInputs.plainTextToLocales($0) }),
+            ScalingCase(
                 name: "N variants of an experiment, all renamed", command: .history, size: optionValue("scale-renamed-variants", 5_000),
                 input: folder("renamed-variants") { ScalingInputs.renamedVariants($0) }),
             ScalingCase(

@@ -131,6 +131,18 @@ enum ScalingInputs {
         }
     }
 
+    /// Two releases of a one-page funnel whose title is one text of `count` words, then a text for
+    /// each of `count` locales. Each locale was diffed against the whole old text, which the
+    /// reports then repeated beside it (locales × words).
+    static func plainTextToLocales(_ count: Int) -> [String] {
+        let count = max(count, 1)
+        let plain = (0..<count).map { "w" + sevenDigits($0) }.joined(separator: " ")
+        let localized = (0..<count).map { #""l\#(sevenDigits($0))":"new \#(sevenDigits($0))""# }.joined(separator: ",")
+        return ["\"\(plain)\"", "{\(localized)}"].map { title in
+            file(funnelPages: [#"{"id":"welcome","title":\#(title),"type":"welcome"}"#])
+        }
+    }
+
     /// Two releases, a day apart, of one placement serving an experiment of `count` variants, each
     /// with a small funnel of its own; the second renames every variant. `history` pairs variants
     /// by id (once by searching the other release's for each: quadratic).

@@ -241,6 +241,59 @@ struct CopyChangeTests {
         #expect(change.copy.map(Self.rows) == ["en changed Sleep → Sleep well"])
     }
 
+    /// A plain text of `length` letters, then a text per locale in which the locales `differing` say
+    /// something else and one more repeats the plain text.
+    private static func plainToLocales(length: Int, differing: Int) -> (plain: String, copy: CopyChange?) {
+        let plain = String(repeating: "a", count: length)
+        let locales = (0..<differing).map { #""l\#($0)":"new \#($0)""# } + [#""same":"\#(plain)""#]
+        let copy = Self.changes(#""title":"\#(plain)""#, #""title":{\#(locales.joined(separator: ","))}"#).first
+        return (plain, copy)
+    }
+
+    @Test func aLongPlainTextComparedWithManyLocalesIsListedOnce() throws {
+        let (plain, found) = Self.plainToLocales(length: 40_000, differing: 3)
+        let copy = try #require(found)
+        #expect(copy.sharedSide == .old)
+        #expect(copy.sharedText == plain)
+        #expect(copy.locales.map(\.status) == [.changed, .changed, .changed, .unchanged])
+        // Each locale still reads the plain text as its old text, but no word diff is made.
+        #expect(copy.locales.allSatisfy { $0.old == plain && $0.words == nil })
+        #expect(copy.shownTextBytes == plain.utf8.count + "new 0new 1new 2".utf8.count)
+    }
+
+    @Test(arguments: [(2, false), (3, true)])
+    func theRepeatedBytesDecideAtTheLimit(differing: Int, listedOnce: Bool) throws {
+        // 2 × 32,768 bytes is the limit itself (kept beside each locale); 3 × 32,768 passes it.
+        let (_, found) = Self.plainToLocales(length: CopyChange.repeatedTextLimit / 2, differing: differing)
+        let copy = try #require(found)
+        #expect((copy.sharedSide == .old) == listedOnce)
+        #expect(copy.changedLocales.allSatisfy { ($0.words == nil) == listedOnce })
+    }
+
+    @Test func oneDifferingLocaleKeepsItsWordDiffHoweverLongTheText() throws {
+        let (_, found) = Self.plainToLocales(length: 200_000, differing: 1)
+        let copy = try #require(found)
+        #expect(copy.sharedSide == nil)
+        #expect(copy.changedLocales.count == 1 && copy.changedLocales[0].words != nil)
+        #expect(copy.shownTextBytes == 200_000 + "new 0".utf8.count)
+    }
+
+    @Test func aLongPlainTextReplacingManyLocalesIsListedOnceAsTheNewSide() throws {
+        let plain = String(repeating: "b", count: 30_000)
+        let copy = try #require(Self.changes(#""title":{"en":"one","de":"zwei","fr":"trois"}"#, #""title":"\#(plain)""#).first)
+        #expect(copy.sharedSide == .new)
+        #expect(copy.sharedText == plain)
+        #expect(Self.rows(copy).map { $0.prefix(20) } == ["en changed one → bbb", "de changed zwei → bb", "fr changed trois → b"])
+        #expect(copy.locales.allSatisfy { $0.words == nil })
+    }
+
+    @Test func shortTextsKeepAWordDiffPerLocale() throws {
+        let copy = try #require(Self.changes(#""title":"Hello""#, #""title":{"en":"Hello there","de":"Hallo","fr":"Salut"}"#).first)
+        #expect(copy.sharedSide == nil && copy.sharedText == nil)
+        #expect(copy.changedLocales.allSatisfy { $0.words != nil })
+        #expect(copy.shownTextBytes == 3 * 5 + "Hello thereHalloSalut".utf8.count)
+    }
+
     @Test func otherKindsCarryNoTexts() {
         let old = Snap.funnelFile(extra: #""paywalls":{"pw":\#(Snap.paywall())},"#, [Snap.page("p1", "welcome", #""mediaUrl":"a""#)])
         let new = Snap.funnelFile(extra: #""paywalls":{"pw":\#(Snap.paywall())},"#, [Snap.page("p1", "welcome", #""mediaUrl":"b""#)])

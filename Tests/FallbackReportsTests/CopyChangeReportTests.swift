@@ -87,6 +87,51 @@ struct CopyChangeReportTests {
         #expect(words.map { "\($0["op"] ?? "")=\($0["text"] ?? "")" } == ["removed=Hello", "added=Hallo"])
     }
 
+    /// A plain text long enough to be listed once when three locales replace it.
+    private static let sharedPlain = String(repeating: "Plain words for every locale. ", count: 1_000)
+    private static let toLocales = (
+        #""title":"\#(sharedPlain)""#, #""title":{"en":"Hello","de":"Hallo","fr":"\#(sharedPlain)","es":"Hola"}"#
+    )
+
+    @Test func textListsALongSharedTextOnceBeforeEachLocalesOwnText() {
+        let text = report(Self.toLocales.0, Self.toLocales.1).text(TextStyle(listsInfos: true))
+        #expect(text.contains("""
+                  every locale (before): [-\(Self.sharedPlain)-]
+                  en: {+Hello+}
+                  de: {+Hallo+}
+                  es: {+Hola+}
+
+            """))
+        #expect(text.components(separatedBy: "Plain words for every locale.").count - 1 == 1_000)
+        let back = report(Self.toLocales.1, Self.toLocales.0).text(TextStyle(listsInfos: true))
+        #expect(back.contains("      es: [-Hola-]\n      every locale (now): {+\(Self.sharedPlain)+}\n"))
+    }
+
+    @Test func markdownListsALongSharedTextOnceInItsCell() throws {
+        let markdown = report(Self.toLocales.0, Self.toLocales.1).markdown()
+        let row = try #require(markdown.split(separator: "\n").first { $0.contains("copy-changed") })
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells.suffix(2).first == "<code>every locale</code>: <del>\(MarkdownEscaping.inline(Self.sharedPlain))</del>")
+        #expect(cells.suffix(2).last == "<code>en</code>: <ins>Hello</ins><br><code>de</code>: <ins>Hallo</ins><br><code>es</code>: <ins>Hola</ins>")
+    }
+
+    @Test func jsonGivesASharedTextOnceAndNullsItInEachLocale() throws {
+        let json = try #require(JSONSerialization.jsonObject(with: Data(report(Self.toLocales.0, Self.toLocales.1).json().utf8)) as? [String: Any])
+        let change = try #require((json["changes"] as? [[String: Any]])?.first { $0["kind"] as? String == "copy-changed" })
+        let copy = try #require(change["copy"] as? [String: Any])
+        let shared = try #require(copy["shared"] as? [String: Any])
+        #expect(shared["side"] as? String == "old" && shared["text"] as? String == Self.sharedPlain)
+        let locales = try #require(copy["locales"] as? [[String: Any]])
+        #expect(locales.map { $0["status"] as? String } == ["changed", "changed", "unchanged", "changed"])
+        #expect(locales.allSatisfy { $0["old"] is NSNull && $0["words"] is NSNull })
+        #expect(locales.map { $0["new"] as? String } == ["Hello", "Hallo", Self.sharedPlain, "Hola"])
+        // An ordinary copy change says `null`.
+        let plain = try #require(
+            JSONSerialization.jsonObject(with: Data(report(#""title":"Hello""#, #""title":{"de":"Hallo"}"#).json().utf8)) as? [String: Any])
+        let ordinary = try #require((plain["changes"] as? [[String: Any]])?.first { $0["kind"] as? String == "copy-changed" })
+        #expect((ordinary["copy"] as? [String: Any])?["shared"] is NSNull)
+    }
+
     @Test func jsonHasANullCopyForOtherKinds() throws {
         let json = try #require(
             JSONSerialization.jsonObject(with: Data(report(#""mediaUrl":"a""#, #""mediaUrl":"b""#).json().utf8)) as? [String: Any])

@@ -48,4 +48,36 @@ struct ChangesPageSizeTests {
         #expect(html.contains("… and 100 more Info changes: <code>fallback-site diff</code> lists them all."))
         #expect(html.contains("so this change&#39;s texts are left out") || html.contains("so this change's texts are left out"))
     }
+
+    /// One page whose title, one letter in each of `locales` locales, changes letter.
+    static func oneTextInManyLocales(_ locales: Int) -> SiteModel {
+        func page(_ letter: String) -> String {
+            let texts = (0..<locales).map { #""l\#($0)":"\#(letter)""# }.joined(separator: ",")
+            return #"{"id":"pg_many","type":"statement","title":{\#(texts)}}"#
+        }
+        return SiteModel(
+            snapshot: CopyDiffPageTests.snapshot("new.json", [page("b")]), baseline: CopyDiffPageTests.snapshot("old.json", [page("a")]),
+            title: nil, referenceDate: nil)
+    }
+
+    @Test(arguments: [(SiteModel.copyLocaleBudget, true), (SiteModel.copyLocaleBudget + 1, false)])
+    func aTextInMoreLocalesThanTheBudgetIsLeftOut(locales: Int, shown: Bool) throws {
+        let model = Self.oneTextInManyLocales(locales)
+        let page = try #require(model.changesPage(root: "", values: PageValues()))
+        let row = try #require(page.groups.flatMap(\.changes).first { $0.kind == ChangeKind.copyChanged.id })
+        // A few kilobytes of text: only the number of locales decides.
+        #expect(locales * 2 < SiteModel.copyTextBudget)
+        #expect((row.copy != nil) == shown)
+        #expect(row.copyLeftOut == !shown)
+        #expect(row.copy?.locales.count ?? locales == locales)
+    }
+
+    @Test func aTextInThirtyThousandLocalesStillMakesAPage() throws {
+        // Every locale's row once went past the copy-diff partial's 16 MiB: the build failed.
+        let files = try SiteBuilder(model: Self.oneTextInManyLocales(30_000), theme: .builtIn).files()
+        let changes = try #require(files["changes.html"])
+        #expect(changes.count < 1_000_000, "\(changes.count) bytes")
+        let html = try #require(String(bytes: changes, encoding: .utf8))
+        #expect(html.contains("so this change&#39;s texts are left out") || html.contains("so this change's texts are left out"))
+    }
 }

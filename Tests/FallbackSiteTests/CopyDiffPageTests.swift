@@ -130,6 +130,25 @@ struct CopyDiffPageTests {
         #expect(broken.isEmpty, "\(broken.prefix(10))")
     }
 
+    @Test func aLongSharedTextIsShownOnceAboveTheLocales() throws {
+        let plain = String(repeating: "One text for all. ", count: 2_000)
+        let old = [#"{"id":"pg_shared","type":"statement","title":"\#(plain)"}"#]
+        let new = [#"{"id":"pg_shared","type":"statement","title":{"en":"Hello","de":"Hallo","fr":"Salut"}}"#]
+        let model = SiteModel(snapshot: Self.snapshot("new.json", new), baseline: Self.snapshot("old.json", old), title: nil, referenceDate: nil)
+        let page = try #require(model.changesPage(root: "", values: PageValues()))
+        let copy = try #require(page.groups.flatMap(\.changes).first { $0.kind == ChangeKind.copyChanged.id }?.copy)
+        #expect(copy.shared?.before == true)
+        #expect(copy.locales.map { "\($0.locale) \($0.hasOld) \($0.oldShared) \($0.hasNew) \($0.newShared)" } == [
+            "en false true true false", "de false true true false", "fr false true true false",
+        ])
+        let html = try #require(
+            try SiteBuilder(model: model, theme: .builtIn).files()["changes.html"].flatMap { String(bytes: $0, encoding: .utf8) })
+        #expect(html.components(separatedBy: "One text for all.").count - 1 == 2_000)
+        #expect(html.contains("the text before, shown once for all locales below"))
+        #expect(html.components(separatedBy: "The text for every locale, above").count - 1 == 3)
+        #expect(html.contains(#"<ins><span class="visually-hidden">added: </span>Hallo</ins>"#))
+    }
+
     @Test func theSiteIsTheSameBytesEveryBuild() throws {
         #expect(try Self.rendered()["changes.html"] == Self.rendered()["changes.html"])
     }
