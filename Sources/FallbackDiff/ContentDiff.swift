@@ -59,17 +59,18 @@ extension DiffRun {
         in scope: ChangeScope
     ) {
         guard Self.differ(old, new) else { return }
-        var search = DifferenceSearch()
+        // One more than the limit: enough to know the field is reported whole.
+        var search = DifferenceSearch(keeping: Self.differenceLimit + 1)
         search.compare(
             old, new, path: path,
             arrayKey: path.last.flatMap { step in
                 if case .member(let name) = step { return RawComparison.keyedArrays[name] }
                 return nil
             }, oldAnchor: oldAnchor, newAnchor: newAnchor)
-        if search.differences.count > Self.differenceLimit {
+        if search.count > Self.differenceLimit {
             reportField(
                 Self.isMedia(path) ? .mediaChanged : base, in: scope, path, old, new, oldAnchor: oldAnchor, newAnchor: newAnchor,
-                message: "\(scope.whereText): \(PathStep.text(path)): \(search.differences.count) values changed.")
+                message: "\(scope.whereText): \(PathStep.text(path)): \(search.count) values changed.")
             return
         }
         for leaf in search.differences {
@@ -317,9 +318,9 @@ extension DiffRun {
             let oldValue = self.old.document.value(at: oldRules[oldIndex].source.node)
             let newValue = self.new.document.value(at: rule.source.node)
             guard !RawComparison.same(oldValue, newValue) else { continue }
-            var search = DifferenceSearch()
+            var search = DifferenceSearch(keeping: 1)
             search.compare(oldValue, newValue, path: path(rule.id), oldAnchor: oldValue.index, newAnchor: newValue.index)
-            if search.differences.count == 1, let leaf = search.differences.first {
+            if search.count == 1, let leaf = search.differences.first {
                 reportField(
                     .ruleChanged, in: scope, leaf.path, leaf.old, leaf.new, oldAnchor: leaf.oldAnchor, newAnchor: leaf.newAnchor,
                     message: "\(scope.whereText): rule \(Format.quoted(rule.id)) changed "
@@ -327,7 +328,7 @@ extension DiffRun {
             } else {
                 reportField(
                     .ruleChanged, in: scope, path(rule.id), oldValue, newValue, oldAnchor: oldAnchor, newAnchor: newAnchor,
-                    message: "\(scope.whereText): rule \(Format.quoted(rule.id)) changed (\(search.differences.count) values).")
+                    message: "\(scope.whereText): rule \(Format.quoted(rule.id)) changed (\(search.count) values).")
             }
         }
     }

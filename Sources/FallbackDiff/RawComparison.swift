@@ -134,18 +134,39 @@ struct ValueDifference {
 /// Finds the values that differ between two written values, as deep as both sides have the same shape.
 ///
 /// Recurses once per level: it only compares values inside `placements`, which the contract's §2
-/// rule 4 limits to 127 levels in a file that loads.
+/// rule 4 limits to 127 levels in a file that loads. It counts every difference but keeps only the
+/// first `keptLimit`, each with its path: the callers read a few, and a wide value deep in a chain
+/// can differ in hundreds of thousands of places, each path as deep as the chain.
 struct DifferenceSearch {
-    var differences: [ValueDifference] = []
+    /// The first `keptLimit` differences found, in order.
+    private(set) var differences: [ValueDifference] = []
+    /// Every difference found, kept or not.
+    private(set) var count = 0
+    let keptLimit: Int
+    /// The path of the values being compared: grown and shrunk a step at a time, copied only into a
+    /// kept difference.
+    private var path: [PathStep] = []
 
+    init(keeping keptLimit: Int) {
+        self.keptLimit = keptLimit
+    }
+
+    /// Compares `old` with `new`, found at `path`.
     mutating func compare(
         _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, path: [PathStep], arrayKey: String? = nil, oldAnchor: Int,
         newAnchor: Int
     ) {
+        self.path = path
+        compare(old, new, arrayKey: arrayKey, oldAnchor: oldAnchor, newAnchor: newAnchor)
+    }
+
+    private mutating func compare(
+        _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, arrayKey: String?, oldAnchor: Int, newAnchor: Int
+    ) {
         let oldAnchor = old?.index ?? oldAnchor
         let newAnchor = new?.index ?? newAnchor
         guard let old, let new else {
-            if old != nil || new != nil { add(path, old, new, oldAnchor, newAnchor) }
+            if old != nil || new != nil { add(old, new, oldAnchor, newAnchor) }
             return
         }
         if RawComparison.same(old, new) { return }
@@ -159,22 +180,25 @@ struct DifferenceSearch {
             for member in newMembers {
                 let key = ExactKey(member.name)
                 seen.insert(key)
+                path.append(.member(member.name))
                 compare(
-                    oldByName[key], member.value, path: path + [.member(member.name)], arrayKey: RawComparison.keyedArrays[member.name],
-                    oldAnchor: oldAnchor, newAnchor: newAnchor)
+                    oldByName[key], member.value, arrayKey: RawComparison.keyedArrays[member.name], oldAnchor: oldAnchor,
+                    newAnchor: newAnchor)
+                path.removeLast()
             }
             for member in oldMembers where !seen.contains(ExactKey(member.name)) {
-                compare(
-                    member.value, nil, path: path + [.member(member.name)], arrayKey: nil, oldAnchor: oldAnchor, newAnchor: newAnchor)
+                path.append(.member(member.name))
+                compare(member.value, nil, arrayKey: nil, oldAnchor: oldAnchor, newAnchor: newAnchor)
+                path.removeLast()
             }
         case (.array, .array):
-            compareArrays(old, new, path: path, arrayKey: arrayKey)
+            compareArrays(old, new, arrayKey: arrayKey)
         default:
-            add(path, old, new, oldAnchor, newAnchor)
+            add(old, new, oldAnchor, newAnchor)
         }
     }
 
-    private mutating func compareArrays(_ old: JSONDocument.Value, _ new: JSONDocument.Value, path: [PathStep], arrayKey: String?) {
+    private mutating func compareArrays(_ old: JSONDocument.Value, _ new: JSONDocument.Value, arrayKey: String?) {
         let oldElements = old.elements
         let newElements = new.elements
         if let arrayKey, let oldKeys = Self.keys(oldElements, arrayKey), let newKeys = Self.keys(newElements, arrayKey) {
@@ -184,19 +208,19 @@ struct DifferenceSearch {
             let oldOrder = oldKeys.keys.filter { newKeys.positions[ExactKey($0)] != nil }
             let newOrder = newKeys.keys.filter { oldKeys.positions[ExactKey($0)] != nil }
             if !oldOrder.elementsEqual(newOrder, by: ExactKey.same) {
-                add(path, old, new, old.index, new.index)
+                add(old, new, old.index, new.index)
                 return
             }
             for (index, key) in newKeys.keys.enumerated() {
                 let oldIndex = oldKeys.positions[ExactKey(key)]
-                compare(
-                    oldIndex.map { oldElements[$0] }, newElements[index], path: path + [.matched(field: arrayKey, value: key)],
-                    oldAnchor: old.index, newAnchor: new.index)
+                path.append(.matched(field: arrayKey, value: key))
+                compare(oldIndex.map { oldElements[$0] }, newElements[index], arrayKey: nil, oldAnchor: old.index, newAnchor: new.index)
+                path.removeLast()
             }
             for (index, key) in oldKeys.keys.enumerated() where newKeys.positions[ExactKey(key)] == nil {
-                compare(
-                    oldElements[index], nil, path: path + [.matched(field: arrayKey, value: key)], oldAnchor: old.index,
-                    newAnchor: new.index)
+                path.append(.matched(field: arrayKey, value: key))
+                compare(oldElements[index], nil, arrayKey: nil, oldAnchor: old.index, newAnchor: new.index)
+                path.removeLast()
             }
             return
         }
@@ -216,17 +240,23 @@ struct DifferenceSearch {
         let newMiddle = newElements[prefix..<newElements.count - suffix]
         if oldMiddle.count == newMiddle.count {
             for (offset, (oldElement, newElement)) in zip(oldMiddle, newMiddle).enumerated() {
-                compare(oldElement, newElement, path: path + [.element(prefix + offset)], oldAnchor: old.index, newAnchor: new.index)
+                path.append(.element(prefix + offset))
+                compare(oldElement, newElement, arrayKey: nil, oldAnchor: old.index, newAnchor: new.index)
+                path.removeLast()
             }
         } else if oldMiddle.isEmpty || newMiddle.isEmpty {
             for (offset, element) in oldMiddle.enumerated() {
-                add(path + [.element(prefix + offset)], element, nil, element.index, new.index)
+                path.append(.element(prefix + offset))
+                add(element, nil, element.index, new.index)
+                path.removeLast()
             }
             for (offset, element) in newMiddle.enumerated() {
-                add(path + [.element(prefix + offset)], nil, element, old.index, element.index)
+                path.append(.element(prefix + offset))
+                add(nil, element, old.index, element.index)
+                path.removeLast()
             }
         } else {
-            add(path, old, new, old.index, new.index)
+            add(old, new, old.index, new.index)
         }
     }
 
@@ -250,9 +280,10 @@ struct DifferenceSearch {
         return (keys, positions)
     }
 
-    private mutating func add(
-        _ path: [PathStep], _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, _ oldAnchor: Int, _ newAnchor: Int
-    ) {
+    /// Counts a difference at the current path, and keeps it while fewer than `keptLimit` are kept.
+    private mutating func add(_ old: JSONDocument.Value?, _ new: JSONDocument.Value?, _ oldAnchor: Int, _ newAnchor: Int) {
+        count += 1
+        guard differences.count < keptLimit else { return }
         differences.append(ValueDifference(path: path, old: old, new: new, oldAnchor: oldAnchor, newAnchor: newAnchor))
     }
 }
