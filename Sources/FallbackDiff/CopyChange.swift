@@ -8,10 +8,12 @@ import RovenueFallback
 /// device sees them: a plain string is what every locale showed, so a plain string turned into a
 /// localized object compares the string with each locale's new text (and the reverse).
 ///
-/// Compared with many locales, a long plain string would be repeated beside each of them: once
-/// that would pass `repeatedTextLimit` bytes, the string is listed once instead (`sharedSide`) and
-/// each locale shows only its own text, so the change costs time and output in proportion to the
-/// texts themselves.
+/// A locale's text is compared word by word with a plain string it replaces (or that replaces it)
+/// when it is at least a quarter of the string's length, so its own bytes pay for repeating the
+/// string beside it. Shorter locales are compared too while repeating the string beside all of
+/// them stays within `repeatedTextLimit` bytes or four times the change's texts; past that, the
+/// string is listed once (`sharedSide`) and those locales show only their own text. A change then
+/// costs time and output in proportion to its texts, not locales times the string's length.
 public struct CopyChange: Sendable, Hashable {
     /// How a side writes the text.
     public enum Form: String, Sendable, Hashable {
@@ -36,15 +38,19 @@ public struct CopyChange: Sendable, Hashable {
         public let old: String?
         /// The text after, nil when the locale has none.
         public let new: String?
-        /// The words that differ; nil unless both sides have a text and they differ, and nil when
-        /// the change lists one side once (`CopyChange.sharedSide`).
+        /// The words that differ; nil unless both sides have a text and they differ, and nil
+        /// beside the text listed once (`omitsSharedSide`).
         public let words: WordDiff?
+        /// True when this locale's text on `CopyChange.sharedSide` is the text listed once: it is
+        /// not compared word by word, and the reports show only the locale's own side.
+        public let omitsSharedSide: Bool
 
-        init(locale: String?, old: String?, new: String?, comparingWords: Bool = true) {
+        init(locale: String?, old: String?, new: String?, omitsSharedSide: Bool = false) {
             self.locale = locale
             self.old = old
             self.new = new
-            if comparingWords, let old, let new, !ExactKey.same(old, new) {
+            self.omitsSharedSide = omitsSharedSide
+            if !omitsSharedSide, let old, let new, !ExactKey.same(old, new) {
                 words = WordDiff(old: old, new: new)
             } else {
                 words = nil
@@ -68,20 +74,22 @@ public struct CopyChange: Sendable, Hashable {
         case old, new
     }
 
-    /// Bytes of one plain text repeated beside the locales it is compared with (its length times
-    /// the locales whose text differs) past which the text is listed once (`sharedSide`).
-    public static let repeatedTextLimit = 65_536
+    /// Bytes of one plain text repeated beside the locales much shorter than it (under a quarter
+    /// of its length) that any change may write; past this and past four times the change's
+    /// texts, the text is listed once (`sharedSide`).
+    public static let repeatedTextLimit = 16_384
 
     public let oldForm: Form
     public let newForm: Form
     /// Each locale's texts: the new side's locales in order, then those only the old side has; one
     /// entry with no locale when both sides are plain. Unchanged locales are listed too.
     public let locales: [LocaleText]
-    /// The side that is one text for every locale and is listed once, not beside each locale: set
-    /// when a plain side is compared with two or more locales whose text differs and repeating it
-    /// beside each would pass `repeatedTextLimit` bytes. Each locale still holds that text as its
-    /// `old` (or `new`), but has no `words`; the reports write the text once and each locale's own
-    /// text whole. Nil otherwise.
+    /// The locales whose text differs.
+    public var changedLocales: [LocaleText] { locales.filter { $0.status != .unchanged } }
+
+    /// The side that is one text for every locale and is listed once, not beside the locales much
+    /// shorter than it (those with `omitsSharedSide`): set when repeating it beside them would pass
+    /// `repeatedTextLimit` bytes and four times the change's texts. Nil otherwise.
     public let sharedSide: SideName?
 
     /// The text listed once (`sharedSide`), nil when none is.
@@ -93,19 +101,17 @@ public struct CopyChange: Sendable, Hashable {
         }
     }
 
-    /// The bytes of text the reports show for the locales whose text differs: each locale's old and
-    /// new text, with a shared side (`sharedSide`) counted once.
-    public var shownTextBytes: Int {
+    /// The bytes of every locale's old and new text, unchanged locales included, with the text
+    /// listed once (`sharedSide`) counted once: what the JSON report writes, and what a changes page
+    /// counts against its budget.
+    public var textBytes: Int {
         var bytes = sharedText?.utf8.count ?? 0
-        for text in locales where text.status != .unchanged {
-            if sharedSide != .old { bytes += text.old?.utf8.count ?? 0 }
-            if sharedSide != .new { bytes += text.new?.utf8.count ?? 0 }
+        for text in locales {
+            if !(text.omitsSharedSide && sharedSide == .old) { bytes += text.old?.utf8.count ?? 0 }
+            if !(text.omitsSharedSide && sharedSide == .new) { bytes += text.new?.utf8.count ?? 0 }
         }
         return bytes
     }
-
-    /// The locales whose text differs.
-    public var changedLocales: [LocaleText] { locales.filter { $0.status != .unchanged } }
 
     init(old: Side, new: Side) {
         oldForm = old.form
@@ -121,13 +127,13 @@ public struct CopyChange: Sendable, Hashable {
         case (.absent, .plain(let new)):
             locales = [LocaleText(locale: nil, old: nil, new: new)]
         case (.plain(let old), .localized(let new)):
-            let listedOnce = Self.listsOnce(old, comparedWith: new)
-            if listedOnce { sharedSide = .old }
-            locales = new.map { LocaleText(locale: $0.locale, old: old, new: $0.text, comparingWords: !listedOnce) }
+            let omits = Self.omittedLocales(old, comparedWith: new)
+            if omits.contains(true) { sharedSide = .old }
+            locales = zip(new, omits).map { LocaleText(locale: $0.locale, old: old, new: $0.text, omitsSharedSide: $1) }
         case (.localized(let old), .plain(let new)):
-            let listedOnce = Self.listsOnce(new, comparedWith: old)
-            if listedOnce { sharedSide = .new }
-            locales = old.map { LocaleText(locale: $0.locale, old: $0.text, new: new, comparingWords: !listedOnce) }
+            let omits = Self.omittedLocales(new, comparedWith: old)
+            if omits.contains(true) { sharedSide = .new }
+            locales = zip(old, omits).map { LocaleText(locale: $0.locale, old: $0.text, new: new, omitsSharedSide: $1) }
         case (.localized(let old), .absent):
             locales = old.map { LocaleText(locale: $0.locale, old: $0.text, new: nil) }
         case (.absent, .localized(let new)):
@@ -148,16 +154,26 @@ public struct CopyChange: Sendable, Hashable {
         self.sharedSide = sharedSide
     }
 
-    /// True when `plain`, repeated beside each of `texts` that differs from it, would pass
-    /// `repeatedTextLimit` bytes, and at least two differ.
-    static func listsOnce(_ plain: String, comparedWith texts: [(locale: String, text: String)]) -> Bool {
+    /// For each of `texts`, true when it leaves `plain` to be listed once rather than compared with
+    /// it: a text that differs from `plain` and is under a quarter of its length is short, and the
+    /// short texts all leave it when repeating it beside each of them would pass both
+    /// `repeatedTextLimit` bytes and four times the bytes of `plain` and `texts`.
+    static func omittedLocales(_ plain: String, comparedWith texts: [(locale: String, text: String)]) -> [Bool] {
         let length = plain.utf8.count
-        var differing = 0
-        for item in texts where !ExactKey.same(plain, item.text) {
-            differing += 1
-            if differing >= 2, length * differing > repeatedTextLimit { return true }
+        var short = [Bool](repeating: false, count: texts.count)
+        var shortCount = 0
+        var textBytes = length
+        for (index, item) in texts.enumerated() {
+            let bytes = item.text.utf8.count
+            textBytes += bytes
+            // Shorter than `plain`, so different from it.
+            if bytes * 4 < length {
+                short[index] = true
+                shortCount += 1
+            }
         }
-        return false
+        let repeated = shortCount * length
+        return repeated > max(repeatedTextLimit, 4 * textBytes) ? short : [Bool](repeating: false, count: texts.count)
     }
 
     /// A text as a device reads it: absent, one text, or a text per locale (in written order).

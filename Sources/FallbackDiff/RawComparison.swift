@@ -151,7 +151,8 @@ struct DifferenceSearch {
         self.keptLimit = keptLimit
     }
 
-    /// Compares `old` with `new`, found at `path`.
+    /// Compares `old` with `new`, found at `path`, adding what differs to `count` and, within
+    /// `keptLimit`, to `differences` (a search used again adds to what it found before).
     mutating func compare(
         _ old: JSONDocument.Value?, _ new: JSONDocument.Value?, path: [PathStep], arrayKey: String? = nil, oldAnchor: Int,
         newAnchor: Int

@@ -10,15 +10,15 @@ import FallbackDiff
 public enum CopyChangeText {
     /// `de: Guten [-Morgen-]{+Abend+}`, one line per locale whose text differs. A text listed once
     /// (`CopyChange.sharedSide`) has a line of its own, `every locale (before): [-…-]` first or
-    /// `every locale (now): {+…+}` last, and each locale's line holds only its own text.
+    /// `every locale (now): {+…+}` last, and the locales beside it (`omitsSharedSide`) show only
+    /// their own text.
     public static func lines(_ copy: CopyChange) -> [String] {
-        let changed = copy.changedLocales
-        var lines = changed.map { text in
+        var lines = copy.changedLocales.map { text in
             let segments: [WordDiff.Segment] =
-                switch copy.sharedSide {
-                case .old?: text.new.map { [WordDiff.Segment(.added, $0)] } ?? []
-                case .new?: text.old.map { [WordDiff.Segment(.removed, $0)] } ?? []
-                case nil:
+                switch (text.omitsSharedSide, copy.sharedSide) {
+                case (true, .old?): text.new.map { [WordDiff.Segment(.added, $0)] } ?? []
+                case (true, .new?): text.old.map { [WordDiff.Segment(.removed, $0)] } ?? []
+                default:
                     text.words?.segments ?? (text.old.map { [WordDiff.Segment(.removed, $0)] } ?? [])
                         + (text.new.map { [WordDiff.Segment(.added, $0)] } ?? [])
                 }
@@ -47,17 +47,20 @@ public enum CopyChangeText {
     }
 
     /// The old (`new` false) or new text of each locale whose text differs, as Markdown lines:
-    /// `` `de`: Guten <del>Morgen</del> `` (or `*none*`). A side listed once
-    /// (`CopyChange.sharedSide`) is one line, `` `every locale`: <del>…</del> ``.
+    /// `` `de`: Guten <del>Morgen</del> `` (or `*none*`). A text listed once
+    /// (`CopyChange.sharedSide`) is one line of its side, `` `every locale`: <del>…</del> ``, in
+    /// place of the locales beside it (`omitsSharedSide`), which show their own side whole.
     public static func markdown(_ copy: CopyChange, new: Bool) -> [String] {
-        if let shared = copy.sharedText, copy.sharedSide == (new ? .new : .old) {
+        let side: CopyChange.SideName = new ? .new : .old
+        var lines: [String] = []
+        if let shared = copy.sharedText, copy.sharedSide == side {
             let escaped = MarkdownEscaping.inline(shared)
-            return ["<code>every locale</code>: " + (new ? "<ins>\(escaped)</ins>" : "<del>\(escaped)</del>")]
+            lines.append("<code>every locale</code>: " + (new ? "<ins>\(escaped)</ins>" : "<del>\(escaped)</del>"))
         }
-        return copy.changedLocales.map { text in
-            // A locale beside a side listed once shows its own text whole, removed or added.
+        for text in copy.changedLocales where !(text.omitsSharedSide && copy.sharedSide == side) {
             let own = new ? text.new : text.old
-            let wholeOperation: WordDiff.Operation = copy.sharedSide == nil ? .same : new ? .added : .removed
+            // Beside a text listed once, the locale's own side is whole, added or removed.
+            let wholeOperation: WordDiff.Operation = text.omitsSharedSide ? (new ? .added : .removed) : .same
             let segments = text.words.map { new ? $0.newSegments : $0.oldSegments } ?? own.map { [WordDiff.Segment(wholeOperation, $0)] }
             let body =
                 segments.map { segments in
@@ -70,8 +73,9 @@ public enum CopyChangeText {
                         }
                     }.joined()
                 } ?? "*none*"
-            return "<code>\(MarkdownEscaping.inline(label(text)))</code>: \(body)"
+            lines.append("<code>\(MarkdownEscaping.inline(label(text)))</code>: \(body)")
         }
+        return lines
     }
 
     /// `de`, `every locale`, with `(added)`, `(removed)` or `(only whitespace)` when it applies.

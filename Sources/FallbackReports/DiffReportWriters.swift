@@ -163,7 +163,7 @@ public struct DiffReport: FormattedReport {
             return 400 + strings.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + 3 * max(
                 change.oldLocation?.jsonPointer.utf8Count ?? 0, change.newLocation?.jsonPointer.utf8Count ?? 0)
                 // Each locale's old and new text, and its words, written out.
-                + 3 * (change.copy?.locales.reduce(0) { $0 + ($1.old?.utf8.count ?? 0) + ($1.new?.utf8.count ?? 0) } ?? 0)
+                + 3 * (change.copy?.textBytes ?? 0)
         }
         writer.elements(diff.changes, estimatedBytes: estimatedBytes) { writer, change in writer.value(Self.changeJSON(change)) }
         writer.end()
@@ -253,8 +253,9 @@ public struct DiffReport: FormattedReport {
     }
 
     /// A copy change's texts: how each side writes the text, the side listed once (`shared`, with
-    /// its text; `null` when none is), and every locale with its old and new text in full (the
-    /// shared side's `null`), its status, and the runs of words (`same`, `removed`, `added`).
+    /// its text; `null` when none is), and every locale with its old and new text in full (`null`
+    /// for the shared side when `sharedOmitted`), its status, and the runs of words (`same`,
+    /// `removed`, `added`).
     static func copyJSON(_ copy: CopyChange) -> JSONValue {
         func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
         let shared: JSONValue =
@@ -271,8 +272,9 @@ public struct DiffReport: FormattedReport {
                         .object([
                             .init("locale", text(locale.locale)), .init("status", .string(locale.status.rawValue)),
                             .init("whitespaceOnly", .bool(locale.changesOnlyWhitespace)),
-                            .init("old", copy.sharedSide == .old ? nil : text(locale.old)),
-                            .init("new", copy.sharedSide == .new ? nil : text(locale.new)),
+                            .init("sharedOmitted", .bool(locale.omitsSharedSide)),
+                            .init("old", locale.omitsSharedSide && copy.sharedSide == .old ? nil : text(locale.old)),
+                            .init("new", locale.omitsSharedSide && copy.sharedSide == .new ? nil : text(locale.new)),
                             .init(
                                 "words",
                                 locale.words.map { words in

@@ -310,7 +310,7 @@ extension SiteModel {
                 var copy: CopyChange?
                 var copyLeftOut = false
                 if let changed = change.copy {
-                    let bytes = changed.shownTextBytes
+                    let bytes = changed.textBytes
                     if bytes <= copyBytesLeft, changed.locales.count <= copyLocalesLeft {
                         copyBytesLeft -= bytes
                         copyLocalesLeft -= changed.locales.count
@@ -392,6 +392,10 @@ extension SiteModel {
             }
         }
         let locales = copy.changedLocales.map { text in
+            // Beside a text listed once (`omitsSharedSide`), the locale's own side shows whole,
+            // removed or added, and the shared side points to the text listed once.
+            let oldShared = text.omitsSharedSide && copy.sharedSide == .old
+            let newShared = text.omitsSharedSide && copy.sharedSide == .new
             let whole = { (text: String, operation: WordDiff.Operation) in [WordDiff.Segment(operation, text)] }
             let statusText: String =
                 switch text.status {
@@ -402,11 +406,9 @@ extension SiteModel {
             return ChangesPage.CopyLocale(
                 locale: text.locale.map { SiteModel.name($0) } ?? "every locale", status: text.status.rawValue, statusText: statusText,
                 whitespaceOnly: text.changesOnlyWhitespace,
-                old: copy.sharedSide == .old
-                    ? nil : (text.words?.oldSegments ?? text.old.map { whole($0, copy.sharedSide == nil ? .same : .removed) }).map(segments),
-                new: copy.sharedSide == .new
-                    ? nil : (text.words?.newSegments ?? text.new.map { whole($0, copy.sharedSide == nil ? .same : .added) }).map(segments),
-                oldShared: copy.sharedSide == .old, newShared: copy.sharedSide == .new)
+                old: oldShared ? nil : (text.words?.oldSegments ?? text.old.map { whole($0, newShared ? .removed : .same) }).map(segments),
+                new: newShared ? nil : (text.words?.newSegments ?? text.new.map { whole($0, oldShared ? .added : .same) }).map(segments),
+                oldShared: oldShared, newShared: newShared)
         }
         let unchanged = copy.locales.filter { $0.status == .unchanged }.map { ChangesPage.LocaleName(locale: SiteModel.name($0.locale ?? "every locale")) }
         let shared = copy.sharedSide.flatMap { side in

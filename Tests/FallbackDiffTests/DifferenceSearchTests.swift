@@ -35,15 +35,34 @@ struct DifferenceSearchTests {
         #expect(all.differences.first?.path == expected)
     }
 
-    @Test func equalValuesHaveNoDifferenceAndTheSearchLeavesNoPathBehind() {
+    @Test func equalValuesHaveNoDifferenceAndASearchUsedAgainAddsToWhatItFound() {
         let old = Self.chain(depth: 30, count: 50, start: 0)
         var search = Self.search(old, Self.chain(depth: 30, count: 50, start: 0), keeping: 5)
         #expect(search.count == 0 && search.differences.isEmpty)
-        // Reused, the search starts again from the path it is given.
         search.compare(old.root, Self.chain(depth: 30, count: 50, start: 1).root, path: [.member("other")], oldAnchor: 0, newAnchor: 0)
-        #expect(search.count == 50)
-        #expect(search.differences.first?.path.first == .member("other"))
-        #expect(search.differences.allSatisfy { $0.path.count == 32 })
+        search.compare(old.root, Self.chain(depth: 30, count: 50, start: 1).root, path: [.member("third")], oldAnchor: 0, newAnchor: 0)
+        #expect(search.count == 100)
+        #expect(search.differences.count == 5)
+        #expect(search.differences.allSatisfy { $0.path.first == .member("other") && $0.path.count == 32 })
+    }
+
+    /// Each difference's path through objects, keyed arrays and plain arrays, as a reference walk
+    /// that copies the path at every step would give it.
+    @Test func everyBranchGivesEachDifferenceItsWholePath() {
+        let old = JSONDocument(text: #"{"keep":1,"gone":{"x":1},"pages":[{"id":"a","t":1},{"id":"b","t":2}],"list":[1,2,3],"same":[5],"swap":[1,2]}"#)
+        let new = JSONDocument(text: #"{"keep":1,"added":true,"pages":[{"id":"a","t":9},{"id":"c"}],"list":[1,2],"same":[5],"swap":[3,4,5]}"#)
+        var search = DifferenceSearch(keeping: .max)
+        search.compare(old.root, new.root, path: [.member("root")], oldAnchor: 0, newAnchor: 0)
+        #expect(search.differences.map { PathStep.text($0.path) } == [
+            "root.added", #"root.pages[id="a"].t"#, #"root.pages[id="c"]"#, #"root.pages[id="b"]"#, "root.list[2]", "root.swap",
+            "root.gone",
+        ])
+        #expect(search.count == search.differences.count)
+        // Kept to three, the first three of the same.
+        var kept = DifferenceSearch(keeping: 3)
+        kept.compare(old.root, new.root, path: [.member("root")], oldAnchor: 0, newAnchor: 0)
+        #expect(kept.count == search.count)
+        #expect(kept.differences.map(\.path) == search.differences.prefix(3).map(\.path))
     }
 
     @Test func aWideValueAtTheBottomOfADeepChainIsOneChangeWithItsCount() throws {

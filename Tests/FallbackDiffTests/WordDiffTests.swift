@@ -241,57 +241,72 @@ struct CopyChangeTests {
         #expect(change.copy.map(Self.rows) == ["en changed Sleep → Sleep well"])
     }
 
-    /// A plain text of `length` letters, then a text per locale in which the locales `differing` say
-    /// something else and one more repeats the plain text.
-    private static func plainToLocales(length: Int, differing: Int) -> (plain: String, copy: CopyChange?) {
-        let plain = String(repeating: "a", count: length)
-        let locales = (0..<differing).map { #""l\#($0)":"new \#($0)""# } + [#""same":"\#(plain)""#]
-        let copy = Self.changes(#""title":"\#(plain)""#, #""title":{\#(locales.joined(separator: ","))}"#).first
-        return (plain, copy)
+    /// A plain title `plain`, then a title per locale: `short` locales saying `new 0`, `new 1`, …,
+    /// and the `others` (locale, text) after them.
+    private static func plainToLocales(_ plain: String, short: Int, others: [(String, String)] = []) -> CopyChange? {
+        let locales = (0..<short).map { #""s\#($0)":"new \#($0)""# } + others.map { #""\#($0.0)":"\#($0.1)""# }
+        return Self.changes(#""title":"\#(plain)""#, #""title":{\#(locales.joined(separator: ","))}"#).first
     }
 
-    @Test func aLongPlainTextComparedWithManyLocalesIsListedOnce() throws {
-        let (plain, found) = Self.plainToLocales(length: 40_000, differing: 3)
-        let copy = try #require(found)
+    @Test func manyShortLocalesLeaveALongPlainTextToBeListedOnce() throws {
+        let plain = String(repeating: "a", count: 20_000)
+        // 5 × 20,000 repeated bytes pass both 16 KiB and four times the texts (80,100).
+        let copy = try #require(Self.plainToLocales(plain, short: 5))
         #expect(copy.sharedSide == .old)
         #expect(copy.sharedText == plain)
-        #expect(copy.locales.map(\.status) == [.changed, .changed, .changed, .unchanged])
+        #expect(copy.locales.map(\.status) == Array(repeating: .changed, count: 5))
         // Each locale still reads the plain text as its old text, but no word diff is made.
-        #expect(copy.locales.allSatisfy { $0.old == plain && $0.words == nil })
-        #expect(copy.shownTextBytes == plain.utf8.count + "new 0new 1new 2".utf8.count)
+        #expect(copy.locales.allSatisfy { $0.old == plain && $0.omitsSharedSide && $0.words == nil })
+        #expect(copy.textBytes == 20_000 + "new 0new 1new 2new 3new 4".utf8.count)
     }
 
-    @Test(arguments: [(2, false), (3, true)])
-    func theRepeatedBytesDecideAtTheLimit(differing: Int, listedOnce: Bool) throws {
-        // 2 × 32,768 bytes is the limit itself (kept beside each locale); 3 × 32,768 passes it.
-        let (_, found) = Self.plainToLocales(length: CopyChange.repeatedTextLimit / 2, differing: differing)
-        let copy = try #require(found)
+    @Test(arguments: [(16, false), (17, true)])
+    func theRepeatedBytesDecideAtTheLimit(short: Int, listedOnce: Bool) throws {
+        // 16 × 1,000 bytes stay within 16 KiB (and pass four times the texts); 17 × 1,000 pass both.
+        let copy = try #require(Self.plainToLocales(String(repeating: "a", count: 1_000), short: short))
         #expect((copy.sharedSide == .old) == listedOnce)
-        #expect(copy.changedLocales.allSatisfy { ($0.words == nil) == listedOnce })
+        #expect(copy.changedLocales.allSatisfy { $0.omitsSharedSide == listedOnce && ($0.words == nil) == listedOnce })
+    }
+
+    @Test func aLocaleAQuarterAsLongOrLongerIsComparedWordByWordBesideTheTextListedOnce() throws {
+        let plain = String(repeating: "word ", count: 4_000)
+        let respaced = plain + " "
+        let edited = "WORD " + plain.dropFirst(5)
+        let quarter = String(plain.prefix(5_000))
+        let copy = try #require(Self.plainToLocales(plain, short: 30, others: [("ws", respaced), ("ed", edited), ("qu", quarter)]))
+        #expect(copy.sharedSide == .old)
+        let long = copy.locales.suffix(3)
+        #expect(long.map(\.locale) == ["ws", "ed", "qu"])
+        #expect(long.allSatisfy { !$0.omitsSharedSide && $0.words != nil })
+        #expect(long.map(\.changesOnlyWhitespace) == [true, false, false])
+        #expect(copy.locales.prefix(30).allSatisfy { $0.omitsSharedSide && $0.words == nil })
+        // The text listed once counts once; the locales compared with it count it again.
+        let ownBytes = copy.locales.prefix(30).reduce(0) { $0 + ($1.new?.utf8.count ?? 0) }
+        #expect(copy.textBytes == 4 * plain.utf8.count + respaced.utf8.count + edited.utf8.count + quarter.utf8.count + ownBytes)
     }
 
     @Test func oneDifferingLocaleKeepsItsWordDiffHoweverLongTheText() throws {
-        let (_, found) = Self.plainToLocales(length: 200_000, differing: 1)
-        let copy = try #require(found)
+        let copy = try #require(Self.plainToLocales(String(repeating: "a", count: 200_000), short: 1))
         #expect(copy.sharedSide == nil)
         #expect(copy.changedLocales.count == 1 && copy.changedLocales[0].words != nil)
-        #expect(copy.shownTextBytes == 200_000 + "new 0".utf8.count)
+        #expect(copy.textBytes == 200_000 + "new 0".utf8.count)
     }
 
-    @Test func aLongPlainTextReplacingManyLocalesIsListedOnceAsTheNewSide() throws {
+    @Test func aLongPlainTextReplacingManyShortLocalesIsListedOnceAsTheNewSide() throws {
         let plain = String(repeating: "b", count: 30_000)
-        let copy = try #require(Self.changes(#""title":{"en":"one","de":"zwei","fr":"trois"}"#, #""title":"\#(plain)""#).first)
+        let old = (0..<6).map { #""l\#($0)":"old \#($0)""# }.joined(separator: ",")
+        let copy = try #require(Self.changes(#""title":{\#(old)}"#, #""title":"\#(plain)""#).first)
         #expect(copy.sharedSide == .new)
         #expect(copy.sharedText == plain)
-        #expect(Self.rows(copy).map { $0.prefix(20) } == ["en changed one → bbb", "de changed zwei → bb", "fr changed trois → b"])
-        #expect(copy.locales.allSatisfy { $0.words == nil })
+        #expect(copy.locales.map { $0.old ?? "" } == (0..<6).map { "old \($0)" })
+        #expect(copy.locales.allSatisfy { $0.new == plain && $0.omitsSharedSide && $0.words == nil })
     }
 
     @Test func shortTextsKeepAWordDiffPerLocale() throws {
         let copy = try #require(Self.changes(#""title":"Hello""#, #""title":{"en":"Hello there","de":"Hallo","fr":"Salut"}"#).first)
         #expect(copy.sharedSide == nil && copy.sharedText == nil)
-        #expect(copy.changedLocales.allSatisfy { $0.words != nil })
-        #expect(copy.shownTextBytes == 3 * 5 + "Hello thereHalloSalut".utf8.count)
+        #expect(copy.changedLocales.allSatisfy { $0.words != nil && !$0.omitsSharedSide })
+        #expect(copy.textBytes == 3 * 5 + "Hello thereHalloSalut".utf8.count)
     }
 
     @Test func otherKindsCarryNoTexts() {

@@ -87,49 +87,75 @@ struct CopyChangeReportTests {
         #expect(words.map { "\($0["op"] ?? "")=\($0["text"] ?? "")" } == ["removed=Hello", "added=Hallo"])
     }
 
-    /// A plain text long enough to be listed once when three locales replace it.
+    /// A plain text of 30,000 bytes, listed once when ten short locales replace it (10 × 30,000
+    /// repeated bytes pass four times the texts), and one more locale, `fr`, long enough to be
+    /// compared word by word.
     private static let sharedPlain = String(repeating: "Plain words for every locale. ", count: 1_000)
-    private static let toLocales = (
-        #""title":"\#(sharedPlain)""#, #""title":{"en":"Hello","de":"Hallo","fr":"\#(sharedPlain)","es":"Hola"}"#
-    )
+    private static let shortLocales = [
+        ("en", "Hello"), ("de", "Hallo"), ("es", "Hola"), ("it", "Ciao"), ("pt", "Olá"), ("nl", "Hoi"), ("sv", "Hej"), ("da", "Hej"),
+        ("fi", "Moi"), ("pl", "Cześć"),
+    ]
+    private static let frenchText = "Des mots " + sharedPlain.dropFirst("Plain words ".count)
+    private static var localized: String {
+        #""title":{"# + (shortLocales + [("fr", frenchText)]).map { #""\#($0.0)":"\#($0.1)""# }.joined(separator: ",") + "}"
+    }
+    private static let toLocales = (#""title":"\#(sharedPlain)""#, localized)
 
-    @Test func textListsALongSharedTextOnceBeforeEachLocalesOwnText() {
+    @Test func textListsALongSharedTextOnceBeforeTheLocalesThatShowOnlyTheirOwn() {
         let text = report(Self.toLocales.0, Self.toLocales.1).text(TextStyle(listsInfos: true))
-        #expect(text.contains("""
-                  every locale (before): [-\(Self.sharedPlain)-]
-                  en: {+Hello+}
-                  de: {+Hallo+}
-                  es: {+Hola+}
-
-            """))
-        #expect(text.components(separatedBy: "Plain words for every locale.").count - 1 == 1_000)
+        let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("      ") }
+        #expect(lines.first == "      every locale (before): [-\(Self.sharedPlain)-]")
+        #expect(Array(lines.dropFirst().prefix(Self.shortLocales.count)) == Self.shortLocales.map { "      \($0.0): {+\($0.1)+}" })
+        // The long locale is compared word by word, the plain text repeated beside it.
+        #expect(lines.dropFirst(Self.shortLocales.count + 1).first?.hasPrefix("      fr: [-Plain words-]{+Des mots+} for every locale.") == true)
+        #expect(text.components(separatedBy: "for every locale.").count - 1 == 2_000)
         let back = report(Self.toLocales.1, Self.toLocales.0).text(TextStyle(listsInfos: true))
-        #expect(back.contains("      es: [-Hola-]\n      every locale (now): {+\(Self.sharedPlain)+}\n"))
+        #expect(back.contains("      pl: [-Cześć-]\n"))
+        #expect(back.contains("\n      every locale (now): {+\(Self.sharedPlain)+}\n"))
     }
 
     @Test func markdownListsALongSharedTextOnceInItsCell() throws {
-        let markdown = report(Self.toLocales.0, Self.toLocales.1).markdown()
-        let row = try #require(markdown.split(separator: "\n").first { $0.contains("copy-changed") })
-        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(cells.suffix(2).first == "<code>every locale</code>: <del>\(MarkdownEscaping.inline(Self.sharedPlain))</del>")
-        #expect(cells.suffix(2).last == "<code>en</code>: <ins>Hello</ins><br><code>de</code>: <ins>Hallo</ins><br><code>es</code>: <ins>Hola</ins>")
+        func cells(_ old: String, _ new: String) throws -> (old: [String], new: [String]) {
+            let markdown = report(old, new).markdown()
+            let row = try #require(markdown.split(separator: "\n").first { $0.contains("copy-changed") })
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            return (cells[cells.count - 2].components(separatedBy: "<br>"), cells[cells.count - 1].components(separatedBy: "<br>"))
+        }
+        let plain = MarkdownEscaping.inline(Self.sharedPlain)
+        let forward = try cells(Self.toLocales.0, Self.toLocales.1)
+        #expect(forward.old.first == "<code>every locale</code>: <del>\(plain)</del>")
+        // Beside it, only `fr` repeats the plain text, compared word by word.
+        #expect(forward.old.count == 2 && forward.old[1].hasPrefix("<code>fr</code>: <del>Plain words</del>"))
+        #expect(Array(forward.new.prefix(Self.shortLocales.count)) == Self.shortLocales.map { "<code>\($0.0)</code>: <ins>\(MarkdownEscaping.inline($0.1))</ins>" })
+        #expect(forward.new.count == Self.shortLocales.count + 1)
+        let back = try cells(Self.toLocales.1, Self.toLocales.0)
+        #expect(back.new.first == "<code>every locale</code>: <ins>\(plain)</ins>")
+        #expect(back.new.count == 2 && back.new[1].hasPrefix("<code>fr</code>: <ins>Plain words</ins>"))
+        #expect(Array(back.old.prefix(Self.shortLocales.count)) == Self.shortLocales.map { "<code>\($0.0)</code>: <del>\(MarkdownEscaping.inline($0.1))</del>" })
     }
 
-    @Test func jsonGivesASharedTextOnceAndNullsItInEachLocale() throws {
+    @Test func jsonGivesASharedTextOnceAndNullsItBesideTheLocalesThatOmitIt() throws {
         let json = try #require(JSONSerialization.jsonObject(with: Data(report(Self.toLocales.0, Self.toLocales.1).json().utf8)) as? [String: Any])
         let change = try #require((json["changes"] as? [[String: Any]])?.first { $0["kind"] as? String == "copy-changed" })
         let copy = try #require(change["copy"] as? [String: Any])
         let shared = try #require(copy["shared"] as? [String: Any])
         #expect(shared["side"] as? String == "old" && shared["text"] as? String == Self.sharedPlain)
         let locales = try #require(copy["locales"] as? [[String: Any]])
-        #expect(locales.map { $0["status"] as? String } == ["changed", "changed", "unchanged", "changed"])
-        #expect(locales.allSatisfy { $0["old"] is NSNull && $0["words"] is NSNull })
-        #expect(locales.map { $0["new"] as? String } == ["Hello", "Hallo", Self.sharedPlain, "Hola"])
-        // An ordinary copy change says `null`.
+        #expect(locales.map { $0["sharedOmitted"] as? Bool } == Array(repeating: true, count: Self.shortLocales.count) + [false])
+        #expect(locales.prefix(Self.shortLocales.count).allSatisfy { $0["old"] is NSNull && $0["words"] is NSNull && $0["status"] as? String == "changed" })
+        #expect(locales.map { $0["new"] as? String } == Self.shortLocales.map(\.1) + [Self.frenchText])
+        #expect(locales[Self.shortLocales.count]["old"] as? String == Self.sharedPlain && locales[Self.shortLocales.count]["words"] is [[String: Any]])
+        // The reverse names the new side, and an ordinary copy change says `null` and `false`.
+        let back = try #require(JSONSerialization.jsonObject(with: Data(report(Self.toLocales.1, Self.toLocales.0).json().utf8)) as? [String: Any])
+        let backCopy = try #require((back["changes"] as? [[String: Any]])?.first { $0["kind"] as? String == "copy-changed" }?["copy"] as? [String: Any])
+        #expect((backCopy["shared"] as? [String: Any])?["side"] as? String == "new")
+        #expect((backCopy["locales"] as? [[String: Any]])?.first?["new"] is NSNull)
         let plain = try #require(
             JSONSerialization.jsonObject(with: Data(report(#""title":"Hello""#, #""title":{"de":"Hallo"}"#).json().utf8)) as? [String: Any])
         let ordinary = try #require((plain["changes"] as? [[String: Any]])?.first { $0["kind"] as? String == "copy-changed" })
-        #expect((ordinary["copy"] as? [String: Any])?["shared"] is NSNull)
+        let ordinaryCopy = try #require(ordinary["copy"] as? [String: Any])
+        #expect(ordinaryCopy["shared"] is NSNull)
+        #expect((ordinaryCopy["locales"] as? [[String: Any]])?.first?["sharedOmitted"] as? Bool == false)
     }
 
     @Test func jsonHasANullCopyForOtherKinds() throws {

@@ -130,23 +130,57 @@ struct CopyDiffPageTests {
         #expect(broken.isEmpty, "\(broken.prefix(10))")
     }
 
-    @Test func aLongSharedTextIsShownOnceAboveTheLocales() throws {
-        let plain = String(repeating: "One text for all. ", count: 2_000)
-        let old = [#"{"id":"pg_shared","type":"statement","title":"\#(plain)"}"#]
-        let new = [#"{"id":"pg_shared","type":"statement","title":{"en":"Hello","de":"Hallo","fr":"Salut"}}"#]
-        let model = SiteModel(snapshot: Self.snapshot("new.json", new), baseline: Self.snapshot("old.json", old), title: nil, referenceDate: nil)
-        let page = try #require(model.changesPage(root: "", values: PageValues()))
-        let copy = try #require(page.groups.flatMap(\.changes).first { $0.kind == ChangeKind.copyChanged.id }?.copy)
-        #expect(copy.shared?.before == true)
-        #expect(copy.locales.map { "\($0.locale) \($0.hasOld) \($0.oldShared) \($0.hasNew) \($0.newShared)" } == [
-            "en false true true false", "de false true true false", "fr false true true false",
-        ])
+    /// The changes page's copy diff of page `pg_shared`'s title going from `old` to `new`, and the page.
+    static func sharedCopy(_ old: String, _ new: String) throws -> (copy: ChangesPage.CopyDiff, html: String) {
+        let page = { (title: String) in #"{"id":"pg_shared","type":"statement","title":\#(title)}"# }
+        let model = SiteModel(
+            snapshot: Self.snapshot("new.json", [page(new)]), baseline: Self.snapshot("old.json", [page(old)]), title: nil, referenceDate: nil)
+        let changes = try #require(model.changesPage(root: "", values: PageValues()))
+        let copy = try #require(changes.groups.flatMap(\.changes).first { $0.kind == ChangeKind.copyChanged.id }?.copy)
         let html = try #require(
             try SiteBuilder(model: model, theme: .builtIn).files()["changes.html"].flatMap { String(bytes: $0, encoding: .utf8) })
+        return (copy, html)
+    }
+
+    static let sharedPlain = String(repeating: "One text for all. ", count: 2_000)
+    static let shortTitles = #"{"en":"Hello","de":"Hallo","fr":"Salut","es":"Hola","it":"Ciao","nl":"Hoi"}"#
+
+    @Test func aLongSharedTextIsShownOnceAboveTheLocales() throws {
+        let (copy, html) = try Self.sharedCopy(#""\#(Self.sharedPlain)""#, Self.shortTitles)
+        #expect(copy.shared?.before == true)
+        #expect(copy.locales.map { "\($0.locale) \($0.hasOld) \($0.oldShared) \($0.hasNew) \($0.newShared)" } == [
+            "en false true true false", "de false true true false", "fr false true true false", "es false true true false",
+            "it false true true false", "nl false true true false",
+        ])
         #expect(html.components(separatedBy: "One text for all.").count - 1 == 2_000)
-        #expect(html.contains("the text before, shown once for all locales below"))
-        #expect(html.components(separatedBy: "The text for every locale, above").count - 1 == 3)
+        #expect(html.contains("the text before, written once for the locales below that show only their own text"))
+        #expect(html.components(separatedBy: "The text for every locale, above").count - 1 == 6)
         #expect(html.contains(#"<ins><span class="visually-hidden">added: </span>Hallo</ins>"#))
+        // The text listed once comes before the first locale.
+        let shared = try #require(html.range(of: "copy-shared\""))
+        let firstLocale = try #require(html.range(of: "</span>en</span>"))
+        #expect(shared.lowerBound < firstLocale.lowerBound)
+    }
+
+    @Test func aLongSharedTextNowIsShownOnceBelowTheLocales() throws {
+        let (copy, html) = try Self.sharedCopy(Self.shortTitles, #""\#(Self.sharedPlain)""#)
+        #expect(copy.shared?.before == false)
+        #expect(copy.locales.allSatisfy { $0.hasOld && !$0.oldShared && !$0.hasNew && $0.newShared })
+        #expect(html.components(separatedBy: "One text for all.").count - 1 == 2_000)
+        #expect(html.components(separatedBy: "The text for every locale, below").count - 1 == 6)
+        #expect(html.contains(#"<del><span class="visually-hidden">removed: </span>Hallo</del>"#))
+        let shared = try #require(html.range(of: "copy-shared\""))
+        let lastLocale = try #require(html.range(of: "</span>nl</span>"))
+        #expect(shared.lowerBound > lastLocale.lowerBound)
+    }
+
+    @Test func aSharedTextCountsOnceAgainstThePagesCopyBudget() throws {
+        // 6 locales × 46 KB would pass the page's 256 KB of copy; counted once, the texts show.
+        let plain = String(repeating: "Forty-six kilobytes of text. ", count: 1_600)
+        #expect(6 * plain.utf8.count > SiteModel.copyTextBudget && plain.utf8.count < SiteModel.copyTextBudget)
+        let (copy, _) = try Self.sharedCopy(#""\#(plain)""#, Self.shortTitles)
+        #expect(copy.shared != nil)
+        #expect(copy.locales.count == 6)
     }
 
     @Test func theSiteIsTheSameBytesEveryBuild() throws {
