@@ -611,7 +611,7 @@ extension JSONDocument {
                     for element in value(at: current).elements.reversed() { work.append((element.index, false)) }
                     continue
                 }
-                let built = Array(results.suffix(count))
+                let built = Array(results[(results.count - count)...])
                 results.removeLast(count)
                 results.append(.array(built))
             case .object:
@@ -622,9 +622,13 @@ extension JSONDocument {
                     for member in members.values.reversed() { work.append((member.index, false)) }
                     continue
                 }
+                // Read by index, not through a slice of `results`: a slice alive while the members
+                // are removed made each object copy everything built before it (quadratic).
                 let memberKeys = keys.removeLast()
-                let built = results.suffix(memberKeys.count)
-                let members = zip(memberKeys, built).map { JSONValue.Member($0, $1) }
+                let start = results.count - memberKeys.count
+                var members: [JSONValue.Member] = []
+                members.reserveCapacity(memberKeys.count)
+                for (offset, key) in memberKeys.enumerated() { members.append(JSONValue.Member(key, results[start + offset])) }
                 results.removeLast(memberKeys.count)
                 results.append(.object(members))
             }

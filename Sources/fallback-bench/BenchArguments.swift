@@ -32,7 +32,8 @@ enum BenchArguments {
     /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build; a
     /// row of one command only, `scalingRowCommands`, takes `--scale-NAME N` for it alone).
     static let scalingRows = [
-        "placements", "pages", "options", "findings", "short-targets", "snapshots", "loops", "keys", "locales", "clauses", "marks", "page-locales",
+        "placements", "pages", "options", "findings", "short-targets", "snapshots", "loops", "keys", "locales", "clauses", "clause-objects", "marks",
+        "page-locales",
         "long-key", "same-target-rules", "keyed-findings", "long-page-id", "changed-clauses", "plain-to-locales", "renamed-variants",
         "replaced-placements",
     ]

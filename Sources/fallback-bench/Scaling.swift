@@ -84,6 +84,7 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         dimension("one key written N times (duplicate keys)", "keys", check: 40_000, build: 10_000, ScalingInputs.repeatedKey),
         dimension("locales of one text, in reverse order", "locales", check: 200_000, build: 10_000, ScalingInputs.reversedLocales),
         dimension("clauses on unknown values of N options", "clauses", check: 20_000, build: 3_000, ScalingInputs.unknownOptionValues),
+        dimension("a clause value of N objects, copied whole", "clause-objects", check: 20_000, build: 5_000, ScalingInputs.objectsInAClauseValue),
         dimension("N combining marks in every id and text", "marks", check: 40_000, build: 20_000, ScalingInputs.combiningMarks),
         dimension("N pages, each missing N declared locales", "page-locales", check: 5_000, build: 500, ScalingInputs.pagesMissingLocales),
         // Only build spelled a path per URL or packed a row per label; check is fast on both

@@ -85,6 +85,17 @@ enum ScalingInputs {
         return file(funnelPages: [question, after])
     }
 
+    /// One placement `p` whose funnel has a rule whose `is_answered` clause carries a value of
+    /// `count` small objects, which the finding about it and the rule's text copy whole (once
+    /// quadratic: each object copied every object built before it).
+    static func objectsInAClauseValue(_ count: Int) -> String {
+        let objects = (0..<max(count, 1)).map { #"{"a":\#($0)}"# }.joined(separator: ",")
+        let question = #"{"id":"question","question_id":"q","title":"Name?","type":"short_text"}"#
+        let rule = #"{"condition":{"clauses":[{"op":"is_answered","question_id":"q","value":[\#(objects)]}],"op":"all"},"goto":"end","id":"rule"}"#
+        let after = #"{"id":"after","next_rules":[\#(rule)],"title":"After","type":"info"}"#
+        return file(funnelPages: [question, after])
+    }
+
     /// One placement whose every id, key, question, value, title, URL and locale key ends with
     /// `count` pairs of combining marks out of canonical order (U+0301 U+0316): one character of
     /// 2 × `count` + 1 scalars each, which Swift's `String` comparison and hashing normalise,

@@ -27,6 +27,19 @@ struct CanonicalJSONTests {
         #expect(root.jsonText(.canonical) == #"{"a":"x","b":2}"#)
     }
 
+    @Test func anOwnedCopyKeepsEveryObjectInAnArrayAndEveryMemberInOrder() {
+        let text = #"[{"a":0,"b":[{"c":1},{}]},{},{"a":2,"a":3},[{"x":{"y":[]}}],7]"#
+        let expected: JSONValue = [
+            .object([.init("a", 0), .init("b", [.object([.init("c", 1)]), .object([])])]), .object([]), .object([.init("a", 3)]),
+            [.object([.init("x", .object([.init("y", [])]))])], 7,
+        ]
+        #expect(JSONDocument(text: text).root.owned == expected)
+        // Thousands of objects side by side (each once copied all those built before it).
+        let many = (0..<5_000).map { #"{"a":\#($0),"b":{}}"# }.joined(separator: ",")
+        let owned = JSONDocument(text: "[\(many)]").root.owned
+        #expect(owned == .array((0..<5_000).map { .object([.init("a", .number(JSONNumber($0))), .init("b", .object([]))]) }))
+    }
+
     @Test func aMemberOrElementOfTheValueItselfCanBeLeftOut() {
         let object = JSONDocument(text: #"{"placement":{"placement":1},"z":2,"a":1}"#).root
         #expect(object.jsonText(.canonical, omittingMember: "placement") == #"{"a":1,"z":2}"#)
