@@ -210,6 +210,7 @@ extension SiteModel {
             }, moreFindings: moreFindings(experimentFindings),
             hasFindings: !experimentFindings.isEmpty, control: experiment.variants.first.map { SiteModel.name($0.variantId) },
             comparison: comparison(of: experiment, placementKey: placementKey, root: root),
+            moreComparedVariants: max(0, experiment.variants.count - 1 - SiteModel.comparedVariantLimit),
             history: history, hasHistory: history != nil, skipped: nil)
     }
 
@@ -231,13 +232,16 @@ extension SiteModel {
     /// Each variant after the first, its funnel compared with the first variant's by the diff's
     /// funnel comparison (`SnapshotDiff.funnelChanges`; the row needs only each change's kind and
     /// page, so it asks for their outlines).
+    ///
+    /// The first `SiteModel.comparedVariantLimit` variants after the first are compared, and each
+    /// list names at most `SiteModel.comparedPageLimit` pages: each comparison reads the first
+    /// variant's whole funnel, so thousands of variants against a funnel of thousands of pages
+    /// made a page of tens of megabytes, or none.
     func comparison(of experiment: Experiment, placementKey: String, root: String) -> [ExperimentPage.ComparisonRow] {
         guard let control = experiment.variants.first else { return [] }
         let controlName = SiteModel.name(control.variantId)
         let controlFunnel = control.offlineTarget.funnel
-        // Each funnel's page ids and row names, made once for all its links.
-        var rowNames: PageRowNames = [:]
-        return experiment.variants.enumerated().dropFirst().map { index, variant in
+        return experiment.variants.enumerated().dropFirst().prefix(SiteModel.comparedVariantLimit).map { index, variant in
             var row = ExperimentPage.ComparisonRow(
                 variantId: SiteModel.name(variant.variantId), colour: index % 8, funnel: nil, note: nil, added: [], removed: [],
                 copyChanged: [], routingChanged: [], reordered: false, otherChanges: 0)
@@ -259,16 +263,22 @@ extension SiteModel {
                 return row
             }
             var listed: [String: Set<ExactKey>] = [:]
-            func add(_ list: WritableKeyPath<ExperimentPage.ComparisonRow, [ExperimentPage.PageLink]>, _ name: String, _ pageId: String, in shown: Funnel) {
+            typealias Row = ExperimentPage.ComparisonRow
+            func add(_ list: WritableKeyPath<Row, [ExperimentPage.PageLink]>, _ more: WritableKeyPath<Row, Int>, _ name: String, _ pageId: String, in shown: Funnel) {
                 guard listed[name, default: []].insert(ExactKey(pageId)).inserted else { return }
-                row[keyPath: list].append(pageLink(pageId, in: shown, root: root, names: &rowNames))
+                if row[keyPath: list].count < SiteModel.comparedPageLimit {
+                    row[keyPath: list].append(pageLink(pageId, in: shown, root: root))
+                } else {
+                    row[keyPath: more] += 1
+                }
             }
             for change in changes {
                 switch (change.kind, change.pageId) {
-                case (.pageAdded, let page?): add(\.added, "added", page, in: funnel)
-                case (.pageRemoved, let page?): add(\.removed, "removed", page, in: controlFunnel)
-                case (.copyChanged, let page?), (.optionsChanged, let page?): add(\.copyChanged, "copy", page, in: funnel)
-                case (.ruleChanged, let page?), (.pagePaywallChanged, let page?): add(\.routingChanged, "routing", page, in: funnel)
+                case (.pageAdded, let page?): add(\.added, \.moreAdded, "added", page, in: funnel)
+                case (.pageRemoved, let page?): add(\.removed, \.moreRemoved, "removed", page, in: controlFunnel)
+                case (.copyChanged, let page?), (.optionsChanged, let page?): add(\.copyChanged, \.moreCopyChanged, "copy", page, in: funnel)
+                case (.ruleChanged, let page?), (.pagePaywallChanged, let page?):
+                    add(\.routingChanged, \.moreRoutingChanged, "routing", page, in: funnel)
                 case (.pagesReordered, _): row.reordered = true
                 default: row.otherChanges += 1
                 }
@@ -279,19 +289,11 @@ extension SiteModel {
 
     /// A page of `funnel`, linked to its row on the page of the funnel with that id when that page
     /// shows it (the page shows the copy its first use serves), else to the page as a whole.
-    /// `names` keeps each funnel's page ids and row names for the next link.
-    func pageLink(_ pageId: String, in funnel: Funnel, root: String, names: inout PageRowNames) -> ExperimentPage.PageLink {
+    func pageLink(_ pageId: String, in funnel: Funnel, root: String) -> ExperimentPage.PageLink {
         guard let info = funnelInfo(id: funnel.id) else { return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: nil) }
         let path = root + "funnels/\(info.fileName).html"
-        let funnelKey = ExactKey(info.funnel.id)
-        if names[funnelKey] == nil {
-            let ids = info.funnel.pages.map(\.id)
-            names[funnelKey] = (Set(ids.map(ExactKey.init)), PageNames(identifiers: ids))
-        }
-        guard let rows = names[funnelKey], rows.ids.contains(ExactKey(pageId)) else {
-            return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: path)
-        }
-        return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: path + "#" + SiteModel.pageRowAnchor(pageId, names: rows.names))
+        guard let anchor = pageRows(of: info).anchor(of: pageId) else { return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: path) }
+        return ExperimentPage.PageLink(id: SiteModel.name(pageId), path: path + "#" + anchor)
     }
 
     // MARK: Allocation history

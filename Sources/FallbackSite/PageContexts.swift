@@ -639,11 +639,18 @@ struct ExperimentPage: TemplateContext {
         var reordered: Bool
         /// Every other difference the diff reports (slug, name, theme, media, bundled paywalls).
         var otherChanges: Int
+        /// How many pages each list leaves out past `SiteModel.comparedPageLimit`.
+        var moreAdded = 0
+        var moreRemoved = 0
+        var moreCopyChanged = 0
+        var moreRoutingChanged = 0
 
         static let fields: TemplateFields<Self> = [
             .init("variantId", \.variantId), .init("colour", \.colour), .init("funnel", \.funnel), .init("note", \.note),
             .init("added", \.added), .init("removed", \.removed), .init("copyChanged", \.copyChanged),
             .init("routingChanged", \.routingChanged), .init("reordered", \.reordered), .init("otherChanges", \.otherChanges),
+            .init("moreAdded", \.moreAdded), .init("moreRemoved", \.moreRemoved), .init("moreCopyChanged", \.moreCopyChanged),
+            .init("moreRoutingChanged", \.moreRoutingChanged),
         ]
     }
 
@@ -732,6 +739,8 @@ struct ExperimentPage: TemplateContext {
     /// The variant the others' funnels are compared with: the first one. Null without variants.
     var control: String?
     var comparison: [ComparisonRow]
+    /// The variants after the first `SiteModel.comparedVariantLimit` compared, which the table leaves out.
+    var moreComparedVariants = 0
     /// The allocation over the series, oldest first; null when the site is built from one snapshot.
     var history: [AllocationRow]?
     /// `history` is there: the site is built from a series.
@@ -745,8 +754,8 @@ struct ExperimentPage: TemplateContext {
         .init("hasVariants", \.hasVariants), .init("serves", \.serves), .init("weightsSumToOne", \.weightsSumToOne),
         .init("weightSum", \.weightSum), .init("allocation", \.allocation), .init("findings", \.findings),
         .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("control", \.control),
-        .init("comparison", \.comparison), .init("history", \.history), .init("hasHistory", \.hasHistory),
-        .init("skipped", \.skipped),
+        .init("comparison", \.comparison), .init("moreComparedVariants", \.moreComparedVariants), .init("history", \.history),
+        .init("hasHistory", \.hasHistory), .init("skipped", \.skipped),
     ]
 }
 

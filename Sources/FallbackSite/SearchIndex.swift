@@ -366,11 +366,10 @@ struct SearchIndexCollector {
         add(.funnelSlug, funnel.slug, label: name, path: funnelPath ?? fallback)
         if let funnelName = funnel.name { add(.funnelName, funnelName, label: SnapshotText.shortened(funnel.id), path: funnelPath ?? fallback) }
         // Rows are anchored as the funnel page anchors them: by the shown copy's page ids.
-        let anchors = shown.map { PageNames(identifiers: $0.funnel.pages.map(\.id)) }
-        let shownPages = Set(shown?.funnel.pages.map { ExactKey($0.id) } ?? [])
+        let rows = shown.map(model.pageRows)
         for page in funnel.pages {
             var path = fallback
-            if let funnelPath, let anchors, shownPages.contains(ExactKey(page.id)) { path = funnelPath + "#page-" + anchors.name(for: page.id) }
+            if let funnelPath, let anchor = rows?.anchor(of: page.id) { path = funnelPath + "#" + anchor }
             add(.pageId, page.id, label: name, path: path)
         }
         for (paywallKey, paywall) in zip(funnel.paywalls?.keys ?? [], funnel.paywalls?.values ?? []) {

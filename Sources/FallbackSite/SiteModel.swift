@@ -117,6 +117,8 @@ public struct SiteModel: Sendable {
     let permalinks = FindingPermalink.Memo()
     /// The findings' pointers as their rows show them, each long key shortened once.
     let shortenedPointers = SnapshotText.ShortenedPointers()
+    /// Each funnel page's rows, made once for all the links into them (`pageRows(of:)`).
+    let pageRowsMemo = PageRows.Memo()
     /// The texts of the paywall configs the previews show, each config read once.
     let paywallTexts = PaywallPreview.TextsMemo()
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).

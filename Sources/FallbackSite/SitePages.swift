@@ -122,6 +122,10 @@ extension SiteModel {
     static let listedFindingLimit = 500
     /// The most changes of one class a changes page lists; `fallback-site diff` reports them all.
     static let listedChangeLimit = 200
+    /// The variants after the first whose funnels an experiment page compares with the first's.
+    static let comparedVariantLimit = 50
+    /// The pages each list of an experiment page's comparison row names.
+    static let comparedPageLimit = 20
     /// The bytes of old and new copy a changes page shows whole; `fallback-site diff` shows the rest.
     static let copyTextBudget = 256 * 1024
     /// The locales a changes page's copy diffs list (a row for each that changed, a name for each
@@ -297,7 +301,6 @@ extension SiteModel {
             guard let key, case .notLoaded = placement(key) else { return false }
             return true
         }
-        var rowNames: PageRowNames = [:]
         // Whole texts until the page has shown `copyTextBudget` bytes or `copyLocaleBudget` locales
         // of them; past either, copy changes say where to read their words, so a release that
         // rewrites every text, or one text in every locale, stays a page.
@@ -329,7 +332,7 @@ extension SiteModel {
                     // The placement's page anchors every change location it lists (see `changeAnchorsByPlacement`).
                     anchor: change.newLocation.map { SourceListing.anchor(line: $0.line, column: $0.column) },
                     // Funnel pages are the shown snapshot's: an older pair of a series links none.
-                    funnelPage: linksFunnelPages ? funnelPageLink(funnelId: change.funnelId, pageId: change.pageId, root: root, names: &rowNames) : nil,
+                    funnelPage: linksFunnelPages ? funnelPageLink(funnelId: change.funnelId, pageId: change.pageId, root: root) : nil,
                     copy: copy.map { copyDiff($0, values: values) }, copyLeftOut: copyLeftOut)
             }
             let title: String =
@@ -353,19 +356,9 @@ extension SiteModel {
             hasRebucketing: !rebucketing.isEmpty, newer: newer)
     }
 
-    /// A funnel's page ids and the names of their rows, made once per funnel for many links.
-    typealias PageRowNames = [ExactKey: (ids: Set<ExactKey>, names: PageNames)]
-
     /// The row of page `pageId` on the page of funnel `funnelId`; nil when the site shows no such row.
-    func funnelPageLink(funnelId: String?, pageId: String?, root: String, names: inout PageRowNames) -> ChangesPage.FunnelPageLink? {
-        guard let funnelId, let pageId, let info = funnelInfo(id: funnelId) else { return nil }
-        let funnelKey = ExactKey(info.funnel.id)
-        if names[funnelKey] == nil {
-            let ids = info.funnel.pages.map(\.id)
-            names[funnelKey] = (Set(ids.map(ExactKey.init)), PageNames(identifiers: ids))
-        }
-        guard let rows = names[funnelKey], rows.ids.contains(ExactKey(pageId)) else { return nil }
-        let anchor = SiteModel.pageRowAnchor(pageId, names: rows.names)
+    func funnelPageLink(funnelId: String?, pageId: String?, root: String) -> ChangesPage.FunnelPageLink? {
+        guard let funnelId, let pageId, let info = funnelInfo(id: funnelId), let anchor = pageRows(of: info).anchor(of: pageId) else { return nil }
         return ChangesPage.FunnelPageLink(
             page: SiteModel.name(pageId), funnel: SiteModel.name(info.funnel.name ?? info.funnel.slug),
             path: root + "funnels/\(info.fileName).html#\(anchor)")
@@ -546,6 +539,45 @@ extension SiteModel {
     /// The anchor of page `pageId`'s row on its funnel's page: `page-` and its name among the funnel's page ids.
     static func pageRowAnchor(_ pageId: String, names: PageNames) -> String {
         "page-" + names.name(for: pageId)
+    }
+
+    /// The rows of a funnel's page: the shown copy's page ids and their names.
+    struct PageRows: Sendable {
+        let ids: Set<ExactKey>
+        let names: PageNames
+
+        init(_ funnel: Funnel) {
+            let ids = funnel.pages.map(\.id)
+            self.ids = Set(ids.map(ExactKey.init))
+            names = PageNames(identifiers: ids)
+        }
+
+        /// The anchor of page `pageId`'s row (`pageRowAnchor`); nil when the funnel's page shows no such row.
+        func anchor(of pageId: String) -> String? {
+            ids.contains(ExactKey(pageId)) ? SiteModel.pageRowAnchor(pageId, names: names) : nil
+        }
+
+        /// Each funnel's rows, made once for every page and link of a site that needs them: a
+        /// funnel served by thousands of placements or experiments was named again for each (the
+        /// search index, the changes page and every experiment page link into it). Safe from any
+        /// thread; holds one entry per funnel asked for.
+        final class Memo: @unchecked Sendable {
+            private let lock = NSLock()
+            private var rows: [ExactKey: PageRows] = [:]
+
+            func rows(of info: FunnelInfo) -> PageRows {
+                let key = ExactKey(info.funnel.id)
+                if let made = lock.withLock({ rows[key] }) { return made }
+                let made = PageRows(info.funnel)
+                lock.withLock { rows[key] = made }
+                return made
+            }
+        }
+    }
+
+    /// The rows of the page of the funnel `info` describes, made once per site (`PageRows.Memo`).
+    func pageRows(of info: FunnelInfo) -> PageRows {
+        pageRowsMemo.rows(of: info)
     }
 
     /// The link to the page of the funnel `id`; nil when the site has no page for it.

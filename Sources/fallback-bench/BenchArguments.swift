@@ -32,16 +32,16 @@ enum BenchArguments {
     /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build; a
     /// row of one command only, `scalingRowCommands`, takes `--scale-NAME N` for it alone).
     static let scalingRows = [
-        "placements", "pages", "options", "findings", "short-targets", "snapshots", "loops", "keys", "locales", "clauses", "clause-objects", "marks",
-        "page-locales",
-        "long-key", "same-target-rules", "keyed-findings", "long-page-id", "changed-clauses", "plain-to-locales", "renamed-variants",
-        "replaced-placements",
+        "placements", "pages", "options", "findings", "short-targets", "snapshots", "loops", "keys", "locales", "clauses", "clause-objects",
+        "marks", "page-locales", "long-key", "same-target-rules", "keyed-findings", "long-page-id", "funnel-copies", "wide-variants",
+        "changed-clauses", "plain-to-locales", "renamed-variants", "replaced-placements",
     ]
     /// The rows measured with one command only, and which (no `-build` size): another command than
     /// `check`, or `check` alone.
     static let scalingRowCommands = [
         "snapshots": "history", "renamed-variants": "history", "changed-clauses": "diff", "plain-to-locales": "diff", "replaced-placements": "history",
-        "long-key": "build", "same-target-rules": "build", "keyed-findings": "build", "long-page-id": "build", "placements": "check",
+        "long-key": "build", "same-target-rules": "build", "keyed-findings": "build", "long-page-id": "build", "funnel-copies": "build",
+        "wide-variants": "build", "placements": "check",
         "short-targets": "check",
     ]
 

@@ -104,6 +104,12 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
             ScalingCase(
                 name: "N rules from a page whose id is N letters", command: .build,
                 size: optionValue("scale-long-page-id", 2_000), input: file(ScalingInputs.rulesFromALongPageId)),
+            ScalingCase(
+                name: "N placements serving copies of a funnel of N pages", command: .build,
+                size: optionValue("scale-funnel-copies", 1_000), input: file(ScalingInputs.copiesOfAFunnel)),
+            ScalingCase(
+                name: "N variants against a first variant's funnel of N pages", command: .build,
+                size: optionValue("scale-wide-variants", 1_000), input: file(ScalingInputs.variantsAgainstAWideFunnel)),
         ],
         [
             ScalingCase(

@@ -96,6 +96,35 @@ enum ScalingInputs {
         return file(funnelPages: [question, after])
     }
 
+    /// Placement `a` serving funnel `fnl` of `count` pages whose ids are not clean slugs (`PG_…`,
+    /// so each row's name is hashed), and `count` more placements each serving a one-page copy of
+    /// `fnl` through a one-variant experiment: the search index and every experiment page link into
+    /// `fnl`'s page (once each named all `count` pages again).
+    static func copiesOfAFunnel(_ count: Int) -> String {
+        let count = max(count, 1)
+        let pages = (0..<count).map { #"{"id":"PG_\#(sevenDigits($0))","title":"T","type":"info"}"# }.joined(separator: ",")
+        let big = #"{"id":"fnl","name":"Big","pages":[\#(pages)],"slug":"big"}"#
+        let small = #"{"id":"fnl","name":"Copy","pages":[{"id":"PG_0000000","title":"Other","type":"info"}],"slug":"copy"}"#
+        let copies = (0..<count).map { index in
+            let experiment = #"{"id":"e\#(index)","key":"k\#(index)","variants":[{"funnel":\#(small),"variantId":"v","weight":1}]}"#
+            return #""p\#(sevenDigits(index))":{"experiment":\#(experiment),"placement":{"identifier":"p\#(index)","revision":1}}"#
+        }
+        return #"{"formatVersion":1,"placements":{"a":{"funnel":\#(big),"placement":{"identifier":"a","revision":1}},\#(copies.joined(separator: ","))}}"#
+    }
+
+    /// One experiment whose first variant serves a funnel of `count` pages and whose `count` other
+    /// variants each serve a one-page funnel: each comparison row once named every removed page.
+    static func variantsAgainstAWideFunnel(_ count: Int) -> String {
+        let count = max(count, 1)
+        let pages = (0..<count).map { #"{"id":"p\#(sevenDigits($0))","title":"T","type":"info"}"# }.joined(separator: ",")
+        let control = #"{"funnel":{"id":"fnl_wide","name":"Wide","pages":[\#(pages)],"slug":"wide"},"variantId":"control","weight":1}"#
+        let others = (0..<count).map { index in
+            #"{"funnel":{"id":"fnl_\#(index)","name":"One","pages":[{"id":"p0000000","title":"T","type":"info"}],"slug":"s\#(index)"},"variantId":"v\#(index)","weight":0}"#
+        }
+        let experiment = #"{"id":"exp","key":"k","variants":[\#(([control] + others).joined(separator: ","))]}"#
+        return #"{"formatVersion":1,"placements":{"p":{"experiment":\#(experiment),"placement":{"identifier":"p","revision":1}}}}"#
+    }
+
     /// One placement whose every id, key, question, value, title, URL and locale key ends with
     /// `count` pairs of combining marks out of canonical order (U+0301 U+0316): one character of
     /// 2 × `count` + 1 scalars each, which Swift's `String` comparison and hashing normalise,

@@ -138,6 +138,40 @@ struct ExperimentPageTests {
         #expect(row.added.isEmpty && row.removed.isEmpty && row.copyChanged.isEmpty && row.routingChanged.isEmpty)
     }
 
+    /// An experiment whose first variant serves a funnel of `pages` pages and whose `variants` others
+    /// each serve a funnel of its one page `p0`, which the first variant also has.
+    static func wideExperiment(pages: Int, variants: Int) -> String {
+        let controlPages = (0..<pages).map { #"{"id":"p\#($0)","type":"statement","title":"T"}"# }.joined(separator: ",")
+        let control = #"{"id":"fnl_wide","slug":"w","name":"Wide","pages":[\#(controlPages)]}"#
+        let others = (0..<variants).map { index in
+            ("v\(index)", "0", #""funnel":{"id":"fnl_\#(index)","slug":"s\#(index)","pages":[{"id":"p0","type":"statement","title":"T"}]}"#)
+        }
+        return Self.file(Self.experiment([("control", "1", #""funnel":\#(control)"#)] + others))
+    }
+
+    @Test(arguments: [
+        (SiteModel.comparedPageLimit + 1, SiteModel.comparedVariantLimit, 0),
+        (SiteModel.comparedPageLimit + 40, SiteModel.comparedVariantLimit + 7, 7),
+    ])
+    func theComparisonNamesAtMostItsLimitsAndCountsTheRest(pages: Int, variants: Int, variantsLeftOut: Int) throws {
+        let model = Self.model(Self.wideExperiment(pages: pages, variants: variants))
+        let page = try Self.page(model)
+        #expect(page.comparison.count == min(variants, SiteModel.comparedVariantLimit))
+        #expect(page.comparison.map(\.variantId) == (0..<min(variants, SiteModel.comparedVariantLimit)).map { "v\($0)" })
+        #expect(page.moreComparedVariants == variantsLeftOut)
+        for row in page.comparison {
+            // Every page but p0 is removed: the first 20 named, in order, the rest counted.
+            #expect(row.removed.map(\.id) == (1...SiteModel.comparedPageLimit).map { "p\($0)" })
+            #expect(row.moreRemoved == pages - 1 - SiteModel.comparedPageLimit)
+            #expect(row.moreAdded == 0 && row.moreCopyChanged == 0 && row.moreRoutingChanged == 0)
+        }
+        let html = try #require(try Self.files(model)["experiments/exp_place.html"])
+        let leftOut = pages - 1 - SiteModel.comparedPageLimit
+        #expect(html.contains("</code></a> and \(leftOut) more") == (leftOut > 0))
+        #expect(!html.contains("and 0 more"))
+        #expect(html.contains("And \(variantsLeftOut) more variants, not compared here.") == (variantsLeftOut > 0))
+    }
+
     // MARK: Allocation history
 
     static func paywallVariants(_ weights: [(String, String)]) -> [(String, String, String)] {
