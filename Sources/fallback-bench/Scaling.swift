@@ -84,7 +84,7 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         dimension("one key written N times (duplicate keys)", "keys", check: 40_000, build: 10_000, ScalingInputs.repeatedKey),
         dimension("locales of one text, in reverse order", "locales", check: 200_000, build: 10_000, ScalingInputs.reversedLocales),
         dimension("clauses on unknown values of N options", "clauses", check: 20_000, build: 3_000, ScalingInputs.unknownOptionValues),
-        dimension("a clause value of N objects, copied whole", "clause-objects", check: 20_000, build: 5_000, ScalingInputs.objectsInAClauseValue),
+        dimension("a clause value of N objects, copied whole", "clause-objects", check: 100_000, build: 50_000, ScalingInputs.objectsInAClauseValue),
         dimension("N combining marks in every id and text", "marks", check: 40_000, build: 20_000, ScalingInputs.combiningMarks),
         dimension("N pages, each missing N declared locales", "page-locales", check: 5_000, build: 500, ScalingInputs.pagesMissingLocales),
         // Only build spelled a path per URL or packed a row per label; check is fast on both
@@ -117,7 +117,7 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
                 input: folder("changed-clauses") { ScalingInputs.changedClauses($0) }),
             ScalingCase(
                 name: "a plain text of N words becoming a text for N locales", command: .diff,
-                size: optionValue("scale-plain-to-locales", 2_000), input: folder("plain-to-locales") { ScalingInputs.plainTextToLocales($0) }),
+                size: optionValue("scale-plain-to-locales", 100_000), input: folder("plain-to-locales") { ScalingInputs.plainTextToLocales($0) }),
             ScalingCase(
                 name: "N variants of an experiment, all renamed", command: .history, size: optionValue("scale-renamed-variants", 5_000),
                 input: folder("renamed-variants") { ScalingInputs.renamedVariants($0) }),
