@@ -39,18 +39,22 @@ public struct CopyChange: Sendable, Hashable {
         /// The text after, nil when the locale has none.
         public let new: String?
         /// The words that differ; nil unless both sides have a text and they differ, and nil
-        /// beside the text listed once (`omitsSharedSide`).
+        /// beside the text listed once (`omittedSide`).
         public let words: WordDiff?
-        /// True when this locale's text on `CopyChange.sharedSide` is the text listed once: it is
-        /// not compared word by word, and the reports show only the locale's own side.
-        public let omitsSharedSide: Bool
+        /// The side this locale leaves to the text listed once (`CopyChange.sharedSide`): it is
+        /// not compared word by word, and the reports show only its other side. Nil when the
+        /// locale shows both.
+        public let omittedSide: SideName?
 
-        init(locale: String?, old: String?, new: String?, omitsSharedSide: Bool = false) {
+        /// True when the locale leaves a side to the text listed once (`omittedSide`).
+        public var omitsSharedSide: Bool { omittedSide != nil }
+
+        init(locale: String?, old: String?, new: String?, omittedSide: SideName? = nil) {
             self.locale = locale
             self.old = old
             self.new = new
-            self.omitsSharedSide = omitsSharedSide
-            if !omitsSharedSide, let old, let new, !ExactKey.same(old, new) {
+            self.omittedSide = omittedSide
+            if omittedSide == nil, let old, let new, !ExactKey.same(old, new) {
                 words = WordDiff(old: old, new: new)
             } else {
                 words = nil
@@ -67,6 +71,15 @@ public struct CopyChange: Sendable, Hashable {
 
         /// True when only whitespace differs.
         public var changesOnlyWhitespace: Bool { words?.changesOnlyWhitespace ?? false }
+
+        /// The locale's `side` as the reports show it: the word diff's runs of that side (kept and
+        /// removed, or kept and added); else its whole text as one run, kept, or removed (added)
+        /// beside the text listed once; nil when the side has no text or is the text listed once.
+        public func runs(of side: SideName) -> [WordDiff.Segment]? {
+            guard side != omittedSide, let text = side == .old ? old : new else { return nil }
+            if let words { return side == .old ? words.oldSegments : words.newSegments }
+            return [WordDiff.Segment(omittedSide == nil ? .same : side == .old ? .removed : .added, text)]
+        }
     }
 
     /// One of the two sides.
@@ -88,7 +101,7 @@ public struct CopyChange: Sendable, Hashable {
     public var changedLocales: [LocaleText] { locales.filter { $0.status != .unchanged } }
 
     /// The side that is one text for every locale and is listed once, not beside the locales much
-    /// shorter than it (those with `omitsSharedSide`): set when repeating it beside them would pass
+    /// shorter than it (those with an `omittedSide`): set when repeating it beside them would pass
     /// `repeatedTextLimit` bytes and four times the change's texts. Nil otherwise.
     public let sharedSide: SideName?
 
@@ -107,8 +120,8 @@ public struct CopyChange: Sendable, Hashable {
     public var textBytes: Int {
         var bytes = sharedText?.utf8.count ?? 0
         for text in locales {
-            if !(text.omitsSharedSide && sharedSide == .old) { bytes += text.old?.utf8.count ?? 0 }
-            if !(text.omitsSharedSide && sharedSide == .new) { bytes += text.new?.utf8.count ?? 0 }
+            if text.omittedSide != .old { bytes += text.old?.utf8.count ?? 0 }
+            if text.omittedSide != .new { bytes += text.new?.utf8.count ?? 0 }
         }
         return bytes
     }
@@ -129,11 +142,11 @@ public struct CopyChange: Sendable, Hashable {
         case (.plain(let old), .localized(let new)):
             let omits = Self.omittedLocales(old, comparedWith: new)
             if omits.contains(true) { sharedSide = .old }
-            locales = zip(new, omits).map { LocaleText(locale: $0.locale, old: old, new: $0.text, omitsSharedSide: $1) }
+            locales = zip(new, omits).map { LocaleText(locale: $0.locale, old: old, new: $0.text, omittedSide: $1 ? .old : nil) }
         case (.localized(let old), .plain(let new)):
             let omits = Self.omittedLocales(new, comparedWith: old)
             if omits.contains(true) { sharedSide = .new }
-            locales = zip(old, omits).map { LocaleText(locale: $0.locale, old: $0.text, new: new, omitsSharedSide: $1) }
+            locales = zip(old, omits).map { LocaleText(locale: $0.locale, old: $0.text, new: new, omittedSide: $1 ? .new : nil) }
         case (.localized(let old), .absent):
             locales = old.map { LocaleText(locale: $0.locale, old: $0.text, new: nil) }
         case (.absent, .localized(let new)):

@@ -10,15 +10,15 @@ import FallbackDiff
 public enum CopyChangeText {
     /// `de: Guten [-Morgen-]{+Abend+}`, one line per locale whose text differs. A text listed once
     /// (`CopyChange.sharedSide`) has a line of its own, `every locale (before): [-…-]` first or
-    /// `every locale (now): {+…+}` last, and the locales beside it (`omitsSharedSide`) show only
+    /// `every locale (now): {+…+}` last, and the locales beside it (`omittedSide`) show only
     /// their own text.
     public static func lines(_ copy: CopyChange) -> [String] {
         var lines = copy.changedLocales.map { text in
             let segments: [WordDiff.Segment] =
-                switch (text.omitsSharedSide, copy.sharedSide) {
-                case (true, .old?): text.new.map { [WordDiff.Segment(.added, $0)] } ?? []
-                case (true, .new?): text.old.map { [WordDiff.Segment(.removed, $0)] } ?? []
-                default:
+                switch text.omittedSide {
+                case .old?: text.runs(of: .new) ?? []
+                case .new?: text.runs(of: .old) ?? []
+                case nil:
                     text.words?.segments ?? (text.old.map { [WordDiff.Segment(.removed, $0)] } ?? [])
                         + (text.new.map { [WordDiff.Segment(.added, $0)] } ?? [])
                 }
@@ -49,7 +49,7 @@ public enum CopyChangeText {
     /// The old (`new` false) or new text of each locale whose text differs, as Markdown lines:
     /// `` `de`: Guten <del>Morgen</del> `` (or `*none*`). A text listed once
     /// (`CopyChange.sharedSide`) is one line of its side, `` `every locale`: <del>…</del> ``, in
-    /// place of the locales beside it (`omitsSharedSide`), which show their own side whole.
+    /// place of the locales beside it (`omittedSide`), which show their own side whole.
     public static func markdown(_ copy: CopyChange, new: Bool) -> [String] {
         let side: CopyChange.SideName = new ? .new : .old
         var lines: [String] = []
@@ -57,13 +57,9 @@ public enum CopyChangeText {
             let escaped = MarkdownEscaping.inline(shared)
             lines.append("<code>every locale</code>: " + (new ? "<ins>\(escaped)</ins>" : "<del>\(escaped)</del>"))
         }
-        for text in copy.changedLocales where !(text.omitsSharedSide && copy.sharedSide == side) {
-            let own = new ? text.new : text.old
-            // Beside a text listed once, the locale's own side is whole, added or removed.
-            let wholeOperation: WordDiff.Operation = text.omitsSharedSide ? (new ? .added : .removed) : .same
-            let segments = text.words.map { new ? $0.newSegments : $0.oldSegments } ?? own.map { [WordDiff.Segment(wholeOperation, $0)] }
+        for text in copy.changedLocales where text.omittedSide != side {
             let body =
-                segments.map { segments in
+                text.runs(of: side).map { segments in
                     segments.map { segment in
                         let escaped = MarkdownEscaping.inline(shownText(segment))
                         switch segment.operation {

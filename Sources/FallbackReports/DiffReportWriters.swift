@@ -273,8 +273,8 @@ public struct DiffReport: FormattedReport {
                             .init("locale", text(locale.locale)), .init("status", .string(locale.status.rawValue)),
                             .init("whitespaceOnly", .bool(locale.changesOnlyWhitespace)),
                             .init("sharedOmitted", .bool(locale.omitsSharedSide)),
-                            .init("old", locale.omitsSharedSide && copy.sharedSide == .old ? nil : text(locale.old)),
-                            .init("new", locale.omitsSharedSide && copy.sharedSide == .new ? nil : text(locale.new)),
+                            .init("old", locale.omittedSide == .old ? nil : text(locale.old)),
+                            .init("new", locale.omittedSide == .new ? nil : text(locale.new)),
                             .init(
                                 "words",
                                 locale.words.map { words in

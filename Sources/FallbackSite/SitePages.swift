@@ -385,11 +385,6 @@ extension SiteModel {
             }
         }
         let locales = copy.changedLocales.map { text in
-            // Beside a text listed once (`omitsSharedSide`), the locale's own side shows whole,
-            // removed or added, and the shared side points to the text listed once.
-            let oldShared = text.omitsSharedSide && copy.sharedSide == .old
-            let newShared = text.omitsSharedSide && copy.sharedSide == .new
-            let whole = { (text: String, operation: WordDiff.Operation) in [WordDiff.Segment(operation, text)] }
             let statusText: String =
                 switch text.status {
                 case .added: "added: no text before"
@@ -399,9 +394,9 @@ extension SiteModel {
             return ChangesPage.CopyLocale(
                 locale: text.locale.map { SiteModel.name($0) } ?? "every locale", status: text.status.rawValue, statusText: statusText,
                 whitespaceOnly: text.changesOnlyWhitespace,
-                old: oldShared ? nil : (text.words?.oldSegments ?? text.old.map { whole($0, newShared ? .removed : .same) }).map(segments),
-                new: newShared ? nil : (text.words?.newSegments ?? text.new.map { whole($0, oldShared ? .added : .same) }).map(segments),
-                oldShared: oldShared, newShared: newShared)
+                // Beside a text listed once (`omittedSide`), the shared side points to it.
+                old: text.runs(of: .old).map(segments), new: text.runs(of: .new).map(segments), oldShared: text.omittedSide == .old,
+                newShared: text.omittedSide == .new)
         }
         let unchanged = copy.locales.filter { $0.status == .unchanged }.map { ChangesPage.LocaleName(locale: SiteModel.name($0.locale ?? "every locale")) }
         let shared = copy.sharedSide.flatMap { side in

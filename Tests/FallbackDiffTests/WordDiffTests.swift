@@ -285,6 +285,23 @@ struct CopyChangeTests {
         #expect(copy.textBytes == 4 * plain.utf8.count + respaced.utf8.count + edited.utf8.count + quarter.utf8.count + ownBytes)
     }
 
+    @Test func eachSideReadsAsTheReportsShowIt() throws {
+        let plain = String(repeating: "word ", count: 4_000)
+        let edited = "WORD " + plain.dropFirst(5)
+        let copy = try #require(Self.plainToLocales(plain, short: 30, others: [("ed", edited)]))
+        let short = copy.locales[0]
+        #expect(short.omittedSide == .old)
+        #expect(short.runs(of: .old) == nil)
+        #expect(short.runs(of: .new) == [WordDiff.Segment(.added, "new 0")])
+        let compared = try #require(copy.locales.last)
+        #expect(compared.omittedSide == nil)
+        #expect(compared.runs(of: .old) == compared.words?.oldSegments && compared.runs(of: .new) == compared.words?.newSegments)
+        // Without a text listed once, a side without a word diff is one kept run; a missing side is nil.
+        let added = try #require(Self.changes(#""title":{"en":"Hi"}"#, #""title":{"en":"Hi","de":"Hallo"}"#).first?.changedLocales.first)
+        #expect(added.runs(of: .old) == nil)
+        #expect(added.runs(of: .new) == [WordDiff.Segment(.same, "Hallo")])
+    }
+
     @Test func oneDifferingLocaleKeepsItsWordDiffHoweverLongTheText() throws {
         let copy = try #require(Self.plainToLocales(String(repeating: "a", count: 200_000), short: 1))
         #expect(copy.sharedSide == nil)
