@@ -115,7 +115,7 @@ let package = Package(
                 "FallbackMarkdown", "FallbackSample",
             ]),
         // The benchmark's pure parts: goal verdicts, number formatting, its input generators, its child processes.
-        .testTarget(name: "FallbackBenchTests", dependencies: ["fallback-bench", "RovenueFallback", "FallbackAudit"]),
+        .testTarget(name: "FallbackBenchTests", dependencies: ["fallback-bench", "RovenueFallback", "FallbackAudit", "FallbackDiff"]),
     ],
     swiftLanguageModes: [.v6]
 )

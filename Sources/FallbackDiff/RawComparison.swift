@@ -170,7 +170,15 @@ struct DifferenceSearch {
             if old != nil || new != nil { add(old, new, oldAnchor, newAnchor) }
             return
         }
-        if RawComparison.same(old, new) { return }
+        // Two containers are compared by their bytes only: when those differ, the walk below finds
+        // whether their content does, visiting each pair of values once. Asking for the same
+        // content here too read a whole subtree again at each level of a chain above a difference.
+        switch (old.kind, new.kind) {
+        case (.object, .object), (.array, .array), (.object, .array), (.array, .object):
+            if RawComparison.sameText(old, new) { return }
+        default:
+            if RawComparison.same(old, new) { return }
+        }
         switch (old.kind, new.kind) {
         case (.object, .object):
             let oldMembers = RawComparison.members(of: old)
@@ -225,8 +233,18 @@ struct DifferenceSearch {
             }
             return
         }
-        // Elements equal at both ends are unchanged; the middle is compared by position when it
-        // has the same length on both sides, else as added and removed elements.
+        // Of the same length on both sides, the elements are compared by position: an element
+        // with the same content gives no difference, so those at the ends need no check of their own.
+        if oldElements.count == newElements.count {
+            for (position, (oldElement, newElement)) in zip(oldElements, newElements).enumerated() {
+                path.append(.element(position))
+                compare(oldElement, newElement, arrayKey: nil, oldAnchor: old.index, newAnchor: new.index)
+                path.removeLast()
+            }
+            return
+        }
+        // Otherwise elements equal at both ends are unchanged, and the middle is compared as added
+        // and removed elements (or the array as a whole).
         var prefix = 0
         while prefix < oldElements.count, prefix < newElements.count, RawComparison.same(oldElements[prefix], newElements[prefix]) {
             prefix += 1
@@ -239,13 +257,7 @@ struct DifferenceSearch {
         }
         let oldMiddle = oldElements[prefix..<oldElements.count - suffix]
         let newMiddle = newElements[prefix..<newElements.count - suffix]
-        if oldMiddle.count == newMiddle.count {
-            for (offset, (oldElement, newElement)) in zip(oldMiddle, newMiddle).enumerated() {
-                path.append(.element(prefix + offset))
-                compare(oldElement, newElement, arrayKey: nil, oldAnchor: old.index, newAnchor: new.index)
-                path.removeLast()
-            }
-        } else if oldMiddle.isEmpty || newMiddle.isEmpty {
+        if oldMiddle.isEmpty || newMiddle.isEmpty {
             for (offset, element) in oldMiddle.enumerated() {
                 path.append(.element(prefix + offset))
                 add(element, nil, element.index, new.index)

@@ -116,6 +116,9 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
                 name: "N clauses of a rule, every value changed", command: .diff, size: optionValue("scale-changed-clauses", 20_000),
                 input: folder("changed-clauses") { ScalingInputs.changedClauses($0) }),
             ScalingCase(
+                name: "N numbers under 120 nested arrays, the last one changed", command: .diff,
+                size: optionValue("scale-deep-value", 200_000), input: folder("deep-value") { ScalingInputs.deepValue($0) }),
+            ScalingCase(
                 name: "a plain text of N words becoming a text for N locales", command: .diff,
                 size: optionValue("scale-plain-to-locales", 100_000), input: folder("plain-to-locales") { ScalingInputs.plainTextToLocales($0) }),
             ScalingCase(

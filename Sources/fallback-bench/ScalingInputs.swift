@@ -171,6 +171,20 @@ enum ScalingInputs {
         }
     }
 
+    /// Two releases of one placement whose funnel's theme holds `count` numbers under
+    /// `deepValueLevels` one-element arrays, the last number changed in the second: each level's
+    /// comparison once asked again whether the whole value below it had the same content (levels × numbers).
+    static func deepValue(_ count: Int) -> [String] {
+        [0, 1].map { last in
+            let numbers = (0..<max(count, 1) - 1).map(String.init) + [String(-1 - last)]
+            let value = String(repeating: "[", count: deepValueLevels) + numbers.joined(separator: ",") + String(repeating: "]", count: deepValueLevels)
+            return file(funnelPages: [#"{"id":"welcome","title":"Hi","type":"welcome"}"#], theme: #"{"deep":\#(value)}"#)
+        }
+    }
+
+    /// How deep `deepValue` nests its numbers: near the contract's limit of 127 levels in a file that loads.
+    static let deepValueLevels = 120
+
     /// Two releases of a one-page funnel whose title is one text of `count` words, then a text for
     /// each of `count` locales. Each locale was diffed against the whole old text, which the
     /// reports then repeated beside it (locales × words).
@@ -285,9 +299,10 @@ enum ScalingInputs {
     /// A file with no placements: what a process costs to start, read and report nothing.
     static let empty = #"{"formatVersion":1,"placements":{}}"#
 
-    private static func file(funnelPages pages: [String], locales: String? = nil, defaultLocale: String = "en") -> String {
+    private static func file(funnelPages pages: [String], locales: String? = nil, defaultLocale: String = "en", theme: String? = nil) -> String {
         let localeMember = locales.map { #""defaultLocale":"\#(defaultLocale)","locales":\#($0),"# } ?? ""
-        let funnel = #"{\#(localeMember)"id":"fnl_scaling","name":"Scaling","pages":[\#(pages.joined(separator: ","))],"slug":"scaling"}"#
+        let themeMember = theme.map { #","theme":\#($0)"# } ?? ""
+        let funnel = #"{\#(localeMember)"id":"fnl_scaling","name":"Scaling","pages":[\#(pages.joined(separator: ","))],"slug":"scaling"\#(themeMember)}"#
         return #"{"formatVersion":1,"placements":{"p":{"funnel":\#(funnel),"placement":{"identifier":"p","revision":1}}}}"#
     }
 }

@@ -9,7 +9,7 @@ import Testing
         [], ["--validation-only"], ["--runs", "3"], ["--site-only", "--site-runs", "1", "--site-placements", "200"],
         ["--git", "--git-commits", "50", "--large", "--large-placements", "20000"],
         ["--scaling-only", "--scale-pages", "100", "--scale-pages-build", "10", "--scale-snapshots", "4"],
-        ["--scaling-only", "--scale-changed-clauses", "100", "--scale-plain-to-locales", "50", "--scale-renamed-variants", "10",
+        ["--scaling-only", "--scale-changed-clauses", "100", "--scale-deep-value", "300", "--scale-plain-to-locales", "50", "--scale-renamed-variants", "10",
          "--scale-page-locales-build", "5"],
         ["--site-only", "--no-settle-wait"], ["--validation-only", "--idle-seconds", "20"],
     ])
@@ -31,6 +31,7 @@ import Testing
         (["--scale-snapshots-build", "3"], "unknown argument '--scale-snapshots-build'"),
         (["--scale-changed-clauses-build", "3"], "unknown argument '--scale-changed-clauses-build'"),
         (["--scale-plain-to-locales-build", "3"], "unknown argument '--scale-plain-to-locales-build'"),
+        (["--scale-deep-value-build", "3"], "unknown argument '--scale-deep-value-build'"),
         // Rows of check alone have no build size either.
         (["--scale-short-targets-build", "3"], "unknown argument '--scale-short-targets-build'"),
         (["--scale-keyed-findings-build", "3"], "unknown argument '--scale-keyed-findings-build'"),

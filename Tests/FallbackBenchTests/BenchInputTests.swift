@@ -1,4 +1,5 @@
 import FallbackAudit
+import FallbackDiff
 import Foundation
 import RovenueFallback
 import Testing
@@ -172,6 +173,20 @@ import Testing
         #expect(clauses[0].map(\.questionId) == clauses[1].map(\.questionId))
         #expect(Set(clauses[0].map(\.questionId)).count == count)
         #expect(releases[0].replacingOccurrences(of: #""value":"yes""#, with: #""value":"no""#) == releases[1])
+    }
+
+    /// Both releases load; they differ only in the last of `count` numbers, nested as deep as
+    /// `deepValueLevels` says under the funnel's theme, and `diff` reports that one number.
+    @Test(arguments: [1, 9, 400])
+    func deepValueDiffersInItsLastNumberOnly(count: Int) throws {
+        let releases = ScalingInputs.deepValue(count)
+        let files = releases.map { FallbackFile(text: $0) }
+        #expect(files.map(\.loadedCount) == [1, 1])
+        #expect(releases[0].replacingOccurrences(of: "-1]", with: "-2]") == releases[1])
+        #expect(releases[1].contains(String(repeating: "[", count: ScalingInputs.deepValueLevels) + (count == 1 ? "-2" : "0,")))
+        let changes = SnapshotDiff(old: files[0], new: files[1]).changes
+        #expect(changes.count == 1)
+        #expect(changes.first?.field == "theme.deep" + String(repeating: "[0]", count: ScalingInputs.deepValueLevels - 1) + "[\(count - 1)]")
     }
 
     /// The second release serves the same experiment with every variant renamed, a day later.
