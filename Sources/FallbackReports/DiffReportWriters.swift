@@ -139,7 +139,8 @@ public struct DiffReport: FormattedReport {
     }
 
     /// `json()` written as it is made, a chunk at a time: the changes in parallel waves, each
-    /// change's value built as it is written, so the report is never held whole (a change names
+    /// change written a member at a time and a copy change's locales one by one, so the report is
+    /// never held whole (a change names
     /// its placement key and its pointers, which can be megabytes each); the CI formats as every
     /// report writes them.
     public func write(as format: ReportFormat, style: TextStyle, to sink: ReportSink) {
@@ -165,7 +166,7 @@ public struct DiffReport: FormattedReport {
                 // Each locale's old and new text, and its words, written out.
                 + 3 * (change.copy?.textBytes ?? 0)
         }
-        writer.elements(diff.changes, estimatedBytes: estimatedBytes) { writer, change in writer.value(Self.changeJSON(change)) }
+        writer.elements(diff.changes, estimatedBytes: estimatedBytes) { writer, change in Self.writeChange(change, to: &writer) }
         writer.end()
         writer.key("rebucketing")
         writer.value(.array(diff.rebucketing.map(Self.rebucketingJSON)))
@@ -207,15 +208,45 @@ public struct DiffReport: FormattedReport {
     }
 
     static func changeJSON(_ change: Change) -> JSONValue {
-        .object([
+        .object(changeMembers(change) + [.init("copy", change.copy.map(Self.copyJSON) ?? nil)])
+    }
+
+    /// A change's members before its copy.
+    private static func changeMembers(_ change: Change) -> [JSONValue.Member] {
+        [
             .init("class", .string(change.changeClass.rawValue)), .init("kind", .string(change.kind.rawValue)),
             .init("placement", text(change.placementKey)), .init("variant", text(change.variantId)),
             .init("funnel", text(change.funnelId)), .init("page", text(change.pageId)), .init("paywall", text(change.paywallId)),
             .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
             .init("new", text(change.newValue)), .init("pointer", text(change.pointer)),
             .init("oldLocation", locationJSON(change.oldLocation)), .init("newLocation", locationJSON(change.newLocation)),
-            .init("copy", change.copy.map(Self.copyJSON) ?? nil),
-        ])
+        ]
+    }
+
+    /// `changeJSON(change)` written a locale at a time: a copy change of hundreds of thousands of
+    /// locales is never a tree of values in memory (it once took 1.5 GB to write 284 MB of text).
+    private static func writeChange(_ change: Change, to writer: inout PrettyJSONWriter) {
+        writer.beginObject()
+        for member in changeMembers(change) {
+            writer.key(text: member.key)
+            writer.value(member.value)
+        }
+        writer.key("copy")
+        if let copy = change.copy {
+            writer.beginObject()
+            for member in copyHeadMembers(copy) {
+                writer.key(text: member.key)
+                writer.value(member.value)
+            }
+            writer.key("locales")
+            writer.beginArray()
+            for locale in copy.locales { writer.value(localeJSON(locale)) }
+            writer.end()
+            writer.end()
+        } else {
+            writer.null()
+        }
+        writer.end()
     }
 
     static func rebucketingJSON(_ item: Rebucketing) -> JSONValue {
@@ -257,34 +288,37 @@ public struct DiffReport: FormattedReport {
     /// for the shared side when `sharedOmitted`), its status, and the runs of words (`same`,
     /// `removed`, `added`).
     static func copyJSON(_ copy: CopyChange) -> JSONValue {
-        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
+        .object(copyHeadMembers(copy) + [.init("locales", .array(copy.locales.map(localeJSON)))])
+    }
+
+    /// A copy change's members before its locales: both forms and the side listed once.
+    private static func copyHeadMembers(_ copy: CopyChange) -> [JSONValue.Member] {
         let shared: JSONValue =
             copy.sharedSide.map { side in
                 .object([.init("side", .string(side.rawValue)), .init("text", text(copy.sharedText))])
             } ?? nil
-        return .object([
+        return [
             .init("oldForm", .string(copy.oldForm.rawValue)), .init("newForm", .string(copy.newForm.rawValue)),
             .init("shared", shared),
+        ]
+    }
+
+    /// One locale of a copy change: its texts, status and runs of words.
+    private static func localeJSON(_ locale: CopyChange.LocaleText) -> JSONValue {
+        .object([
+            .init("locale", text(locale.locale)), .init("status", .string(locale.status.rawValue)),
+            .init("whitespaceOnly", .bool(locale.changesOnlyWhitespace)),
+            .init("sharedOmitted", .bool(locale.omitsSharedSide)),
+            .init("old", locale.omittedSide == .old ? nil : text(locale.old)),
+            .init("new", locale.omittedSide == .new ? nil : text(locale.new)),
             .init(
-                "locales",
-                .array(
-                    copy.locales.map { locale in
-                        .object([
-                            .init("locale", text(locale.locale)), .init("status", .string(locale.status.rawValue)),
-                            .init("whitespaceOnly", .bool(locale.changesOnlyWhitespace)),
-                            .init("sharedOmitted", .bool(locale.omitsSharedSide)),
-                            .init("old", locale.omittedSide == .old ? nil : text(locale.old)),
-                            .init("new", locale.omittedSide == .new ? nil : text(locale.new)),
-                            .init(
-                                "words",
-                                locale.words.map { words in
-                                    .array(
-                                        words.segments.map { segment in
-                                            .object([.init("op", .string(segment.operation.rawValue)), .init("text", .string(segment.text))])
-                                        })
-                                } ?? nil),
-                        ])
-                    })),
+                "words",
+                locale.words.map { words in
+                    .array(
+                        words.segments.map { segment in
+                            .object([.init("op", .string(segment.operation.rawValue)), .init("text", .string(segment.text))])
+                        })
+                } ?? nil),
         ])
     }
 

@@ -288,7 +288,8 @@ struct PrettyJSONWriter {
     /// `estimatedBytes` guesses an item's text (its strings' bytes are enough): a wave is at most
     /// `elementBatchSize × elementBatchesAtOnce` items, and stops early at the item that takes its
     /// estimate past `elementWaveBytes`, so what the writer holds stays near that, however long
-    /// the items' strings.
+    /// the items' strings. An item estimated past `elementWaveBytes` by itself is written on this
+    /// writer, its text handed on as it is made.
     mutating func elements<Element: Sendable>(
         _ items: [Element], estimatedBytes: (Element) -> Int, _ write: @Sendable (inout PrettyJSONWriter, Element) -> Void
     ) {
@@ -305,6 +306,13 @@ struct PrettyJSONWriter {
                 wave += 1
             }
             let first = done
+            if wave == 1, estimate >= Self.elementWaveBytes {
+                // One item past a wave's bytes on its own is written here, handed to the output a
+                // chunk at a time as it is made, not held whole in a batch's text and then copied.
+                write(&self, items[first])
+                done += 1
+                continue
+            }
             let following = counts[depth - 1] > 0
             // A wave its bytes cut short is still spread over the cores, in smaller batches.
             let batch = estimate < Self.elementWaveBytes

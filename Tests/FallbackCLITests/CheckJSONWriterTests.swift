@@ -217,6 +217,35 @@ struct CheckJSONWriterTests {
         #expect(first.map { $0 <= 3 } == true, "first chunk after \(first.map(String.init) ?? "no") items")
     }
 
+    /// An item estimated at a whole wave by itself is handed on while it is written: a copy change
+    /// of hundreds of thousands of locales is never held whole as one item's text.
+    @Test func oneItemPastAWaveIsHandedOnWhileItIsWritten() {
+        final class Progress: @unchecked Sendable {
+            let lock = NSLock()
+            var strings = 0
+            var stringsAtFirstChunk: Int?
+        }
+        let progress = Progress()
+        let sink = ReportSink(chunkSize: 1_000) { _ in
+            progress.lock.withLock { progress.stringsAtFirstChunk = progress.stringsAtFirstChunk ?? progress.strings }
+        }
+        var writer = PrettyJSONWriter(output: sink)
+        writer.beginArray()
+        writer.elements(["huge"], estimatedBytes: { _ in PrettyJSONWriter.elementWaveBytes }) { writer, text in
+            writer.beginArray()
+            for index in 0..<1_000 {
+                progress.lock.withLock { progress.strings += 1 }
+                writer.string(text + "\(index)")
+            }
+            writer.end()
+        }
+        writer.end()
+        writer.finish()
+        sink.finish()
+        let first = progress.lock.withLock { progress.stringsAtFirstChunk }
+        #expect(first.map { $0 < 200 } == true, "first chunk after \(first.map(String.init) ?? "no") strings of 1,000")
+    }
+
     /// A snapshot whose keys and texts are hostile, so findings carry them in messages, keys and pointers.
     static func hostileSnapshot() -> String {
         let entries = texts.enumerated().map { index, text in

@@ -158,6 +158,26 @@ struct CopyChangeReportTests {
         #expect((ordinaryCopy["locales"] as? [[String: Any]])?.first?["sharedOmitted"] as? Bool == false)
     }
 
+    /// The JSON report writes a copy change a locale at a time; its text is still `jsonValue`'s,
+    /// byte for byte, for each kind of copy change and for a change with no copy.
+    @Test(arguments: [
+        (#""title":"Hello""#, #""title":{"de":"Hallo","en":"Hello  there"}"#),
+        (#""title":{"de":"Hallo","en":"Hi","fr":"Salut"}"#, #""title":{"en":"Hi!","fr":"Salut"}"#),
+        (#""title":{"de":"Hallo"}"#, #""title":"Hallo\nWelt""#),
+        (#""mediaUrl":"a","cta":"Go""#, #""mediaUrl":"b","cta":{"en":"Go on"}"#),
+    ])
+    func jsonWrittenALocaleAtATimeIsTheValuesText(old: String, new: String) {
+        let report = report(old, new)
+        #expect(report.rendered(as: .json) == report.jsonValue.jsonText([.prettyPrinted]) + "\n")
+    }
+
+    @Test func jsonOfASharedTextWrittenALocaleAtATimeIsTheValuesText() {
+        for (old, new) in [Self.toLocales, (Self.toLocales.1, Self.toLocales.0)] {
+            let report = report(old, new)
+            #expect(report.rendered(as: .json) == report.jsonValue.jsonText([.prettyPrinted]) + "\n")
+        }
+    }
+
     @Test func jsonHasANullCopyForOtherKinds() throws {
         let json = try #require(
             JSONSerialization.jsonObject(with: Data(report(#""mediaUrl":"a""#, #""mediaUrl":"b""#).json().utf8)) as? [String: Any])
