@@ -73,9 +73,12 @@ struct FunnelLink: TemplateContext {
     var name: String
     var path: String
     var pageCount: Int
+    /// `page` for one, else `pages`.
+    var pageNoun: String { pageCount == 1 ? "page" : "pages" }
 
     static let fields: TemplateFields<Self> = [
         .init("id", \.id), .init("slug", \.slug), .init("name", \.name), .init("path", \.path), .init("pageCount", \.pageCount),
+        .init("pageNoun", \.pageNoun),
     ]
 }
 
@@ -520,6 +523,8 @@ struct FunnelPage: TemplateContext {
     var hasLocales: Bool
     var locales: [LocaleCoverage]
     var pageCount: Int
+    /// `page` for one, else `pages`.
+    var pageNoun: String { pageCount == 1 ? "page" : "pages" }
     var pages: [PageRow]
     var media: [MediaRow]
     var hasMedia: Bool
@@ -561,7 +566,8 @@ struct FunnelPage: TemplateContext {
     static let fields: TemplateFields<Self> = [
         .init("id", \.id), .init("fullId", \.fullId), .init("slug", \.slug), .init("name", \.name), .init("version", \.version),
         .init("versionId", \.versionId), .init("defaultLocale", \.defaultLocale), .init("hasLocales", \.hasLocales),
-        .init("locales", \.locales), .init("pageCount", \.pageCount), .init("pages", \.pages), .init("media", \.media),
+        .init("locales", \.locales), .init("pageCount", \.pageCount), .init("pageNoun", \.pageNoun), .init("pages", \.pages),
+        .init("media", \.media),
         .init("hasMedia", \.hasMedia), .init("uses", \.uses), .init("paywalls", \.paywalls), .init("findings", \.findings),
         .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("drawing", \.drawing),
         .init("legend", \.legend), .init("largeFunnel", \.largeFunnel), .init("drawingOmitted", \.drawingOmitted),
@@ -639,6 +645,8 @@ struct ExperimentPage: TemplateContext {
         var reordered: Bool
         /// Every other difference the diff reports (slug, name, theme, media, bundled paywalls).
         var otherChanges: Int
+        /// `other difference` for one, else `other differences`.
+        var otherChangesNoun: String { otherChanges == 1 ? "other difference" : "other differences" }
         /// How many pages each list leaves out past `SiteModel.comparedPageLimit`.
         var moreAdded = 0
         var moreRemoved = 0
@@ -649,6 +657,7 @@ struct ExperimentPage: TemplateContext {
             .init("variantId", \.variantId), .init("colour", \.colour), .init("funnel", \.funnel), .init("note", \.note),
             .init("added", \.added), .init("removed", \.removed), .init("copyChanged", \.copyChanged),
             .init("routingChanged", \.routingChanged), .init("reordered", \.reordered), .init("otherChanges", \.otherChanges),
+            .init("otherChangesNoun", \.otherChangesNoun),
             .init("moreAdded", \.moreAdded), .init("moreRemoved", \.moreRemoved), .init("moreCopyChanged", \.moreCopyChanged),
             .init("moreRoutingChanged", \.moreRoutingChanged),
         ]

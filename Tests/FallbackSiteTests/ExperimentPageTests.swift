@@ -89,6 +89,28 @@ struct ExperimentPageTests {
         #expect(page.variants.allSatisfy { $0.nothing == nil })
     }
 
+    /// A funnel of one page is "1 page" wherever a page count is written (a variant's card, the
+    /// comparison, the funnel's own page), and a comparison with one other difference says so (the renamed variant differs in its name; the other in its slug and name).
+    @Test func oneOfAnythingIsWrittenInTheSingular() throws {
+        let renamed = Self.controlFunnel.replacingOccurrences(of: #""name":"Control quiz""#, with: #""name":"Renamed quiz""#)
+        let text = Self.file(Self.experiment([
+            ("control", "0.5", #""funnel":\#(Self.controlFunnel)"#), ("renamed", "0.3", #""funnel":\#(renamed)"#),
+            ("one", "0.2", #""funnel":{"id":"fnl_one","slug":"one","name":"One","pages":[{"id":"a","type":"statement","title":"Hi"}]}"#),
+        ]))
+        let model = Self.model(text)
+        let page = try Self.page(model)
+        #expect(page.comparison.map(\.otherChanges) == [1, 2])
+        let files = try Self.files(model)
+        let experiment = try #require(files["experiments/exp_place.html"])
+        #expect(experiment.contains("One</a> · 1 page</dd>") && experiment.contains("One</a> · 1 page <span"))
+        #expect(experiment.contains("Control quiz</a> · 3 pages</dd>"))
+        #expect(experiment.contains("· 1 other difference</span>") && experiment.contains("· 2 other differences</span>"))
+        let funnel = try #require(files["funnels/fnl_one.html"])
+        #expect(funnel.contains("· 1 page.</p>"))
+        #expect(try #require(files["funnels/fnl_c.html"]).contains("· 3 pages.</p>"))
+        #expect(!files.values.contains { $0.contains(" 1 pages") || $0.contains(" 1 other differences") })
+    }
+
     @Test func aVariantsHealthCountsTheFindingsAboutItAndWhatItServes() throws {
         let model = Self.model(Self.file(Self.threeVariants))
         let page = try Self.page(model)
