@@ -885,13 +885,20 @@ public struct TemplateSet: Sendable {
     /// The Markdown template `name` rendered with `context`, its values as tokens.
     private func renderMarkdown(_ name: String, context: MustacheValue, values: PageValues, budget: MustacheBudget) throws -> [UInt8] {
         guard let template = templates[name] else { throw TemplateError(description: "no template named \(name)") }
+        let markdown: [UInt8]
         do {
-            return try values.withRenderEscaping { escaping throws(MustacheError) in
+            markdown = try values.withRenderEscaping { escaping throws(MustacheError) in
                 try template.renderUTF8(context, partials: partials, escaping: escaping, budget: budget)
             }
         } catch {
             throw TemplateError(description: error.description)
         }
+        // What cmark-gfm would spend quadratic work or memory on (a template's table or images) is
+        // refused before it is parsed.
+        if let hazard = markdown.withUnsafeBufferPointer(MarkdownHazard.hazard(in:)) {
+            throw TemplateError(description: "\(template.name): \(hazard)")
+        }
+        return markdown
     }
 
     /// Renders the HTML layout `name` around a page; values go through `values`, as on the page.

@@ -129,6 +129,25 @@ struct SiteCommandTests {
         #expect(result.error.contains("checks.md:3:1"))
     }
 
+    /// A template whose Markdown cmark-gfm would fill or walk quadratically (a table of short rows
+    /// under a wide header, images left open before many links) fails the build with exit 2, the
+    /// template's path and what to change, before cmark-gfm reads it; nothing is written.
+    @Test(arguments: [
+        ("|" + String(repeating: "a|", count: 3_000) + "\n|" + String(repeating: "-|", count: 3_000) + "\n" + String(repeating: "x\n", count: 3_000),
+         "a table of 3000 columns"),
+        (String(repeating: "![[]()", count: 20_000), "20000 image openers"),
+    ])
+    func aTemplateWhoseMarkdownCmarkWouldBlowUpFailsTheBuild(markdown: String, says: String) throws {
+        let overrides = try temporaryFolder()
+        try Data(("# Checks\n\n" + markdown + "\n").utf8).write(to: URL(fileURLWithPath: overrides + "/checks.md"))
+        let out = try temporaryFolder() + "/site"
+        let result = run(["build", example, "--out", out, "--templates", overrides])
+        #expect(result.status == 2)
+        #expect(result.error.contains(overrides + "/checks.md: the Markdown it renders has, "), "\(result.error)")
+        #expect(result.error.contains(says), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/checks.html"))
+    }
+
     @Test func contextPrintsThePageContextAsJSON() throws {
         let result = run(["context", example, "--page", "placement:trial_ending"])
         #expect(result.status == 0)

@@ -1,0 +1,228 @@
+import Foundation
+
+/// Markdown that the system's cmark-gfm would spend far more than linear work or memory on, found
+/// before it is parsed.
+///
+/// Debian ships cmark-gfm 0.29.0.gfm.6, which predates the 2023 fixes of its polynomial cases (they
+/// came with 0.29.0.gfm.7 to .13). Two of them are reached by Markdown of ordinary size:
+///
+/// - **A table's short rows.** The table extension fills every row up to the header's columns.
+///   A header of n columns over n one-cell rows (about 6n bytes) makes n² cells: 90 MB of HTML from
+///   18 KB at n = 3,000, and at n = 20,000 an allocation of gigabytes that cmark-gfm answers by
+///   aborting the process.
+/// - **Image openers left open.** Each link that closes walks back over every `![` still open in
+///   its paragraph, so `![[]()` written n times takes time in n²: 27 s at n = 80,000 (480 KB).
+///
+/// A site's Markdown is what its templates render; every value of a snapshot is a token in it, so
+/// only a template (a user's, from `--templates`) can write either. `hazard(in:)` bounds both by the
+/// Markdown's own length, so what cmark-gfm does stays linear in it, and a page past the bounds is
+/// refused with this description, not rendered. Ordinary Markdown is far inside them: a table whose
+/// rows are written out has at most one cell per byte, and a paragraph of a thousand images costs
+/// a thousandth of its bound.
+public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// Tables whose header's columns times their rows come to `cells`, past `limit`.
+        case tableCells(columns: Int, rows: Int, cells: Int, limit: Int)
+        /// A paragraph (lines between blank lines) with `openers` image openers (`![`) and
+        /// `closers` closing brackets, whose product is past `limit`.
+        case imageOpeners(openers: Int, closers: Int, limit: Int)
+    }
+
+    public let kind: Kind
+    /// The line of the Markdown (counted from 1) where the table (its header) or the paragraph starts.
+    public let line: Int
+
+    public var description: String {
+        switch kind {
+        case .tableCells(let columns, let rows, let cells, let limit):
+            "the Markdown it renders has, from line \(line), a table of \(columns) columns whose first \(rows) rows, with the tables "
+                + "before it, make \(cells) cells, more than the \(limit) its length allows (cmark-gfm fills each row up to the "
+                + "header's columns): write fewer columns, or each row's cells"
+        case .imageOpeners(let openers, let closers, let limit):
+            "the Markdown it renders has, in the paragraph from line \(line), \(openers) image openers (`![`) and \(closers) closing "
+                + "brackets: cmark-gfm's time grows with their product, \(openers * closers), more than the \(limit) the paragraph's "
+                + "length allows. Close each `![…](…)`, or put the images in paragraphs of their own"
+        }
+    }
+
+    /// Table cells allowed for Markdown of `byteCount` bytes: four per byte, and 65,536 more.
+    public static func cellLimit(byteCount: Int) -> Int { 4 * byteCount + 65_536 }
+
+    /// Image openers times closing brackets allowed in a paragraph of `byteCount` bytes: 64 per
+    /// byte, and a million more.
+    public static func bracketLimit(byteCount: Int) -> Int { 64 * byteCount + 1_000_000 }
+
+    /// The first hazard of the UTF-8 `markdown`, nil when it has none. Markdown without a `|` and
+    /// without `![`, as the built-in templates render, is read only by `memchr`.
+    public static func hazard(in markdown: UnsafeBufferPointer<UInt8>) -> MarkdownHazard? {
+        guard let base = markdown.baseAddress, !markdown.isEmpty else { return nil }
+        let hasPipe = memchr(base, Int32(UInt8(ascii: "|")), markdown.count) != nil
+        let hasImage = hasImageOpener(markdown)
+        guard hasPipe || hasImage else { return nil }
+        var scan = Scan(markdown: markdown)
+        return scan.run(tables: hasPipe, images: hasImage)
+    }
+
+    private static func hasImageOpener(_ markdown: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = markdown.baseAddress else { return false }
+        var offset = 0
+        while offset < markdown.count - 1 {
+            guard let found = memchr(base + offset, Int32(UInt8(ascii: "!")), markdown.count - 1 - offset) else { return false }
+            let bang = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if markdown[bang + 1] == UInt8(ascii: "[") { return true }
+            offset = bang + 1
+        }
+        return false
+    }
+
+    /// One pass over the lines. Both counts over-count rather than miss: a line is a possible
+    /// delimiter row whatever comes before it, a table runs to the next blank line, and a
+    /// paragraph is everything between blank lines (a block quote's or list's several blocks
+    /// counted as one).
+    private struct Scan {
+        let markdown: UnsafeBufferPointer<UInt8>
+        var lineNumber = 0
+
+        // Tables.
+        var cells = 0
+        var tableColumns = 0
+        var tableRows = 0
+        var tableLine = 0
+        var inTable = false
+
+        // Paragraphs.
+        var openers = 0
+        var closers = 0
+        var paragraphStart = -1
+        var paragraphLine = 0
+
+        init(markdown: UnsafeBufferPointer<UInt8>) { self.markdown = markdown }
+
+        mutating func run(tables: Bool, images: Bool) -> MarkdownHazard? {
+            let cellLimit = MarkdownHazard.cellLimit(byteCount: markdown.count)
+            var start = 0
+            while start < markdown.count {
+                // A line ends at `\n`, `\r` or `\r\n`, as cmark-gfm reads it.
+                var end = start
+                while end < markdown.count, markdown[end] != 0x0A, markdown[end] != 0x0D { end += 1 }
+                let next = end < markdown.count && markdown[end] == 0x0D && end + 1 < markdown.count && markdown[end + 1] == 0x0A
+                    ? end + 2 : end + 1
+                lineNumber += 1
+                let blank = isBlank(start, end)
+                if tables {
+                    if blank {
+                        inTable = false
+                    } else if let columns = delimiterColumns(start, end) {
+                        // The header line before it is a row too.
+                        inTable = true
+                        tableColumns = columns
+                        tableRows = 1
+                        tableLine = max(lineNumber - 1, 1)
+                        cells += columns
+                    } else if inTable {
+                        tableRows += 1
+                        cells += tableColumns
+                    }
+                    if cells > cellLimit {
+                        return MarkdownHazard(
+                            kind: .tableCells(columns: tableColumns, rows: tableRows, cells: cells, limit: cellLimit), line: tableLine)
+                    }
+                }
+                if images {
+                    if blank {
+                        if let hazard = endParagraph(at: start) { return hazard }
+                    } else {
+                        if paragraphStart < 0 {
+                            paragraphStart = start
+                            paragraphLine = lineNumber
+                        }
+                        countBrackets(start, end)
+                    }
+                }
+                start = next
+            }
+            return images ? endParagraph(at: markdown.count) : nil
+        }
+
+        /// Ends the paragraph running to `end`: its hazard, if its brackets are past its bound.
+        mutating func endParagraph(at end: Int) -> MarkdownHazard? {
+            defer {
+                openers = 0
+                closers = 0
+                paragraphStart = -1
+            }
+            guard paragraphStart >= 0, openers > 0 else { return nil }
+            let limit = MarkdownHazard.bracketLimit(byteCount: end - paragraphStart)
+            let (product, overflow) = openers.multipliedReportingOverflow(by: closers)
+            guard overflow || product > limit else { return nil }
+            return MarkdownHazard(kind: .imageOpeners(openers: openers, closers: closers, limit: limit), line: paragraphLine)
+        }
+
+        mutating func countBrackets(_ start: Int, _ end: Int) {
+            var offset = start
+            while offset < end {
+                let byte = markdown[offset]
+                if byte == UInt8(ascii: "]") {
+                    closers += 1
+                } else if byte == UInt8(ascii: "!"), offset + 1 < end, markdown[offset + 1] == UInt8(ascii: "[") {
+                    openers += 1
+                }
+                offset += 1
+            }
+        }
+
+        /// Only spaces and tabs (and cmark-gfm's other whitespace, vertical tab and form feed).
+        func isBlank(_ start: Int, _ end: Int) -> Bool {
+            markdown[start..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }
+        }
+
+        /// The columns of a line that may be a table's delimiter row: after any block quote and
+        /// list markers, only `|`, `-`, `:` and whitespace, with a `-` and a `|`; its cells are
+        /// what the pipes separate, a leading and a trailing pipe opening and closing none.
+        func delimiterColumns(_ start: Int, _ end: Int) -> Int? {
+            var offset = start
+            // Block quote and list markers, and the spaces around them.
+            while offset < end {
+                let byte = markdown[offset]
+                if byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: ">") {
+                    offset += 1
+                } else if byte == UInt8(ascii: "*") || byte == UInt8(ascii: "+")
+                    || (byte == UInt8(ascii: "-") && offset + 1 < end && (markdown[offset + 1] == 0x20 || markdown[offset + 1] == 0x09))
+                {
+                    offset += 1
+                } else if (0x30...0x39).contains(byte) {
+                    var digit = offset
+                    while digit < end, (0x30...0x39).contains(markdown[digit]) { digit += 1 }
+                    guard digit < end, markdown[digit] == UInt8(ascii: ".") || markdown[digit] == UInt8(ascii: ")") else { return nil }
+                    offset = digit + 1
+                } else {
+                    break
+                }
+            }
+            var pipes = 0
+            var dash = false
+            var firstMark = -1
+            var lastMark = -1
+            for index in offset..<end {
+                switch markdown[index] {
+                case UInt8(ascii: "|"):
+                    pipes += 1
+                    if firstMark < 0 { firstMark = index }
+                    lastMark = index
+                case UInt8(ascii: "-"), UInt8(ascii: ":"):
+                    if markdown[index] == UInt8(ascii: "-") { dash = true }
+                    if firstMark < 0 { firstMark = index }
+                    lastMark = index
+                case 0x20, 0x09, 0x0B, 0x0C:
+                    continue
+                default:
+                    return nil
+                }
+            }
+            guard dash, pipes > 0 else { return nil }
+            let leading = markdown[firstMark] == UInt8(ascii: "|") ? 1 : 0
+            let trailing = lastMark != firstMark && markdown[lastMark] == UInt8(ascii: "|") ? 1 : 0
+            return max(pipes + 1 - leading - trailing, 1)
+        }
+    }
+}

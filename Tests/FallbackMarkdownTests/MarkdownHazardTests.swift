@@ -1,0 +1,117 @@
+import FallbackMarkdown
+import Foundation
+import Testing
+
+/// `MarkdownHazard` finds the two inputs on which the system's cmark-gfm (0.29.0.gfm.6) does far
+/// more than linear work, and leaves ordinary Markdown alone.
+@Suite("Markdown hazards: what cmark-gfm would fill or walk quadratically is found first")
+struct MarkdownHazardTests {
+    static func hazard(_ markdown: String) -> MarkdownHazard? {
+        var markdown = markdown
+        return markdown.withUTF8(MarkdownHazard.hazard(in:))
+    }
+
+    /// A header of `columns` columns over `rows` rows of one cell.
+    static func shortRows(columns: Int, rows: Int, lineBreak: String = "\n", prefix: String = "") -> String {
+        prefix + "|" + String(repeating: "a|", count: columns) + lineBreak + prefix + "|" + String(repeating: "-|", count: columns) + lineBreak
+            + String(repeating: prefix + "x" + lineBreak, count: rows)
+    }
+
+    // MARK: What the bounds are about
+
+    /// The table extension fills each short row up to the header's columns: the cells are the
+    /// columns times the rows, whatever the rows hold. This is what the cell bound counts.
+    @Test(arguments: [(3, 1), (7, 5), (40, 40)])
+    func cmarkGFMFillsEveryRowToTheHeadersColumns(columns: Int, rows: Int) {
+        let html = Markdown.html(from: Self.shortRows(columns: columns, rows: rows))
+        #expect(html.components(separatedBy: "</th>").count - 1 == columns)
+        #expect(html.components(separatedBy: "</td>").count - 1 == columns * rows)
+    }
+
+    // MARK: Tables
+
+    @Test func aTableOfShortRowsPastItsLengthsBoundIsAHazard() throws {
+        let markdown = "# Title\n\n" + Self.shortRows(columns: 300, rows: 300)
+        let hazard = try #require(Self.hazard(markdown))
+        guard case .tableCells(let columns, let rows, let cells, let limit) = hazard.kind else {
+            Issue.record("\(hazard)")
+            return
+        }
+        #expect(hazard.line == 3, "the header's line")
+        #expect(columns == 300)
+        #expect(limit == MarkdownHazard.cellLimit(byteCount: markdown.utf8.count))
+        #expect(cells > limit && cells == 300 * rows, "the header row and the rows so far")
+        #expect(hazard.description.contains("a table of 300 columns"))
+    }
+
+    /// Just within the bound and just past it, for the same shape.
+    @Test func theCellBoundIsFourCellsAByteAndSixtyFiveThousandMore() {
+        // 256 columns over 255 one-cell rows and the header: 65,536 cells from 1.5 kB.
+        let within = Self.shortRows(columns: 256, rows: 255)
+        #expect(256 * 256 <= MarkdownHazard.cellLimit(byteCount: within.utf8.count))
+        #expect(Self.hazard(within) == nil)
+        let past = Self.shortRows(columns: 300, rows: 400)
+        #expect(300 * 401 > MarkdownHazard.cellLimit(byteCount: past.utf8.count))
+        #expect(Self.hazard(past) != nil)
+    }
+
+    /// Found in a block quote, a list item, with `\r\n` or `\r` line breaks, and without the outer pipes.
+    @Test(arguments: [
+        shortRows(columns: 400, rows: 400, prefix: "> "), shortRows(columns: 400, rows: 400, prefix: "- "),
+        shortRows(columns: 400, rows: 400, prefix: "1. "), shortRows(columns: 400, rows: 400, lineBreak: "\r\n"),
+        shortRows(columns: 400, rows: 400, lineBreak: "\r"),
+        String(repeating: "a|", count: 400) + "a\n" + String(repeating: "-|", count: 400) + "-\n" + String(repeating: "x\n", count: 400),
+    ])
+    func aTableIsFoundHoweverItIsWritten(markdown: String) throws {
+        let hazard = try #require(Self.hazard(markdown))
+        #expect(hazard.line == 1)
+        #expect(Self.hazard(markdown.replacingOccurrences(of: "|-", with: "|x")) == nil, "not a delimiter row, no table")
+    }
+
+    /// A blank line ends a table: rows after it are not counted, and many small tables are fine.
+    @Test func aBlankLineEndsATable() {
+        let table = "|" + String(repeating: "a|", count: 300) + "\n|" + String(repeating: "-|", count: 300) + "\n"
+        #expect(Self.hazard(table + "\n" + String(repeating: "x\n", count: 10_000)) == nil)
+        #expect(Self.hazard(String(repeating: "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n\n", count: 20_000)) == nil)
+    }
+
+    /// A table whose rows are written out is never one, however long.
+    @Test func aWrittenOutTableIsNoHazard() {
+        let row = "|" + String(repeating: " cell |", count: 50) + "\n"
+        let markdown = "|" + String(repeating: " h |", count: 50) + "\n|" + String(repeating: "---|", count: 50) + "\n"
+            + String(repeating: row, count: 5_000)
+        #expect(Self.hazard(markdown) == nil)
+    }
+
+    // MARK: Image openers
+
+    @Test func imageOpenersLeftOpenBeforeManyLinksAreAHazard() throws {
+        let markdown = "Intro\n\n" + String(repeating: "![[]()", count: 3_000) + "\n\nAfter"
+        let hazard = try #require(Self.hazard(markdown))
+        #expect(hazard.line == 3)
+        guard case .imageOpeners(let openers, let closers, let limit) = hazard.kind else {
+            Issue.record("\(hazard)")
+            return
+        }
+        #expect(openers == 3_000 && closers == 3_000)
+        #expect(limit == MarkdownHazard.bracketLimit(byteCount: 3_000 * 6 + 1))
+        #expect(hazard.description.contains("3000 image openers"))
+    }
+
+    /// The bound is a paragraph's: the same openers in paragraphs of their own are fine, and so is a
+    /// paragraph of a thousand closed images.
+    @Test func imagesInTheirOwnParagraphsOrClosedAreNoHazard() {
+        #expect(Self.hazard(String(repeating: "![[]()\n\n", count: 20_000)) == nil)
+        #expect(Self.hazard(String(repeating: "![icon](https://example.com/i.png) ", count: 1_000)) == nil)
+    }
+
+    // MARK: Ordinary Markdown
+
+    @Test func markdownWithoutPipesOrImageOpenersIsReadOnlyForThem() {
+        #expect(Self.hazard("") == nil)
+        #expect(Self.hazard("# Title\n\nText with [a link](x) and ! marks!\n\n- a\n- b\n") == nil)
+        #expect(Self.hazard(String(repeating: "word ", count: 100_000)) == nil)
+        #expect(Self.hazard("!") == nil)
+        #expect(Self.hazard("![an image](x.png) and | a pipe") == nil)
+    }
+}
