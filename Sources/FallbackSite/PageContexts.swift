@@ -1024,13 +1024,15 @@ struct HistoryPage: TemplateContext {
 
     var snapshotCount: Int
     var snapshots: [SnapshotRow]
+    /// The first `SiteModel.listedFindingLimit` history findings, and how many more there are.
     var findings: [HistoryFindingRow]
+    var moreFindings: Int
     var hasFindings: Bool
     var chart: TrustedHTML
 
     static let fields: TemplateFields<Self> = [
         .init("snapshotCount", \.snapshotCount), .init("snapshots", \.snapshots), .init("findings", \.findings),
-        .init("hasFindings", \.hasFindings), .init("chart", \.chart),
+        .init("moreFindings", \.moreFindings), .init("hasFindings", \.hasFindings), .init("chart", \.chart),
     ]
 }
 

@@ -421,14 +421,17 @@ extension SiteModel {
                 summary: record.changes.summary, rejected: record.rejection != nil, current: record.stamp.index == timeline.currentIndex,
                 path: walkPath(record.stamp.index, root: root, pair: false), changesPath: walkPath(record.stamp.index, root: root, pair: true))
         }
-        let findings = zip(timeline.findings, FindingPermalink.ids(for: timeline.findings.map(\.finding), memo: permalinks)).map { item, id in
+        // The first few: a long series of releases can have a finding for every placement of each.
+        let listed = timeline.findings.prefix(SiteModel.listedFindingLimit)
+        let findings = zip(listed, FindingPermalink.ids(for: listed.map(\.finding), memo: permalinks)).map { item, id in
             HistoryPage.HistoryFindingRow(
                 id: id, rule: item.finding.ruleId.rawValue, rulePath: SiteModel.rulePath(item.finding.ruleId).map { root + $0 }, severity: item.finding.severity.rawValue, message: item.finding.message,
                 snapshot: item.snapshot.name, placement: item.finding.placementKey.map { SiteModel.name($0) }, line: item.finding.line,
                 column: item.finding.column, pointer: shortenedPointers.shortened(item.finding.jsonPointer))
         }
         return HistoryPage(
-            snapshotCount: timeline.snapshots.count, snapshots: snapshots, findings: findings, hasFindings: !findings.isEmpty,
+            snapshotCount: timeline.snapshots.count, snapshots: snapshots, findings: findings,
+            moreFindings: max(0, timeline.findings.count - SiteModel.listedFindingLimit), hasFindings: !findings.isEmpty,
             chart: values.html(
                 HistoryChart.svg(
                     for: timeline.snapshots, labels: timeline.snapshots.map { SeriesWalk.label($0.stamp) },

@@ -53,6 +53,24 @@ struct HistoryWalkTests {
 
     // MARK: Pages
 
+    /// A long series can have a history finding for every placement of every release: the history
+    /// page lists the first 500 and counts the rest (the whole list made a long series' page pass
+    /// its render budget and fail the build).
+    @Test func theHistoryPageListsTheFirstFindingsAndCountsTheRest() throws {
+        let releases = (0..<3).map { release in
+            (name: "r\(release).json", text: Self.snapshot((0..<300).map { index in
+                (key: "p\(index)", entry: #"{"placement":{"identifier":"p\#(index)","revision":1},"paywall":{"id":"pw","identifier":"pw","name":"v\#(release)","configFormatVersion":1}}"#)
+            }))
+        }
+        let (model, files) = try Self.build(Snapshots(snapshots: releases))
+        let timeline = try #require(model.timeline)
+        #expect(timeline.findings.count == 600)
+        #expect(timeline.findings.allSatisfy { $0.finding.ruleId.rawValue == "content-changed-same-revision" })
+        let page = try #require(files["history.html"])
+        #expect(page.components(separatedBy: "<li class=\"finding ").count - 1 == SiteModel.listedFindingLimit)
+        #expect(page.contains("… and 100 more: <code>fallback-site history</code> lists them all."))
+    }
+
     @Test func eachSnapshotOfTheExamplesHasAPageWithItsOwnVerdict() throws {
         let (model, files) = try Self.examplesSite()
         let walk = try #require(model.walk)
