@@ -230,6 +230,34 @@ struct JUnitFormatTests {
         #expect(suite["failures"] == "1")
     }
 
+    /// Findings of placements the file does not list (a diff's changes) are grouped a run at a
+    /// time: each (placement, rule) is one case, in the order of its first finding, with every
+    /// finding of it however they are interleaved, and keys are told apart by their bytes.
+    @Test func findingsOfUnlistedPlacementsAreOneCaseEachInOrderOfTheirFirst() throws {
+        let long = String(repeating: "k", count: 100_000)
+        let keys = ["a", "a", "b", "a", long, long, "caf\u{E9}", "cafe\u{301}", long, "b"]
+        let findings = keys.enumerated().map { index, key in
+            Finding(ruleId: "serves-nothing", severity: .error, message: "m\(index)", placementKey: key, pointer: "/placements/x", line: index + 1, column: 2)
+        }
+        let file = CheckReport.File(path: "f.json", status: .loaded(verdict: "v"), findings: findings, placementKeys: [])
+        let report = CheckReport(
+            title: "t", tool: ReportTool(name: "t", version: "0"), files: [file], rules: CheckReport.rules(enabledBy: AuditConfiguration()),
+            failOn: .error)
+        let xml = JUnitReport.render(report)
+        let summary = XMLSummary.parse(xml)
+        #expect(summary.error == nil)
+        let names = try #require(summary.attributes["testcase"]).compactMap { $0["name"] }.filter { $0.hasSuffix("/serves-nothing") }
+        #expect(names == ["a", "b", long, "caf\u{E9}", "cafe\u{301}"].map { "\($0)/serves-nothing" })
+        // Each case holds its findings: a's three, b's two, the long key's three, in file order.
+        for (key, messages) in [("a", ["m0", "m1", "m3"]), ("b", ["m2", "m9"]), (long, ["m4", "m5", "m8"])] {
+            let start = try #require(xml.range(of: "name=\"\(key)/serves-nothing\""))
+            let end = xml.range(of: "</testcase>", range: start.upperBound..<xml.endIndex)?.lowerBound ?? xml.endIndex
+            let body = String(xml[start.upperBound..<end])
+            #expect(messages.allSatisfy { body.contains("\($0)") }, "\(key.prefix(10)): \(body.prefix(300))")
+            #expect(keys.indices.filter { !messages.contains("m\($0)") }.allSatisfy { !body.contains("m\($0)\n") && !body.contains("m\($0)<") })
+        }
+    }
+
     @Test func hostileKeysAndMessagesStayWellFormed() throws {
         let report = syntheticReport(messages: hostileTexts, keys: hostileTexts)
         let xml = XMLSummary.parse(JUnitReport.render(report))
