@@ -327,6 +327,10 @@ public struct DiffReport: FormattedReport {
     /// Counts, both snapshots, a table per class (info folded away), then the re-bucketing.
     public func markdown() -> String {
         let escape = MarkdownEscaping.inline
+        // Placement keys, ids, paths and messages are cut as the check's Markdown cuts them: a key
+        // can be a megabyte, and each row names one.
+        let key = { (text: String) in escape(MarkdownEscaping.truncated(text, to: MarkdownReport.keyLimit)) }
+        let message = { (text: String) in escape(MarkdownEscaping.truncated(text, to: MarkdownReport.messageLimit)) }
         var lines = ["## Fallback snapshot diff", ""]
         lines.append(
             ChangeClass.allCases.map { changeClass in
@@ -336,11 +340,17 @@ public struct DiffReport: FormattedReport {
         lines += ["", "| | snapshot | loader | generated |", "| --- | --- | --- | --- |"]
         for (label, path, snapshot) in sides {
             let verdict = snapshot.rejection.map { "\(snapshot.verdict): \($0)" } ?? snapshot.verdict
-            lines.append("| \(label) | \(escape(path)) | \(escape(verdict)) | \(escape(snapshot.generatedAtDate ?? "")) |")
+            lines.append(
+                "| \(label) | \(escape(MarkdownEscaping.truncated(path, to: MarkdownReport.pathLimit))) | \(message(verdict)) | "
+                    + "\(escape(snapshot.generatedAtDate ?? "")) |")
         }
         if diff.changes.isEmpty {
             lines += ["", "No changes."]
         }
+        // The rows stay within the check's Markdown limit, breaking first: what does not fit is
+        // counted with the rest.
+        var used = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        let budget = MarkdownReport.defaultByteLimit - MarkdownReport.reserve
         for changeClass in ChangeClass.allCases {
             let changes = diff.changes(changeClass)
             guard !changes.isEmpty else { continue }
@@ -352,21 +362,24 @@ public struct DiffReport: FormattedReport {
                 lines += ["### \(heading)", ""]
             }
             lines += ["| placement | kind | change | old | new |", "| --- | --- | --- | --- | --- |"]
+            used += MarkdownReport.sectionOverhead
+            var shown = 0
             for change in changes.prefix(Self.markdownRowLimit) {
                 // A copy change shows each locale's whole text, the words that differ marked.
                 let copy = change.copy.flatMap { $0.changedLocales.isEmpty ? nil : $0 }
                 let cells = [
-                    change.placementKey.map(escape) ?? "*file*", change.kind.rawValue, escape(change.message),
-                    copy.map { CopyChangeText.markdown($0, new: false).joined(separator: "<br>") } ?? escape(change.oldValue ?? ""),
-                    copy.map { CopyChangeText.markdown($0, new: true).joined(separator: "<br>") } ?? escape(change.newValue ?? ""),
+                    change.placementKey.map(key) ?? "*file*", change.kind.rawValue, message(change.message),
+                    copy.map { CopyChangeText.markdown($0, new: false).joined(separator: "<br>") } ?? message(change.oldValue ?? ""),
+                    copy.map { CopyChangeText.markdown($0, new: true).joined(separator: "<br>") } ?? message(change.newValue ?? ""),
                 ]
-                lines.append("| " + cells.joined(separator: " | ") + " |")
+                let row = "| " + cells.joined(separator: " | ") + " |"
+                guard used + row.utf8.count + 1 <= budget else { break }
+                used += row.utf8.count + 1
+                lines.append(row)
+                shown += 1
             }
-            if changes.count > Self.markdownRowLimit {
-                lines += [
-                    "",
-                    "\(changes.count - Self.markdownRowLimit) more \(changeClass.rawValue) changes not shown; `--format json` lists them all.",
-                ]
+            if changes.count > shown {
+                lines += ["", "\(changes.count - shown) more \(changeClass.rawValue) changes not shown; `--format json` lists them all."]
             }
             if changeClass == .info {
                 lines += ["", "</details>"]
@@ -374,11 +387,20 @@ public struct DiffReport: FormattedReport {
         }
         if !diff.rebucketing.isEmpty {
             lines += ["", "### Re-bucketing", "", "| placement | experiment | split | moved | moves |", "| --- | --- | --- | --- | --- |"]
+            used += MarkdownReport.sectionOverhead
+            var shown = 0
             for item in diff.rebucketing {
                 let moved = "\(item.movedBuckets) of \(Bucketing.bucketCount) buckets (\(item.movedPercent) of subscribers)"
                 let moves = item.moves.map(Self.moveText).joined(separator: "; ")
-                let cells = [item.placementKey, item.experimentId, item.splitText, moved, moves].map(escape)
-                lines.append("| " + cells.joined(separator: " | ") + " |")
+                let cells = [key(item.placementKey), key(item.experimentId), message(item.splitText), escape(moved), message(moves)]
+                let row = "| " + cells.joined(separator: " | ") + " |"
+                guard used + row.utf8.count + 1 <= budget else { break }
+                used += row.utf8.count + 1
+                lines.append(row)
+                shown += 1
+            }
+            if diff.rebucketing.count > shown {
+                lines += ["", "\(diff.rebucketing.count - shown) more re-bucketed experiments not shown; `--format json` lists them all."]
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -105,6 +105,55 @@ import Testing
         }
     }
 
+    /// One placement keyed `key` whose funnel, between the two snapshots, loses the paywall its
+    /// `count` paywall pages show (breaking), gains `count` pages (notable) and changes every old
+    /// page's title to `title` (info): three classes of `count` changes under one key.
+    static func threeClasses(key: String, count: Int, title: @escaping (Int) -> String) -> (String, String) {
+        let side = { (isNew: Bool) -> String in
+            var pages = (0..<count).map { index in
+                let text = isNew ? title(index) : "Old \(index)"
+                return #"{"id":"p\#(index)","type":"paywall","paywallId":"a","title":"\#(text)"}"#
+            }
+            if isNew { pages += (0..<count).map { #"{"id":"n\#($0)","type":"welcome"}"# } }
+            let paywalls = isNew ? "" : #","paywalls":{"a":\#(Snap.paywall("a"))}"#
+            return #"{"formatVersion":1,"projectId":"p","placements":{"\#(key)":{"placement":{"identifier":"home","revision":1},"#
+                + #""funnel":{"id":"f","slug":"f","pages":[\#(pages.joined(separator: ","))]\#(paywalls)}}}}"#
+        }
+        return (side(false), side(true))
+    }
+
+    /// The Markdown names a long key by its first 199 characters and `…` in every row, and stays
+    /// within the check's Markdown limit (under GitHub's 1 MiB) however long the key: a 100 kB key
+    /// over 750 rows once made 75 MB.
+    @Test func theMarkdownCutsALongKeyAndStaysUnderItsLimit() throws {
+        let key = String(repeating: "k", count: 100_000)
+        let (old, new) = Self.threeClasses(key: key, count: 300) { "New \($0)" }
+        let diff = SnapshotDiff(old: FallbackFile(text: old), new: FallbackFile(text: new))
+        #expect([ChangeClass.breaking, .notable].map { diff.count($0) } == [300, 300] && diff.count(.info) >= 300)
+        let markdown = Self.report(old, new).markdown()
+        #expect(markdown.utf8.count <= MarkdownReport.defaultByteLimit)
+        #expect(!markdown.contains(String(repeating: "k", count: MarkdownReport.keyLimit)))
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| " + String(repeating: "k", count: MarkdownReport.keyLimit - 1) + "… |") }
+        #expect(rows.count == 3 * DiffReport.markdownRowLimit)
+        #expect(markdown.contains("50 more breaking changes not shown; `--format json` lists them all."))
+    }
+
+    /// Rows that do not fit the limit are counted with the rest, breaking ones kept first: here
+    /// each info row holds two texts of 20 kB.
+    @Test func rowsPastTheMarkdownLimitAreCountedBreakingFirst() throws {
+        let long = String(repeating: "word ", count: 4_000)
+        let (old, new) = Self.threeClasses(key: "home", count: 100) { "\(long)\($0)" }
+        let report = Self.report(old, new)
+        let markdown = report.markdown()
+        #expect(markdown.utf8.count <= MarkdownReport.defaultByteLimit)
+        #expect(!markdown.contains("more breaking changes not shown") && !markdown.contains("more notable changes not shown"))
+        let infoSection = try #require(markdown.components(separatedBy: "<summary>Info").last)
+        let shownInfo = infoSection.split(separator: "\n").count { $0.hasPrefix("| home |") }
+        let copyRows = infoSection.components(separatedBy: "| home | copy-changed |").count - 1
+        #expect(copyRows > 0 && copyRows < 100)
+        #expect(markdown.contains("\(report.diff.count(.info) - shownInfo) more info changes not shown; `--format json` lists them all."))
+    }
+
     /// The text report names a long key by its first 80 characters and `…`, on every change's line.
     @Test func theTextCutsALongKey() {
         let (old, new) = Self.pairs[0]
