@@ -1,6 +1,7 @@
 // Whole-process rows: `fallback-site check` beside a process that only runs `JSONDecoder`, and
 // `fallback-site build` at 1,000, 10,000 (and, with --large, 100,000) placements. They run the
 // release binary as a user does, so they measure what ships and survive changes to internal APIs.
+import FallbackAudit
 import Foundation
 
 /// A folder of the benchmark's own under the temporary folder, removed when the benchmark ends
@@ -209,6 +210,41 @@ func cpuCeiling(of ours: ChildRuns, against anchor: ChildRuns, goal: Double) -> 
         + "\(decimal(cpu / Double(cores), places: 3)) s, at most \(decimal(ceiling, places: 2))× by wall time; \(reach)"
 }
 
+/// What `ours` can be at best once its start and its read of the file are counted whole: `start`,
+/// a process that starts and reads the file as `check` does and exits, takes its best wall time
+/// however many cores there are (the read is already spread over them, as far as the kernel lets
+/// it), and only the rest of `ours`' CPU time is shared over the cores.
+func startAndReadCeiling(of ours: ChildRuns, start: ChildRuns, against anchor: ChildRuns, goal: Double) -> String {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cpu = ours.best.userSeconds + ours.best.systemSeconds
+    let startCPU = start.best.userSeconds + start.best.systemSeconds
+    let rest = max(cpu - startCPU, 0)
+    let floor = start.best.seconds + rest / Double(cores)
+    let ceiling = ratio(anchor.best.seconds, floor)
+    let allowed = max(anchor.best.seconds / goal - start.best.seconds, 0) * Double(cores)
+    let reach = ceiling >= goal
+        ? "the goal is within reach by parallelism alone"
+        : "the goal needs the rest at most \(decimal(allowed, places: 3)) s of CPU time"
+    return "  start and read (a process that only reads the file as check does): best \(decimal(start.best.seconds, places: 3)) s wall, "
+        + "\(decimal(startCPU, places: 3)) s CPU; with the rest of check's CPU time (\(decimal(rest, places: 3)) s) shared perfectly, "
+        + "at least \(decimal(floor, places: 3)) s, at most \(decimal(ceiling, places: 2))× by wall time; \(reach)"
+}
+
+/// The child mode of this binary that stands for what `check` does before it parses: starts, reads
+/// the file with `RegularFile.read` (in pieces on the cores, as `check` does) and exits; exits 1 if it cannot.
+func runReadChild(path: String) -> Never {
+    do {
+        let bytes = try RegularFile.read(path)
+        exit(bytes.isEmpty ? 1 : 0)
+    } catch {
+        FileHandle.standardError.write(Data("read child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// The argument that runs this binary as the read-only child.
+let readChildFlag = "--read-child"
+
 /// The child mode of this binary that the whole-process `check` is compared with: reads the file and
 /// decodes it with `JSONDecoder` into `MinimalFile`, as a team's own small tool would; exits 1 if it cannot.
 func runDecodeChild(path: String) -> Never {
@@ -236,8 +272,10 @@ func measureWholeProcessCheck(bytes: [UInt8], placements: Int, runs: Int, idleSe
     let folder = try BenchFolder("check")
     let path = folder.file("sample.json")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    let measured = try measureAlternated([site.check([path]), ChildCommand(BenchBinaries.bench, [decodeChildFlag, path])], runs: runs)
-    let (check, decode) = (measured[0], measured[1])
+    let measured = try measureAlternated(
+        [site.check([path]), ChildCommand(BenchBinaries.bench, [decodeChildFlag, path]), ChildCommand(BenchBinaries.bench, [readChildFlag, path])],
+        runs: runs)
+    let (check, decode, read) = (measured[0], measured[1], measured[2])
     let speedUp = RunComparison(check, decode, speed: true, alternated: true)
     print("")
     print("whole processes, \(runs) rounds of one run each, alternated (wall time from spawn to exit, user and system CPU time; "
@@ -246,6 +284,7 @@ func measureWholeProcessCheck(bytes: [UInt8], placements: Int, runs: Int, idleSe
     print("JSONDecoder process (MinimalFile)      \(decode.summary)")
     print("whole-process check vs JSONDecoder, speed-up: \(speedUp.summary) (goal ≥ 3×)")
     print(cpuCeiling(of: check, against: decode, goal: 3))
+    print(startAndReadCeiling(of: check, start: read, against: decode, goal: 3))
     if idleSeconds > 0 {
         try measureFirstRuns(check: site.check([path]), decode: ChildCommand(BenchBinaries.bench, [decodeChildFlag, path]), runs: runs, idleSeconds: idleSeconds)
     }

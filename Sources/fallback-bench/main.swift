@@ -157,6 +157,10 @@ if let index = CommandLine.arguments.firstIndex(of: measureChildFlag) {
 if let index = CommandLine.arguments.firstIndex(of: decodeChildFlag), index + 1 < CommandLine.arguments.count {
     runDecodeChild(path: CommandLine.arguments[index + 1])
 }
+// What the whole-process `check` cannot share among cores: starting and reading the file, as check reads it.
+if let index = CommandLine.arguments.firstIndex(of: readChildFlag), index + 1 < CommandLine.arguments.count {
+    runReadChild(path: CommandLine.arguments[index + 1])
+}
 switch BenchArguments.request(for: Array(CommandLine.arguments.dropFirst())) {
 case .run: break
 case .help:
