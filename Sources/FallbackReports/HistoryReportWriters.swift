@@ -74,12 +74,22 @@ public struct HistoryReport: FormattedReport {
                 .init("findings", counts(record.findingCounts)), .init("changes", .string(record.changes.summary)),
             ])
         }
+        // A revision names its first snapshot by its place in `snapshots`, its name, time and commit
+        // hash: the path and the commit's subject are in `snapshots` once, not copied into each of
+        // thousands of revisions (a 1 MB subject once made a gigabyte of JSON).
+        func seen(_ stamp: SnapshotStamp) -> JSONValue {
+            .object([
+                .init("index", integer(stamp.index)), .init("name", .string(stamp.name)),
+                .init(TopLevelField.generatedAt, stamp.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
+                .init("commit", stamp.commit.map { .object([.init("hash", .string($0.hash)), .init("date", .string($0.authorDate))]) } ?? nil),
+            ])
+        }
         let placements: [JSONValue] = timeline.placements.map { history in
             .object([
                 .init("key", .string(history.key)),
                 .init("revisions", .array(history.revisions.map { revision in
                     .object([
-                        .init(Placement.Field.revision, revision.revisionText.map { .string($0) } ?? nil), .init("firstSeen", stamp(revision.firstSeen)),
+                        .init(Placement.Field.revision, revision.revisionText.map { .string($0) } ?? nil), .init("firstSeen", seen(revision.firstSeen)),
                         .init("removed", .bool(revision.isRemoved)), .init("summary", .string(revision.summary)),
                     ])
                 })),

@@ -59,6 +59,40 @@ struct HistoryCommandTests {
         let spring = try #require(placements.first { $0["key"] as? String == "spring_sale" })
         #expect((spring["revisions"] as? [[String: Any]])?.compactMap { $0["revision"] as? String } == ["1", "2"])
         #expect((report["summary"] as? [String: Int])?["infos"] == 5)
+        // A revision's first snapshot is named by its place in `snapshots`, with its name and
+        // time; the path is there, once.
+        let snapshots = try #require(report["snapshots"] as? [[String: Any]]).compactMap { $0["snapshot"] as? [String: Any] }
+        for revision in try #require(spring["revisions"] as? [[String: Any]]) {
+            let seen = try #require(revision["firstSeen"] as? [String: Any])
+            let index = try #require(seen["index"] as? Int)
+            #expect(seen["name"] as? String == snapshots[index]["name"] as? String)
+            #expect(seen["generatedAt"] as? Int == snapshots[index]["generatedAt"] as? Int)
+            #expect(seen["path"] == nil && (snapshots[index]["path"] as? String)?.hasSuffix(".json") == true)
+        }
+    }
+
+    /// A commit's subject is in `snapshots` once, not in every revision it first shows: a long
+    /// subject over many placements made the JSON their product.
+    @Test func aCommitsSubjectIsWrittenOnceInJSON() throws {
+        try withInputTestFolder { repository in
+            func git(_ arguments: String...) throws { try runGit(arguments, in: repository) }
+            try git("init", "-q")
+            try git("config", "user.email", "ci@example.com")
+            try git("config", "user.name", "CI")
+            let placements = (0..<50).map { #""p\#($0)":{"placement":{"identifier":"p\#($0)","revision":1}}"# }.joined(separator: ",")
+            try Data(#"{"formatVersion":1,"placements":{\#(placements)}}"#.utf8).write(to: URL(fileURLWithPath: repository + "/rovenue-fallback.json"))
+            let subject = "Release " + String(repeating: "s", count: 10_000)
+            try git("add", "rovenue-fallback.json")
+            try git("commit", "-q", "-m", subject)
+            let result = runWithDiskReads(["history", "--git-history", repository + "/rovenue-fallback.json", "--format", "json"])
+            #expect(result.output.components(separatedBy: subject).count - 1 == 1)
+            let report = try jsonObject(result.output)
+            let placementList = try #require(report["placements"] as? [[String: Any]])
+            #expect(placementList.count == 50)
+            let seen = try #require((placementList.first?["revisions"] as? [[String: Any]])?.first?["firstSeen"] as? [String: Any])
+            #expect(seen["index"] as? Int == 0)
+            #expect((seen["commit"] as? [String: Any])?["subject"] == nil && (seen["commit"] as? [String: Any])?["hash"] is String)
+        }
     }
 
     @Test func oneFileIsATimelineOfOne() {
