@@ -218,14 +218,20 @@ struct DiffCommandTests {
         }
     }
 
-    static let hostile =
+    /// Markup of every kind, in two parts each shorter than the 200 characters the Markdown shows
+    /// of a placement key, and whole.
+    static let hostileHead =
         "x|y <script>alert(1)</script> [link](javascript:alert(1)) ![i](https://e.example/x.png) *em* _u_ **b** "
-        + "~~del~~ `code` <b>bold</b> &amp; &lt; \\|\\\\| www.evil.example https://evil.example/a <https://auto.example> mail@evil.example #1 "
+        + "~~del~~ `code` <b>bold</b> &amp; &lt; \\|\\\\| "
+    static let hostileTail = "www.evil.example https://evil.example/a <https://auto.example> mail@evil.example #1 "
         + "\n# heading\r\n| --- | --- |\n- item \u{7} end"
+    static let hostile = hostileHead + hostileTail
 
     @Test func markdownEscapesEverySnapshotString() throws {
-        let key = JSONValue.quoted(Self.hostile)
-        let alias = JSONValue.quoted(Self.hostile + " 2")
+        // Each key within the 200 characters docs/diff.md says a row shows.
+        #expect(Self.hostileHead.count < 200 && Self.hostileTail.count + 2 < 200)
+        let key = JSONValue.quoted(Self.hostileHead)
+        let alias = JSONValue.quoted(Self.hostileTail + " 2")
         let old = snapshot(#"\#(key):{"placement":{"identifier":\#(key),"revision":1},"paywall":\#(paywall("pw"))}"#)
         let new = snapshot(
             #"\#(key):{"placement":{"identifier":\#(key),"revision":2},"paywall":{"id":"pw","identifier":"pw","name":\#(key),"#
