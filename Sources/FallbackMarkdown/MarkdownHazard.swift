@@ -10,8 +10,9 @@ import Foundation
 ///   A header of n columns over n one-cell rows (about 6n bytes) makes n² cells: 90 MB of HTML from
 ///   18 KB at n = 3,000, and at n = 20,000 an allocation of gigabytes that cmark-gfm answers by
 ///   aborting the process.
-/// - **Image openers left open.** Each link that closes walks back over every `![` still open in
-///   its paragraph, so `![[]()` written n times takes time in n²: 27 s at n = 80,000 (480 KB).
+/// - **Image openers left open.** Each `]` that closes a bracket walks back over every `![` still
+///   open in its paragraph, so `![[]()` written n times takes time in n²: 27 s at n = 80,000
+///   (480 KB). The scan follows the brackets as cmark-gfm stacks them and adds up that walk.
 ///
 /// A site's Markdown is what its templates render; every value of a snapshot is a token in it, so
 /// only a template (a user's, from `--templates`) can write either. `hazard(in:)` bounds both by the
@@ -23,9 +24,10 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
     public enum Kind: Sendable, Hashable {
         /// Tables whose header's columns times their rows come to `cells`, past `limit`.
         case tableCells(columns: Int, rows: Int, cells: Int, limit: Int)
-        /// A paragraph (lines between blank lines) with `openers` image openers (`![`) and
-        /// `closers` closing brackets, whose product is past `limit`.
-        case imageOpeners(openers: Int, closers: Int, limit: Int)
+        /// A paragraph (lines between blank lines) whose closing brackets would walk back over
+        /// image openers (`![`) left open `walked` times in all, past `limit`; `openers` are still
+        /// open where the scan stopped.
+        case imageOpeners(openers: Int, walked: Int, limit: Int)
     }
 
     public let kind: Kind
@@ -38,9 +40,9 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
             "the Markdown it renders has, from line \(line), a table of \(columns) columns whose first \(rows) rows, with the tables "
                 + "before it, make \(cells) cells, more than the \(limit) its length allows (cmark-gfm fills each row up to the "
                 + "header's columns): write fewer columns, or each row's cells"
-        case .imageOpeners(let openers, let closers, let limit):
-            "the Markdown it renders has, in the paragraph from line \(line), \(openers) image openers (`![`) and \(closers) closing "
-                + "brackets: cmark-gfm's time grows with their product, \(openers * closers), more than the \(limit) the paragraph's "
+        case .imageOpeners(let openers, let walked, let limit):
+            "the Markdown it renders has, in the paragraph from line \(line), image openers (`![`) left open (\(openers) by then) "
+                + "that its closing brackets make cmark-gfm walk back over \(walked) times, more than the \(limit) the paragraph's "
                 + "length allows. Close each `![…](…)`, or put the images in paragraphs of their own"
         }
     }
@@ -48,8 +50,8 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
     /// Table cells allowed for Markdown of `byteCount` bytes: four per byte, and 65,536 more.
     public static func cellLimit(byteCount: Int) -> Int { 4 * byteCount + 65_536 }
 
-    /// Image openers times closing brackets allowed in a paragraph of `byteCount` bytes: 64 per
-    /// byte, and a million more.
+    /// Steps of the walk back over open image openers allowed in a paragraph of `byteCount` bytes:
+    /// 64 per byte, and a million more.
     public static func bracketLimit(byteCount: Int) -> Int { 64 * byteCount + 1_000_000 }
 
     /// The first hazard of the UTF-8 `markdown`, nil when it has none. Markdown without a `|` and
@@ -90,9 +92,11 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
         var tableLine = 0
         var inTable = false
 
-        // Paragraphs.
-        var openers = 0
-        var closers = 0
+        // Paragraphs: the brackets open, as cmark-gfm's stack holds them (true for `![`), how many
+        // of them are image openers, and the walk each `]` would take over those.
+        var brackets: [Bool] = []
+        var openImages = 0
+        var walked = 0
         var paragraphStart = -1
         var paragraphLine = 0
 
@@ -112,6 +116,11 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
                 if tables {
                     if blank {
                         inTable = false
+                    } else if inTable {
+                        // Any line, one that looks like a delimiter row too, is a row of the table,
+                        // filled up to its header's columns.
+                        tableRows += 1
+                        cells += tableColumns
                     } else if let columns = delimiterColumns(start, end) {
                         // The header line before it is a row too.
                         inTable = true
@@ -119,9 +128,6 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
                         tableRows = 1
                         tableLine = max(lineNumber - 1, 1)
                         cells += columns
-                    } else if inTable {
-                        tableRows += 1
-                        cells += tableColumns
                     }
                     if cells > cellLimit {
                         return MarkdownHazard(
@@ -144,36 +150,55 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
             return images ? endParagraph(at: markdown.count) : nil
         }
 
-        /// Ends the paragraph running to `end`: its hazard, if its brackets are past its bound.
+        /// Ends the paragraph running to `end`: its hazard, if its brackets' walk is past its bound.
         mutating func endParagraph(at end: Int) -> MarkdownHazard? {
             defer {
-                openers = 0
-                closers = 0
+                brackets.removeAll(keepingCapacity: true)
+                openImages = 0
+                walked = 0
                 paragraphStart = -1
             }
-            guard paragraphStart >= 0, openers > 0 else { return nil }
-            let limit = MarkdownHazard.bracketLimit(byteCount: end - paragraphStart)
-            let (product, overflow) = openers.multipliedReportingOverflow(by: closers)
-            guard overflow || product > limit else { return nil }
-            return MarkdownHazard(kind: .imageOpeners(openers: openers, closers: closers, limit: limit), line: paragraphLine)
+            guard paragraphStart >= 0 else { return nil }
+            return walkHazard(limit: MarkdownHazard.bracketLimit(byteCount: end - paragraphStart))
         }
 
+        /// The hazard of the paragraph so far, when its walk is past `limit`.
+        func walkHazard(limit: Int) -> MarkdownHazard? {
+            guard walked > limit else { return nil }
+            return MarkdownHazard(kind: .imageOpeners(openers: openImages, walked: walked, limit: limit), line: paragraphLine)
+        }
+
+        /// Follows the brackets of a paragraph's line as cmark-gfm's inline parser stacks them: `[`
+        /// and `![` open one, `]` closes the last, and then (when it makes a link) walks back over
+        /// every image opener still open below it. An escaped bracket (`\[`) opens none.
         mutating func countBrackets(_ start: Int, _ end: Int) {
             var offset = start
             while offset < end {
-                let byte = markdown[offset]
-                if byte == UInt8(ascii: "]") {
-                    closers += 1
-                } else if byte == UInt8(ascii: "!"), offset + 1 < end, markdown[offset + 1] == UInt8(ascii: "[") {
-                    openers += 1
+                switch markdown[offset] {
+                case UInt8(ascii: "\\"):
+                    offset += 1
+                case UInt8(ascii: "["):
+                    brackets.append(false)
+                case UInt8(ascii: "!") where offset + 1 < end && markdown[offset + 1] == UInt8(ascii: "["):
+                    brackets.append(true)
+                    openImages += 1
+                    offset += 1
+                case UInt8(ascii: "]"):
+                    if let image = brackets.popLast() {
+                        if image { openImages -= 1 }
+                        walked += openImages
+                    }
+                default:
+                    break
                 }
                 offset += 1
             }
         }
 
-        /// Only spaces and tabs (and cmark-gfm's other whitespace, vertical tab and form feed).
+        /// Only spaces and tabs, as cmark-gfm tells a blank line (a line of a vertical tab or a form
+        /// feed is a table's row, or a paragraph's line).
         func isBlank(_ start: Int, _ end: Int) -> Bool {
-            markdown[start..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }
+            markdown[start..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 }
         }
 
         /// The columns of a line that may be a table's delimiter row: after any block quote and

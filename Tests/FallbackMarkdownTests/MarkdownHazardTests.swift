@@ -55,14 +55,25 @@ struct MarkdownHazardTests {
         #expect(Self.hazard(past) != nil)
     }
 
-    /// Found in a block quote, a list item, with `\r\n` or `\r` line breaks, and without the outer pipes.
+    /// The same table in a list item (its lines indented under the marker).
+    static let listItemTable = "- |" + String(repeating: "a|", count: 400) + "\n  |" + String(repeating: "-|", count: 400) + "\n"
+        + String(repeating: "  x\n", count: 400)
+
+    /// Found in a block quote, in a list item, with `\r\n` or `\r` line breaks, without the outer
+    /// pipes, with rows of a vertical tab or a form feed (not blank lines to cmark-gfm) and with rows
+    /// that look like delimiter rows (rows of the table to cmark-gfm, not new tables). Each is a
+    /// table cmark-gfm fills, checked by rendering it.
     @Test(arguments: [
-        shortRows(columns: 400, rows: 400, prefix: "> "), shortRows(columns: 400, rows: 400, prefix: "- "),
-        shortRows(columns: 400, rows: 400, prefix: "1. "), shortRows(columns: 400, rows: 400, lineBreak: "\r\n"),
+        shortRows(columns: 400, rows: 400, prefix: "> "), listItemTable, shortRows(columns: 400, rows: 400, lineBreak: "\r\n"),
         shortRows(columns: 400, rows: 400, lineBreak: "\r"),
         String(repeating: "a|", count: 400) + "a\n" + String(repeating: "-|", count: 400) + "-\n" + String(repeating: "x\n", count: 400),
+        "|" + String(repeating: "a|", count: 400) + "\n|" + String(repeating: "-|", count: 400) + "\n" + String(repeating: "\u{0B}\n", count: 400),
+        "|" + String(repeating: "a|", count: 400) + "\n|" + String(repeating: "-|", count: 400) + "\n" + String(repeating: "\u{0C}\n", count: 400),
+        "|" + String(repeating: "a|", count: 400) + "\n|" + String(repeating: "-|", count: 400) + "\n" + String(repeating: "-|\n", count: 400),
     ])
     func aTableIsFoundHoweverItIsWritten(markdown: String) throws {
+        let cells = Markdown.html(from: markdown).components(separatedBy: "</td>").count - 1
+        #expect(cells >= 400 * 399, "cmark-gfm fills this table")
         let hazard = try #require(Self.hazard(markdown))
         #expect(hazard.line == 1)
         #expect(Self.hazard(markdown.replacingOccurrences(of: "|-", with: "|x")) == nil, "not a delimiter row, no table")
@@ -89,20 +100,31 @@ struct MarkdownHazardTests {
         let markdown = "Intro\n\n" + String(repeating: "![[]()", count: 3_000) + "\n\nAfter"
         let hazard = try #require(Self.hazard(markdown))
         #expect(hazard.line == 3)
-        guard case .imageOpeners(let openers, let closers, let limit) = hazard.kind else {
+        guard case .imageOpeners(let openers, let walked, let limit) = hazard.kind else {
             Issue.record("\(hazard)")
             return
         }
-        #expect(openers == 3_000 && closers == 3_000)
+        // The k-th link walks back over the k image openers open by then.
+        #expect(openers == 3_000 && walked == 3_000 * 3_001 / 2)
         #expect(limit == MarkdownHazard.bracketLimit(byteCount: 3_000 * 6 + 1))
-        #expect(hazard.description.contains("3000 image openers"))
+        #expect(hazard.description.contains("walk back over 4501500 times"))
     }
 
-    /// The bound is a paragraph's: the same openers in paragraphs of their own are fine, and so is a
-    /// paragraph of a thousand closed images.
+    /// A line of a vertical tab does not end the paragraph for cmark-gfm, nor for the scan.
+    @Test func aParagraphGoesOnOverLinesOfAVerticalTab() {
+        let runs = Array(repeating: String(repeating: "![[]()", count: 700), count: 10)
+        #expect(Self.hazard(runs.joined(separator: "\n\u{0B}\n")) != nil)
+        #expect(Self.hazard(runs.joined(separator: "\n\n")) == nil)
+    }
+
+    /// The walk is over image openers left open: the same openers in paragraphs of their own are
+    /// fine, and so are thousands of closed images in one paragraph, on one line or one a line,
+    /// and escaped brackets.
     @Test func imagesInTheirOwnParagraphsOrClosedAreNoHazard() {
         #expect(Self.hazard(String(repeating: "![[]()\n\n", count: 20_000)) == nil)
-        #expect(Self.hazard(String(repeating: "![icon](https://example.com/i.png) ", count: 1_000)) == nil)
+        #expect(Self.hazard(String(repeating: "![icon](https://example.com/i.png) ", count: 5_000)) == nil)
+        #expect(Self.hazard(String(repeating: "![i](a.png)\n", count: 5_000)) == nil)
+        #expect(Self.hazard(String(repeating: "!\\[[]()", count: 5_000)) == nil)
     }
 
     // MARK: Ordinary Markdown
