@@ -288,8 +288,8 @@ struct PrettyJSONWriter {
     /// `estimatedBytes` guesses an item's text (its strings' bytes are enough): a wave is at most
     /// `elementBatchSize × elementBatchesAtOnce` items, and stops early at the item that takes its
     /// estimate past `elementWaveBytes`, so what the writer holds stays near that, however long
-    /// the items' strings. An item estimated past `elementWaveBytes` by itself is written on this
-    /// writer, its text handed on as it is made.
+    /// the items' strings. An item estimated past `elementWaveBytes` by itself ends the wave before
+    /// it and is written on this writer, its text handed on as it is made.
     mutating func elements<Element: Sendable>(
         _ items: [Element], estimatedBytes: (Element) -> Int, _ write: @Sendable (inout PrettyJSONWriter, Element) -> Void
     ) {
@@ -302,7 +302,10 @@ struct PrettyJSONWriter {
             while wave < min(items.count - done, Self.elementBatchSize * Self.elementBatchesAtOnce),
                 wave == 0 || estimate < Self.elementWaveBytes
             {
-                estimate += estimatedBytes(items[done + wave])
+                let itemEstimate = estimatedBytes(items[done + wave])
+                // An item past a wave's bytes by itself ends the wave before it, to be written alone.
+                if wave > 0, itemEstimate >= Self.elementWaveBytes { break }
+                estimate += itemEstimate
                 wave += 1
             }
             let first = done

@@ -246,6 +246,39 @@ struct CheckJSONWriterTests {
         #expect(first.map { $0 < 200 } == true, "first chunk after \(first.map(String.init) ?? "no") strings of 1,000")
     }
 
+    /// The same for a large item after small ones: it ends their wave and is written alone.
+    @Test func aLargeItemAfterSmallOnesIsHandedOnWhileItIsWritten() {
+        final class Progress: @unchecked Sendable {
+            let lock = NSLock()
+            var strings = 0
+            var stringsAtFirstChunk: Int?
+        }
+        let progress = Progress()
+        let sink = ReportSink(chunkSize: 1_000) { _ in
+            progress.lock.withLock { progress.stringsAtFirstChunk = progress.stringsAtFirstChunk ?? progress.strings }
+        }
+        var writer = PrettyJSONWriter(output: sink)
+        writer.beginArray()
+        let items = ["small", "small", "huge"]
+        writer.elements(items, estimatedBytes: { $0 == "huge" ? PrettyJSONWriter.elementWaveBytes : 10 }) { writer, text in
+            guard text == "huge" else {
+                writer.string(text)
+                return
+            }
+            writer.beginArray()
+            for index in 0..<1_000 {
+                progress.lock.withLock { progress.strings += 1 }
+                writer.string(text + "\(index)")
+            }
+            writer.end()
+        }
+        writer.end()
+        writer.finish()
+        sink.finish()
+        let first = progress.lock.withLock { progress.stringsAtFirstChunk }
+        #expect(first.map { $0 < 200 } == true, "first chunk after \(first.map(String.init) ?? "no") strings of 1,000")
+    }
+
     /// A snapshot whose keys and texts are hostile, so findings carry them in messages, keys and pointers.
     static func hostileSnapshot() -> String {
         let entries = texts.enumerated().map { index, text in
