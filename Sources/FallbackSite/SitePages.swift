@@ -421,8 +421,9 @@ extension SiteModel {
                 summary: record.changes.summary, rejected: record.rejection != nil, current: record.stamp.index == timeline.currentIndex,
                 path: walkPath(record.stamp.index, root: root, pair: false), changesPath: walkPath(record.stamp.index, root: root, pair: true))
         }
-        // The first few: a long series of releases can have a finding for every placement of each.
-        let listed = timeline.findings.prefix(SiteModel.listedFindingLimit)
+        // A few, the most severe first, in the timeline's order: a long series of releases can have
+        // an info for every placement of each, and an error after them is still listed.
+        let listed = Self.mostSevere(timeline.findings, limit: SiteModel.listedFindingLimit, severity: \.finding.severity)
         let findings = zip(listed, FindingPermalink.ids(for: listed.map(\.finding), memo: permalinks)).map { item, id in
             HistoryPage.HistoryFindingRow(
                 id: id, rule: item.finding.ruleId.rawValue, rulePath: SiteModel.rulePath(item.finding.ruleId).map { root + $0 }, severity: item.finding.severity.rawValue, message: item.finding.message,
@@ -437,6 +438,21 @@ extension SiteModel {
                     for: timeline.snapshots, labels: timeline.snapshots.map { SeriesWalk.label($0.stamp) },
                     paths: walk.map { walk in timeline.snapshots.indices.compactMap { walkPath($0, root: root, pair: false) } }
                         .flatMap { $0.count == timeline.snapshots.count ? $0 : nil })))
+    }
+
+    /// The first `limit` of `items` when taken errors first, then warnings, then infos, in their
+    /// own order.
+    static func mostSevere<Item>(_ items: [Item], limit: Int, severity: (Item) -> Severity) -> [Item] {
+        guard items.count > limit else { return items }
+        var left = limit
+        var kept = Set<Int>()
+        for level in Severity.allCases.sorted(by: >) where left > 0 {
+            for index in items.indices where left > 0 && severity(items[index]) == level {
+                kept.insert(index)
+                left -= 1
+            }
+        }
+        return items.indices.filter(kept.contains).map { items[$0] }
     }
 
     /// Snapshot `index`'s page, or (`pair`) the page of its changes since the snapshot before; nil
