@@ -73,7 +73,8 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
                 + "itself (or partials that include each other) more than once grows exponentially"
         case .renderTooLarge(let section?, let limit):
             "rendering would go past \(limit) in section \"\(section)\": sections nested over lists repeat their "
-                + "bodies for every combination of items"
+                + "bodies for every combination of items, and a name looked up through many open sections costs a step "
+                + "for every \(MustacheBudget.contextsPerStep) of them"
         case .renderTooLarge(nil, let limit):
             "rendering would go past \(limit)"
         }

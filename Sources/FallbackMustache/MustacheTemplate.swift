@@ -113,24 +113,27 @@ final class Name: Sendable {
 
     /// The value this name stands for with `contexts` as the context stack (innermost last): the
     /// first part is looked up in the innermost context that has it, each further part in the
-    /// value before it only; a miss anywhere is `null`.
-    func resolve(in contexts: [MustacheValue]) -> MustacheValue {
-        guard let first, let firstHash else { return contexts.last ?? .null }
+    /// value before it only; a miss anywhere is `null`. `looked` is the number of contexts the
+    /// first part was looked up in (all of them for a miss), which a render pays for past
+    /// `MustacheBudget.contextsPerStep`.
+    func resolve(in contexts: [MustacheValue]) -> (value: MustacheValue, looked: Int) {
+        guard let first, let firstHash else { return (contexts.last ?? .null, 1) }
         // The innermost context first: a plain loop, with no closure or lazy wrapper per lookup.
         var index = contexts.count - 1
         while index >= 0 {
             if let found = contexts[index].member(first, hash: firstHash) {
-                guard parts.count > 1 else { return found }
+                let looked = contexts.count - index
+                guard parts.count > 1 else { return (found, looked) }
                 var value = found
                 for part in 1..<parts.count {
-                    guard let next = value.member(parts[part], hash: hashes[part]) else { return .null }
+                    guard let next = value.member(parts[part], hash: hashes[part]) else { return (.null, looked) }
                     value = next
                 }
-                return value
+                return (value, looked)
             }
             index -= 1
         }
-        return .null
+        return (.null, contexts.count)
     }
 }
 
@@ -163,6 +166,21 @@ public struct MustacheBudget: Sendable, Hashable {
     /// Enough for any template over a context of a few megabytes; a runaway template stops within
     /// about a second.
     public static let standard = MustacheBudget(steps: 2_000_000, outputBytes: 16 << 20)
+
+    /// How many contexts a name's lookup passes through per step: a lookup that looks in more
+    /// costs a step more for each further `contextsPerStep` (`extraSteps(lookingIn:)`), counted
+    /// when the next step is (so a lookup by the last tag of a render is not refused). Real
+    /// templates open a few sections, so their lookups cost nothing more; but a name that misses
+    /// looks in every open context, and sections nested inside partials nested 64 deep open
+    /// about 16,000, so without this a page of a few kilobytes of template rendered for minutes
+    /// within its steps.
+    public static let contextsPerStep = 16
+
+    /// The steps a lookup in `contexts` contexts costs beyond the tag's own.
+    @inline(__always)
+    static func extraSteps(lookingIn contexts: Int) -> Int {
+        (contexts - 1) / contextsPerStep
+    }
 
     /// A budget that grows with the data a context was built from (`inputBytes`): work stays
     /// linear in the input however a template nests, and a page of a large snapshot (the

@@ -107,7 +107,7 @@ final class Program: @unchecked Sendable {
     /// `names[index].resolve(in: contexts)`, with the name read in place: from the array, each
     /// tag rendered retained and released it.
     @inline(__always)
-    func resolve(name index: Int, in contexts: [MustacheValue]) -> MustacheValue {
+    func resolve(name index: Int, in contexts: [MustacheValue]) -> (value: MustacheValue, looked: Int) {
         unretainedNames[index]._withUnsafeGuaranteedRef { $0.resolve(in: contexts) }
     }
 

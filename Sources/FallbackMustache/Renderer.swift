@@ -164,8 +164,12 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
         return frame.program.error(.renderTooLarge(section: section, limit: limit), at: op?.offset ?? 0)
     }
 
-    /// The value of `program`'s name `index`.
-    private func resolve(_ index: Int, of program: Program) -> MustacheValue {
-        program.resolve(name: index, in: contexts)
+    /// The value of `program`'s name `index`, its lookup paid for past `MustacheBudget.contextsPerStep`
+    /// contexts: counted here, checked with the next step (`count(in:)`).
+    @inline(__always)
+    private mutating func resolve(_ index: Int, of program: Program) -> MustacheValue {
+        let (value, looked) = program.resolve(name: index, in: contexts)
+        if looked > MustacheBudget.contextsPerStep { steps += MustacheBudget.extraSteps(lookingIn: looked) }
+        return value
     }
 }

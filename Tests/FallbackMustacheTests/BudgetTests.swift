@@ -179,3 +179,64 @@ struct ScaledBudgetTests {
         #expect(rendered.utf8.count == 3_000_000)
     }
 }
+
+/// A name that misses is looked up in every open context, and sections nested inside partials
+/// nested 64 deep open about 16,000: a 3 KB template over a 100 KB context rendered for over five
+/// minutes within its 2,000,000 steps. A lookup now costs a step more for each further 16 contexts
+/// it looks in (`MustacheBudget.contextsPerStep`), so work stays within a constant of the budget.
+@Suite("Rendering budget on lookups through nested sections")
+struct LookupBudgetTests {
+    /// `depth` sections over `a`, then `{{name}}`; each section pushes `a`'s value.
+    static func nested(_ depth: Int, _ name: String) throws -> MustacheTemplate {
+        try MustacheTemplate(
+            parsing: String(repeating: "{{#a}}", count: depth) + "{{\(name)}}" + String(repeating: "{{/a}}", count: depth), name: "deep.md")
+    }
+
+    /// `a` nested `depth` times with `x` at the bottom: every lookup finds its name in the
+    /// innermost context.
+    static func chain(_ depth: Int) -> MustacheValue {
+        var value: MustacheValue = ["x": "found"]
+        for _ in 0..<depth { value = .dictionary(["a": value, "x": "found"]) }
+        return value
+    }
+
+    /// The fewest steps `template` renders in over `context` (both renderers agree at every budget tried).
+    static func stepsNeeded(_ template: MustacheTemplate, _ context: MustacheValue) throws -> Int {
+        var (low, high) = (0, 1 << 20)
+        while low + 1 < high {
+            let middle = (low + high) / 2
+            let budget = MustacheBudget(steps: middle, outputBytes: 1 << 20)
+            FlatRendererTests.expectSame(template, context, budget: budget)
+            if (try? template.renderUTF8(context, budget: budget)) == nil { low = middle } else { high = middle }
+        }
+        return high
+    }
+
+    /// The same template costs its lookups' extra steps and nothing else: over a chain every
+    /// lookup finds its name at once; over `{"a": {}}` each `{{#a}}` at level k looks in all k
+    /// open contexts (the innermost value has no `a`), and `{{missing}}` in all depth + 1.
+    @Test(arguments: [1, 15, 16, 17, 40, 100, 250])
+    func aLookupCostsAStepForEachFurtherSixteenContexts(depth: Int) throws {
+        let found = try Self.stepsNeeded(Self.nested(depth, "x"), Self.chain(depth))
+        let missed = try Self.stepsNeeded(Self.nested(depth, "missing"), ["a": [:]])
+        var extra = (depth + 1 - 1) / 16
+        for level in 1...depth { extra += (level - 1) / 16 }
+        #expect(missed - found == extra)
+        if depth < 16 { #expect(missed == found) }
+    }
+
+    /// The attack's shape: a partial of 250 sections that includes itself inside them (64 deep),
+    /// then a loop whose body misses. Stopped by the budget, naming the section; the tree renderer
+    /// stops at the same step.
+    @Test func missesDeepInNestedPartialsStopWithinTheBudget() throws {
+        let body = String(repeating: "{{#a}}", count: 250) + "{{> p}}{{#items}}{{missing}}{{/items}}" + String(repeating: "{{/a}}", count: 250)
+        let partials = ["p": try MustacheTemplate(parsing: body, name: "p.md")]
+        let page = try MustacheTemplate(parsing: "{{> p}}", name: "page.md")
+        let context: MustacheValue = ["a": ["x": 1], "items": .list((0..<2_000).map { .int($0) })]
+        let budget = MustacheBudget(steps: 100_000, outputBytes: 1 << 20)
+        let error = try #require(throws: MustacheError.self) { try page.render(context, partials: partials, budget: budget) }
+        #expect(error.templateName == "p.md")
+        #expect(error.description.contains("rendering would go past 100000 steps"), "\(error)")
+        FlatRendererTests.expectSame(page, context, partials: partials, budget: budget)
+    }
+}

@@ -150,7 +150,11 @@ struct TreeRenderer<Partials: MustachePartialProvider> {
         throw frame.template.error(.renderTooLarge(section: section, limit: limit), at: frame.section?.offset ?? 0)
     }
 
-    private func resolve(_ name: Name) -> MustacheValue {
-        name.resolve(in: contexts)
+    /// The value of `name`, its lookup paid for as the flat renderer pays: a step more for each
+    /// `MustacheBudget.contextsPerStep` contexts past the first it looks in, checked with the next step.
+    private mutating func resolve(_ name: Name) -> MustacheValue {
+        let (value, looked) = name.resolve(in: contexts)
+        steps += MustacheBudget.extraSteps(lookingIn: looked)
+        return value
     }
 }
