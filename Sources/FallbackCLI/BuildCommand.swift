@@ -57,7 +57,7 @@ enum BuildCommand: Command {
         name: "baseline", valueName: "file", help: "The snapshot the Changes page compares against.",
         defaultDescription: "the one before the newest", completion: .file)
     static let gitHistory = TypedOption<String>(
-        name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository, oldest first.",
+        name: "git-history", valueName: "path", help: "Every version of a snapshot committed on HEAD's first-parent line (a merge is one), oldest first.",
         completion: .file)
     static let title = TypedOption<String>(name: "title", valueName: "title", help: "The site's title.", defaultDescription: "from the project id")
     static let templates = TypedOption<String>(

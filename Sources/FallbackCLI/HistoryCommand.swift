@@ -29,7 +29,7 @@ enum HistoryCommand: Command {
         ])
 
     static let gitHistory = TypedOption<String>(
-        name: "git-history", valueName: "path", help: "Every committed version of a snapshot in a git repository.", completion: .file)
+        name: "git-history", valueName: "path", help: "Every version of a snapshot committed on HEAD's first-parent line (a merge is one).", completion: .file)
     static let staleAfter = TypedOption<DayCount>(
         name: "stale-after", valueName: "days", help: "How old the newest snapshot may be.",
         defaultDescription: "the configuration's `staleAfterDays`, else \(DayCount.defaultStaleAfter)")

@@ -6,6 +6,13 @@ import Foundation
 /// command line: one `git log --follow` lists the commits, one `git cat-file --batch` reads every
 /// version.
 ///
+/// The commits are HEAD's first-parent line, what the branch itself went through: a merge is one
+/// version, the file as the merge left it (compared with its first parent), and the commits of a
+/// merged branch are not versions of their own. Listed with every merged branch, their commits came
+/// in date order among the branch's own (a placement raised on one branch and then on the other
+/// read as a revision going down), and the merge, which git lists without changes unless asked,
+/// was left out, so HEAD's own version was missing.
+///
 /// Renames are followed: each version is read under the name it had in its commit. A commit that
 /// deletes the file has no version and is left out. The history is untrusted input: the path is a
 /// literal name (never a glob or pathspec magic), git's output is read NUL-separated with fixed
@@ -57,8 +64,11 @@ public struct GitFileHistory: SnapshotSource {
             throw HistoryError.neverCommitted(path: path, repository: repository)
         }
         // `-z`: every field ends in NUL, paths are written as they are; `%s` cannot hold a NUL.
+        // `--first-parent -m`: the branch's own line, each merge with its change against its first
+        // parent (git before 2.31 shows a merge's changes only with `-m`).
         let log = try git.output([
-            "log", "--follow", "-z", "--raw", "--no-abbrev", "--no-color", "--no-show-signature", "--format=%H %aI %s",
+            "log", "--follow", "--first-parent", "-m", "-z", "--raw", "--no-abbrev", "--no-color", "--no-show-signature",
+            "--format=%H %aI %s",
             "--end-of-options", "HEAD", "--", path,
         ])
         let references = try Self.parseLog(log, following: followed)

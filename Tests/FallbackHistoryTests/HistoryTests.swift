@@ -295,6 +295,41 @@ struct HistorySourceTests {
         }
     }
 
+    /// Two branches raise different placements, and the merge takes both (a conflict on the one-line
+    /// file, resolved by hand). The versions are the first-parent line, merge included: before, the
+    /// merge was left out (HEAD's own version missing) and the other branch's commit came in date
+    /// order among the branch's, so "b" read as going from revision 2 down to 1.
+    @Test func gitHistoryIsTheFirstParentLineWithItsMerges() throws {
+        try withTemporaryFolder { folder in
+            try makeRepository(folder)
+            let file = (folder as NSString).appendingPathComponent("rovenue-fallback.json")
+            func commit(a: String, b: String, at seconds: Int, _ message: String, all: Bool = true) throws {
+                try Snap.file(paywallEntry("a", revision: a) + "," + paywallEntry("b", revision: b), generatedAt: "\(seconds)000")
+                    .write(toFile: file, atomically: true, encoding: .utf8)
+                try runGit(["add", "rovenue-fallback.json"], in: folder)
+                let date = ["GIT_COMMITTER_DATE": "\(seconds) +0000", "GIT_AUTHOR_DATE": "\(seconds) +0000"]
+                try runGit(["commit", "-q", "-m", message], in: folder, environment: date)
+            }
+            try commit(a: "1", b: "1", at: 1_764_000_000, "Base")
+            try runGit(["checkout", "-q", "-b", "side"], in: folder)
+            try commit(a: "1", b: "2", at: 1_764_100_000, "Side: b 2")
+            try runGit(["checkout", "-q", "main"], in: folder)
+            try commit(a: "2", b: "1", at: 1_764_200_000, "Main: a 2")
+            try runGit(["merge", "-q", "--no-ff", "-s", "ours", "--no-commit", "side"], in: folder)
+            try commit(a: "2", b: "2", at: 1_764_300_000, "Merge side")
+
+            let source = GitFileHistory(repository: folder, path: "rovenue-fallback.json")
+            #expect(try source.references().map { $0.commit?.subject } == ["Base", "Main: a 2", "Merge side"])
+            let timeline = try SnapshotSeries(source).timeline()
+            #expect(timeline.snapshots.map { $0.stamp.commit?.subject } == ["Base", "Main: a 2", "Merge side"])
+            #expect(timeline.currentIndex == 2)
+            #expect(timeline.snapshots[2].changes.revisionBumps == [.init(key: "b", from: 1, to: 2)])
+            #expect(!timeline.findings.contains { $0.finding.ruleId == "revision-regressed" })
+            let head = try runGit(["rev-parse", "HEAD:rovenue-fallback.json"], in: folder).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try source.references().last?.object == head)
+        }
+    }
+
     @Test func aFolderThatIsNotARepositoryIsAClearError() throws {
         try withTemporaryFolder { folder in
             #expect(throws: HistoryError.notAGitRepository(path: folder)) {
