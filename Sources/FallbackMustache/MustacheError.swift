@@ -13,6 +13,10 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
         case invalidDelimiters(String)
         /// A tag's name is empty, contains whitespace, or has an empty dotted part.
         case invalidName(String)
+        /// A tag's name is longer than `limit` bytes (`MustacheTemplate.maximumNameLength`).
+        case nameTooLong(limit: Int)
+        /// A set-delimiter tag's delimiter is longer than `limit` bytes (`MustacheTemplate.maximumDelimiterLength`).
+        case delimiterTooLong(limit: Int)
         /// A section opens inside `limit` open sections (`MustacheTemplate.maximumSectionDepth`).
         case sectionsNestedTooDeep(limit: Int)
         /// A `{{>name}}` tag would be the expansion past `limit` in one render
@@ -63,9 +67,14 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
         case .unclosedTag(let closingDelimiter):
             "tag is never closed with \"\(closingDelimiter)\""
         case .invalidDelimiters(let content):
-            "invalid delimiters \"\(content)\": expected two delimiters without whitespace or \"=\""
+            "invalid delimiters \"\(content.count > 80 ? content.prefix(80) + "…" : content)\": expected two delimiters without "
+                + "whitespace or \"=\""
         case .invalidName(let name):
             "invalid tag name \"\(name)\""
+        case .nameTooLong(let limit):
+            "tag name longer than \(limit) bytes"
+        case .delimiterTooLong(let limit):
+            "delimiter longer than \(limit) bytes"
         case .sectionsNestedTooDeep(let limit):
             "sections nested deeper than \(limit)"
         case .tooManyPartialExpansions(let name, let limit):

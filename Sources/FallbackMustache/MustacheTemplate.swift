@@ -16,6 +16,15 @@ public struct MustacheTemplate: Sendable {
     /// template is a tree that is freed recursively.
     public static let maximumSectionDepth = 256
 
+    /// How long a tag's name may be, in bytes; longer is a parse error (`MustacheError.Reason.nameTooLong`).
+    /// A name is looked up in each open context, and some contexts hash it whole each time.
+    public static let maximumNameLength = 1_024
+
+    /// How long a set-delimiter tag's delimiter may be, in bytes; longer is a parse error
+    /// (`MustacheError.Reason.delimiterTooLong`): each tag is found by comparing the delimiter at
+    /// each candidate byte, so a delimiter as long as the template made parsing quadratic.
+    public static let maximumDelimiterLength = 32
+
     /// The name given when parsing, used in errors.
     public let name: String
     /// The token tree, flattened into `program`; the tests' reference renderer (`TreeRenderer`) walks it.
@@ -103,26 +112,30 @@ final class Name: Sendable {
     /// `String` at every lookup.
     private let first: String?
     private let firstHash: MustacheKeys.Hash?
+    /// The first part's length in 64-byte units, at least 1: what looking it up in one context
+    /// costs (some contexts hash the whole name each time).
+    private let firstUnits: Int
 
     init(parts: [String]) {
         self.parts = parts
         hashes = parts.map(MustacheKeys.hash(of:))
         first = parts.first
         firstHash = hashes.first
+        firstUnits = max(1, ((parts.first?.utf8.count ?? 0) + 63) / 64)
     }
 
     /// The value this name stands for with `contexts` as the context stack (innermost last): the
     /// first part is looked up in the innermost context that has it, each further part in the
     /// value before it only; a miss anywhere is `null`. `looked` is the number of contexts the
-    /// first part was looked up in (all of them for a miss), which a render pays for past
-    /// `MustacheBudget.contextsPerStep`.
+    /// first part was looked up in (all of them for a miss), counted once per 64 bytes of the
+    /// part, which a render pays for past `MustacheBudget.contextsPerStep`.
     func resolve(in contexts: [MustacheValue]) -> (value: MustacheValue, looked: Int) {
         guard let first, let firstHash else { return (contexts.last ?? .null, 1) }
         // The innermost context first: a plain loop, with no closure or lazy wrapper per lookup.
         var index = contexts.count - 1
         while index >= 0 {
             if let found = contexts[index].member(first, hash: firstHash) {
-                let looked = contexts.count - index
+                let looked = (contexts.count - index) * firstUnits
                 guard parts.count > 1 else { return (found, looked) }
                 var value = found
                 for part in 1..<parts.count {
@@ -133,7 +146,7 @@ final class Name: Sendable {
             }
             index -= 1
         }
-        return (.null, contexts.count)
+        return (.null, contexts.count * firstUnits)
     }
 }
 
@@ -167,8 +180,9 @@ public struct MustacheBudget: Sendable, Hashable {
     /// about a second.
     public static let standard = MustacheBudget(steps: 2_000_000, outputBytes: 16 << 20)
 
-    /// How many contexts a name's lookup passes through per step: a lookup that looks in more
-    /// costs a step more for each further `contextsPerStep` (`extraSteps(lookingIn:)`), counted
+    /// How many contexts a name's lookup passes through per step (a name of up to 64 bytes; a
+    /// longer one counts each context once per 64 bytes, since some contexts hash it whole): a
+    /// lookup that looks in more costs a step more for each further `contextsPerStep` (`extraSteps(lookingIn:)`), counted
     /// when the next step is (so a lookup by the last tag of a render is not refused). Real
     /// templates open a few sections, so their lookups cost nothing more; but a name that misses
     /// looks in every open context, and sections nested inside partials nested 64 deep open
@@ -180,6 +194,19 @@ public struct MustacheBudget: Sendable, Hashable {
     @inline(__always)
     static func extraSteps(lookingIn contexts: Int) -> Int {
         (contexts - 1) / contextsPerStep
+    }
+
+    /// How many bytes of indentation a standalone partial's expansion copies per step: a partial
+    /// indented under others starts its lines with all their indentation, made anew at each
+    /// expansion, so one costs a step more for each further `indentationBytesPerStep` bytes
+    /// (`extraSteps(indenting:)`). A partial indented 100,000 spaces, expanded for each item of
+    /// a list with nothing written, took 45 s within its steps.
+    public static let indentationBytesPerStep = 64
+
+    /// The steps a partial expanded with `bytes` of indentation costs beyond its tag's own.
+    @inline(__always)
+    static func extraSteps(indenting bytes: Int) -> Int {
+        bytes / indentationBytesPerStep
     }
 
     /// A budget that grows with the data a context was built from (`inputBytes`): work stays

@@ -141,6 +141,9 @@ struct Parser {
             guard delimiters.count == 2, !delimiters.contains(where: { $0.contains("=") }) else {
                 throw error(.invalidDelimiters(content), at: tag.start)
             }
+            guard delimiters.allSatisfy({ $0.utf8.count <= MustacheTemplate.maximumDelimiterLength }) else {
+                throw error(.delimiterTooLong(limit: MustacheTemplate.maximumDelimiterLength), at: tag.start)
+            }
             opening = Array(delimiters[0].utf8)
             closing = Array(delimiters[1].utf8)
         case .variable(let escaped):
@@ -198,6 +201,9 @@ struct Parser {
         }
         while let last = content.last, isWhitespace(bytes[last]) {
             content = content.dropLast()
+        }
+        guard content.count <= MustacheTemplate.maximumNameLength else {
+            throw error(.nameTooLong(limit: MustacheTemplate.maximumNameLength), at: tag.start)
         }
         let name = string(content)
         guard !content.isEmpty, !content.contains(where: { isWhitespace(bytes[$0]) }) else {

@@ -138,6 +138,8 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
                     program: partial.program, next: 0, end: partial.program.ops.count,
                     indentation: tag.indentation.map { frame.indentation + $0 } ?? "", partialDepth: frame.partialDepth + 1,
                     section: nil, passes: 0, items: [], start: 0)
+                // Paid for with the next step, as a lookup is.
+                steps += MustacheBudget.extraSteps(indenting: inner.indentation.utf8.count)
                 enclosing.append(consume frame)
                 frame = inner
             }

@@ -225,6 +225,16 @@ struct LookupBudgetTests {
         if depth < 16 { #expect(missed == found) }
     }
 
+    /// A long name counts each context once per 64 bytes: a 200-byte name that misses at depth
+    /// `depth` looks in depth + 1 contexts four times over.
+    @Test(arguments: [3, 16, 40])
+    func aLongNameCountsEachContextOncePerSixtyFourBytes(depth: Int) throws {
+        let name = String(repeating: "m", count: 200)
+        let short = try Self.stepsNeeded(Self.nested(depth, "missing"), ["a": [:]])
+        let long = try Self.stepsNeeded(Self.nested(depth, name), ["a": [:]])
+        #expect(long - short == (4 * (depth + 1) - 1) / 16 - depth / 16)
+    }
+
     /// The attack's shape: a partial of 250 sections that includes itself inside them (64 deep),
     /// then a loop whose body misses. Stopped by the budget, naming the section; the tree renderer
     /// stops at the same step.
@@ -238,5 +248,36 @@ struct LookupBudgetTests {
         #expect(error.templateName == "p.md")
         #expect(error.description.contains("rendering would go past 100000 steps"), "\(error)")
         FlatRendererTests.expectSame(page, context, partials: partials, budget: budget)
+    }
+
+    /// A partial indented `width` spaces, expanded once per item with nothing written: each
+    /// expansion costs a step more for each 64 bytes of indentation.
+    @Test(arguments: [0, 63, 64, 1_000, 100_000])
+    func anIndentedPartialCostsAStepPerSixtyFourBytes(width: Int) throws {
+        let partials = ["e": try MustacheTemplate(parsing: "", name: "e.md")]
+        let page = try MustacheTemplate(parsing: "{{#l}}\n" + String(repeating: " ", count: width) + "{{> e}}\n{{/l}}\n", name: "page.md")
+        let items: MustacheValue = ["l": .list((0..<10).map { .int($0) })]
+        let plain = try MustacheTemplate(parsing: "{{#l}}\n{{> e}}\n{{/l}}\n", name: "page.md")
+        func needed(_ template: MustacheTemplate) -> Int {
+            var (low, high) = (0, 1 << 24)
+            while low + 1 < high {
+                let middle = (low + high) / 2
+                let budget = MustacheBudget(steps: middle, outputBytes: 1 << 20)
+                FlatRendererTests.expectSame(template, items, partials: partials, budget: budget)
+                if (try? template.renderUTF8(items, partials: partials, budget: budget)) == nil { low = middle } else { high = middle }
+            }
+            return high
+        }
+        #expect(needed(page) - needed(plain) == 10 * (width / 64))
+    }
+
+    /// Names and delimiters at their limits parse and render; one byte more is an error at the tag.
+    @Test func namesAndDelimitersAtTheirLimitsParse() throws {
+        let name = String(repeating: "n", count: MustacheTemplate.maximumNameLength)
+        #expect(try MustacheTemplate(parsing: "{{\(name)}}").render(.dictionary([name: "v"])) == "v")
+        #expect(throws: MustacheError.self) { try MustacheTemplate(parsing: "{{\(name)n}}") }
+        let open = String(repeating: "<", count: MustacheTemplate.maximumDelimiterLength)
+        #expect(try MustacheTemplate(parsing: "{{=\(open) >=}}\(open)x>").render(["x": "v"]) == "v")
+        #expect(throws: MustacheError.self) { try MustacheTemplate(parsing: "{{=\(open)< >=}}") }
     }
 }

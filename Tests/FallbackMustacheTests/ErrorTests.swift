@@ -53,6 +53,21 @@ struct ErrorTests {
             description: #"page.md:1:1: invalid delimiters "<%= %>": expected two delimiters without whitespace or "=""#
         ),
         Case(
+            source: "x\n{{=" + String(repeating: "a", count: 32) + " " + String(repeating: "b", count: 33) + "=}}",
+            reason: .delimiterTooLong(limit: 32), line: 2, column: 1,
+            description: #"page.md:2:1: delimiter longer than 32 bytes"#
+        ),
+        Case(
+            source: "{{=" + String(repeating: "a b ", count: 40) + "=}}",
+            reason: .invalidDelimiters(String(repeating: "a b ", count: 40)), line: 1, column: 1,
+            description: #"page.md:1:1: invalid delimiters ""# + String(repeating: "a b ", count: 20) + #"…": expected two delimiters without whitespace or "=""#
+        ),
+        Case(
+            source: "ok {{ " + String(repeating: "é", count: 513) + " }}",
+            reason: .nameTooLong(limit: 1_024), line: 1, column: 4,
+            description: #"page.md:1:4: tag name longer than 1024 bytes"#
+        ),
+        Case(
             source: "{{a b}}",
             reason: .invalidName("a b"), line: 1, column: 1,
             description: #"page.md:1:1: invalid tag name "a b""#

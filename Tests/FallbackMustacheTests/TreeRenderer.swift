@@ -128,6 +128,7 @@ struct TreeRenderer<Partials: MustachePartialProvider> {
                 let inner = Frame(
                     nodes: partial.nodes, template: partial, indentation: ownIndentation.map { frame.indentation + $0 } ?? "",
                     partialDepth: frame.partialDepth + 1, items: [])
+                steps += MustacheBudget.extraSteps(indenting: inner.indentation.utf8.count)
                 enclosing.append(frame)
                 frame = inner
             }
