@@ -4,18 +4,22 @@ import Foundation
 /// before it is parsed.
 ///
 /// Debian ships cmark-gfm 0.29.0.gfm.6, which predates the 2023 fixes of its polynomial cases (they
-/// came with 0.29.0.gfm.7 to .13). Two of them are reached by Markdown of ordinary size:
+/// came with 0.29.0.gfm.7 to .13). Three of them are reached by Markdown of ordinary size:
 ///
 /// - **A table's short rows.** The table extension fills every row up to the header's columns.
 ///   A header of n columns over n one-cell rows (about 6n bytes) makes n² cells: 90 MB of HTML from
 ///   18 KB at n = 3,000, and at n = 20,000 an allocation of gigabytes that cmark-gfm answers by
 ///   aborting the process.
+/// - **A row of many cells.** Each cell of a row is appended to the row's list by walking the
+///   cells before it, so a row of n cells takes time in n², whether it is a table's header, its
+///   delimiter row, a body row or a line tried as a header and refused: one line of 60,000 pipes
+///   (60 KB) took 8.7 s. Every line's pipes are counted, squared and added up.
 /// - **Image openers left open.** Each `]` that closes a bracket walks back over every `![` still
 ///   open in its paragraph, so `![[]()` written n times takes time in n²: 27 s at n = 80,000
 ///   (480 KB). The scan follows the brackets as cmark-gfm stacks them and adds up that walk.
 ///
 /// A site's Markdown is what its templates render; every value of a snapshot is a token in it, so
-/// only a template (a user's, from `--templates`) can write either. `hazard(in:)` bounds both by the
+/// only a template (a user's, from `--templates`) can write any of them. `hazard(in:)` bounds each by the
 /// Markdown's own length, so what cmark-gfm does stays linear in it, and a page past the bounds is
 /// refused with this description, not rendered. Ordinary Markdown is far inside them: a table whose
 /// rows are written out has at most one cell per byte, and a paragraph of a thousand images costs
@@ -24,6 +28,9 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
     public enum Kind: Sendable, Hashable {
         /// Tables whose header's columns times their rows come to `cells`, past `limit`.
         case tableCells(columns: Int, rows: Int, cells: Int, limit: Int)
+        /// Lines whose pipes, each line's count squared, come to `work`, past `limit`; the line
+        /// that passed it has `cells` pipes.
+        case rowCells(cells: Int, work: Int, limit: Int)
         /// A paragraph (lines between blank lines) whose closing brackets would walk back over
         /// image openers (`![`) left open `walked` times in all, past `limit`; `openers` are still
         /// open where the scan stopped.
@@ -40,6 +47,10 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
             "the Markdown it renders has, from line \(line), a table of \(columns) columns whose first \(rows) rows, with the tables "
                 + "before it, make \(cells) cells, more than the \(limit) its length allows (cmark-gfm fills each row up to the "
                 + "header's columns): write fewer columns, or each row's cells"
+        case .rowCells(let cells, let work, let limit):
+            "the Markdown it renders has, on line \(line), a row of \(cells) table cells (`|`), which with the rows before it "
+                + "make cmark-gfm walk over cells \(work) times, more than the \(limit) its length allows (it appends each cell of "
+                + "a row after the ones before it): write fewer cells on a line"
         case .imageOpeners(let openers, let walked, let limit):
             "the Markdown it renders has, in the paragraph from line \(line), image openers (`![`) left open (\(openers) by then) "
                 + "that its closing brackets make cmark-gfm walk back over \(walked) times, more than the \(limit) the paragraph's "
@@ -49,6 +60,11 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Table cells allowed for Markdown of `byteCount` bytes: four per byte, and 65,536 more.
     public static func cellLimit(byteCount: Int) -> Int { 4 * byteCount + 65_536 }
+
+    /// The sum over lines of their pipes squared allowed for Markdown of `byteCount` bytes: 256 per
+    /// byte, and a million more (a line of a thousand cells), so lines of up to 256 cells each are
+    /// never refused, however many, and the work stays within about half a microsecond a byte.
+    public static func rowWorkLimit(byteCount: Int) -> Int { 256 * byteCount + 1_000_000 }
 
     /// Steps of the walk back over open image openers allowed in a paragraph of `byteCount` bytes:
     /// 64 per byte, and a million more.
@@ -86,6 +102,7 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
         var lineNumber = 0
 
         // Tables.
+        var rowWork = 0
         var cells = 0
         var tableColumns = 0
         var tableRows = 0
@@ -104,6 +121,7 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
 
         mutating func run(tables: Bool, images: Bool) -> MarkdownHazard? {
             let cellLimit = MarkdownHazard.cellLimit(byteCount: markdown.count)
+            let rowWorkLimit = MarkdownHazard.rowWorkLimit(byteCount: markdown.count)
             var start = 0
             while start < markdown.count {
                 // A line ends at `\n`, `\r` or `\r\n`, as cmark-gfm reads it.
@@ -114,6 +132,11 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
                 lineNumber += 1
                 let blank = isBlank(start, end)
                 if tables {
+                    let pipes = markdown[start..<end].reduce(0) { $1 == UInt8(ascii: "|") ? $0 + 1 : $0 }
+                    rowWork += pipes * pipes
+                    if rowWork > rowWorkLimit {
+                        return MarkdownHazard(kind: .rowCells(cells: pipes, work: rowWork, limit: rowWorkLimit), line: lineNumber)
+                    }
                     if blank {
                         inTable = false
                     } else if inTable {

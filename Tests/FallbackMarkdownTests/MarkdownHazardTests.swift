@@ -94,6 +94,40 @@ struct MarkdownHazardTests {
         #expect(Self.hazard(markdown) == nil)
     }
 
+    // MARK: Rows of many cells
+
+    /// The attack's three shapes: a one-column table under a row of n pipes, a header and
+    /// delimiter row of n columns with no body, and n pipes over a three-column delimiter row
+    /// (no table at all, but cmark-gfm parses the line as a header first). Each costs cmark-gfm
+    /// time in n², and each is found on the line that passes the bound.
+    @Test(arguments: [
+        ("|a|\n|-|\n" + String(repeating: "|", count: 20_000) + "\n", 3),
+        ("|" + String(repeating: "a|", count: 6_000) + "\n|" + String(repeating: "-|", count: 6_000) + "\n", 1),
+        (String(repeating: "|", count: 12_000) + "\n| - | - | - |\n", 1),
+    ])
+    func aRowOfManyCellsIsAHazard(markdown: String, line: Int) throws {
+        let hazard = try #require(Self.hazard(markdown))
+        guard case .rowCells(let cells, let work, let limit) = hazard.kind else {
+            Issue.record("\(hazard)")
+            return
+        }
+        #expect(hazard.line == line)
+        #expect(limit == MarkdownHazard.rowWorkLimit(byteCount: markdown.utf8.count))
+        #expect(work > limit && cells == markdown.split(separator: "\n")[line - 1].count { $0 == "|" })
+        #expect(hazard.description.contains("a row of \(cells) table cells"))
+    }
+
+    /// A line of a thousand cells, and lines of up to 256 cells however many, are within the
+    /// bound: the sum over lines of their pipes squared, 256 per byte and a million more.
+    @Test func rowsOfOrdinaryWidthAreNoHazard() {
+        #expect(Self.hazard("|a|\n|-|\n" + String(repeating: "|", count: 1_000) + "\n") == nil)
+        let row = "| " + String(repeating: "c | ", count: 40) + "\n"
+        #expect(Self.hazard("| h |\n|---|\n" + String(repeating: row, count: 20_000)) == nil)
+        #expect(Self.hazard(String(repeating: String(repeating: "|", count: 256) + "\n", count: 20_000)) == nil)
+        #expect(Self.hazard(String(repeating: String(repeating: "|", count: 300) + "\n", count: 20_000)) != nil)
+        #expect(Self.hazard(String(repeating: "|", count: 1_000_000) + "\n") != nil)
+    }
+
     // MARK: Image openers
 
     @Test func imageOpenersLeftOpenBeforeManyLinksAreAHazard() throws {
