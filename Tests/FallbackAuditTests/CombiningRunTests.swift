@@ -1,3 +1,4 @@
+import FallbackSample
 import Foundation
 import RovenueFallback
 import Testing
@@ -21,6 +22,39 @@ struct CombiningRunTests {
         let normal = !text.utf8.elementsEqual(text.precomposedStringWithCanonicalMapping.utf8)
         #expect(VisibleText.isDecomposed(text) == normal)
         if VisibleText.hasMarksOutOfOrder(text) { #expect(normal) }
+    }
+
+    /// Texts normalised a piece at a time are decomposed exactly when Foundation's normal form of
+    /// the whole text says so: generated from ASCII letters, marks that compose or not, precomposed
+    /// letters, Hangul jamo and syllables, Bengali vowel signs that compose as starters, the Kelvin
+    /// sign and CJK, with runs long enough to be cut past 64 characters.
+    @Test(arguments: 0..<12)
+    func aTextCutIntoPiecesIsDecomposedAsTheWholeIs(seed: Int) {
+        let alphabet: [String] = [
+            "e", "K", "a", " ", "\u{301}", "\u{300}", "\u{316}", "\u{323}", "\u{E9}", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{AC00}",
+            "\u{9C7}", "\u{9BE}", "\u{9D7}", "\u{212A}", "\u{4E2D}", "\u{1B05}", "\u{1B35}", "\u{30AB}", "\u{3099}",
+        ]
+        var random = SplitMix64(seed: UInt64(seed))
+        for _ in 0..<200 {
+            let length = Int.random(in: 0...300, using: &random)
+            // Runs without ASCII too, so pieces are cut only at other starters.
+            let letters = Bool.random(using: &random) ? alphabet : alphabet.filter { !$0.unicodeScalars.allSatisfy(\.isASCII) }
+            let text = (0..<length).map { _ in letters.randomElement(using: &random)! }.joined()
+            let normal = !text.utf8.elementsEqual(text.precomposedStringWithCanonicalMapping.utf8)
+            #expect(VisibleText.isDecomposed(text) == normal, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    /// A pair that composes as two starters (Bengali E and AA, Hangul L and V, Balinese A and its
+    /// tedung) at every place around the 64th character of a piece, where pieces may be cut: never
+    /// between the two.
+    @Test(arguments: ["\u{9C7}\u{9BE}", "\u{1100}\u{1161}", "\u{1B05}\u{1B35}", "\u{B47}\u{B3E}"])
+    func aPairThatComposesIsNeverCutApart(pair: String) {
+        for marks in 56...70 {
+            let text = "x" + String(repeating: "\u{316}", count: marks) + pair + "y"
+            #expect(VisibleText.isDecomposed(text), "\(marks) marks before the pair")
+            #expect(!VisibleText.isDecomposed(text.precomposedStringWithCanonicalMapping))
+        }
     }
 
     /// The bytes written are the scalars appended one by one, each spelled one by its name.
