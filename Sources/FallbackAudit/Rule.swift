@@ -78,6 +78,18 @@ public struct Rule: Sendable, Hashable, Identifiable, CustomStringConvertible {
         self.summary = summary
     }
 
+    /// Whether the rule's findings are each about one placement: every rule but the file's and the
+    /// history rules about snapshots as a whole (`project-changed`, `snapshot-stale`,
+    /// `snapshot-tie`, `snapshot-back-in-time`), which never name one. A report with a case per
+    /// placement and rule (JUnit) lists these once per file, not once per placement.
+    public var isAboutAPlacement: Bool {
+        switch category {
+        case .file: false
+        case .history: self == .revisionRegressed || self == .contentChangedSameRevision
+        case .entry, .experiment, .funnel: true
+        }
+    }
+
     /// The rule with `id`, if there is one.
     public init?(id: ID) {
         guard let rule = Rule.byId[id] else { return nil }

@@ -43,7 +43,7 @@ public struct ReportRule: Sendable, Hashable, Identifiable {
 
     public init(_ rule: Rule) {
         self.init(
-            id: rule.id, severity: rule.severity, summary: rule.summary, scope: rule.category == .file ? .file : .placement,
+            id: rule.id, severity: rule.severity, summary: rule.summary, scope: rule.isAboutAPlacement ? .placement : .file,
             category: rule.category.rawValue, anchor: rule.id.rawValue)
     }
 

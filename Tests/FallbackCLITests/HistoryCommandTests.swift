@@ -30,6 +30,23 @@ struct HistoryCommandTests {
         #expect(run(["history", repositoryPath("Examples"), "--stale-after", "0"]).status == 2)
     }
 
+    /// JUnit has a case per placement only for the rules about a placement (`revision-regressed`,
+    /// `content-changed-same-revision`); the rules about snapshots as a whole have one case for the
+    /// series. Each had a case per key ever seen: 1,000,000 keys wrote 565 MB.
+    @Test func junitListsSnapshotRulesOncePerSeries() throws {
+        let result = run(["history", repositoryPath("Examples"), "--stale-after", "30", "--fail-on", "warning", "--format", "junit"])
+        let xml = XMLSummary.parse(result.output)
+        #expect(xml.error == nil)
+        let names = try #require(xml.attributes["testcase"]).compactMap { $0["name"] }
+        let keys = ["home_banner", "onboarding", "onboarding_v2", "paywall_settings", "sleep_setup", "spring_sale",
+                    "streak_rescue", "trial_ending", "winback"]
+        let perPlacement = ["revision-regressed", "content-changed-same-revision"]
+        let perSeries = ["project-changed", "snapshot-stale", "snapshot-tie", "snapshot-back-in-time"]
+        #expect(Set(names) == Set(["file-rejected"] + perSeries + keys.flatMap { key in perPlacement.map { "\(key)/\($0)" } }))
+        #expect(names.count == 1 + perSeries.count + keys.count * perPlacement.count)
+        #expect(xml.counts["failure"] == 1, "snapshot-stale, once")
+    }
+
     @Test func aRevisionThatGoesDownFailsTheRun() throws {
         let folder = try write([
             "1.json": Self.snapshot(generatedAt: 1_780_000_000_000, revision: 5),
