@@ -132,7 +132,7 @@ public struct GitFileHistory: SnapshotSource {
             }
             let commit = Commit(
                 hash: hash, authorDate: String(decoding: parts[1], as: UTF8.self), subject: String(decoding: parts[2], as: UTF8.self))
-            var version: (status: UInt8, object: String, path: String)?
+            var version: (status: UInt8, mode: ArraySlice<UInt8>, object: String, path: String)?
             var previousPath = expected
             var other: ArraySlice<UInt8>?
             while let field = fields.first, field.first == UInt8(ascii: ":") || field.starts(with: [0x0A, UInt8(ascii: ":")]) {
@@ -154,7 +154,7 @@ public struct GitFileHistory: SnapshotSource {
                     other = other ?? paths[paths.count - 1]
                     continue
                 }
-                version = (status, object, String(decoding: expected, as: UTF8.self))
+                version = (status, change[1], object, String(decoding: expected, as: UTF8.self))
                 previousPath = paths[0]
             }
             if version == nil, let other {
@@ -162,6 +162,11 @@ public struct GitFileHistory: SnapshotSource {
             }
             expected = previousPath
             guard let version, version.status != UInt8(ascii: "D") else { continue }
+            // A symbolic link's blob is the path it points to, and a submodule's object is a commit
+            // of another repository: neither is a version of the file.
+            let kind: String? =
+                version.mode.elementsEqual("120000".utf8) ? "a symbolic link" : version.mode.elementsEqual("160000".utf8) ? "a submodule" : nil
+            if let kind { throw HistoryError.committedAsNonFile(path: version.path, commit: commit.shortHash, kind: kind) }
             references.append(
                 SnapshotReference(
                     name: "\(commit.shortHash):\(version.path)", location: version.path, commit: commit, object: version.object))

@@ -64,6 +64,8 @@ public enum HistoryError: Error, Sendable, Hashable, CustomStringConvertible {
     case folderNotFile(path: String)
     /// `git` failed or could not be started.
     case gitFailed(command: String, message: String)
+    /// In commit `commit` (its short hash), `path` is a symbolic link or a submodule (`kind`), not a file.
+    case committedAsNonFile(path: String, commit: String, kind: String)
 
     public var description: String {
         switch self {
@@ -73,6 +75,8 @@ public enum HistoryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .neverCommitted(let path, let repository): "\(path) was never committed in the git repository at \(repository)"
         case .folderNotFile(let path): "--git-history takes a file; \(path) is a folder"
         case .gitFailed(let command, let message): "`\(command)` failed: \(message)"
+        case .committedAsNonFile(let path, let commit, let kind):
+            "--git-history reads a committed file, and in commit \(commit) \(path) is \(kind)"
         }
     }
 }

@@ -330,6 +330,34 @@ struct HistorySourceTests {
         }
     }
 
+    /// A symbolic link committed at the path is read as no version (its blob is the path it points
+    /// to), nor is a submodule (its object is another repository's commit): either is a clear error
+    /// naming the commit, where the link's target was read as a rejected snapshot and the submodule
+    /// failed with "no object … in the repository".
+    @Test(arguments: ["a symbolic link", "a submodule"])
+    func aLinkOrASubmoduleAtThePathIsAClearError(kind: String) throws {
+        try withTemporaryFolder { folder in
+            try makeRepository(folder)
+            let file = (folder as NSString).appendingPathComponent("rovenue-fallback.json")
+            try Snap.file(paywallEntry("a")).write(toFile: file, atomically: true, encoding: .utf8)
+            try runGit(["add", "rovenue-fallback.json"], in: folder)
+            try runGit(["commit", "-q", "-m", "File"], in: folder)
+            try runGit(["rm", "-q", "rovenue-fallback.json"], in: folder)
+            if kind == "a symbolic link" {
+                try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "elsewhere.json")
+                try runGit(["add", "rovenue-fallback.json"], in: folder)
+            } else {
+                let object = try runGit(["rev-parse", "HEAD"], in: folder).trimmingCharacters(in: .whitespacesAndNewlines)
+                try runGit(["update-index", "--add", "--cacheinfo", "160000,\(object),rovenue-fallback.json"], in: folder)
+            }
+            try runGit(["commit", "-q", "-m", "Replaced"], in: folder)
+            let hash = try runGit(["rev-parse", "--short=7", "HEAD"], in: folder).trimmingCharacters(in: .whitespacesAndNewlines)
+            let error = HistoryError.committedAsNonFile(path: "rovenue-fallback.json", commit: hash, kind: kind)
+            #expect(throws: error) { try GitFileHistory(repository: folder, path: "rovenue-fallback.json").references() }
+            #expect(error.description == "--git-history reads a committed file, and in commit \(hash) rovenue-fallback.json is \(kind)")
+        }
+    }
+
     @Test func aFolderThatIsNotARepositoryIsAClearError() throws {
         try withTemporaryFolder { folder in
             #expect(throws: HistoryError.notAGitRepository(path: folder)) {
