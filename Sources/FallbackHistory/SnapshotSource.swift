@@ -114,10 +114,13 @@ public struct SnapshotFolder: SnapshotSource {
             throw HistoryError.unreadable(path: path, reason: "not a readable folder")
         }
         let snapshots = names.filter { name in
+            guard name.hasSuffix(".json") else { return false }
             var isDirectory: ObjCBool = false
             let full = (path as NSString).appendingPathComponent(name)
-            return name.hasSuffix(".json") && FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
-                && !isDirectory.boolValue
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) { return !isDirectory.boolValue }
+            // A symbolic link to nothing is listed, and reading it fails with its name: left out,
+            // the series silently lost a release and another became the current snapshot.
+            return (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil
         }
         guard !snapshots.isEmpty else { throw HistoryError.noSnapshots(folder: path) }
         return snapshots.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {

@@ -388,6 +388,25 @@ struct HistorySourceTests {
         }
     }
 
+    /// A symbolic link to nothing is listed, and reading it fails with its path: left out, the
+    /// series silently lost that release (and the current snapshot was another). A link to a file
+    /// and one to a folder are read as what they point to.
+    @Test func aDanglingLinkInAFolderIsListedAndFailsToRead() throws {
+        try withTemporaryFolder { folder in
+            try Snap.file("").write(toFile: (folder as NSString).appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+            let fm = FileManager.default
+            try fm.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("c.json"), withDestinationPath: "gone.json")
+            try fm.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("b.json"), withDestinationPath: "a.json")
+            try fm.createDirectory(atPath: (folder as NSString).appendingPathComponent("d"), withIntermediateDirectories: true)
+            try fm.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("d.json"), withDestinationPath: "d")
+            let source = SnapshotFolder(path: folder)
+            let references = try source.references()
+            #expect(references.map(\.name) == ["a.json", "b.json", "c.json"])
+            #expect(try source.bytes(of: references[1]) == Array(Snap.file("").utf8))
+            #expect(throws: HistoryError.self) { try source.bytes(of: references[2]) }
+        }
+    }
+
     @Test func aFolderReadsItsJSONFilesOnlyInNameOrder() throws {
         try withTemporaryFolder { folder in
             for name in ["b.json", "a.json", "notes.txt"] {
