@@ -25,6 +25,14 @@ public final class PageValues: @unchecked Sendable {
     /// page registering hundreds) is left out: the lock already keeps accesses apart.
     @exclusivity(unchecked) private(set) var values: [Value] = []
     @exclusivity(unchecked) private var trustedTokens: Set<String> = []
+    /// The most bytes the page may come to once its values are put in (its budget's
+    /// `outputBytes`; set before it renders). A render's budget counts a value as its token, but
+    /// the value is put in at every tag that names it: a paywall name of 100 KB named in a template's
+    /// sections over its 10,000 config texts made a page of 1 GB in 2.25 GB of memory. Past the limit
+    /// the substitution stops and `isPastOutputLimit` is set, for the page to fail.
+    var outputLimit = Int.max
+    /// Set when a substitution stopped at `outputLimit`.
+    @exclusivity(unchecked) private(set) var isPastOutputLimit = false
     /// Tokens carry a random nonce, so no text in a snapshot can spell one.
     let prefix: String
     /// The first byte of every token.
@@ -302,6 +310,11 @@ public final class PageValues: @unchecked Sendable {
         let tokens = tokens.holds(forValueCount: snapshot.count) ? tokens : TokenPlaces(scanning: source, marker: prefixBytes, valueCount: snapshot.count)
         var copiedUpTo = 0
         for token in tokens.places {
+            // Checked before each value: the page passes its limit by one value at most.
+            if output.count > outputLimit {
+                lock.withLock { isPastOutputLimit = true }
+                return
+            }
             output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
             switch snapshot[token.number] {
             case .html(let html): output.append(html)
@@ -830,6 +843,12 @@ public struct TemplateSet: Sendable {
             }
         }
         templates = parsed
+    }
+
+    /// Where the template `name` was read from (a file of `--templates`, or the built-in theme's),
+    /// as its errors name it.
+    func location(of name: String) -> String {
+        templates[name]?.name ?? name
     }
 
     /// The template files `{{> name}}` may name, relative to a templates folder, in the order they

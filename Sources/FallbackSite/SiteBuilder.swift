@@ -81,11 +81,19 @@ public struct SiteBuilder: Sendable {
     func renderBytes(_ page: SitePage) throws -> [UInt8] {
         let values = PageValues(memo: memo)
         let budget = renderBudget(for: page)
+        values.outputLimit = budget.outputBytes
         // The body is written where the layout holds it, when the layout is substituted.
         let body = try templates.renderPageInPlace(
             page.template, context: model.renderContext(for: page, values: values), values: values, budget: budget, memo: memo)
-        return try templates.renderLayoutBytes(
+        let bytes = try templates.renderLayoutBytes(
             "layout.html", context: layoutContext(for: page, content: body).renderValue, values: values, budget: budget, memo: memo)
+        guard !values.isPastOutputLimit else {
+            throw TemplateError(
+                description: "\(templates.location(of: page.template)): with its values put in, the page would pass the "
+                    + "\(budget.outputBytes) bytes of HTML its snapshot allows (each value is written at every tag that names it: "
+                    + "a long value named in sections over lists is written for every item)")
+        }
+        return bytes
     }
 
     func layoutContext(for page: SitePage, content: TrustedHTML) -> LayoutContext {

@@ -150,6 +150,32 @@ struct SiteCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out + "/checks.html"))
     }
 
+    /// A value is written at every tag that names it, which a render's budget counts as its token:
+    /// a paywall's 10 KB name in an attribute inside sections over its 1,000 config texts twice is
+    /// a page of 10 GB. The page stops at the bytes its snapshot allows and the build fails with
+    /// exit 2, naming the template; a value named a few times builds.
+    @Test(arguments: [(#"{{#configTexts}}{{#configTexts}}<i title="{{name}}"></i>{{/configTexts}}{{/configTexts}}"#, false),
+                      (#"{{#configTexts}}<i title="{{name}}"></i>{{/configTexts}}"#, true)])
+    func aPageOfValuesPutInPastItsBudgetFailsTheBuild(loop: String, builds: Bool) throws {
+        let root = try temporaryFolder()
+        let data = (0..<1_000).map { #""s\#($0)":"t\#($0)""# }.joined(separator: ",")
+        let snapshot = #"{"formatVersion":1,"generatedAt":1700000000000,"projectId":"p","placements":{"k":{"placement":{"identifier":"k","revision":1},"paywall":{"id":"pw","identifier":"i","name":""# + String(repeating: "N", count: 10_000) + #"","configFormatVersion":1,"remoteConfig":{"locale":"en","data":{"# + data + #"}},"offering":null}}}}"#
+        try Data(snapshot.utf8).write(to: URL(fileURLWithPath: root + "/snapshot.json"))
+        let overrides = root + "/templates"
+        try FileManager.default.createDirectory(atPath: overrides, withIntermediateDirectories: true)
+        try Data(("# Paywall\n\n{{#versions}}{{#preview}}" + loop + "{{/preview}}{{/versions}}\n").utf8)
+            .write(to: URL(fileURLWithPath: overrides + "/paywall.md"))
+        let out = root + "/site"
+        let result = run(["build", root + "/snapshot.json", "--out", out, "--templates", overrides, "--quiet"])
+        if builds {
+            #expect(result.status == 0, "\(result.error)")
+        } else {
+            #expect(result.status == 2)
+            #expect(result.error.contains(overrides + "/paywall.md: with its values put in, the page would pass the "), "\(result.error)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
     @Test func contextPrintsThePageContextAsJSON() throws {
         let result = run(["context", example, "--page", "placement:trial_ending"])
         #expect(result.status == 0)
