@@ -33,6 +33,16 @@ public final class PageValues: @unchecked Sendable {
     var outputLimit = Int.max
     /// Set when a substitution stopped at `outputLimit`.
     @exclusivity(unchecked) private(set) var isPastOutputLimit = false
+    /// The HTML of values past `SnapshotText.textLength` bytes put in as element content, by their
+    /// storage: such a value is cut, with its length and a hash of all its bytes, and a page may
+    /// name the same long value at many tags (40,000 tags of a 500 KB value hashed 20 GB).
+    @exclusivity(unchecked) private var longContent: [LongValue: [UInt8]] = [:]
+
+    /// A string by where its UTF-8 is stored, which a page's values hold until the page is written.
+    private struct LongValue: Hashable {
+        let start: UnsafeRawPointer
+        let count: Int
+    }
     /// Tokens carry a random nonce, so no text in a snapshot can spell one.
     let prefix: String
     /// The first byte of every token.
@@ -322,7 +332,7 @@ public final class PageValues: @unchecked Sendable {
             case .htmlWriter(let writer): writer.write(&output)
             case .text(let text):
                 switch token.context {
-                case .content: SnapshotText.appendHTML(text, to: &output)
+                case .content: appendContent(text, to: &output)
                 case .attribute: SnapshotText.appendAttribute(text, to: &output)
                 case .plainText: output.append(SnapshotText.plainText(text))
                 }
@@ -330,6 +340,25 @@ public final class PageValues: @unchecked Sendable {
             copiedUpTo = token.end
         }
         output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
+    }
+
+    /// `SnapshotText.appendHTML(text)`, made once per page for a long value stored in one place.
+    private func appendContent(_ text: String, to output: inout ByteWriter) {
+        guard text.utf8.count > SnapshotText.textLength,
+              let key = text.utf8.withContiguousStorageIfAvailable({ LongValue(start: UnsafeRawPointer($0.baseAddress!), count: $0.count) })
+        else {
+            SnapshotText.appendHTML(text, to: &output)
+            return
+        }
+        if let html = lock.withLock({ longContent[key] }) {
+            output.append(bytes: html)
+            return
+        }
+        var html = ByteWriter(capacity: 2 * SnapshotText.textLength)
+        SnapshotText.appendHTML(text, to: &html)
+        let bytes = html.take()
+        lock.withLock { longContent[key] = bytes }
+        output.append(bytes: bytes)
     }
 
     private func appendSubstituted(_ source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces, values snapshot: [Value], to output: inout ByteWriter) {

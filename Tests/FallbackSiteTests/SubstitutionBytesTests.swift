@@ -132,3 +132,26 @@ struct SubstitutionBytesTests {
         #expect(DrawingText.fittedLatinScalars("a\u{A0}b", maxWidth: 10_000, fontSize: 13) == nil)
     }
 }
+
+/// A long value put in as element content is cut, with its length and a hash of all its bytes,
+/// made once per page for each value stored in one place: the page is the same as each token's
+/// own HTML, however the long values repeat, alternate or differ only past the cut.
+@Suite("Long values put in once per page")
+struct LongContentTests {
+    @Test func repeatedAndAlternatingLongValuesAreEachTheirOwnHTML() {
+        let limit = SnapshotText.textLength
+        let long = String(repeating: "é<", count: limit)
+        let twin = String(repeating: "é<", count: limit - 1) + "é>"
+        let hidden = "\u{202E}" + String(repeating: "x", count: 2 * limit) + "\u{7}"
+        // Equal to `long`, stored apart.
+        let copy = String(decoding: Array(long.utf8), as: UTF8.self)
+        let texts = [long, twin, long, hidden, long, "short", twin, copy, long]
+        let values = PageValues()
+        let tokens = values.withRenderEscaping { escaping in texts.map { escaping.escape($0) } }
+        let page = tokens.map { "<p>\($0)</p>" }.joined(separator: "\n")
+        let expected = texts.map { "<p>\(SnapshotText.html($0))</p>" }.joined(separator: "\n")
+        #expect(String(decoding: values.substitutedBytes(in: page), as: UTF8.self) == expected)
+        // Twice over the same values: the second page reads what the first made.
+        #expect(String(decoding: values.substitutedBytes(in: page + page), as: UTF8.self) == expected + expected)
+    }
+}
