@@ -326,17 +326,23 @@ public final class PageValues: @unchecked Sendable {
                 return
             }
             output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo..<token.start]))
+            if token.quotes.contains(.before) { output.append(byte: UInt8(ascii: "\"")) }
             switch snapshot[token.number] {
+            case .text(let text):
+                if case .content = token.context {
+                    appendContent(text, to: &output)
+                } else {
+                    Self.append(text, in: token.context, to: &output)
+                }
+            case let trusted where token.holdsOnlyText:
+                // Trusted HTML where no markup can stand is text there too: its spaces or quotes
+                // would end the value or the name, and its text then add attributes.
+                Self.append(trusted.text, in: token.context, to: &output)
             case .html(let html): output.append(html)
             case .htmlBytes(let bytes): output.append(bytes: bytes)
             case .htmlWriter(let writer): writer.write(&output)
-            case .text(let text):
-                switch token.context {
-                case .content: appendContent(text, to: &output)
-                case .attribute: SnapshotText.appendAttribute(text, to: &output)
-                case .plainText: output.append(SnapshotText.plainText(text))
-                }
             }
+            if token.quotes.contains(.after) { output.append(byte: UInt8(ascii: "\"")) }
             copiedUpTo = token.end
         }
         output.append(bytes: UnsafeBufferPointer(rebasing: source[copiedUpTo...]))
@@ -364,11 +370,24 @@ public final class PageValues: @unchecked Sendable {
     private func appendSubstituted(_ source: UnsafeBufferPointer<UInt8>, tokens: TokenPlaces, values snapshot: [Value], to output: inout ByteWriter) {
         appendSubstituted(source, tokens: tokens, values: snapshot[...], to: &output)
     }
+
+    /// Appends `text`, escaped for where it stands (`SnapshotText`).
+    private static func append(_ text: String, in context: MarkupPosition.Context, to output: inout ByteWriter) {
+        switch context {
+        case .content: SnapshotText.appendHTML(text, to: &output)
+        case .attribute: SnapshotText.appendAttribute(text, to: &output)
+        case .unquotedAttribute: output.append(SnapshotText.unquotedAttribute(text))
+        case .name: output.append(SnapshotText.name(text))
+        case .comment: output.append(SnapshotText.comment(text))
+        case .plainText: output.append(SnapshotText.plainText(text))
+        }
+    }
 }
 
 /// Where the tokens of a page's HTML stand, with the context of each (element content, attribute
-/// value, plain-text element): the one pass of `PageValues.substitutedBytes(in:)` over the page,
-/// apart from the values, so that a build can keep it for HTML it meets again (`PageMemo`).
+/// value, name, comment, plain-text element): the one pass of `PageValues.substitutedBytes(in:)`
+/// over the page, apart from the values, so that a build can keep it for HTML it meets again
+/// (`PageMemo`).
 ///
 /// A token's number counts only below the number of values registered (`valueCount`): the
 /// places hold for another count as long as every token found is below it and no candidate was
@@ -379,7 +398,26 @@ struct TokenPlaces: Sendable {
         let start: Int
         let end: Int
         let number: Int
-        let context: MarkupPosition.Context
+        /// Where the token stands. A run of tokens that is the whole of an unquoted attribute
+        /// value is put in double quotes and written as a quoted value (`attribute`).
+        fileprivate(set) var context: MarkupPosition.Context
+        /// The quotes of such a run: on each of its tokens `added`, on its first `before` and on
+        /// its last `after`, where the quotes are written.
+        fileprivate(set) var quotes: Quotes = []
+
+        /// True where only text can stand, trusted HTML too: a tag's or an attribute's name, an
+        /// unquoted attribute value, and quotes the scan added (whose value the template wrote
+        /// unquoted, and whose HTML may hold quotes).
+        var holdsOnlyText: Bool {
+            context == .name || context == .unquotedAttribute || quotes.contains(.added)
+        }
+    }
+
+    struct Quotes: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let before = Quotes(rawValue: 1)
+        static let after = Quotes(rawValue: 2)
+        static let added = Quotes(rawValue: 4)
     }
 
     let places: [Place]
@@ -416,11 +454,55 @@ struct TokenPlaces: Sendable {
         var places: [Place] = []
         var largestNumber = -1
         var reachedCount = false
+        /// The first place of a run of adjacent tokens that starts an unquoted attribute value,
+        /// while the byte after the run's last token is a token's first byte: the next token, if
+        /// it starts there, carries the run on.
+        private var openRun: Int?
 
         init(capacity: Int) {
             // Room for every token the bytes can hold, as far as the values registered go: the
             // array no longer grows, and copies, eight or nine times on a page (22 M in the 1k build).
             places.reserveCapacity(capacity)
+        }
+
+        /// Records the token from `start` to `end` in `context`; `startsValue` when it stands
+        /// where an unquoted attribute value starts (after `=` and any whitespace).
+        ///
+        /// An empty value there (a template renders no token for empty text, but trusted HTML
+        /// may be empty) would leave the whitespace after it to the tokenizer, which then reads
+        /// the next attribute as this one's value (`alt= title="…"` makes `title="…` the value
+        /// of `alt`, and the words after it attributes). So a run of
+        /// tokens that is the whole value, from its start to whitespace, `>` or the end, is put in
+        /// double quotes: its first token gets the opening quote and its last the closing one, and
+        /// each is written as a quoted value. A run with template text after it is never empty,
+        /// and keeps the unquoted form.
+        @inline(__always)
+        mutating func append(
+            start: Int, end: Int, number: Int, context: MarkupPosition.Context, startsValue: Bool, in source: UnsafeBufferPointer<UInt8>,
+            tokenByte: UInt8
+        ) {
+            var run: Int?
+            if context == .unquotedAttribute {
+                if startsValue {
+                    run = places.count
+                } else if let openRun, places.last?.end == start {
+                    run = openRun
+                }
+            }
+            openRun = nil
+            places.append(Place(start: start, end: end, number: number, context: context))
+            largestNumber = max(largestNumber, number)
+            guard let run else { return }
+            if end == source.count || MarkupPosition.endsUnquotedValue(source[end]) {
+                for index in run..<places.count {
+                    places[index].context = .attribute
+                    places[index].quotes.insert(.added)
+                }
+                places[run].quotes.insert(.before)
+                places[places.count - 1].quotes.insert(.after)
+            } else if source[end] == tokenByte {
+                openRun = run
+            }
         }
     }
 
@@ -460,8 +542,10 @@ struct TokenPlaces: Sendable {
                 index += 1
                 continue
             }
-            scan.places.append(Place(start: index, end: end + suffix.count, number: number, context: position.context))
-            scan.largestNumber = max(scan.largestNumber, number)
+            scan.append(
+                start: index, end: end + suffix.count, number: number, context: position.context, startsValue: position.startsUnquotedValue,
+                in: source, tokenByte: marker[0])
+            position.passToken()
             index = end + suffix.count
         }
     }
@@ -473,13 +557,52 @@ struct TokenPlaces: Sendable {
     }
 }
 
-/// Where a byte of an HTML page stands, as far as a value put there is concerned: in an element's
-/// content, inside a tag (an attribute value), or in the text of an element that holds no markup
-/// (`title`, `textarea`, `script`, `style`). Fed the page byte by byte.
+/// Where a byte of an HTML page stands, as far as a value put there is concerned, read as the HTML
+/// tokenizer reads it: in an element's content; in a tag, in its name, an attribute's name or an
+/// attribute's value, quoted or not; in a comment (`<!--` to `-->`, and what the tokenizer reads
+/// as one: `<!…>`, `<?…>`, `</` before anything but a letter, each to the first `>`); or in the
+/// text of an element that holds no markup (`title`, `textarea`, `script`, `style`). Fed the page
+/// byte by byte.
+///
+/// A token is read as a name's or a value's bytes, or a comment's text: what is written there is
+/// never empty and holds no byte that would change the state (`SnapshotText.name(_:)`,
+/// `unquotedAttribute(_:)`, `comment(_:)`, which write even an empty value as something; an
+/// unquoted value that could be empty is quoted, `TokenPlaces.Scan.append`). A token in a tag's
+/// name makes the name one no plain-text element has, as the value written there does.
+///
+/// Not read: CDATA sections in SVG and MathML (`<![CDATA[` ends at the first `>` here, never later
+/// than in a browser), and script data's escaped states (`<!--` inside `<script>`).
 struct MarkupPosition {
-    enum Context { case content, attribute, plainText }
+    /// Where a token stands, which decides how its value is written (`PageValues`).
+    enum Context {
+        /// An element's content.
+        case content
+        /// A quoted attribute value.
+        case attribute
+        /// An unquoted attribute value.
+        case unquotedAttribute
+        /// A tag's name, an attribute's name, or the space between attributes, where a token
+        /// starts an attribute's name.
+        case name
+        /// A comment, or what the tokenizer reads as one.
+        case comment
+        /// The text of an element that holds no markup.
+        case plainText
+    }
 
-    fileprivate enum State { case content, tag, doubleQuoted, singleQuoted, plainText }
+    /// The tokenizer's states, as far as they differ for a value, in two groups: those that watch
+    /// only `<`, a quote or `>`, and those that also watch whitespace, `/` and `=` (in a tag) or
+    /// `-` and `!` (in a comment): `watchesSeparators`. The tokenizer's
+    /// after-attribute-value (quoted) and self-closing start tag states are read as
+    /// `beforeAttributeName`: they act alike on every byte.
+    fileprivate enum State: UInt8 {
+        case content, plainText, doubleQuoted, singleQuoted, bogusComment
+        case tagName, beforeAttributeName, attributeName, afterAttributeName, beforeAttributeValue, unquotedValue
+        case commentStart, commentStartDash, comment, commentEndDash, commentEnd, commentEndBang
+
+        @inline(__always)
+        var watchesSeparators: Bool { rawValue >= State.tagName.rawValue }
+    }
 
     /// A tag's name as read so far, lowercased, without an allocation per tag: its first eight
     /// bytes packed, and its length. No plain-text element's name is longer than eight bytes.
@@ -523,51 +646,73 @@ struct MarkupPosition {
     private let nameLengths = MarkupPosition.plainTextNameLengths
     private var state = State.content
     private var tagName = TagName()
-    private var readingName = false
     private var isEndTag = false
     /// In a plain-text element: the name whose end tag closes it.
     private var openElement = TagName()
+    /// Bytes a `<` has read ahead, to be passed without acting on them: the `/` of an end tag,
+    /// the `!--` of a comment, the `/name` of a plain-text element's end tag. None is a token's.
+    private var passing = 0
 
     var context: Context { Self.context(of: state) }
+
+    /// True where an unquoted attribute value starts: after `=` and any whitespace.
+    var startsUnquotedValue: Bool { state == .beforeAttributeValue }
 
     /// The context of a byte read in `state`.
     @inline(__always)
     fileprivate static func context(of state: State) -> Context {
         switch state {
         case .content: .content
-        case .tag, .doubleQuoted, .singleQuoted: .attribute
+        case .doubleQuoted, .singleQuoted: .attribute
+        case .beforeAttributeValue, .unquotedValue: .unquotedAttribute
+        case .tagName, .beforeAttributeName, .attributeName, .afterAttributeName: .name
+        case .bogusComment, .commentStart, .commentStartDash, .comment, .commentEndDash, .commentEnd, .commentEndBang: .comment
         case .plainText: .plainText
         }
     }
 
-    /// What `skip(over:from:classes:)` stops at, as bits of `stopClassTable`.
-    fileprivate static let lessThan: UInt8 = 1, doubleQuote: UInt8 = 2, singleQuote: UInt8 = 4, greaterThan: UInt8 = 8,
-        slash: UInt8 = 16, nameByte: UInt8 = 32, markerByte: UInt8 = 64
+    /// Moves the position over a token, read as bytes that no state stops at: the value written
+    /// there is never empty and holds none of them (see the type's note).
+    mutating func passToken() {
+        if state == .tagName {
+            // No plain-text element's name holds a zero byte.
+            tagName.append(0)
+        } else {
+            state = Self.state(afterOtherBytesIn: state)
+        }
+    }
 
-    /// The classes of each byte: the markup bytes some state stops at, a tag name's bytes (ASCII
-    /// letters and digits), and the first byte of a page token (`PageValues.marker`).
-    private static let stopClassTable: [UInt8] = (0..<256).map { value in
+    /// What `skip(over:from:classes:)` stops at, as bits of `stopClassTable`.
+    fileprivate static let lessThan: UInt16 = 1, doubleQuote: UInt16 = 2, singleQuote: UInt16 = 4, greaterThan: UInt16 = 8,
+        slash: UInt16 = 16, markerByte: UInt16 = 32, space: UInt16 = 64, equals: UInt16 = 128, dash: UInt16 = 256
+
+    /// The classes of each byte: the markup bytes some state stops at, HTML's whitespace (tab,
+    /// line feed, form feed, carriage return, which the parser reads as a line feed, and space),
+    /// and the first byte of a page token (`PageValues.marker`).
+    private static let stopClassTable: [UInt16] = (0..<256).map { value in
         let byte = UInt8(value)
-        var classes: UInt8 =
+        var classes: UInt16 =
             switch byte {
             case UInt8(ascii: "<"): lessThan
             case UInt8(ascii: "\""): doubleQuote
             case UInt8(ascii: "'"): singleQuote
             case UInt8(ascii: ">"): greaterThan
             case UInt8(ascii: "/"): slash
+            case UInt8(ascii: "="): equals
+            case UInt8(ascii: "-"): dash
             default: 0
             }
-        if isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) { classes |= nameByte }
+        if isSpace(byte) { classes |= space }
         if byte == PageValues.marker.utf8.first! { classes |= markerByte }
         return classes
     }
 
     /// `stopClassTable`, looked up at a page's every stop without a lazy global's check each time:
-    /// its bytes at one address for the life of the process (256 bytes, never freed).
+    /// its entries at one address for the life of the process (512 bytes, never freed).
     struct StopClasses {
         /// Written once, before it is first read, and never again.
-        nonisolated(unsafe) private static let table: UnsafePointer<UInt8> = {
-            let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        nonisolated(unsafe) private static let table: UnsafePointer<UInt16> = {
+            let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 256)
             for (byte, classes) in stopClassTable.enumerated() { table[byte] = classes }
             return UnsafePointer(table)
         }()
@@ -575,34 +720,38 @@ struct MarkupPosition {
         private let table = StopClasses.table
 
         @inline(__always)
-        subscript(byte: UInt8) -> UInt8 { table[Int(byte)] }
+        subscript(byte: UInt8) -> UInt16 { table[Int(byte)] }
     }
 
     /// The first index from `index` on (or `bytes.count`) whose byte is the first byte of a page
     /// token or one that `advance(over:at:)` would act on other than by reading a tag's name;
     /// the name's bytes before it are read as `advance(over:at:)` reads them. The context (`state`)
     /// is the same at every byte passed: in text only a `<` counts, in a quoted value only its
-    /// closing quote, and in a tag, after its name, only quotes, `>` and the `/` of `</`.
+    /// closing quote, in a comment a `-` (a bogus one, `>`), in an attribute's name or unquoted
+    /// value whitespace and `>` (and in a name `/` and `=`). A state that any byte leaves (the
+    /// space between attributes, just after `=`, a comment's start and its dashes) passes nothing.
     @inline(__always)
     mutating func skip(over bytes: UnsafeBufferPointer<UInt8>, from index: Int, classes: StopClasses) -> Int {
+        guard passing == 0 else { return index }
         var index = index
-        let stops: UInt8
+        let stops: UInt16
         switch state {
         case .content, .plainText: stops = Self.lessThan | Self.markerByte
         case .doubleQuoted: stops = Self.doubleQuote | Self.markerByte
         case .singleQuoted: stops = Self.singleQuote | Self.markerByte
-        case .tag:
-            if readingName {
-                while index < bytes.count {
-                    guard classes[bytes[index]] & (Self.nameByte | Self.markerByte) == Self.nameByte else { break }
-                    tagName.append(bytes[index] | 0x20)
-                    index += 1
-                }
-                // Not a name's byte: the name ends there, and the byte counts as after it.
-                guard index < bytes.count, classes[bytes[index]] & Self.markerByte == 0 else { return index }
-                readingName = false
+        case .bogusComment: stops = Self.greaterThan | Self.markerByte
+        case .comment: stops = Self.dash | Self.markerByte
+        case .attributeName: stops = Self.space | Self.slash | Self.equals | Self.greaterThan | Self.markerByte
+        case .unquotedValue: stops = Self.space | Self.greaterThan | Self.markerByte
+        case .tagName:
+            while index < bytes.count, classes[bytes[index]] & (Self.space | Self.slash | Self.greaterThan | Self.markerByte) == 0 {
+                tagName.append(bytes[index] | 0x20)
+                index += 1
             }
-            stops = Self.doubleQuote | Self.singleQuote | Self.greaterThan | Self.markerByte | (isEndTag && tagName.isEmpty ? Self.slash : 0)
+            return index
+        case .beforeAttributeName, .afterAttributeName, .beforeAttributeValue, .commentStart, .commentStartDash, .commentEndDash, .commentEnd,
+            .commentEndBang:
+            return index
         }
         while index < bytes.count, classes[bytes[index]] & stops == 0 { index += 1 }
         return index
@@ -626,65 +775,161 @@ struct MarkupPosition {
 
     @inline(__always)
     mutating func advance(over bytes: UnsafeBufferPointer<UInt8>, at index: Int) {
+        if passing > 0 {
+            passing -= 1
+            return
+        }
         let byte = bytes[index]
         switch state {
         case .content:
-            guard byte == UInt8(ascii: "<"), index + 1 < bytes.count else { return }
-            let next = bytes[index + 1]
-            if Self.isLetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
-                state = .tag
+            guard byte == UInt8(ascii: "<") else { return }
+            switch Self.opening(at: index, in: bytes) {
+            case .none: return
+            case .startTag:
+                state = .tagName
                 tagName = TagName()
-                isEndTag = next == UInt8(ascii: "/")
-                readingName = Self.isLetter(next)
+                isEndTag = false
+            case .endTag:
+                state = .tagName
+                tagName = TagName()
+                isEndTag = true
+                passing = 1
+            case .comment:
+                state = .commentStart
+                passing = 3
+            case .bogusComment:
+                state = .bogusComment
             }
-        case .tag:
-            if readingName {
-                if Self.isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
-                    tagName.append(byte | 0x20)
-                    return
-                }
-                readingName = false
-            }
-            if isEndTag, tagName.isEmpty, byte == UInt8(ascii: "/") {
-                readingName = true
-                return
-            }
-            state = Self.state(after: byte, in: state, isEndTag: isEndTag, tagName: tagName, nameLengths: nameLengths, openElement: &openElement)
-        case .doubleQuoted, .singleQuoted:
-            state = Self.state(after: byte, in: state, isEndTag: isEndTag, tagName: tagName, nameLengths: nameLengths, openElement: &openElement)
         case .plainText:
-            // `</name` ends the element, in any case.
-            guard byte == UInt8(ascii: "<"), index + 1 + openElement.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/") else { return }
-            for offset in 0..<openElement.count where bytes[index + 2 + offset] | 0x20 != openElement[offset] { return }
-            state = .tag
+            guard byte == UInt8(ascii: "<"), Self.endTag(of: openElement, in: bytes, at: index) else { return }
+            state = .tagName
             tagName = openElement
             isEndTag = true
-            readingName = false
+            passing = 1 + openElement.count
+        case .tagName where !Self.endsName(byte):
+            tagName.append(byte | 0x20)
+        default:
+            state = Self.state(after: byte, in: state, isEndTag: isEndTag, tagName: tagName, nameLengths: nameLengths, openElement: &openElement)
         }
     }
 
-    /// The state after `byte` in a tag past its name, or in a quoted attribute value: a quote opens
-    /// or closes a value, and `>` ends the tag, into the text of a plain-text element when a start
-    /// tag opens one (`openElement` is then its name). Other states are left as they are.
+    /// What a `<` in an element's content opens, as the tokenizer reads the bytes after it.
+    fileprivate enum Opening { case none, startTag, endTag, comment, bogusComment }
+
+    /// A start tag before a letter; an end tag for `</` before a letter; a comment for `<!--`;
+    /// what the tokenizer reads as a comment, to the first `>`, for any other `<!` (a doctype,
+    /// CDATA), `<?`, and `</` before anything but a letter (`</>` is dropped whole, as such a
+    /// comment ending at once); nothing before any other byte, or at the end of the bytes.
+    @inline(__always)
+    fileprivate static func opening(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Opening {
+        guard index + 1 < bytes.count else { return .none }
+        let next = bytes[index + 1]
+        if isLetter(next) { return .startTag }
+        switch next {
+        case UInt8(ascii: "/"):
+            guard index + 2 < bytes.count else { return .none }
+            return isLetter(bytes[index + 2]) ? .endTag : .bogusComment
+        case UInt8(ascii: "!"):
+            return index + 3 < bytes.count && bytes[index + 2] == UInt8(ascii: "-") && bytes[index + 3] == UInt8(ascii: "-") ? .comment : .bogusComment
+        case UInt8(ascii: "?"): return .bogusComment
+        default: return .none
+        }
+    }
+
+    /// True when the `<` at `index` starts the end tag of the plain-text element `name`: `</name`
+    /// in any case, then whitespace, `/` or `>` (anything else, or the end of the bytes, and the
+    /// element's text goes on). Not inlined: the compiler took its bytes of `name` out of its loop
+    /// into every stop's path of the block scan (26 instructions a stop, 100 M in a 1k build), for
+    /// a test a page makes a few times.
+    @inline(never)
+    fileprivate static func endTag(of name: TagName, in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index + 2 + name.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/") else { return false }
+        for offset in 0..<name.count where bytes[index + 2 + offset] | 0x20 != name[offset] { return false }
+        return endsName(bytes[index + 2 + name.count])
+    }
+
+    /// The state after `byte` in any state but content and plain text (where only a `<` counts,
+    /// read with the bytes after it), as the tokenizer moves: whitespace, `/`, `=`, quotes and
+    /// `>` in a tag, dashes, `!` and `>` in a comment. `>` ends a tag into the text of a
+    /// plain-text element when a start tag opens one (`openElement` is then its name).
     @inline(__always)
     fileprivate static func state(
         after byte: UInt8, in state: State, isEndTag: Bool, tagName: TagName, nameLengths: ClosedRange<Int>, openElement: inout TagName
     ) -> State {
+        let dash = UInt8(ascii: "-"), greaterThan = UInt8(ascii: ">"), slash = UInt8(ascii: "/"), equals = UInt8(ascii: "=")
         switch state {
-        case .tag:
-            switch byte {
-            case UInt8(ascii: "\""): return .doubleQuoted
-            case UInt8(ascii: "'"): return .singleQuoted
-            case UInt8(ascii: ">"):
+        case .content, .plainText: return state
+        case .doubleQuoted: return byte == UInt8(ascii: "\"") ? .beforeAttributeName : .doubleQuoted
+        case .singleQuoted: return byte == UInt8(ascii: "'") ? .beforeAttributeName : .singleQuoted
+        case .bogusComment: return byte == greaterThan ? .content : .bogusComment
+        case .tagName, .beforeAttributeName, .attributeName, .afterAttributeName, .beforeAttributeValue, .unquotedValue:
+            if byte == greaterThan {
                 guard !isEndTag, nameLengths.contains(tagName.count), plainTextElements.contains(tagName) else { return .content }
                 openElement = tagName
                 return .plainText
-            default: return .tag
             }
-        case .doubleQuoted: return byte == UInt8(ascii: "\"") ? .tag : .doubleQuoted
-        case .singleQuoted: return byte == UInt8(ascii: "'") ? .tag : .singleQuoted
-        case .content, .plainText: return state
+            if isSpace(byte) {
+                switch state {
+                case .beforeAttributeValue: return .beforeAttributeValue
+                case .attributeName, .afterAttributeName: return .afterAttributeName
+                default: return .beforeAttributeName
+                }
+            }
+            switch state {
+            case .tagName: return byte == slash ? .beforeAttributeName : .tagName
+            case .beforeAttributeName: return byte == slash ? .beforeAttributeName : .attributeName
+            case .attributeName, .afterAttributeName:
+                if byte == slash { return .beforeAttributeName }
+                if byte == equals { return .beforeAttributeValue }
+                return .attributeName
+            case .beforeAttributeValue:
+                if byte == UInt8(ascii: "\"") { return .doubleQuoted }
+                if byte == UInt8(ascii: "'") { return .singleQuoted }
+                return .unquotedValue
+            default: return .unquotedValue
+            }
+        case .commentStart: return byte == dash ? .commentStartDash : byte == greaterThan ? .content : .comment
+        case .commentStartDash: return byte == dash ? .commentEnd : byte == greaterThan ? .content : .comment
+        case .comment: return byte == dash ? .commentEndDash : .comment
+        case .commentEndDash: return byte == dash ? .commentEnd : .comment
+        case .commentEnd:
+            if byte == greaterThan { return .content }
+            if byte == UInt8(ascii: "!") { return .commentEndBang }
+            return byte == dash ? .commentEnd : .comment
+        case .commentEndBang: return byte == dash ? .commentEndDash : byte == greaterThan ? .content : .comment
         }
+    }
+
+    /// The state after one or more bytes that no state stops at (letters, digits, most
+    /// punctuation), or a token: in the space between attributes they start a name, after `=` a
+    /// value, and after a comment's opening or dashes they are its text. Other states stay.
+    @inline(__always)
+    fileprivate static func state(afterOtherBytesIn state: State) -> State {
+        switch state {
+        case .beforeAttributeName, .afterAttributeName: .attributeName
+        case .beforeAttributeValue: .unquotedValue
+        case .commentStart, .commentStartDash, .commentEndDash, .commentEnd, .commentEndBang: .comment
+        default: state
+        }
+    }
+
+    /// HTML's whitespace: tab, line feed, form feed, carriage return (which the parser reads as a
+    /// line feed) and space.
+    @inline(__always)
+    fileprivate static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    /// True for the bytes that end a tag's name: whitespace, `/` and `>`.
+    @inline(__always)
+    fileprivate static func endsName(_ byte: UInt8) -> Bool {
+        isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
+    }
+
+    /// True for the bytes that end an unquoted attribute value: whitespace and `>`.
+    @inline(__always)
+    static func endsUnquotedValue(_ byte: UInt8) -> Bool {
+        isSpace(byte) || byte == UInt8(ascii: ">")
     }
 
     fileprivate static func isLetter(_ byte: UInt8) -> Bool {
@@ -697,14 +942,20 @@ extension TokenPlaces {
     /// token (`<`, `>`, quotes, the marker's first byte) found at once as the bits of a mask
     /// (`StructuralIndex.bits`), and only those visited, in order, with the state of
     /// `MarkupPosition` held in locals. Tags stop a page's scan every seven bytes or so, too often
-    /// for a skip to the next stop to pay (`ByteBlocks`); here a stop costs a dozen instructions,
-    /// not the seventy of a skip's return and an `advance(over:at:)`.
+    /// for a skip to the next stop to pay (`ByteBlocks`); here a stop costs a switch on the state,
+    /// not the seventy instructions of a skip's return and an `advance(over:at:)`. In a tag
+    /// outside a quoted value whitespace, `/` and `=` count too, and in a comment `-` and `!`: a
+    /// second mask holds them all, visited in those states only (each state acts on its own and
+    /// passes the others).
     ///
-    /// It finds what `scanBytes` finds, on any bytes: bytes no state acts on are passed alike, a
-    /// start tag's name is read whole at its `<` as `MarkupPosition` reads it (tokens inside it
-    /// found, and left out of it), and an end tag's name, which no state looks at, is not read.
+    /// It finds what `scanBytes` finds, on any bytes: bytes no state acts on are passed alike
+    /// (those between two stops, in a state that any byte leaves, move it as one such byte does:
+    /// `MarkupPosition.state(afterOtherBytesIn:)`), a start tag's name is read whole at its `<`
+    /// as `MarkupPosition` reads it (tokens inside it found, and marking it), and an end tag's
+    /// name, which no state looks at, is not read.
     private static func scanBlocks(_ source: UnsafeBufferPointer<UInt8>, marker: [UInt8], valueCount: Int, into scan: inout Scan) {
         typealias Block = SIMD64<UInt8>
+        typealias State = MarkupPosition.State
         let count = source.count
         guard count > 0, let base = source.baseAddress, let markerFirst = marker.first else { return }
         let raw = UnsafeRawPointer(base)
@@ -725,7 +976,7 @@ extension TokenPlaces {
         /// The end of the token at `index` (whose byte is the token byte), recorded in `scan` in
         /// `context`; nil when none starts there, as `scanBytes` tells.
         @inline(__always)
-        func token(at index: Int, in context: MarkupPosition.Context) -> Int? {
+        func token(at index: Int, in context: MarkupPosition.Context, startsValue: Bool) -> Int? {
             guard base[index] == markerFirst, index + markerCount <= count else { return nil }
             let markerFound =
                 markerAsWords
@@ -743,8 +994,8 @@ extension TokenPlaces {
             guard end > index + markerCount, number < valueCount, count >= end + suffix.count else { return nil }
             let suffixFound = suffix.count == 4 ? raw.loadUnaligned(fromByteOffset: end, as: UInt32.self) == suffixWord : occurs(suffix, at: end)
             guard suffixFound else { return nil }
-            scan.places.append(Place(start: index, end: end + suffix.count, number: number, context: context))
-            scan.largestNumber = max(scan.largestNumber, number)
+            scan.append(
+                start: index, end: end + suffix.count, number: number, context: context, startsValue: startsValue, in: source, tokenByte: markerFirst)
             return end + suffix.count
         }
 
@@ -752,16 +1003,21 @@ extension TokenPlaces {
         let nameLengths = MarkupPosition.plainTextNameLengths
         let laneBits = StructuralIndex.laneBits
         let tokenByte = PageValues.marker.utf8.first!
+        let nameEnd = MarkupPosition.space | MarkupPosition.slash | MarkupPosition.greaterThan
         let lessThan = Block(repeating: UInt8(ascii: "<")), greaterThan = Block(repeating: UInt8(ascii: ">"))
         let doubleQuote = Block(repeating: UInt8(ascii: "\"")), singleQuote = Block(repeating: UInt8(ascii: "'"))
         let tokenBytes = Block(repeating: tokenByte)
+        // Whitespace and `!` are below `"` (with the controls, which a tag or a comment passes).
+        let quote = Block(repeating: UInt8(ascii: "\"")), slash = Block(repeating: UInt8(ascii: "/"))
+        let equalsSign = Block(repeating: UInt8(ascii: "=")), dash = Block(repeating: UInt8(ascii: "-"))
 
-        var state = MarkupPosition.State.content
+        var state = State.content
         var isEndTag = false
         var tagName = MarkupPosition.TagName()
         /// In a plain-text element: the name whose end tag closes it.
         var openElement = MarkupPosition.TagName()
-        /// The first byte not yet passed: a token or a tag's name read past a stop moves it on.
+        /// The first byte not yet passed: each stop moves it on, and a token or a tag's name read
+        /// past a stop further.
         var next = 0
         var blockStart = 0
         while blockStart < count {
@@ -769,40 +1025,54 @@ extension TokenPlaces {
             if blockStart + 64 <= count {
                 block = raw.loadUnaligned(fromByteOffset: blockStart, as: Block.self)
             } else {
-                // The last, partial block, padded with spaces, which stop nothing.
-                var padded = Block(repeating: 0x20)
+                // The last, partial block, padded with letters, which stop nothing.
+                var padded = Block(repeating: UInt8(ascii: "a"))
                 for lane in 0..<(count - blockStart) { padded[lane] = base[blockStart + lane] }
                 block = padded
             }
             var stops = StructuralIndex.bits(
                 (block .== lessThan) .| (block .== greaterThan) .| (block .== doubleQuote) .| (block .== singleQuote) .| (block .== tokenBytes),
                 laneBits)
-            while stops != 0 {
-                let index = blockStart &+ stops.trailingZeroBitCount
-                stops &= stops &- 1
+            // The separators of a tag and of a comment, watched in those states only (comparisons
+            // and `.|` of masks, which the standard library lowers to vector instructions).
+            var separators = StructuralIndex.bits(
+                (block .< quote) .| (block .== slash) .| (block .== equalsSign) .| (block .== dash), laneBits)
+            while true {
+                let candidates = state.watchesSeparators ? stops | separators : stops
+                guard candidates != 0 else { break }
+                let lowest = candidates & (0 &- candidates)
+                let passed = lowest | (lowest &- 1)
+                stops &= ~passed
+                separators &= ~passed
+                let index = blockStart &+ lowest.trailingZeroBitCount
                 guard index >= next else { continue }
+                // Bytes passed since the last stop, of no class this state stops at.
+                if index > next { state = MarkupPosition.state(afterOtherBytesIn: state) }
+                next = index + 1
                 let byte = base[index]
-                if byte == tokenByte {
-                    // Not a token's: the byte changes nothing (a start tag's name was read at its `<`).
-                    if let end = token(at: index, in: MarkupPosition.context(of: state)) { next = end }
+                if byte == tokenByte, let end = token(at: index, in: MarkupPosition.context(of: state), startsValue: state == .beforeAttributeValue) {
+                    next = end
+                    if state == .tagName { tagName.append(0) } else { state = MarkupPosition.state(afterOtherBytesIn: state) }
                     continue
                 }
                 switch state {
                 case .content:
-                    guard byte == UInt8(ascii: "<"), index + 1 < count else { continue }
-                    let after = base[index + 1]
-                    if MarkupPosition.isLetter(after) {
-                        state = .tag
+                    guard byte == UInt8(ascii: "<") else { continue }
+                    switch MarkupPosition.opening(at: index, in: source) {
+                    case .none: break
+                    case .startTag:
+                        state = .tagName
                         isEndTag = false
                         tagName = MarkupPosition.TagName()
-                        // The name, as `MarkupPosition` reads it: letters and digits, with the
-                        // tokens among them left out; the byte after it counts in the tag.
+                        // The name, as `MarkupPosition` reads it: every byte to whitespace, `/`
+                        // or `>`, a token among them marking it.
                         var nameIndex = index + 1
                         while nameIndex < count {
                             let nameByte = base[nameIndex]
                             let byteClasses = classes[nameByte]
-                            guard byteClasses & MarkupPosition.nameByte != 0 else { break }
-                            if byteClasses & MarkupPosition.markerByte != 0, let end = token(at: nameIndex, in: .attribute) {
+                            guard byteClasses & nameEnd == 0 else { break }
+                            if byteClasses & MarkupPosition.markerByte != 0, let end = token(at: nameIndex, in: .name, startsValue: false) {
+                                tagName.append(0)
                                 nameIndex = end
                                 continue
                             }
@@ -810,34 +1080,38 @@ extension TokenPlaces {
                             nameIndex += 1
                         }
                         next = nameIndex
-                    } else if after == UInt8(ascii: "/") || after == UInt8(ascii: "!") || after == UInt8(ascii: "?") {
-                        state = .tag
-                        isEndTag = after == UInt8(ascii: "/")
-                        tagName = MarkupPosition.TagName()
+                        // Whitespace or `/` after the name starts the attributes (a stop less a tag).
+                        if nameIndex < count, base[nameIndex] != UInt8(ascii: ">") {
+                            state = .beforeAttributeName
+                            next = nameIndex + 1
+                        }
+                    case .endTag:
+                        state = .tagName
+                        isEndTag = true
+                        next = index + 2
+                    case .comment:
+                        state = .commentStart
+                        next = index + 4
+                    case .bogusComment:
+                        state = .bogusComment
                     }
-                case .tag, .doubleQuoted, .singleQuoted:
-                    state = MarkupPosition.state(
-                        after: byte, in: state, isEndTag: isEndTag, tagName: tagName, nameLengths: nameLengths, openElement: &openElement)
                 case .plainText:
-                    if byte == UInt8(ascii: "<"), endTag(of: openElement, in: source, at: index) {
-                        state = .tag
+                    if byte == UInt8(ascii: "<"), MarkupPosition.endTag(of: openElement, in: source, at: index) {
+                        state = .tagName
                         isEndTag = true
                         tagName = openElement
+                        next = index + 2 + openElement.count
                     }
+                case .tagName where classes[byte] & nameEnd == 0:
+                    // A byte of an end tag's name (a start tag's was read at its `<`).
+                    break
+                default:
+                    state = MarkupPosition.state(
+                        after: byte, in: state, isEndTag: isEndTag, tagName: tagName, nameLengths: nameLengths, openElement: &openElement)
                 }
             }
             blockStart = max(blockStart + 64, next)
         }
-    }
-
-    /// True when the `<` at `index` starts `</name` for the plain-text element `name`, in any case.
-    /// Not inlined: the compiler took its bytes of `name` out of its loop into every stop's path
-    /// (26 instructions a stop, 100 M in a 1k build), for a test a page makes a few times.
-    @inline(never)
-    private static func endTag(of name: MarkupPosition.TagName, in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-        guard index + 1 + name.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/") else { return false }
-        for offset in 0..<name.count where bytes[index + 2 + offset] | 0x20 != name[offset] { return false }
-        return true
     }
 }
 

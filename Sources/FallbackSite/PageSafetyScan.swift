@@ -172,7 +172,7 @@ public struct PageSafetyScan: Sendable {
                     continue
                 }
                 problems.append("a comment or declaration at byte \(start)")
-                index += 2
+                index = endOfComment(startingAt: start, in: bytes)
                 continue
             }
             let isEnd = next == UInt8(ascii: "/")
@@ -217,5 +217,27 @@ public struct PageSafetyScan: Sendable {
             tags.append(Tag(name: name, isEnd: isEnd, attributes: attributes, offset: start))
         }
         return (tags, problems)
+    }
+
+    /// The index after the comment or declaration whose `<!` is at `start`, as the tokenizer ends
+    /// it: `<!--` at `-->` or `--!>` (`<!-->` and `<!--->` at once), any other `<!` at its first
+    /// `>`; the end of the page when it never ends. Nothing inside is read as a tag.
+    static func endOfComment(startingAt start: Int, in bytes: [UInt8]) -> Int {
+        let dash = UInt8(ascii: "-"), greaterThan = UInt8(ascii: ">")
+        func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        guard at(start + 2) == dash, at(start + 3) == dash else {
+            return (bytes[(start + 2)...].firstIndex(of: greaterThan) ?? bytes.count - 1) + 1
+        }
+        var index = start + 4
+        if at(index) == greaterThan { return index + 1 }
+        if at(index) == dash, at(index + 1) == greaterThan { return index + 2 }
+        while index < bytes.count {
+            if bytes[index] == dash, at(index + 1) == dash {
+                if at(index + 2) == greaterThan { return index + 3 }
+                if at(index + 2) == UInt8(ascii: "!"), at(index + 3) == greaterThan { return index + 4 }
+            }
+            index += 1
+        }
+        return bytes.count
     }
 }

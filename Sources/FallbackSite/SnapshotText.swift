@@ -221,12 +221,73 @@ enum SnapshotText {
         output.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
             if isHidden(scalar) {
-                output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+                appendReference(of: scalar, to: &output)
             } else {
                 MarkupEscaping.html.append(scalar, to: &output)
             }
         }
         return output
+    }
+
+    /// `text` in an unquoted attribute value: every character but an ASCII letter or digit as its
+    /// character reference (`&#x20;`), so that no whitespace, `>`, quote or `=` in it can end the
+    /// value or start another attribute; the browser reads the same value. (A token that is an
+    /// unquoted value's whole value is put in quotes and written as `attribute(_:)` writes it
+    /// instead, since an empty value there would take the next attribute for its own:
+    /// `TokenPlaces`.)
+    static func unquotedAttribute(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if isASCIILetterOrDigit(scalar) {
+                output.unicodeScalars.append(scalar)
+            } else {
+                appendReference(of: scalar, to: &output)
+            }
+        }
+        return output
+    }
+
+    /// `text` in a tag's or an attribute's name: `x`, then every character of the text as its
+    /// character reference. A name does not decode references, so it is one that no element or
+    /// attribute has, whatever the text (`script`, `onclick`, an empty text), and it starts with a
+    /// letter, as a tag's name must for the `<` before it to open a tag. Nothing in it ends the
+    /// name or the tag.
+    static func name(_ text: String) -> String {
+        var output = "x"
+        output.reserveCapacity(1 + 6 * text.utf8.count)
+        for scalar in text.unicodeScalars { appendReference(of: scalar, to: &output) }
+        return output
+    }
+
+    /// `text` in a comment: `&`, `<`, `>`, `-` and `!` as character references (a comment decodes
+    /// none, and shows nothing), hidden characters too, and an empty text as a space. No dash or
+    /// `>` of the text can end the comment or finish an ending the template's bytes around it
+    /// start (`--` before the value, `>` after it), nor can nothing at all (`<!--` + `>`).
+    static func comment(_ text: String) -> String {
+        guard !text.isEmpty else { return " " }
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&", "<", ">", "-", "!": appendReference(of: scalar, to: &output)
+            case _ where isHidden(scalar): appendReference(of: scalar, to: &output)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    /// Appends `scalar`'s hexadecimal character reference (`&#x2D;`) to `output`.
+    private static func appendReference(of scalar: Unicode.Scalar, to output: inout String) {
+        output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+    }
+
+    private static func isASCIILetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: false
+        }
     }
 
     /// `text` where no markup can go (`<title>`, `<textarea>`): escaped, hidden characters spelled

@@ -4,7 +4,8 @@ import Testing
 /// `MarkupPosition` reads a tag's name into eight packed bytes and a length, with no allocation per
 /// tag (issue 10: a page's listings and drawings have thousands of tags). Only `title`,
 /// `textarea`, `script` and `style`, in any case, start text that holds no markup: a name that
-/// shares their first bytes, or is longer than eight bytes, does not.
+/// shares their first bytes, or is longer than eight bytes, does not. Their end tag closes them
+/// only before whitespace, `/` or `>`, as in the HTML tokenizer.
 @Suite("Markup position: tag names")
 struct MarkupTagNameTests {
     /// The context of a text byte put right after `html`.
@@ -23,7 +24,8 @@ struct MarkupTagNameTests {
         ("<textareas>", .content), ("<textare>", .content), ("<titles>", .content), ("<title1>", .content),
         ("<scriptscript>", .content), ("<abcdefghijklmnop>", .content), ("<b>", .content), ("<h1>", .content),
         ("<p data-x=\"", .attribute), ("<textarea title='", .attribute),
-        ("<textarea>a</textarea>", .content), ("<script>a</SCRIPT >", .content), ("<style>a</style", .attribute),
+        ("<textarea>a</textarea>", .content), ("<script>a</SCRIPT >", .content), ("<style>a</style ", .name),
+        ("<style>a</style", .plainText), ("<style>a</styles>", .plainText), ("<script>a</script/", .name),
         ("<title>a</b>", .plainText), ("<title>a</titl", .plainText), ("</title>", .content),
     ])
     func onlyThePlainTextElementsHoldText(html: String, expected: MarkupPosition.Context) {

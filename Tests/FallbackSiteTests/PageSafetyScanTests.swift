@@ -47,6 +47,23 @@ struct PageSafetyScanTests {
         #expect(PageSafetyScan.problems(in: injected) != [], "\(injection.1)")
     }
 
+    /// A comment ends where the tokenizer ends it, and nothing inside it is read as a tag: the scan
+    /// reports it, and reads the page after it (here `<p>after</p>`, or what the comment leaves).
+    @Test(arguments: [
+        ("<!-- <b title='x'> -->", "<p>after</p>"), ("<!-->", "<p>after</p>"), ("<!--->", "<p>after</p>"),
+        ("<!-- a --!>", "<p>after</p>"), ("<!-- a --->", "<p>after</p>"), ("<!-- a -- > b -->", "<p>after</p>"),
+        ("<!doctype x 'y>", "<p>after</p>"), ("<!x>", "<p>after</p>"), ("<!-x>", "<p>after</p>"), ("<!", "after</p>"),
+        ("<!-- a ->", ""), ("<!-- a", ""),
+    ])
+    func aCommentEndsWhereTheTokenizerEndsIt(comment: String, rest: String) {
+        let page = comment + "<p>after</p>"
+        let end = PageSafetyScan.endOfComment(startingAt: 0, in: Array(page.utf8))
+        #expect(String(decoding: Array(page.utf8)[end...], as: UTF8.self) == rest, "\(comment)")
+        let (tags, problems) = PageSafetyScan.read(Array(("<i>" + page).utf8))
+        #expect(tags.map { ($0.isEnd ? "/" : "") + $0.name } == ["i"] + PageSafetyScan.tags(in: rest).map { ($0.isEnd ? "/" : "") + $0.name })
+        #expect(problems == ["a comment or declaration at byte 3"], "\(comment)")
+    }
+
     @Test func theSchemeIsReadAsABrowserReadsIt() {
         #expect(PageSafetyScan.scheme(of: "assets/site.js") == nil)
         #expect(PageSafetyScan.scheme(of: "#L1-2") == nil)

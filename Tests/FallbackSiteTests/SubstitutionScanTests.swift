@@ -12,12 +12,14 @@ import Testing
 @Suite("Substitution and token bytes")
 struct SubstitutionScanTests {
     /// `substitutedBytes(in:)` as it was before the scan: every byte that is not a token's is
-    /// fed to the position, whatever it is.
+    /// fed to the position, whatever it is; then each run of adjacent tokens that is the whole of
+    /// an unquoted attribute value (from where the value starts to whitespace, `>` or the end) is
+    /// put in quotes and written as a quoted value.
     static func referenceSubstitution(_ source: [UInt8], values: PageValues) -> [UInt8] {
         let snapshot = values.values
         let marker = Array(values.prefix.utf8)
         let suffix = Array(PageValues.suffix.utf8)
-        var output: [UInt8] = []
+        var tokens: [(start: Int, end: Int, number: Int, context: MarkupPosition.Context, startsValue: Bool)] = []
         source.withUnsafeBufferPointer { source in
             var position = MarkupPosition()
             var index = 0
@@ -30,27 +32,66 @@ struct SubstitutionScanTests {
                         end += 1
                     }
                     if end > index + marker.count, number < snapshot.count, source[end...].starts(with: suffix) {
-                        switch snapshot[number] {
-                        case .html(let html): output += Array(html.utf8)
-                        case .htmlBytes(let bytes): output += bytes
-                        case .htmlWriter(let writer): output += ByteWriter.array(capacity: writer.length) { writer.write(&$0) }
-                        case .text(let text):
-                            switch position.context {
-                            case .content: output += Array(SnapshotText.html(text).utf8)
-                            case .attribute: output += Array(SnapshotText.attribute(text).utf8)
-                            case .plainText: output += Array(SnapshotText.plainText(text).utf8)
-                            }
-                        }
+                        tokens.append((index, end + suffix.count, number, position.context, position.startsUnquotedValue))
+                        position.passToken()
                         index = end + suffix.count
                         continue
                     }
                 }
                 position.advance(over: source, at: index)
-                output.append(source[index])
                 index += 1
             }
         }
-        return output
+        var contexts = tokens.map(\.context)
+        var quoteBefore: Set<Int> = [], quoteAfter: Set<Int> = []
+        var first = 0
+        while first < tokens.count {
+            defer { first += 1 }
+            guard tokens[first].context == .unquotedAttribute, tokens[first].startsValue else { continue }
+            var last = first
+            while last + 1 < tokens.count, tokens[last + 1].start == tokens[last].end { last += 1 }
+            let after = tokens[last].end
+            if after == source.count || [0x09, 0x0A, 0x0C, 0x0D, 0x20, UInt8(ascii: ">")].contains(source[after]) {
+                for number in first...last { contexts[number] = .attribute }
+                quoteBefore.insert(first)
+                quoteAfter.insert(last)
+            }
+            first = last
+        }
+        var output: [UInt8] = []
+        var copied = 0
+        for (number, token) in tokens.enumerated() {
+            output += source[copied..<token.start]
+            if quoteBefore.contains(number) { output.append(UInt8(ascii: "\"")) }
+            let value = snapshot[token.number]
+            // Trusted HTML is written as it is but where only text can stand: names, unquoted
+            // values, and the quotes put around one.
+            let onlyText = [.name, .unquotedAttribute].contains(tokens[number].context)
+            if case .text = value {} else if !onlyText {
+                switch value {
+                case .html(let html): output += Array(html.utf8)
+                case .htmlBytes(let bytes): output += bytes
+                case .htmlWriter(let writer): output += ByteWriter.array(capacity: writer.length) { writer.write(&$0) }
+                case .text: break
+                }
+                copied = token.end
+                continue
+            }
+            let text = value.text
+            let written =
+                switch contexts[number] {
+                case .content: SnapshotText.html(text)
+                case .attribute: SnapshotText.attribute(text)
+                case .unquotedAttribute: SnapshotText.unquotedAttribute(text)
+                case .name: SnapshotText.name(text)
+                case .comment: SnapshotText.comment(text)
+                case .plainText: SnapshotText.plainText(text)
+                }
+            output += Array(written.utf8)
+            if quoteAfter.contains(number) { output.append(UInt8(ascii: "\"")) }
+            copied = token.end
+        }
+        return output + source[copied...]
     }
 
     /// Pages made of markup pieces, real tokens, cut-short and overlong tokens, at every alignment.
@@ -65,11 +106,13 @@ struct SubstitutionScanTests {
             "</ p>", "<x-y a=b>", text, text, html, bytes, prefix, prefix + "12", prefix + "99999999999999999999999" + PageValues.suffix,
             prefix + PageValues.suffix, prefix + "0vxq", "vxqz", String(prefix.dropLast()), "0123456789",
         ]
-        // Comments, CDATA-like text, tokens inside tag and attribute names, NUL bytes and bytes that
-        // are not UTF-8.
+        // Comments of every form, CDATA-like text, tokens inside tag and attribute names and
+        // unquoted values, NUL bytes and bytes that are not UTF-8.
         let bytePieces = (pieces + [
             "<!--", "-->", "<!-- " + text + " -->", "<![CDATA[", "]]>", "<z", "<Z", "</z", "<h1", "<a" + text, "<a " + text + "=x>", "</" + text,
             "<title " + text + ">", "zz", "<" + prefix, "</" + prefix, "<!", "<?xml ", "\u{0}", "\t", "\r\n",
+            "<!-->", "<!--->", "--!>", "--", "-", "</ ", "</>", "\u{0C}", "<p a=", "<p ", " b=", "=" + text, "<!-- " + text + " --" + text + ">",
+            "<p title=" + text + ">", "<p title=" + text + text + " x=y" + text + ">",
         ]).map { Array($0.utf8) } + [[0x00], [0xFF], [0xC3], [0xE2, 0x80], [0x80, 0x80], [0xF0, 0x9F], [0x3C, 0x00], [0x3C, 0xFF]]
         var pages: [[UInt8]] = SubstituteFastPathTests.pages.map { Array($0.utf8) }
         var generator = SplitMix64(seed: 10)

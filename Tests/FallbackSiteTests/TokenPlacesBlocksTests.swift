@@ -6,15 +6,15 @@ import Testing
 /// `TokenPlaces` scans a page 64 bytes at a time (`scanBlocks`), visiting only the bytes that can
 /// change where a token stands; the byte-by-byte scan through `MarkupPosition` is the reference.
 /// Both must find the same places, in the same contexts, and hold for the same value counts, on
-/// any bytes: markup, tokens inside tag names and attributes, comments, plain-text elements,
-/// tokens cut short by the end of the buffer, every byte value.
+/// any bytes: markup, tokens inside tag names, attribute names and values (quoted or not), comments
+/// of every form, plain-text elements, tokens cut short by the end of the buffer, every byte value.
 @Suite("Token places by blocks")
 struct TokenPlacesBlocksTests {
     /// The places of `page` along `path`, spelled out, and whether they hold for some counts.
     static func scan(_ page: [UInt8], marker: [UInt8], valueCount: Int, path: StructuralIndex.Path) -> [String] {
         page.withUnsafeBufferPointer { buffer in
             let tokens = TokenPlaces(scanning: buffer, marker: marker, valueCount: valueCount, path: path)
-            return tokens.places.map { "\($0.start)-\($0.end) #\($0.number) \($0.context)" }
+            return tokens.places.map { "\($0.start)-\($0.end) #\($0.number) \($0.context) quotes \($0.quotes.rawValue)" }
                 + [0, 1, 2, 9, valueCount - 1, valueCount, valueCount + 1, 100_000].map { "holds(\($0)): \(tokens.holds(forValueCount: $0))" }
         }
     }
@@ -53,7 +53,9 @@ struct TokenPlacesBlocksTests {
         let token = Array(values.escaping.escape("v").utf8)
         let pieces: [[UInt8]] =
             ["<", ">", "\"", "'", "/", "!", "?", "z", "zq", "a", "T", "title", "script", "<title>", "</title>", "<style>", "</STYLE",
-             "<textarea>", "</textarea>", "<!--", "-->", "<![CDATA[", "]]>", "=", " ", "\n", "0", "9", "vxqz", "<a href=\"", "<p class='"]
+             "<textarea>", "</textarea>", "<!--", "-->", "<![CDATA[", "]]>", "=", " ", "\n", "0", "9", "vxqz", "<a href=\"", "<p class='",
+             // Comments of every form, and the bytes that move a tag between its names and values.
+             "<!-->", "<!--->", "--!>", "--", "-", "</", "<?", "</ ", "</>", "<!x", "\t", "\u{0C}", "\r", "\u{0B}", "<p a=", "<p ", " b=", "/>"]
             .map { Array($0.utf8) } + [marker, token, token, Array(marker.dropLast()), marker + [0x37], Array(token.dropLast())]
         var generator = SplitMix64(seed: 64)
         for _ in 0..<3_000 {
