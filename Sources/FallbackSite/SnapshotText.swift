@@ -260,19 +260,28 @@ enum SnapshotText {
         return output
     }
 
-    /// `text` in a comment: `&`, `<`, `>`, `-` and `!` as character references (a comment decodes
-    /// none, and shows nothing), hidden characters too, and an empty text as a space. No dash or
-    /// `>` of the text can end the comment or finish an ending the template's bytes around it
-    /// start (`--` before the value, `>` after it), nor can nothing at all (`<!--` + `>`).
+    /// `text` in a comment, or in what the scan reads as one (a doctype, `<?…>`, `<![CDATA[…`):
+    /// written so that it is inert wherever a browser reads it, since a CDATA section in SVG or
+    /// MathML ends at `]]>`, not at the first `>` as the scan ends it, and what the scan takes for
+    /// a comment may then be text, an attribute value or a name. Every character but an ASCII letter
+    /// or digit is a character reference (a comment decodes none and shows nothing; text and values
+    /// decode them to the same characters, and a name keeps them as they are), hidden characters
+    /// are their visible names (`<U+202E>`, written as references), so none is ever live, and an
+    /// empty text is a space's reference. No dash, `>`, quote, space or `=` of the text can end the
+    /// comment, a value or a name, or finish an ending the template's bytes around it start.
     static func comment(_ text: String) -> String {
-        guard !text.isEmpty else { return " " }
+        guard !text.isEmpty else { return "&#x20;" }
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&", "<", ">", "-", "!": appendReference(of: scalar, to: &output)
-            case _ where isHidden(scalar): appendReference(of: scalar, to: &output)
-            default: output.unicodeScalars.append(scalar)
+            if isASCIILetterOrDigit(scalar) {
+                output.unicodeScalars.append(scalar)
+            } else if isHidden(scalar) {
+                for named in visibleName(of: scalar).unicodeScalars {
+                    if isASCIILetterOrDigit(named) { output.unicodeScalars.append(named) } else { appendReference(of: named, to: &output) }
+                }
+            } else {
+                appendReference(of: scalar, to: &output)
             }
         }
         return output

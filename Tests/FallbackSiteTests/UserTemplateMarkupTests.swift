@@ -47,17 +47,24 @@ struct UserTemplateMarkupTests {
         return Array(#"{"formatVersion":1,"generatedAt":1784000000000,"projectId":"proj_1","placements":{\#(entries.joined(separator: ","))}}"#.utf8)
     }
 
-    @Test func hostileNamesStayText() throws {
+    /// The site of `snapshot(names:)` built with `paywall` as the paywall page's template, in a
+    /// temporary folder (its `site` folder), which lives as long as the value returned.
+    static func build(paywall: String, names: [String]) throws -> TemporaryFolder {
         let root = try TemporaryFolder("user-template")
         try FileManager.default.createDirectory(atPath: root.path + "/templates", withIntermediateDirectories: true)
-        try Data(Self.template.utf8).write(to: URL(fileURLWithPath: root.path + "/templates/paywall.md"))
-        // (An empty value makes no token: the page then holds the template's bytes as they are.)
-        let names = MarkupContextTests.hostileValues.filter { !$0.isEmpty }
+        try Data(paywall.utf8).write(to: URL(fileURLWithPath: root.path + "/templates/paywall.md"))
         let snapshot = Self.snapshot(names: names)
         let build = SiteBuild(
             input: .file("hostile.json"), templates: root.path + "/templates", writer: SiteWriter(outputPath: root.path + "/site"),
             readFile: { _ in snapshot })
         _ = try build.run()
+        return root
+    }
+
+    @Test func hostileNamesStayText() throws {
+        // (An empty value makes no token: the page then holds the template's bytes as they are.)
+        let names = MarkupContextTests.hostileValues.filter { !$0.isEmpty }
+        let root = try Self.build(paywall: Self.template, names: names)
         for (number, name) in names.enumerated() {
             let path = root.path + "/site/paywalls/pw\(number).html"
             let page = try #require(FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }, "\(path)")
@@ -93,5 +100,24 @@ struct UserTemplateMarkupTests {
         let cut = try String(contentsOfFile: root.path + "/site/paywalls/pw\(long).html", encoding: .utf8)
         let isCut = cut.contains("<p class=\"text\"><bdi>" + String(repeating: "A", count: 1_000) + "… (5,000 bytes, #")
         #expect(isCut)
+    }
+
+    /// A CDATA section in SVG ends at `]]>` in a browser, the scan ends it at its first `>`: a
+    /// `<!--` inside it then reads as a comment to the scan, which runs on over what the browser
+    /// reads as the page. A value there is written in the comment's form, inert in any of them:
+    /// it adds no attribute and no live bidi control (review: `title=x onmouseover=alert(5) y`).
+    @Test func aValueAfterACDATASectionThatHidesAComment() throws {
+        let template = "# Paywall\n\n<svg><text><![CDATA[ a > b <!-- ]]></text></svg>\n\n<p title={{name}} class=k>x</p>\n\n<p class=k2>{{name}}</p>\n"
+        let names = ["x onmouseover=alert(5) y", "a\u{202E}evil\u{202C}", "\" onclick=\"alert(1)"]
+        let root = try Self.build(paywall: template, names: names)
+        for (number, name) in names.enumerated() {
+            let page = try String(contentsOfFile: root.path + "/site/paywalls/pw\(number).html", encoding: .utf8)
+            // Both values after the CDATA section are in the comment's form: no space, `=`, quote
+            // or hidden character of the name is written as it is, nor as a reference to one.
+            #expect(page.contains("<p title=\(SnapshotText.comment(name)) class=k>x</p>"), "\(name.debugDescription)")
+            #expect(page.contains("<p class=k2>\(SnapshotText.comment(name))</p>"), "\(name.debugDescription)")
+            #expect(!page.contains("title=" + name) && !page.contains("k2>" + name), "\(name.debugDescription)")
+            #expect(!SnapshotText.comment(name).contains("&#x202E;") && !page.unicodeScalars.contains { VisibleText.isBidiControl($0) })
+        }
     }
 }
