@@ -82,8 +82,10 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
                 + "itself (or partials that include each other) more than once grows exponentially"
         case .renderTooLarge(let section?, let limit):
             "rendering would go past \(limit) in section \"\(section)\": sections nested over lists repeat their "
-                + "bodies for every combination of items, and a name looked up through many open sections costs a step "
-                + "for every \(MustacheBudget.contextsPerStep) of them"
+                + "bodies for every combination of items"
+                + (limit.hasSuffix("steps")
+                    ? ", and a name looked up through many open sections, a deeply indented partial or a list named as "
+                        + "text costs more steps" : "")
         case .renderTooLarge(nil, let limit):
             "rendering would go past \(limit)"
         }

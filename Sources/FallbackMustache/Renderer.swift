@@ -92,7 +92,9 @@ struct Renderer<Partials: MustachePartialProvider>: ~Copyable {
             case .lineStart:
                 if !frame.indentation.isEmpty { output.append(frame.indentation) }
             case .escapedVariable, .variable:
-                let text = resolve(op.first, of: frame.program).text
+                let value = resolve(op.first, of: frame.program)
+                let text = value.text
+                if case .list = value { steps += MustacheBudget.extraSteps(joining: text.utf8.count) }
                 guard !text.isEmpty else { continue }
                 if op.kind == .escapedVariable {
                     escaping.append(text, to: &output)

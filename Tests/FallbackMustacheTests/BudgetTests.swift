@@ -280,4 +280,16 @@ struct LookupBudgetTests {
         #expect(try MustacheTemplate(parsing: "{{=\(open) >=}}\(open)x>").render(["x": "v"]) == "v")
         #expect(throws: MustacheError.self) { try MustacheTemplate(parsing: "{{=\(open)< >=}}") }
     }
+
+    /// `{{list}}` writes its items' text joined by commas, made anew at each tag: it costs a step
+    /// more for each 64 bytes of that text.
+    @Test(arguments: [1, 10, 100, 1_000])
+    func aListNamedAsTextCostsAStepPerSixtyFourBytes(items: Int) throws {
+        let list = MustacheValue.list((0..<items).map { .string("item\($0)") })
+        let joined = (0..<items).map { "item\($0)" }.joined(separator: ",")
+        let named = try MustacheTemplate(parsing: "{{#a}}{{l}}{{/a}}", name: "page.md")
+        let plain = try MustacheTemplate(parsing: "{{#a}}{{s}}{{/a}}", name: "page.md")
+        let context: MustacheValue = ["a": true, "l": list, "s": .string(joined)]
+        #expect(try Self.stepsNeeded(named, context) - Self.stepsNeeded(plain, context) == joined.utf8.count / 64)
+    }
 }

@@ -96,7 +96,9 @@ struct TreeRenderer<Partials: MustachePartialProvider> {
             case .lineStart:
                 output.append(contentsOf: frame.indentation.utf8)
             case .variable(let name, let escaped):
-                let text = resolve(name).text
+                let value = resolve(name)
+                let text = value.text
+                if case .list = value { steps += MustacheBudget.extraSteps(joining: text.utf8.count) }
                 guard !text.isEmpty else { continue }
                 output.append(contentsOf: (escaped ? escaping.escape(text) : text).utf8)
             case .section(let name, let body, let inverted, let offset):
