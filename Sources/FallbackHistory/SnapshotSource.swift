@@ -114,7 +114,9 @@ public struct SnapshotFolder: SnapshotSource {
             throw HistoryError.unreadable(path: path, reason: "not a readable folder")
         }
         let snapshots = names.filter { name in
-            guard name.hasSuffix(".json") else { return false }
+            // As the shell's `*.json` reads a folder: hidden names are left out (an editor's lock
+            // file, `.#a.json`, is a symbolic link to nothing while the snapshot is open).
+            guard name.hasSuffix(".json"), !name.hasPrefix(".") else { return false }
             var isDirectory: ObjCBool = false
             let full = (path as NSString).appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) { return !isDirectory.boolValue }

@@ -396,6 +396,9 @@ struct HistorySourceTests {
             try Snap.file("").write(toFile: (folder as NSString).appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
             let fm = FileManager.default
             try fm.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("c.json"), withDestinationPath: "gone.json")
+            // An editor's lock file and any hidden name are not snapshots, as the shell's `*.json` reads the folder.
+            try fm.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent(".#a.json"), withDestinationPath: "user@host.1:1")
+            try Snap.file("").write(toFile: (folder as NSString).appendingPathComponent(".hidden.json"), atomically: true, encoding: .utf8)
             try fm.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("b.json"), withDestinationPath: "a.json")
             try fm.createDirectory(atPath: (folder as NSString).appendingPathComponent("d"), withIntermediateDirectories: true)
             try fm.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("d.json"), withDestinationPath: "d")
