@@ -4,7 +4,7 @@ import Foundation
 /// before it is parsed.
 ///
 /// Debian ships cmark-gfm 0.29.0.gfm.6, which predates the 2023 fixes of its polynomial cases (they
-/// came with 0.29.0.gfm.7 to .13). Three of them are reached by Markdown of ordinary size:
+/// came with 0.29.0.gfm.7 to .13). Four of them are reached by Markdown of ordinary size:
 ///
 /// - **A table's short rows.** The table extension fills every row up to the header's columns.
 ///   A header of n columns over n one-cell rows (about 6n bytes) makes n² cells: 90 MB of HTML from
@@ -14,6 +14,10 @@ import Foundation
 ///   cells before it, so a row of n cells takes time in n², whether it is a table's header, its
 ///   delimiter row, a body row or a line tried as a header and refused: one line of 60,000 pipes
 ///   (60 KB) took 8.7 s. Every line's pipes are counted, squared and added up.
+/// - **Tables tried and refused.** A line like a delimiter row under a line of another number of
+///   cells is a table the extension tries and refuses, reading the paragraph before it again:
+///   a paragraph of `x` and `-|-` lines, one after another, takes time in its length squared
+///   (8,000 lines, 3.2 s). Each such line's bytes before it in its paragraph are added up.
 /// - **Image openers left open.** Each `]` that closes a bracket walks back over every `![` still
 ///   open in its paragraph, so `![[]()` written n times takes time in n²: 27 s at n = 80,000
 ///   (480 KB). The scan follows the brackets as cmark-gfm stacks them and adds up that walk.
@@ -31,6 +35,10 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
         /// Lines whose pipes, each line's count squared, come to `work`, past `limit`; the line
         /// that passed it has `cells` pipes.
         case rowCells(cells: Int, work: Int, limit: Int)
+        /// Delimiter-like lines under a line of another number of cells, in one paragraph: each is
+        /// a table cmark-gfm tries to open and refuses, reading the paragraph before it again, which
+        /// came to `work` bytes in all, past `limit`; `tries` of them by then.
+        case tableTries(tries: Int, work: Int, limit: Int)
         /// A paragraph (lines between blank lines) whose closing brackets would walk back over
         /// image openers (`![`) left open `walked` times in all, past `limit`; `openers` are still
         /// open where the scan stopped.
@@ -48,9 +56,13 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
                 + "before it, make \(cells) cells, more than the \(limit) its length allows (cmark-gfm fills each row up to the "
                 + "header's columns): write fewer columns, or each row's cells"
         case .rowCells(let cells, let work, let limit):
-            "the Markdown it renders has, on line \(line), a row of \(cells) table cells (`|`), which with the rows before it "
+            "the Markdown it renders has, on line \(line), a line of \(cells) pipes (`|`, a table's cells), which with the lines before it "
                 + "make cmark-gfm walk over cells \(work) times, more than the \(limit) its length allows (it appends each cell of "
                 + "a row after the ones before it): write fewer cells on a line"
+        case .tableTries(let tries, let work, let limit):
+            "the Markdown it renders has, in the paragraph from line \(line), \(tries) lines like a table's delimiter row under a "
+                + "line of another number of cells; cmark-gfm tries each as a table and reads the paragraph before it again, "
+                + "\(work) bytes in all, more than the \(limit) its length allows: put a blank line before each table"
         case .imageOpeners(let openers, let walked, let limit):
             "the Markdown it renders has, in the paragraph from line \(line), image openers (`![`) left open (\(openers) by then) "
                 + "that its closing brackets make cmark-gfm walk back over \(walked) times, more than the \(limit) the paragraph's "
@@ -65,6 +77,10 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
     /// byte, and a million more (a line of a thousand cells), so lines of up to 256 cells each are
     /// never refused, however many, and the work stays within about half a microsecond a byte.
     public static func rowWorkLimit(byteCount: Int) -> Int { 256 * byteCount + 1_000_000 }
+
+    /// Bytes cmark-gfm may read again for tables it tries and refuses, in Markdown of `byteCount`
+    /// bytes: 64 per byte, and a million more.
+    public static func tableTryLimit(byteCount: Int) -> Int { 64 * byteCount + 1_000_000 }
 
     /// Steps of the walk back over open image openers allowed in a paragraph of `byteCount` bytes:
     /// 64 per byte, and a million more.
@@ -103,6 +119,12 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
 
         // Tables.
         var rowWork = 0
+        var tries = 0
+        var tryWork = 0
+        /// Where the lines since the last blank one start, and the line before this one.
+        var blockStart = -1
+        var blockLine = 0
+        var previousLine = 0..<0
         var cells = 0
         var tableColumns = 0
         var tableRows = 0
@@ -122,6 +144,7 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
         mutating func run(tables: Bool, images: Bool) -> MarkdownHazard? {
             let cellLimit = MarkdownHazard.cellLimit(byteCount: markdown.count)
             let rowWorkLimit = MarkdownHazard.rowWorkLimit(byteCount: markdown.count)
+            let tableTryLimit = MarkdownHazard.tableTryLimit(byteCount: markdown.count)
             var start = 0
             while start < markdown.count {
                 // A line ends at `\n`, `\r` or `\r\n`, as cmark-gfm reads it.
@@ -137,6 +160,24 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
                     if rowWork > rowWorkLimit {
                         return MarkdownHazard(kind: .rowCells(cells: pipes, work: rowWork, limit: rowWorkLimit), line: lineNumber)
                     }
+                    // A delimiter-like line under a line of another number of cells is a table
+                    // cmark-gfm tries and refuses, reading the lines before it again.
+                    if !blank, blockStart >= 0, let columns = delimiterColumns(start, end),
+                       cellCount(previousLine.lowerBound, previousLine.upperBound) != columns
+                    {
+                        tries += 1
+                        tryWork += start - blockStart
+                        if tryWork > tableTryLimit {
+                            return MarkdownHazard(kind: .tableTries(tries: tries, work: tryWork, limit: tableTryLimit), line: blockLine)
+                        }
+                    }
+                    if blank {
+                        blockStart = -1
+                    } else if blockStart < 0 {
+                        blockStart = start
+                        blockLine = lineNumber
+                    }
+                    previousLine = start..<end
                     if blank {
                         inTable = false
                     } else if inTable {
@@ -216,6 +257,29 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
                 }
                 offset += 1
             }
+        }
+
+        /// The cells of a line read as a table's row: what its pipes separate, a leading and a
+        /// trailing pipe opening and closing none, an escaped pipe (`\|`) separating nothing.
+        func cellCount(_ start: Int, _ end: Int) -> Int {
+            var first = start
+            while first < end, markdown[first] == 0x20 || markdown[first] == 0x09 { first += 1 }
+            var last = end
+            while last > first, markdown[last - 1] == 0x20 || markdown[last - 1] == 0x09 { last -= 1 }
+            guard first < last else { return 0 }
+            var pipes = 0
+            var index = first
+            while index < last {
+                if markdown[index] == UInt8(ascii: "\\") {
+                    index += 2
+                    continue
+                }
+                if markdown[index] == UInt8(ascii: "|") { pipes += 1 }
+                index += 1
+            }
+            let leading = markdown[first] == UInt8(ascii: "|") ? 1 : 0
+            let trailing = last - 1 > first && markdown[last - 1] == UInt8(ascii: "|") && (last - 2 < first || markdown[last - 2] != UInt8(ascii: "\\")) ? 1 : 0
+            return max(pipes + 1 - leading - trailing, 1)
         }
 
         /// Only spaces and tabs, as cmark-gfm tells a blank line (a line of a vertical tab or a form

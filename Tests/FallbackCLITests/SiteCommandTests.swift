@@ -136,7 +136,7 @@ struct SiteCommandTests {
     @Test(arguments: [
         ("|" + String(repeating: "a|", count: 1_000) + "\n|" + String(repeating: "-|", count: 1_000) + "\n" + String(repeating: "x\n", count: 3_000),
          "a table of 1000 columns"),
-        ("|a|\n|-|\n" + String(repeating: "|", count: 20_000) + "\n", "a row of 20000 table cells"),
+        ("|a|\n|-|\n" + String(repeating: "|", count: 20_000) + "\n", "a line of 20000 pipes"),
         (String(repeating: "![[]()", count: 20_000), "image openers (`![`) left open (20000 by then)"),
     ])
     func aTemplateWhoseMarkdownCmarkWouldBlowUpFailsTheBuild(markdown: String, says: String) throws {
