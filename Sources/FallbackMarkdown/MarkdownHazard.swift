@@ -262,8 +262,8 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
         /// The cells of a line read as a table's row: what its pipes separate, a leading and a
         /// trailing pipe opening and closing none, an escaped pipe (`\|`) separating nothing.
         func cellCount(_ start: Int, _ end: Int) -> Int {
-            var first = start
-            while first < end, markdown[first] == 0x20 || markdown[first] == 0x09 { first += 1 }
+            // After any block quote and list markers, as `delimiterColumns` reads its line.
+            let first = markersEnd(start, end) ?? start
             var last = end
             while last > first, markdown[last - 1] == 0x20 || markdown[last - 1] == 0x09 { last -= 1 }
             guard first < last else { return 0 }
@@ -288,12 +288,10 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
             markdown[start..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 }
         }
 
-        /// The columns of a line that may be a table's delimiter row: after any block quote and
-        /// list markers, only `|`, `-`, `:` and whitespace, with a `-` and a `|`; its cells are
-        /// what the pipes separate, a leading and a trailing pipe opening and closing none.
-        func delimiterColumns(_ start: Int, _ end: Int) -> Int? {
+        /// Where a line's block quote and list markers, and the spaces around them, end; nil when
+        /// it starts with digits that are not a list marker.
+        func markersEnd(_ start: Int, _ end: Int) -> Int? {
             var offset = start
-            // Block quote and list markers, and the spaces around them.
             while offset < end {
                 let byte = markdown[offset]
                 if byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: ">") {
@@ -311,6 +309,14 @@ public struct MarkdownHazard: Error, Sendable, Hashable, CustomStringConvertible
                     break
                 }
             }
+            return offset
+        }
+
+        /// The columns of a line that may be a table's delimiter row: after any block quote and
+        /// list markers, only `|`, `-`, `:` and whitespace, with a `-` and a `|`; its cells are
+        /// what the pipes separate, a leading and a trailing pipe opening and closing none.
+        func delimiterColumns(_ start: Int, _ end: Int) -> Int? {
+            guard let offset = markersEnd(start, end) else { return nil }
             var pipes = 0
             var dash = false
             var firstMark = -1

@@ -152,6 +152,8 @@ struct MarkdownHazardTests {
         #expect(Self.hazard(String(repeating: String(repeating: "x\n-|-\n", count: 50) + "\n", count: 40)) == nil)
         #expect(Self.hazard("| a | b |\n|---|---|\n" + String(repeating: "| - | - |\n| 1 | 2 |\n", count: 10_000)) == nil)
         #expect(Self.hazard(String(repeating: "| a | b |\n|---|---|\n| 1 | 2 |\n\n", count: 10_000)) == nil)
+        // A header's cells are read after its block quote marker, as the delimiter row's are.
+        #expect(Self.hazard(String(repeating: "> | a | b |\n> |---|---|\n> | 1 | 2 |\n", count: 10_000)) == nil)
     }
 
     // MARK: Image openers
