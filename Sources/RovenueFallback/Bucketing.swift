@@ -19,8 +19,7 @@ public enum Bucketing {
     /// big-endian `UInt32`, modulo `bucketCount`.
     public static func bucket(subscriberId: String, experimentKey: String) -> Int {
         let digest = SHA256Digest(of: "\(subscriberId):\(experimentKey)".utf8)
-        let prefix = digest.bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        return Int(prefix % UInt32(bucketCount))
+        return Int(digest.leadingWord % UInt32(bucketCount))
     }
 
     /// The index of the variant that receives `bucket`, or nil when there are no variants.

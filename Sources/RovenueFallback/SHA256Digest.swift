@@ -4,8 +4,18 @@ import CSHA256
 /// Linux included; on a processor with SHA-256 instructions (x86-64 SHA-NI) the compression
 /// function runs on them (`CSHA256`), with the same result.
 public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
+    /// The digest's eight words, each read big-endian from four of its bytes: held inline, not as
+    /// an array, since a history keeps one for every revision of every placement (an array of 32
+    /// bytes took 64 on the heap, and an allocation each).
+    private let words: SIMD8<UInt32>
+
     /// The 32 bytes of the digest.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] {
+        (0..<32).map { UInt8(truncatingIfNeeded: words[$0 / 4] >> (24 - 8 * UInt32($0 % 4))) }
+    }
+
+    /// The first four bytes of the digest, read as a big-endian integer.
+    package var leadingWord: UInt32 { words[0] }
 
     /// The digest of `bytes`.
     public init(of bytes: some Sequence<UInt8>) {
@@ -14,20 +24,19 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
         self = hasher.finalize()
     }
 
-    fileprivate init(digestBytes: [UInt8]) {
-        self.bytes = digestBytes
+    fileprivate init(words: SIMD8<UInt32>) {
+        self.words = words
     }
 
     /// The digest as 64 lowercase hexadecimal digits.
     public var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+        return String(unsafeUninitializedCapacity: 64) { text in
+            for index in 0..<64 {
+                text[index] = digits[Int(words[index / 8] >> (28 - 4 * UInt32(index % 8)) & 0xF)]
+            }
+            return 64
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     public var description: String { hexString }
@@ -105,17 +114,8 @@ public struct SHA256Hasher: Sendable {
         }
         tail.withUnsafeBytes { copy.compress(blocks: $0) }
 
-        let words = [copy.state.0, copy.state.1, copy.state.2, copy.state.3,
-                     copy.state.4, copy.state.5, copy.state.6, copy.state.7]
-        var digest = [UInt8]()
-        digest.reserveCapacity(32)
-        for word in words {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
-        }
-        return SHA256Digest(digestBytes: digest)
+        return SHA256Digest(words: SIMD8(
+            copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5, copy.state.6, copy.state.7))
     }
 
     /// Runs the compression function over `blocks`, whose length is a multiple of 64: with the
