@@ -1,6 +1,7 @@
 import FallbackReports
 import FallbackSite
 import Foundation
+import RovenueFallback
 
 #if canImport(Glibc)
 import Glibc
@@ -103,7 +104,7 @@ struct FileWatcher: Sendable {
             if before != fingerprint { changed.append(path) }
         }
         changed += old.keys.filter { new[$0] == nil }
-        return changed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return changed.sorted { ExactKey.precedes($0, $1) }
     }
 
     /// The file at `path` (through a symbolic link), or nil when there is none.

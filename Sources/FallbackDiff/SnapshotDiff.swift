@@ -56,7 +56,7 @@ public struct SnapshotDiff: Sendable {
         var run = DiffRun(old: old, new: new)
         run.compareFiles()
         changes = Self.sorted(run.changes)
-        rebucketing = run.rebucketing.sorted { $0.placementKey.utf8.lexicographicallyPrecedes($1.placementKey.utf8) }
+        rebucketing = run.rebucketing.sorted { ExactKey.precedes($0.placementKey, $1.placementKey) }
     }
 
     /// The changes of one class, in order.
@@ -88,7 +88,7 @@ public struct SnapshotDiff: Sendable {
             case (nil, .some): return true
             case (.some, nil): return false
             case (.some(let leftKey), .some(let rightKey)) where !ExactKey.same(leftKey, rightKey):
-                return leftKey.utf8.lexicographicallyPrecedes(rightKey.utf8)
+                return ExactKey.precedes(leftKey, rightKey)
             default: break
             }
             if left.kind != right.kind { return kindRank[left.kind]! < kindRank[right.kind]! }

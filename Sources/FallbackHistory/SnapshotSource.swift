@@ -1,5 +1,6 @@
 import FallbackAudit
 import Foundation
+import RovenueFallback
 
 /// Where a series of snapshots comes from: files, a folder of exports, or a file's git history.
 ///
@@ -125,7 +126,7 @@ public struct SnapshotFolder: SnapshotSource {
             return (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil
         }
         guard !snapshots.isEmpty else { throw HistoryError.noSnapshots(folder: path) }
-        return snapshots.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
+        return snapshots.sorted { ExactKey.precedes($0, $1) }.map {
             SnapshotReference(name: $0, location: (path as NSString).appendingPathComponent($0))
         }
     }

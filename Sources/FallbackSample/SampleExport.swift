@@ -102,7 +102,7 @@ public struct SampleExport: Sendable {
                 rng.element(of: Vocabulary.placementAreas) + "_" + rng.element(of: Vocabulary.placementSurfaces)
                     + "_" + padded)
         }
-        identifiers.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        identifiers.sort { ExactKey.precedes($0, $1) }
         return identifiers
     }
 }
@@ -163,7 +163,7 @@ func object<Value: SourceBacked>(_ type: Value.Type, _ pairs: KeyValuePairs<Valu
 /// An object from members given in ascending key order (checked in debug builds).
 func object(_ members: [JSONValue.Member]) -> JSONValue {
     assert(
-        zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) },
+        zip(members, members.dropFirst()).allSatisfy { ExactKey.precedes($0.key, $1.key) },
         "members out of order: \(members.map(\.key))")
     return .object(members)
 }

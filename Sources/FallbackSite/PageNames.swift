@@ -38,7 +38,7 @@ public struct PageNames: Sendable {
             identifiersAreNames = true
             return
         }
-        let unique = Set(identifiers.map(ExactKey.init)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let unique = Set(identifiers.map(ExactKey.init)).sorted { ExactKey.precedes($0.string, $1.string) }
         var hashLength = 8
         while true {
             var names: [ExactKey: String] = [:]

@@ -361,7 +361,7 @@ struct JSONWriter<Tree: JSONTree> {
                         output += "{}"
                     } else {
                         if options.contains(.sortedKeys) {
-                            members.sort { tree.key(of: $0).utf8.lexicographicallyPrecedes(tree.key(of: $1).utf8) }
+                            members.sort { ExactKey.precedes(tree.key(of: $0), tree.key(of: $1)) }
                         }
                         output += "{"
                         stack.append(Frame(content: .object(members)))

@@ -30,6 +30,23 @@ import Testing
         }
     }
 
+    /// `ExactKey.precedes` is the order of the byte arrays (a prefix first), not `String`'s `<`,
+    /// which orders canonically equivalent spellings alike: for every pair of the texts above,
+    /// small and large, and for texts whose order the two disagree on.
+    @Test func precedesIsTheOrderOfTheBytes() {
+        for left in Self.texts {
+            for right in Self.texts {
+                #expect(ExactKey.precedes(left, right) == Array(left.utf8).lexicographicallyPrecedes(Array(right.utf8)), "\(left) | \(right)")
+            }
+        }
+        // "é" precomposed (C3 A9) sorts after "e" + U+0301 (65 CC 81) by bytes; the Kelvin sign
+        // (E2 84 AA) after "K".
+        #expect(ExactKey.precedes("cafe\u{301}", "caf\u{E9}"))
+        #expect(!ExactKey.precedes("caf\u{E9}", "cafe\u{301}"))
+        #expect(ExactKey.precedes("K", "\u{212A}"))
+        #expect(ExactKey.precedes("", "a") && !ExactKey.precedes("a", "") && !ExactKey.precedes("", ""))
+    }
+
     @Test func emptyAndUnequalLengthBuffers() {
         let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         #expect(ExactKey.sameBytes(empty, empty))
