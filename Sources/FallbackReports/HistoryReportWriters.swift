@@ -49,34 +49,87 @@ public struct HistoryReport: FormattedReport {
         stamp.commit == nil ? stamp.location : stamp.name
     }
 
+    /// `json()` is written as it is made, a placement or a finding at a time; the other formats
+    /// as every report writes them.
+    public func write(as format: ReportFormat, style: TextStyle, to sink: ReportSink) {
+        guard format == .json else { return writeReport(as: format, style: style, to: sink) }
+        writeJSON(to: sink)
+    }
+
     public func json() -> String {
-        jsonValue.jsonText([.prettyPrinted]) + "\n"
+        let sink = ReportSink.collecting()
+        writeJSON(to: sink)
+        return sink.text()
+    }
+
+    /// `jsonValue`'s text, written one member at a time: each placement's and each finding's
+    /// object is made, written and let go, so the report never holds the whole tree or its text (a
+    /// history of a million keys made a 700 MB document from a tree of several gigabytes).
+    private func writeJSON(to sink: ReportSink) {
+        var writer = PrettyJSONWriter(output: sink)
+        writer.beginObject()
+        writer.key("snapshots")
+        writer.beginArray()
+        for record in timeline.snapshots { writer.value(Self.json(record)) }
+        writer.end()
+        writer.key("placements")
+        writer.beginArray()
+        for history in timeline.placements { writer.value(Self.json(history)) }
+        writer.end()
+        writer.key("findings")
+        writer.beginArray()
+        for item in timeline.findings { writer.value(Self.json(item)) }
+        writer.end()
+        for (name, value) in trailingJSONMembers {
+            writer.key(text: name)
+            writer.value(value)
+        }
+        writer.end()
+        writer.finish()
     }
 
     /// The snapshots, each placement's revisions, the findings, their counts and the verdict.
     public var jsonValue: JSONValue {
-        func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
-        func counts(_ counts: SeverityCounts) -> JSONValue {
-            .object([.init("errors", integer(counts.errors)), .init("warnings", integer(counts.warnings)), .init("infos", integer(counts.infos))])
-        }
-        func stamp(_ stamp: SnapshotStamp) -> JSONValue {
-            .object([
-                .init("name", .string(stamp.name)), .init("path", .string(stamp.location)),
-                .init(TopLevelField.generatedAt, stamp.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
-                .init("commit", stamp.commit.map { .object([.init("hash", .string($0.hash)), .init("date", .string($0.authorDate)), .init("subject", .string($0.subject))]) } ?? nil),
-            ])
-        }
-        let snapshots: [JSONValue] = timeline.snapshots.map { record in
-            .object([
-                .init("snapshot", stamp(record.stamp)), .init(TopLevelField.projectId, record.projectId.map { .string($0) } ?? nil),
-                .init("rejected", .bool(record.rejection != nil)), .init("entries", integer(record.entryCount)),
-                .init("loaded", integer(record.loadedCount)), .init("skipped", integer(record.skippedCount)),
-                .init("findings", counts(record.findingCounts)), .init("changes", .string(record.changes.summary)),
-            ])
-        }
-        // A revision names its first snapshot by its place in `snapshots`, its name, time and commit
-        // hash: the path and the commit's subject are in `snapshots` once, not copied into each of
-        // thousands of revisions (a 1 MB subject once made a gigabyte of JSON).
+        .object(
+            [
+                .init("snapshots", .array(timeline.snapshots.map(Self.json))), .init("placements", .array(timeline.placements.map(Self.json))),
+                .init("findings", .array(timeline.findings.map(Self.json))),
+            ] + trailingJSONMembers.map { .init($0.name, $0.value) })
+    }
+
+    /// The members after the findings: `unreadable`, `summary`, `failOn` and `fails`.
+    private var trailingJSONMembers: [(name: String, value: JSONValue)] {
+        [
+            ("unreadable", []), ("summary", Self.json(SeverityCounts(timeline.findings.map(\.finding)))), ("failOn", .string(failOn.rawValue)),
+            ("fails", .bool(fails)),
+        ]
+    }
+
+    private static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
+    private static func json(_ counts: SeverityCounts) -> JSONValue {
+        .object([.init("errors", integer(counts.errors)), .init("warnings", integer(counts.warnings)), .init("infos", integer(counts.infos))])
+    }
+
+    private static func json(_ record: SnapshotRecord) -> JSONValue {
+        let stamp = record.stamp
+        let snapshot: JSONValue = .object([
+            .init("name", .string(stamp.name)), .init("path", .string(stamp.location)),
+            .init(TopLevelField.generatedAt, stamp.generatedAt.map { .number(JSONNumber(text: String($0))) } ?? nil),
+            .init("commit", stamp.commit.map { .object([.init("hash", .string($0.hash)), .init("date", .string($0.authorDate)), .init("subject", .string($0.subject))]) } ?? nil),
+        ])
+        return .object([
+            .init("snapshot", snapshot), .init(TopLevelField.projectId, record.projectId.map { .string($0) } ?? nil),
+            .init("rejected", .bool(record.rejection != nil)), .init("entries", integer(record.entryCount)),
+            .init("loaded", integer(record.loadedCount)), .init("skipped", integer(record.skippedCount)),
+            .init("findings", json(record.findingCounts)), .init("changes", .string(record.changes.summary)),
+        ])
+    }
+
+    /// A placement's revisions. A revision names its first snapshot by its place in `snapshots`,
+    /// its name, time and commit hash: the path and the commit's subject are in `snapshots` once,
+    /// not copied into each of thousands of revisions (a 1 MB subject once made a gigabyte of JSON).
+    private static func json(_ history: PlacementHistory) -> JSONValue {
         func seen(_ stamp: SnapshotStamp) -> JSONValue {
             .object([
                 .init("index", integer(stamp.index)), .init("name", .string(stamp.name)),
@@ -84,31 +137,24 @@ public struct HistoryReport: FormattedReport {
                 .init("commit", stamp.commit.map { .object([.init("hash", .string($0.hash)), .init("date", .string($0.authorDate))]) } ?? nil),
             ])
         }
-        let placements: [JSONValue] = timeline.placements.map { history in
-            .object([
-                .init("key", .string(history.key)),
-                .init("revisions", .array(history.revisions.map { revision in
-                    .object([
-                        .init(Placement.Field.revision, revision.revisionText.map { .string($0) } ?? nil), .init("firstSeen", seen(revision.firstSeen)),
-                        .init("removed", .bool(revision.isRemoved)), .init("summary", .string(revision.summary)),
-                    ])
-                })),
-            ])
-        }
-        let findings: [JSONValue] = timeline.findings.map { item in
-            .object([
-                .init("rule", .string(item.finding.ruleId.rawValue)), .init("severity", .string(item.finding.severity.rawValue)),
-                .init("message", .string(item.finding.message)), .init("placement", item.finding.placementKey.map { .string($0) } ?? nil),
-                .init("snapshot", .string(item.snapshot.name)), .init("path", .string(item.snapshot.location)),
-                .init("pointer", .string(item.finding.pointer)),
-                .init("line", integer(item.finding.line)), .init("column", integer(item.finding.column)),
-            ])
-        }
         return .object([
-            .init("snapshots", .array(snapshots)), .init("placements", .array(placements)), .init("findings", .array(findings)),
-            .init("unreadable", []),
-            .init("summary", counts(SeverityCounts(timeline.findings.map(\.finding)))), .init("failOn", .string(failOn.rawValue)),
-            .init("fails", .bool(fails)),
+            .init("key", .string(history.key)),
+            .init("revisions", .array(history.revisions.map { revision in
+                .object([
+                    .init(Placement.Field.revision, revision.revisionText.map { .string($0) } ?? nil), .init("firstSeen", seen(revision.firstSeen)),
+                    .init("removed", .bool(revision.isRemoved)), .init("summary", .string(revision.summary)),
+                ])
+            })),
+        ])
+    }
+
+    private static func json(_ item: HistoryFinding) -> JSONValue {
+        .object([
+            .init("rule", .string(item.finding.ruleId.rawValue)), .init("severity", .string(item.finding.severity.rawValue)),
+            .init("message", .string(item.finding.message)), .init("placement", item.finding.placementKey.map { .string($0) } ?? nil),
+            .init("snapshot", .string(item.snapshot.name)), .init("path", .string(item.snapshot.location)),
+            .init("pointer", .string(item.finding.pointer)),
+            .init("line", integer(item.finding.line)), .init("column", integer(item.finding.column)),
         ])
     }
 }
