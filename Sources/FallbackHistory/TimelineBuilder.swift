@@ -48,6 +48,8 @@ public struct TimelineBuilder: Sendable {
     /// bytes are its key's bytes there has that entry's fingerprint, without hashing it again.
     /// Only the text is kept (shared with its parse, which is freed), never a parse.
     private var foldedText: [UInt8] = []
+    /// The timeline `finish()` made, once it has.
+    private var finished: Timeline?
 
     public init(options: HistoryOptions = HistoryOptions()) {
         self.options = options
@@ -71,6 +73,7 @@ public struct TimelineBuilder: Sendable {
     /// `options.audit`'s findings in `file` when the caller has them already; nil audits the file.
     @discardableResult
     public mutating func add(_ file: FallbackFile, as member: SnapshotSeries.Member, findings audited: [Finding]? = nil) -> SnapshotRecord {
+        precondition(finished == nil, "TimelineBuilder.add(_:as:findings:) after finish(): the histories have moved into the timeline")
         let stamp = SnapshotStamp(
             index: snapshots.count, name: member.reference.name, location: member.reference.location, generatedAt: member.generatedAt, commit: member.reference.commit)
         let projectId = file.projectId.flatMap { $0.kind == .string ? $0.string : nil }
@@ -95,10 +98,21 @@ public struct TimelineBuilder: Sendable {
     /// The timeline, with the checks that need the whole series: ties, snapshots that go back in
     /// time, and staleness.
     ///
-    /// The histories move into the timeline, and the builder is left with none: a copy of them
-    /// (every key's revisions, copied again where a key still absent gets its last snapshot) was
-    /// a quarter of what a history of many keys held at its peak. Call it once, at the end.
+    /// The histories move into the timeline, and the builder keeps only the timeline: a copy of
+    /// them (every key's revisions, copied again where a key still absent gets its last snapshot)
+    /// was a quarter of what a history of many keys held at its peak. A second call returns the
+    /// same timeline; adding a snapshot after it is a programming error.
     public mutating func finish() -> Timeline {
+        if let finished { return finished }
+        let timeline = makeTimeline()
+        finished = timeline
+        snapshots = []
+        findings = []
+        foldedText = []
+        return timeline
+    }
+
+    private mutating func makeTimeline() -> Timeline {
         var findings = findings
         findings += orderFindings()
         findings += staleFindings()

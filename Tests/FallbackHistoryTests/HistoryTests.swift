@@ -784,6 +784,27 @@ struct HistoryStreamingTests {
         let timeline = builder.finish()
         #expect(!Self.holdsSnapshot(timeline))
         #expect(facts(timeline) == facts(try series.timeline(HistoryOptions(now: testNow))))
+        // The histories moved into the timeline; asking again gives the same one.
+        #expect(facts(builder.finish()) == facts(timeline))
+        #expect(!timeline.placements.isEmpty)
+    }
+
+    /// A stamp's fields live in a shared box: stamps made apart with the same fields are equal
+    /// and hash alike, and any field that differs tells them apart.
+    @Test func stampsAreEqualByTheirFields() {
+        let commit = Commit(hash: String(repeating: "a", count: 40), authorDate: "2026-12-01T00:00:00Z", subject: "export")
+        let stamp = SnapshotStamp(index: 2, name: "b.json", location: "dir/b.json", generatedAt: 5, commit: commit)
+        let same = SnapshotStamp(index: 2, name: "b.json", location: "dir/b.json", generatedAt: 5, commit: commit)
+        #expect(stamp == same && stamp.hashValue == same.hashValue && Set([stamp, same]).count == 1)
+        let others = [
+            SnapshotStamp(index: 3, name: "b.json", location: "dir/b.json", generatedAt: 5, commit: commit),
+            SnapshotStamp(index: 2, name: "c.json", location: "dir/b.json", generatedAt: 5, commit: commit),
+            SnapshotStamp(index: 2, name: "b.json", location: "dir/c.json", generatedAt: 5, commit: commit),
+            SnapshotStamp(index: 2, name: "b.json", location: "dir/b.json", generatedAt: nil, commit: commit),
+            SnapshotStamp(index: 2, name: "b.json", location: "dir/b.json", generatedAt: 5, commit: nil),
+        ]
+        for other in others { #expect(stamp != other, "\(other)") }
+        #expect(stamp.index == 2 && stamp.name == "b.json" && stamp.location == "dir/b.json" && stamp.generatedAt == 5 && stamp.commit == commit)
     }
 
     /// Listing reads each snapshot once for its date; the fold then reads one, folds it, and only
