@@ -522,6 +522,10 @@ struct MediaScan {
     private var pathTokens: [Int] = []
     /// Earlier scans by their value's text, shared by every scan of the pass.
     private let memory: MediaScanMemory
+    /// What this scan has looked up or scanned itself: asked first, without `memory`'s lock. A
+    /// chunk of entries repeats its own few themes and builderConfigs, and two threads taking the
+    /// shared lock for each of them slept on it dozens of times a run.
+    private(set) var ownTexts = ScannedTexts()
 
     /// How many URLs a scan spells out with their paths (all of them are counted).
     private let listingLimit: Int
@@ -575,11 +579,17 @@ struct MediaScan {
         let range = document.byteRange(ofNode: node)
         if skippingCopy, !bytes.withUnsafeBufferPointer({ MediaScan.mayHoldMedia($0, range) }) { return nil }
         let fingerprint = bytes.withUnsafeBytes { MediaScan.fingerprint($0, range) }
-        if let earlier = memory.found(fingerprint: fingerprint, skippingCopy: skippingCopy, same: { sameBytes($0, range) }) {
+        if let earlier = ownTexts.found(in: ownTexts.candidates(fingerprint), skippingCopy: skippingCopy, same: { sameBytes($0, range) }) {
             return earlier
         }
-        let found = urls(under: node, skippingCopy: skippingCopy)?.withListSpelled()
-        memory.remember(found, fingerprint: fingerprint, skippingCopy: skippingCopy, range: range)
+        let found: FoundMedia?
+        if let earlier = memory.found(fingerprint: fingerprint, skippingCopy: skippingCopy, same: { sameBytes($0, range) }) {
+            found = earlier
+        } else {
+            found = urls(under: node, skippingCopy: skippingCopy)?.withListSpelled()
+            memory.remember(found, fingerprint: fingerprint, skippingCopy: skippingCopy, range: range)
+        }
+        ownTexts.remember(found, fingerprint: fingerprint, skippingCopy: skippingCopy, range: range)
         return found
     }
 
@@ -937,28 +947,53 @@ final class MediaScanMemory: @unchecked Sendable {
     static let textsPerFingerprint = 8
     static let rememberedLimit = 1 << 18
     private let lock = NSLock()
-    private var scanned: [UInt64: [(range: Range<Int>, skippingCopy: Bool, found: FoundMedia?)]] = [:]
+    private var texts = ScannedTexts()
     /// How many texts are remembered.
-    private(set) var rememberedCount = 0
+    var rememberedCount: Int { lock.withLock { texts.count } }
+    /// How many lookups were made (for tests: a scan answers its own repeats without one).
+    private(set) var lookupCount = 0
 
     /// The result remembered for a text with `fingerprint`, scanned with `skippingCopy`, whose
-    /// range `same` says holds the same bytes; nil when none is (`.some(nil)` when that text has no media).
+    /// range `same` says holds the same bytes; nil when none is (`.some(nil)` when that text has no
+    /// media). The texts are compared outside the lock: a builderConfig runs to kilobytes.
     func found(fingerprint: UInt64, skippingCopy: Bool, same: (Range<Int>) -> Bool) -> FoundMedia?? {
-        lock.withLock {
-            guard let earlier = scanned[fingerprint]?.first(where: { $0.skippingCopy == skippingCopy && same($0.range) }) else {
-                return nil
-            }
-            return .some(earlier.found)
+        let candidates = lock.withLock {
+            lookupCount += 1
+            return texts.candidates(fingerprint)
         }
+        return texts.found(in: candidates, skippingCopy: skippingCopy, same: same)
     }
 
     /// Remembers what a scan of the text at `range` with `skippingCopy` found.
     func remember(_ found: FoundMedia?, fingerprint: UInt64, skippingCopy: Bool, range: Range<Int>) {
-        lock.withLock {
-            guard rememberedCount < Self.rememberedLimit, scanned[fingerprint]?.count ?? 0 < Self.textsPerFingerprint else { return }
-            scanned[fingerprint, default: []].append((range, skippingCopy, found))
-            rememberedCount += 1
-        }
+        lock.withLock { texts.remember(found, fingerprint: fingerprint, skippingCopy: skippingCopy, range: range) }
+    }
+}
+
+/// Scanned texts by fingerprint, within `MediaScanMemory`'s bounds: the table behind the shared
+/// memory (under its lock) and each scan's own (`MediaScan.ownTexts`, no lock).
+struct ScannedTexts {
+    typealias Scanned = (range: Range<Int>, skippingCopy: Bool, found: FoundMedia?)
+    private var scanned: [UInt64: [Scanned]] = [:]
+    /// How many texts are remembered.
+    private(set) var count = 0
+
+    /// The texts remembered with `fingerprint` (at most `MediaScanMemory.textsPerFingerprint`).
+    func candidates(_ fingerprint: UInt64) -> [Scanned] { scanned[fingerprint] ?? [] }
+
+    /// The result of the first of `candidates` scanned with `skippingCopy` whose range `same` says
+    /// holds the same bytes; nil when none is (`.some(nil)` when that text has no media).
+    func found(in candidates: [Scanned], skippingCopy: Bool, same: (Range<Int>) -> Bool) -> FoundMedia?? {
+        guard let earlier = candidates.first(where: { $0.skippingCopy == skippingCopy && same($0.range) }) else { return nil }
+        return .some(earlier.found)
+    }
+
+    /// Remembers what a scan of the text at `range` with `skippingCopy` found, unless the table is
+    /// full (`MediaScanMemory.rememberedLimit`) or `fingerprint` has its share of texts.
+    mutating func remember(_ found: FoundMedia?, fingerprint: UInt64, skippingCopy: Bool, range: Range<Int>) {
+        guard count < MediaScanMemory.rememberedLimit, scanned[fingerprint]?.count ?? 0 < MediaScanMemory.textsPerFingerprint else { return }
+        scanned[fingerprint, default: []].append((range, skippingCopy, found))
+        count += 1
     }
 }
 

@@ -89,6 +89,28 @@ struct MediaScanMemoryTests {
             #expect(Self.spelled(scan.rememberedURLs(under: node)) == Self.fresh(document, node, skippingCopy: false))
         }
         #expect(memory.rememberedCount == MediaScanMemory.textsPerFingerprint)
+        #expect(scan.ownTexts.count == MediaScanMemory.textsPerFingerprint)
+    }
+
+    /// A scan answers a text it has met from its own table, without the shared memory's lock; a
+    /// second scan sharing the memory gets the first one's result from it, and then has its own.
+    @Test func aScanAnswersItsOwnRepeatsWithoutTheSharedMemory() {
+        let value = #"{"theme":{"imageUrl":"https://cdn.example/a.png"},"title":"t"}"#
+        let document = JSONDocument(text: #"{"a":\#(value),"b":\#(value),"c":\#(value),"d":\#(value)}"#)
+        let values = Self.memberValues(document)
+        let expected = Self.fresh(document, values[0], skippingCopy: false)
+        #expect(expected.first == "1", "\(expected)")
+        let memory = MediaScanMemory()
+        var first = MediaScan(document: document, memory: memory)
+        for node in values {
+            #expect(Self.spelled(first.rememberedURLs(under: node)) == expected)
+        }
+        #expect(memory.lookupCount == 1 && memory.rememberedCount == 1 && first.ownTexts.count == 1)
+        var second = MediaScan(document: document, memory: memory)
+        for node in values.reversed() {
+            #expect(Self.spelled(second.rememberedURLs(under: node)) == expected)
+        }
+        #expect(memory.lookupCount == 2 && memory.rememberedCount == 1 && second.ownTexts.count == 1)
     }
 
     /// A value `MediaScan.mayHoldMedia` clears has no media URL, whichever keys the scan skips, in
