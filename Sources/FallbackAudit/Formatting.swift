@@ -26,6 +26,18 @@ public enum EpochMilliseconds {
         return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
     }
 
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (`isoDate`'s inverse on
+    /// dates): Howard Hinnant's days_from_civil. `month` is 1...12 and `day` 1...31; a year within
+    /// ±10^12 cannot overflow.
+    public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// `value / divisor` rounded down, for a positive divisor; never overflows.
     private static func flooredQuotient(_ value: Int64, _ divisor: Int64) -> Int64 {
         let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
