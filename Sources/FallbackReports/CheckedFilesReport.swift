@@ -334,7 +334,8 @@ public struct CheckedFilesReport: FormattedReport {
             // Thousands of findings, seven keys each: spelled once for their depth.
             let keys = writer.keysOfElementObjects(["rule", "severity", "message", "placement", "pointer", "line", "column"])
             let estimatedBytes = { (finding: Finding) in
-                160 + finding.message.utf8.count + (finding.placementKey?.utf8.count ?? 0) + finding.jsonPointer.utf8Count
+                160 + finding.message.utf8.count + min(finding.placementKey?.utf8.count ?? 0, RepeatedText.wholeLimit)
+                    + min(finding.jsonPointer.utf8Count, RepeatedText.wholePointerLimit)
             }
             writer.elements(report.findings, estimatedBytes: estimatedBytes) { writer, finding in
                 writer.beginObject()
@@ -345,9 +346,9 @@ public struct CheckedFilesReport: FormattedReport {
                 writer.key(2, of: keys)
                 writer.string(finding.message)
                 writer.key(3, of: keys)
-                writer.string(orNull: finding.placementKey)
+                writer.string(orNull: RepeatedText.shortened(finding.placementKey))
                 writer.key(4, of: keys)
-                writer.string(finding.pointer)
+                writer.string(RepeatedText.shortened(pointer: finding.pointer))
                 writer.key(5, of: keys)
                 writer.integer(finding.line)
                 writer.key(6, of: keys)
@@ -426,8 +427,9 @@ public struct CheckedFilesReport: FormattedReport {
     static func json(_ finding: Finding) -> JSONValue {
         .object([
             .init("rule", .string(finding.ruleId.rawValue)), .init("severity", .string(finding.severity.rawValue)),
-            .init("message", .string(finding.message)), .init("placement", finding.placementKey.map { .string($0) } ?? nil),
-            .init("pointer", .string(finding.pointer)), .init("line", integer(finding.line)), .init("column", integer(finding.column)),
+            .init("message", .string(finding.message)),
+            .init("placement", RepeatedText.shortened(finding.placementKey).map { .string($0) } ?? nil),
+            .init("pointer", .string(RepeatedText.shortened(pointer: finding.pointer))), .init("line", integer(finding.line)), .init("column", integer(finding.column)),
         ])
     }
 

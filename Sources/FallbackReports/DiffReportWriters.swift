@@ -186,12 +186,14 @@ public struct DiffReport: FormattedReport {
     }
 
     private static func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? nil }
+    /// An id or pointer that changes repeat, as `RepeatedText` writes it.
+    private static func repeated(_ value: String?) -> JSONValue { text(RepeatedText.shortened(value)) }
     private static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
 
     static func locationJSON(_ location: FallbackFile.Location?) -> JSONValue {
         guard let location else { return nil }
         return .object([
-            .init("pointer", .string(location.pointer)), .init("line", integer(location.line)),
+            .init("pointer", .string(RepeatedText.shortened(pointer: location.pointer))), .init("line", integer(location.line)),
             .init("column", integer(location.column)),
         ])
     }
@@ -215,10 +217,10 @@ public struct DiffReport: FormattedReport {
     private static func changeMembers(_ change: Change) -> [JSONValue.Member] {
         [
             .init("class", .string(change.changeClass.rawValue)), .init("kind", .string(change.kind.rawValue)),
-            .init("placement", text(change.placementKey)), .init("variant", text(change.variantId)),
-            .init("funnel", text(change.funnelId)), .init("page", text(change.pageId)), .init("paywall", text(change.paywallId)),
+            .init("placement", repeated(change.placementKey)), .init("variant", repeated(change.variantId)),
+            .init("funnel", repeated(change.funnelId)), .init("page", repeated(change.pageId)), .init("paywall", repeated(change.paywallId)),
             .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
-            .init("new", text(change.newValue)), .init("pointer", text(change.pointer)),
+            .init("new", text(change.newValue)), .init("pointer", text(change.pointer.map { RepeatedText.shortened(pointer: $0) })),
             .init("oldLocation", locationJSON(change.oldLocation)), .init("newLocation", locationJSON(change.newLocation)),
         ]
     }

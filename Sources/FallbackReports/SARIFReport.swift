@@ -166,8 +166,8 @@ public enum SARIFReport {
         ]
         if let location { members.append(.init("locations", .array([location]))) }
         var properties: [JSONValue.Member] = []
-        if let placement { properties.append(.init("placement", .string(placement))) }
-        if let pointer { properties.append(.init("pointer", .string(pointer))) }
+        if let placement { properties.append(.init("placement", .string(RepeatedText.shortened(placement)))) }
+        if let pointer { properties.append(.init("pointer", .string(RepeatedText.shortened(pointer: pointer)))) }
         if !properties.isEmpty { members.append(.init("properties", .object(properties))) }
         return .object(members)
     }
