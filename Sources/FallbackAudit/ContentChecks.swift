@@ -579,7 +579,7 @@ struct MediaScan {
         let range = document.byteRange(ofNode: node)
         if skippingCopy, !bytes.withUnsafeBufferPointer({ MediaScan.mayHoldMedia($0, range) }) { return nil }
         let fingerprint = bytes.withUnsafeBytes { MediaScan.fingerprint($0, range) }
-        if let earlier = ownTexts.found(in: ownTexts.candidates(fingerprint), skippingCopy: skippingCopy, same: { sameBytes($0, range) }) {
+        if let earlier = ScannedTexts.found(in: ownTexts.candidates(fingerprint), skippingCopy: skippingCopy, same: { sameBytes($0, range) }) {
             return earlier
         }
         let found: FoundMedia?
@@ -951,17 +951,18 @@ final class MediaScanMemory: @unchecked Sendable {
     /// How many texts are remembered.
     var rememberedCount: Int { lock.withLock { texts.count } }
     /// How many lookups were made (for tests: a scan answers its own repeats without one).
-    private(set) var lookupCount = 0
+    var lookupCount: Int { lock.withLock { lookups } }
+    private var lookups = 0
 
     /// The result remembered for a text with `fingerprint`, scanned with `skippingCopy`, whose
     /// range `same` says holds the same bytes; nil when none is (`.some(nil)` when that text has no
     /// media). The texts are compared outside the lock: a builderConfig runs to kilobytes.
     func found(fingerprint: UInt64, skippingCopy: Bool, same: (Range<Int>) -> Bool) -> FoundMedia?? {
         let candidates = lock.withLock {
-            lookupCount += 1
+            lookups += 1
             return texts.candidates(fingerprint)
         }
-        return texts.found(in: candidates, skippingCopy: skippingCopy, same: same)
+        return ScannedTexts.found(in: candidates, skippingCopy: skippingCopy, same: same)
     }
 
     /// Remembers what a scan of the text at `range` with `skippingCopy` found.
@@ -983,7 +984,7 @@ struct ScannedTexts {
 
     /// The result of the first of `candidates` scanned with `skippingCopy` whose range `same` says
     /// holds the same bytes; nil when none is (`.some(nil)` when that text has no media).
-    func found(in candidates: [Scanned], skippingCopy: Bool, same: (Range<Int>) -> Bool) -> FoundMedia?? {
+    static func found(in candidates: [Scanned], skippingCopy: Bool, same: (Range<Int>) -> Bool) -> FoundMedia?? {
         guard let earlier = candidates.first(where: { $0.skippingCopy == skippingCopy && same($0.range) }) else { return nil }
         return .some(earlier.found)
     }

@@ -348,7 +348,7 @@ public struct CheckedFilesReport: FormattedReport {
                 writer.key(3, of: keys)
                 writer.string(orNull: RepeatedText.shortened(finding.placementKey))
                 writer.key(4, of: keys)
-                writer.string(RepeatedText.shortened(pointer: finding.pointer))
+                writer.string(RepeatedText.shortened(pointer: finding.jsonPointer))
                 writer.key(5, of: keys)
                 writer.integer(finding.line)
                 writer.key(6, of: keys)
@@ -429,7 +429,7 @@ public struct CheckedFilesReport: FormattedReport {
             .init("rule", .string(finding.ruleId.rawValue)), .init("severity", .string(finding.severity.rawValue)),
             .init("message", .string(finding.message)),
             .init("placement", RepeatedText.shortened(finding.placementKey).map { .string($0) } ?? nil),
-            .init("pointer", .string(RepeatedText.shortened(pointer: finding.pointer))), .init("line", integer(finding.line)), .init("column", integer(finding.column)),
+            .init("pointer", .string(RepeatedText.shortened(pointer: finding.jsonPointer))), .init("line", integer(finding.line)), .init("column", integer(finding.column)),
         ])
     }
 

@@ -160,9 +160,13 @@ public struct DiffReport: FormattedReport {
         writer.key("changes")
         writer.beginArray()
         let estimatedBytes = { (change: Change) in
-            let strings = [change.placementKey, change.message, change.oldValue, change.newValue, change.field]
-            return 400 + strings.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + 3 * max(
-                change.oldLocation?.jsonPointer.utf8Count ?? 0, change.newLocation?.jsonPointer.utf8Count ?? 0)
+            // Keys, ids and pointers as `RepeatedText` writes them.
+            let strings = [change.message, change.oldValue, change.newValue, change.field]
+            let repeated = [change.placementKey, change.variantId, change.funnelId, change.pageId, change.paywallId]
+            return 400 + strings.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + repeated.reduce(0) { $0 + min($1?.utf8.count ?? 0, RepeatedText.wholeLimit) }
+                + 3 * min(
+                    max(change.oldLocation?.jsonPointer.utf8Count ?? 0, change.newLocation?.jsonPointer.utf8Count ?? 0),
+                    RepeatedText.wholePointerLimit)
                 // Each locale's old and new text, and its words, written out.
                 + 3 * (change.copy?.textBytes ?? 0)
         }
@@ -193,7 +197,7 @@ public struct DiffReport: FormattedReport {
     static func locationJSON(_ location: FallbackFile.Location?) -> JSONValue {
         guard let location else { return nil }
         return .object([
-            .init("pointer", .string(RepeatedText.shortened(pointer: location.pointer))), .init("line", integer(location.line)),
+            .init("pointer", .string(RepeatedText.shortened(pointer: location.jsonPointer))), .init("line", integer(location.line)),
             .init("column", integer(location.column)),
         ])
     }
@@ -220,7 +224,7 @@ public struct DiffReport: FormattedReport {
             .init("placement", repeated(change.placementKey)), .init("variant", repeated(change.variantId)),
             .init("funnel", repeated(change.funnelId)), .init("page", repeated(change.pageId)), .init("paywall", repeated(change.paywallId)),
             .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
-            .init("new", text(change.newValue)), .init("pointer", text(change.pointer.map { RepeatedText.shortened(pointer: $0) })),
+            .init("new", text(change.newValue)), .init("pointer", text((change.newLocation ?? change.oldLocation).map { RepeatedText.shortened(pointer: $0.jsonPointer) })),
             .init("oldLocation", locationJSON(change.oldLocation)), .init("newLocation", locationJSON(change.newLocation)),
         ]
     }

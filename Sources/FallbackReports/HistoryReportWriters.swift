@@ -151,9 +151,9 @@ public struct HistoryReport: FormattedReport {
     private static func json(_ item: HistoryFinding) -> JSONValue {
         .object([
             .init("rule", .string(item.finding.ruleId.rawValue)), .init("severity", .string(item.finding.severity.rawValue)),
-            .init("message", .string(item.finding.message)), .init("placement", item.finding.placementKey.map { .string($0) } ?? nil),
+            .init("message", .string(item.finding.message)), .init("placement", RepeatedText.shortened(item.finding.placementKey).map { .string($0) } ?? nil),
             .init("snapshot", .string(item.snapshot.name)), .init("path", .string(item.snapshot.location)),
-            .init("pointer", .string(item.finding.pointer)),
+            .init("pointer", .string(RepeatedText.shortened(pointer: item.finding.jsonPointer))),
             .init("line", integer(item.finding.line)), .init("column", integer(item.finding.column)),
         ])
     }

@@ -123,7 +123,8 @@ public enum SARIFReport {
                             rule: ruleId, index: ruleIndex[ruleId], level: file.findings[index].severity,
                             message: file.findings[index].message,
                             location: place.map { location(uri: uris.uri($0.path), line: $0.line, column: $0.column) },
-                            placement: file.findings[index].placementKey, pointer: file.findings[index].pointer))
+                            placement: file.findings[index].placementKey,
+                            pointer: RepeatedText.shortened(pointer: file.findings[index].jsonPointer)))
                 }
             }
         }

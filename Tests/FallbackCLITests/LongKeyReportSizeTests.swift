@@ -2,6 +2,7 @@
 @testable import FallbackReports
 import FallbackTestSupport
 import Foundation
+@testable import RovenueFallback
 import Testing
 
 /// A placement key, id or pointer that the machine reports repeat in every finding or change is
@@ -12,9 +13,11 @@ import Testing
 @Suite("machine reports: a long key repeated in every finding is cut to its ends")
 struct LongKeyReportSizeTests {
     /// One placement `key` serving a funnel of `pages` pages, each title missing locale `de`.
-    static func snapshot(key: String, pages: Int, title: String = "Hi") -> String {
+    static func snapshot(key: String, pages: Int, title: String = "Hi", generatedAt: String = "1764400000000") -> String {
         let list = (0..<pages).map { Snap.page("p\($0)", "statement", #""title":{"en":"\#(title)"}"#) }
-        return Snap.file(Snap.entry(key, #""funnel":{"id":"f","slug":"f","locales":["en","de"],"pages":[\#(list.joined(separator: ","))]}"#))
+        return Snap.file(
+            Snap.entry(key, #""funnel":{"id":"f","slug":"f","locales":["en","de"],"pages":[\#(list.joined(separator: ","))]}"#),
+            generatedAt: generatedAt)
     }
 
     /// `fallback-site arguments` over files held in memory.
@@ -77,6 +80,16 @@ struct LongKeyReportSizeTests {
         let longPointer = String(repeating: "/p", count: RepeatedText.wholePointerLimit / 2) + "/x"
         #expect(RepeatedText.shortened(pointer: String(longPointer.dropLast(2))) == String(longPointer.dropLast(2)))
         #expect(RepeatedText.shortened(pointer: longPointer).hasSuffix("/p/x") && RepeatedText.shortened(pointer: longPointer).utf8.count == 2 * RepeatedText.keptBytes + 3)
+        // A pointer held as links (a long token each) and a tail is cut as its joined text is.
+        for token in ["k", "é", "😀", "e\u{301}"] {
+            let long = String(repeating: token, count: 700)
+            var built = JSONPointer("/placements/" + long).appending(escapedToken: "funnel").appending(escapedToken: String(repeating: "€", count: 200))
+            built = built.appending(escapedToken: "x").appending(escapedToken: long).appending(escapedToken: "title")
+            #expect(built.head != nil)
+            #expect(RepeatedText.shortened(pointer: built) == RepeatedText.shortened(pointer: built.string))
+            let short = JSONPointer("/placements/" + String(long.prefix(10)))
+            #expect(RepeatedText.shortened(pointer: short) == short.string)
+        }
         // Two long keys that differ only at the end read apart.
         let shared = String(repeating: "k", count: 5_000)
         #expect(RepeatedText.shortened(shared + "1") != RepeatedText.shortened(shared + "2"))
@@ -123,6 +136,26 @@ struct LongKeyReportSizeTests {
             #expect(finding["placement"] as? String == key)
             let pointer = try #require(finding["pointer"] as? String)
             #expect(pointer.hasPrefix("/placements/" + key))
+        }
+    }
+
+    /// `history --format json`: each history finding names the placement and points into it.
+    @Test func historyJSONCutsTheKey() throws {
+        let key = String(repeating: "k", count: 50_000)
+        // The same revision with other content: a finding about the placement in the second snapshot.
+        // History reads its snapshots from disk: written into a folder of the test's own.
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (a, b) = (folder + "/a.json", folder + "/b.json")
+        try Data(Self.snapshot(key: key, pages: 3).utf8).write(to: URL(fileURLWithPath: a))
+        try Data(Self.snapshot(key: key, pages: 3, title: "Hello", generatedAt: "1764500000000").utf8).write(to: URL(fileURLWithPath: b))
+        let output = runAt(["history", a, b, "--format", "json"], clock: Date(timeIntervalSince1970: 1_764_600_000)).output
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let findings = try #require(root["findings"] as? [[String: Any]])
+        #expect(!findings.isEmpty)
+        for finding in findings where finding["placement"] is String {
+            #expect(finding["placement"] as? String == RepeatedText.shortened(key))
+            #expect((finding["pointer"] as? String).map { $0.utf8.count <= 2 * RepeatedText.keptBytes + 3 } == true)
         }
     }
 
