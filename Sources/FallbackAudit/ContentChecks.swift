@@ -600,6 +600,8 @@ struct MediaScan {
         for key in AuditRun.mediaKeys {
             let bytes = Array(key.utf8)
             precondition(bytes.count >= 2, "a media key has two bytes or more")
+            // `hasTellingEscape` lets escapes of anything but letters, `:` and `/` through.
+            precondition(bytes.allSatisfy { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }, "a media key is ASCII letters")
             let ending = Int(pair(bytes[bytes.count - 2], bytes[bytes.count - 1]))
             bits[ending >> 6] |= 1 << UInt64(ending & 63)
         }
@@ -611,11 +613,12 @@ struct MediaScan {
     /// False when the JSON value `buffer[range]` cannot hold a URL the scan counts, whatever keys it
     /// skips, read with `memchr` rather than node by node; true when it may.
     ///
-    /// Without a backslash in its bytes, every string and key of the value is its bytes. Then an
-    /// http(s) URL has `://` in the bytes, and a media key (`AuditRun.mediaKeys`) is a key whose
-    /// closing quote comes after one of the keys' last two bytes and before whitespace and a colon.
-    /// So a value with no backslash, no `://` and no colon after such a key holds none; most
-    /// pages are such values.
+    /// Without a telling escape (`hasTellingEscape`), every `:` and `/` of the value's strings and
+    /// keys is one in its bytes, and so is every ASCII letter. Then an http(s) URL has `://` in the
+    /// bytes, and a media key (`AuditRun.mediaKeys`, letters only) is a key whose closing quote
+    /// comes after one of the keys' last two bytes and before whitespace and a colon. So a value
+    /// with no telling escape, no `://` and no colon after such a key holds none; most pages are
+    /// such values, whether their copy is written as UTF-8 or escaped (`\u00e1`).
     ///
     /// Runs once per colon of most pages: the bytes are read through the base pointer (the range
     /// is checked once against the buffer), and a key's ending is one bit of `mediaKeyEndings`.
@@ -623,7 +626,7 @@ struct MediaScan {
         guard let base = buffer.baseAddress, !range.isEmpty, range.upperBound <= buffer.count else { return !range.isEmpty }
         let lower = range.lowerBound
         let upper = range.upperBound
-        if memchr(base + lower, Int32(UInt8(ascii: "\\")), upper - lower) != nil { return true }
+        if hasTellingEscape(base, lower, upper) { return true }
         return mediaKeyEndings.withUnsafeBufferPointer { endings in
             var offset = lower
             while offset < upper {
@@ -645,6 +648,48 @@ struct MediaScan {
                 offset = colon + 1
             }
             return false
+        }
+    }
+
+    /// True when an escape in `base[lower..<upper]` (JSON text) could decode to a byte that
+    /// `mayHoldMedia` reads in the raw text: `\/`, or `\uXXXX` of an ASCII letter, `:` or `/` (or
+    /// an escape cut off at the end, which parsed text never has). Every other escape decodes to
+    /// a quote, a backslash, a control character or a scalar past ASCII (`\u00e1`, surrogates):
+    /// in no media key, and no part of `://`.
+    static func hasTellingEscape(_ base: UnsafePointer<UInt8>, _ lower: Int, _ upper: Int) -> Bool {
+        var offset = lower
+        while offset < upper, let found = memchr(base + offset, Int32(UInt8(ascii: "\\")), upper - offset) {
+            let at = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            guard at + 1 < upper else { return true }
+            switch base[at + 1] {
+            case UInt8(ascii: "/"):
+                return true
+            case UInt8(ascii: "u"):
+                guard at + 5 < upper else { return true }
+                var value: UInt32 = 0
+                for position in at + 2...at + 5 {
+                    guard let digit = hexValue(base[position]) else { return true }
+                    value = value << 4 | digit
+                }
+                if value < 0x80 {
+                    let byte = UInt8(value)
+                    let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                    if isLetter || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") { return true }
+                }
+                offset = at + 6
+            default:
+                offset = at + 2
+            }
+        }
+        return false
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
         }
     }
 

@@ -123,6 +123,12 @@ struct MediaScanMemoryTests {
             #"{"\u0075rl":"a"}"#, #"{"a":["x",{"b":{"posterUrl":"p"}}]}"#, #"{"curl":"a"}"#, #"{"arc":"a"}"#, #"{"page":"a"}"#,
             #"{"a":"no link: here"}"#, #"{"a":"x","b":1}"#, #"["https://x"]"#, #"[{"title":"https://x"}]"#, #"{"rl":"a"}"#,
             #"{"Url":"a"}"#, #"{"x":"a:/b"}"#, #"{"x":"://"}"#, "{}", "[]",
+            // Escapes: of a letter, `:` or `/` they may spell a media key or `://`; of anything else not.
+            #"{"imageUr\u006c":"a"}"#, #"{"image\u0055rl":"a"}"#, #"{"a":"http\u003a//x"}"#, #"{"a":"https:\u002f/x"}"#,
+            #"{"a":"HTTPS:\/\/x"}"#, #"{"t":"caf\u00e9 \u00e1","u":"\n\t\"\\"}"#, #"{"t":"\u00e9","imageUrl":"x.png"}"#,
+            #"{"t":"\ud83d\ude00 https://x"}"#, #"{"k\u00e9y":"\u0041"}"#, #"{"src\u00e9":"a"}"#, #"{"a":"\\u0075rl"}"#,
+            #"{"\\":"x","u\u0072l":"y"}"#, #"{"ur\u004c":"a"}"#, #"{"t":"\u003c\u003e\u0026","src":"\u00e9.png"}"#,
+            #"{"t":"\u00e1","options":[{"label":"\u00e9","imageUrl":"https://cdn/x.png"}]}"#,
         ]
         // Documents that parse and nest at most 127 levels, as the values the audit scans do (the
         // scan recurses once per level).
@@ -148,6 +154,17 @@ struct MediaScanMemoryTests {
             }
         }
         #expect(cleared > 100 && held > 100, "\(cleared) \(held)")
+        // Copy written with escapes past ASCII (as `json.dumps` writes it) clears like UTF-8 copy;
+        // an escape that may spell a media key or `://` does not.
+        for (text, mayHold) in [
+            (#"{"title":{"es":"Te llevar\u00e1 menos","fr":"\u00c7a \ud83d\ude00"},"cta":"Empezar \"ya\"\n"}"#, false),
+            (#"{"title":"a\u0026b \u003c\u003e","body":"\\"}"#, false),
+            (#"{"title":"\u00e1","imageUr\u006c":"x"}"#, true), (#"{"title":"http:\/\/x"}"#, true),
+        ] {
+            let document = JSONDocument(text: text)
+            let range = document.byteRange(ofNode: 0)
+            #expect(document.bytes.withUnsafeBufferPointer { MediaScan.mayHoldMedia($0, range) } == mayHold, "\(text)")
+        }
     }
 
     @Test func untranslatedLocalesAgreeWithASetOfTheirBytes() throws {
