@@ -600,8 +600,12 @@ struct MediaScan {
         for key in AuditRun.mediaKeys {
             let bytes = Array(key.utf8)
             precondition(bytes.count >= 2, "a media key has two bytes or more")
-            // `hasTellingEscape` lets escapes of anything but letters, `:` and `/` through.
-            precondition(bytes.allSatisfy { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }, "a media key is ASCII letters")
+            // `hasTellingEscape` lets escapes of anything but letters, `:` and `/` through. An
+            // escaped key is compared as a `String`, by canonical equivalence, and U+212A KELVIN
+            // SIGN is equivalent to `K`: a key with a `K` could be spelled with it unnoticed.
+            precondition(
+                bytes.allSatisfy { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") && $0 != UInt8(ascii: "K") },
+                "a media key is ASCII letters other than K")
             let ending = Int(pair(bytes[bytes.count - 2], bytes[bytes.count - 1]))
             bits[ending >> 6] |= 1 << UInt64(ending & 63)
         }
@@ -655,7 +659,8 @@ struct MediaScan {
     /// `mayHoldMedia` reads in the raw text: `\/`, or `\uXXXX` of an ASCII letter, `:` or `/` (or
     /// an escape cut off at the end, which parsed text never has). Every other escape decodes to
     /// a quote, a backslash, a control character or a scalar past ASCII (`\u00e1`, surrogates):
-    /// in no media key, and no part of `://`.
+    /// in no media key (the only scalar past ASCII equivalent to a letter is U+212A, `K`, which
+    /// no media key has), and no part of `://`.
     static func hasTellingEscape(_ base: UnsafePointer<UInt8>, _ lower: Int, _ upper: Int) -> Bool {
         var offset = lower
         while offset < upper, let found = memchr(base + offset, Int32(UInt8(ascii: "\\")), upper - offset) {
@@ -784,10 +789,11 @@ struct MediaScan {
 
     /// True when `text`'s first characters are `prefix`'s (lowercase ASCII), letters in either case:
     /// what `text.prefix(8).lowercased().hasPrefix(prefix)` answers, in one pass over those
-    /// characters. A character is one of `prefix`'s only when it is that one ASCII scalar (no other
-    /// sequence is canonically equivalent to an ASCII character, and only `A`–`Z` lowercase to
-    /// `a`–`z`), so a character that carries combining marks never matches; `hasPrefix` found that
-    /// out by normalising the whole character, in time quadratic in a run of marks out of order.
+    /// characters. A character is one of `prefix`'s only when it is that one ASCII scalar (the one
+    /// other scalar equivalent to, and lowercasing to, an ASCII letter is U+212A KELVIN SIGN, `K`,
+    /// in none of the prefixes asked: `http://`, `https://`, `data:`), so a character that carries
+    /// combining marks never matches; `hasPrefix` found that out by normalising the whole
+    /// character, in time quadratic in a run of marks out of order.
     static func startsWithASCII(_ text: String, _ prefix: StaticString) -> Bool {
         var characters = text.makeIterator()
         for expected in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
