@@ -185,7 +185,9 @@ public struct Change: Sendable, Hashable, CustomStringConvertible {
     public var changeClass: ChangeClass { kind.changeClass }
 
     /// The new location's JSON Pointer, else the old one's.
-    public var pointer: String? { newLocation?.pointer ?? oldLocation?.pointer }
+    public var pointer: String? { jsonPointer?.string }
+    /// `pointer` as held, its long tokens shared (`JSONPointer`).
+    public var jsonPointer: JSONPointer? { (newLocation ?? oldLocation)?.jsonPointer }
 
     /// `class kind [key]: message`.
     public var description: String {

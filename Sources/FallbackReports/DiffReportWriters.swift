@@ -224,7 +224,7 @@ public struct DiffReport: FormattedReport {
             .init("placement", repeated(change.placementKey)), .init("variant", repeated(change.variantId)),
             .init("funnel", repeated(change.funnelId)), .init("page", repeated(change.pageId)), .init("paywall", repeated(change.paywallId)),
             .init("field", text(change.field)), .init("message", .string(change.message)), .init("old", text(change.oldValue)),
-            .init("new", text(change.newValue)), .init("pointer", text((change.newLocation ?? change.oldLocation).map { RepeatedText.shortened(pointer: $0.jsonPointer) })),
+            .init("new", text(change.newValue)), .init("pointer", text(change.jsonPointer.map { RepeatedText.shortened(pointer: $0) })),
             .init("oldLocation", locationJSON(change.oldLocation)), .init("newLocation", locationJSON(change.newLocation)),
         ]
     }
