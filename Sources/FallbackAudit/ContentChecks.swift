@@ -656,7 +656,7 @@ struct MediaScan {
     }
 
     /// True when an escape in `base[lower..<upper]` (JSON text) could decode to a byte that
-    /// `mayHoldMedia` reads in the raw text: `\/`, or `\uXXXX` of an ASCII letter, `:` or `/` (or
+    /// `mayHoldMedia` reads in the raw text: `\/`, or `\u` and four hex digits of an ASCII letter, `:` or `/` (or
     /// an escape cut off at the end, which parsed text never has). Every other escape decodes to
     /// a quote, a backslash, a control character or a scalar past ASCII (`\u00e1`, surrogates):
     /// in no media key (the only scalar past ASCII equivalent to a letter is U+212A, `K`, which
