@@ -185,8 +185,17 @@ public struct CheckReport: Sendable {
         }
 
         /// True when the file fails a run at `threshold`: rejected, unreadable, or a finding fails it.
+        ///
+        /// Reads each finding's severity and rule in place (as `counts` does): `contains` hands
+        /// each finding out as a copy, which retains and releases every string it holds, and with
+        /// `--fail-on never` it went through every finding, on one thread at the end of the run.
         public func fails(at threshold: FailureThreshold) -> Bool {
-            isRejected || isUnreadable || findings.contains { isFailure($0, at: threshold) }
+            if isRejected || isUnreadable { return true }
+            for index in findings.indices
+            where threshold.fails(findings[index].severity) || findings[index].ruleId == Rule.fileRejected.id {
+                return true
+            }
+            return false
         }
 
         /// True when a finding fails the run: it reaches `threshold`, or it is the file's rejection.

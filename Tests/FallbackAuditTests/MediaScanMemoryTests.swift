@@ -17,9 +17,11 @@ struct MediaScanMemoryTests {
         return Self.spelled(scan.urls(under: node, skippingCopy: skippingCopy))
     }
 
+    /// What a finding's message reads of a result: its count and its list. A remembered result
+    /// keeps only these (`FoundMedia.withListSpelled`), not the listed paths and URLs.
     static func spelled(_ found: FoundMedia?) -> [String] {
         guard let found else { return [] }
-        return ["\(found.count)", found.listText] + found.listed.map { "\($0.path) \($0.url)" }
+        return ["\(found.count)", found.countText, found.listText]
     }
 
     /// The value nodes of the top-level object's members, in order.
@@ -111,6 +113,26 @@ struct MediaScanMemoryTests {
             #expect(Self.spelled(second.rememberedURLs(under: node)) == expected)
         }
         #expect(memory.lookupCount == 2 && memory.rememberedCount == 1 && second.ownTexts.count == 1)
+    }
+
+    /// A remembered result keeps what a message reads, the count and the spelled list (past the
+    /// listing limit too), and lets the listed paths and URLs go: the memory holds one string per
+    /// text, not one per URL listed.
+    @Test(arguments: [1, FoundMedia.listedLimit, FoundMedia.listedLimit + 3])
+    func aRememberedResultKeepsOnlyWhatAMessageReads(urls: Int) {
+        let images = (0..<urls).map { #"{"imageUrl":"https://cdn.example/\#($0).png"}"# }.joined(separator: ",")
+        let document = JSONDocument(text: #"{"a":{"images":[\#(images)]},"b":{"images":[\#(images)]}}"#)
+        let values = Self.memberValues(document)
+        var plain = MediaScan(document: document)
+        let fresh = plain.urls(under: values[0], skippingCopy: false)
+        #expect(fresh?.count == urls && fresh?.listed.count == min(urls, FoundMedia.listedLimit))
+        var scan = MediaScan(document: document)
+        for node in values {
+            let remembered = scan.rememberedURLs(under: node)
+            #expect(remembered?.count == urls && remembered?.listed.isEmpty == true)
+            #expect(Self.spelled(remembered) == Self.spelled(fresh))
+        }
+        #expect(Self.spelled(fresh).last?.hasSuffix(urls > FoundMedia.listedLimit ? "and 3 more" : ".png") == true)
     }
 
     /// A value `MediaScan.mayHoldMedia` clears has no media URL, whichever keys the scan skips, in
