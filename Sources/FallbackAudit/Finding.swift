@@ -88,6 +88,27 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(ExactKey(message))
     }
 
+    /// This finding, holding `earlier`'s storage for its message, subject (with the placement key)
+    /// and pointer wherever those are the same bytes: equal to this finding (`==`), but what a
+    /// series keeps of a problem reported in snapshot after snapshot is its text once, not once
+    /// per snapshot (`SeriesWalk`).
+    ///
+    /// A text longer than `sharedTextLimit` bytes is kept as it is, not compared: a megabyte key
+    /// in thousands of findings would make the comparing cost its length times their number.
+    package func sharingText(with earlier: Finding) -> Finding {
+        let limit = Self.sharedTextLimit
+        let sameMessage = message.utf8.count <= limit && ExactKey.same(message, earlier.message)
+        let sameSubject = subject.keyByteCount <= limit && subject == earlier.subject
+        let samePointer = jsonPointer.utf8Count <= limit && jsonPointer == earlier.jsonPointer
+        return Finding(
+            ruleId: ruleId, severity: severity, message: sameMessage ? earlier.message : message,
+            subject: sameSubject ? earlier.subject : subject, pointer: samePointer ? earlier.jsonPointer : jsonPointer,
+            line: line, column: column)
+    }
+
+    /// The longest text `sharingText(with:)` compares, in bytes.
+    package static let sharedTextLimit = 4096
+
     /// `line:column severity rule-id [key] pointer: message`.
     public var description: String {
         let key = placementKey.map { " [\($0)]" } ?? ""

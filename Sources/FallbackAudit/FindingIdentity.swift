@@ -200,43 +200,75 @@ public enum FindingStatus: String, Sendable, Hashable, CaseIterable {
 /// The findings of a snapshot against those of the snapshot before it: each current finding new or
 /// still present, and the previous findings that are gone (fixed). Findings are matched by
 /// `FindingIdentity` through a hash table, so the cost is linear in the findings of both; a
-/// problem reported twice in one snapshot is matched once per report, in order.
+/// problem reported twice in one snapshot is matched once per report, in order: the current
+/// reports take the first previous ones, and the last are the ones fixed.
 public struct FindingComparison: Sendable {
-    /// The status of each current finding, in the order given: `.new` or `.stillPresent`.
-    public let statuses: [FindingStatus]
-    /// The previous findings with no match among the current ones, in the order given.
-    public let fixed: [Finding]
+    /// The status of each current finding, in the order given: `.new` or `.stillPresent` (the
+    /// first `limit` only, for a comparison made `listing(first:)`).
+    public private(set) var statuses: [FindingStatus]
+    /// The previous findings with no match among the current ones, in the order given (the first
+    /// `limit` only, for a comparison made `listing(first:)`).
+    public private(set) var fixed: [Finding]
+    /// How many current findings are new, and how many still present; how many previous ones are fixed.
+    public let newCount: Int
+    public let stillPresentCount: Int
+    public let fixedCount: Int
 
     public init(previous: [Finding], current: [Finding]) {
+        self.init(previous: previous, current: current) { _, _ in }
+    }
+
+    /// The comparison, telling `matched` each current finding that is still present with the
+    /// position of the previous finding it is matched with.
+    package init(previous: [Finding], current: [Finding], matched: (_ current: Int, _ previous: Int) -> Void) {
         var table = FindingIdentity.Table()
-        let previousKeys = previous.map { table.key(for: $0) }
-        var remaining: [FindingIdentity.Table.Key: Int] = [:]
-        remaining.reserveCapacity(previous.count)
-        for key in previousKeys { remaining[key, default: 0] += 1 }
+        // The previous findings of each identity as a chain in order: the first not yet matched,
+        // and after each one the next of the same identity (-1 for none).
+        var firstUnmatched: [FindingIdentity.Table.Key: Int] = [:]
+        firstUnmatched.reserveCapacity(previous.count)
+        var nextSame = [Int](repeating: -1, count: previous.count)
+        var lastOfKey: [FindingIdentity.Table.Key: Int] = [:]
+        lastOfKey.reserveCapacity(previous.count)
+        for index in previous.indices {
+            let key = table.key(for: previous[index])
+            if let last = lastOfKey.updateValue(index, forKey: key) {
+                nextSame[last] = index
+            } else {
+                firstUnmatched[key] = index
+            }
+        }
+        var isMatched = [Bool](repeating: false, count: previous.count)
         var statuses: [FindingStatus] = []
         statuses.reserveCapacity(current.count)
-        for finding in current {
-            let identity = table.key(for: finding)
-            if let count = remaining[identity], count > 0 {
-                remaining[identity] = count - 1
+        var stillPresent = 0
+        for index in current.indices {
+            let key = table.key(for: current[index])
+            if let earlier = firstUnmatched[key], earlier >= 0 {
+                firstUnmatched[key] = nextSame[earlier]
+                isMatched[earlier] = true
                 statuses.append(.stillPresent)
+                stillPresent += 1
+                matched(index, earlier)
             } else {
                 statuses.append(.new)
             }
         }
-        // The last reports of an identity are the ones left over, as the current ones took the first.
         var fixed: [Finding] = []
-        var unmatched = remaining
-        for (finding, identity) in zip(previous, previousKeys).reversed() {
-            guard let count = unmatched[identity], count > 0 else { continue }
-            unmatched[identity] = count - 1
-            fixed.append(finding)
-        }
+        for index in previous.indices where !isMatched[index] { fixed.append(previous[index]) }
         self.statuses = statuses
-        self.fixed = fixed.reversed()
+        self.fixed = fixed
+        newCount = current.count - stillPresent
+        stillPresentCount = stillPresent
+        fixedCount = fixed.count
     }
 
-    /// How many current findings are new, and how many still present.
-    public var newCount: Int { statuses.count { $0 == .new } }
-    public var stillPresentCount: Int { statuses.count { $0 == .stillPresent } }
+    /// This comparison with the statuses of the first `limit` current findings and the first
+    /// `limit` fixed ones, and the counts of all: what a page that lists `limit` findings reads.
+    /// A series keeps one comparison per snapshot, and a snapshot can have thousands of findings.
+    public func listing(first limit: Int) -> FindingComparison {
+        var listed = self
+        if statuses.count > limit { listed.statuses = Array(statuses.prefix(limit)) }
+        if fixed.count > limit { listed.fixed = Array(fixed.prefix(limit)) }
+        return listed
+    }
 }

@@ -73,6 +73,24 @@ public enum FindingSubject: Hashable, Sendable {
     }
 
     /// The funnel the subject is, or is part of (a page, a paywall in its `paywalls` map); nil otherwise.
+    /// How many bytes its keys and ids hold together, read from their lengths alone.
+    package var keyByteCount: Int {
+        func served(_ funnel: ServedFunnel) -> Int { funnel.placementKey.string.utf8.count + funnel.id.string.utf8.count + route(funnel.route) }
+        func route(_ route: Route) -> Int {
+            if case .variant(_, let id) = route { return id.string.utf8.count }
+            return 0
+        }
+        switch self {
+        case .file: return 0
+        case .placement(let key): return key.string.utf8.count
+        case .experiment(let key, let id), .variant(let key, _, let id): return key.string.utf8.count + id.string.utf8.count
+        case .funnel(let funnel): return served(funnel)
+        case .page(let funnel, _, let id): return served(funnel) + id.string.utf8.count
+        case .paywall(.placement(let key, let via), let id): return key.string.utf8.count + route(via) + id.string.utf8.count
+        case .paywall(.funnel(let funnel), let id): return served(funnel) + id.string.utf8.count
+        }
+    }
+
     public var funnel: ServedFunnel? {
         switch self {
         case .funnel(let funnel), .page(let funnel, _, _), .paywall(.funnel(let funnel), _): funnel

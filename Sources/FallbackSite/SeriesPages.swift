@@ -124,8 +124,8 @@ extension SiteModel {
         let fixed = statusRows(comparison.fixed, statuses: comparison.fixed.map { _ in .fixed }, linked: linked, root: root)
         return FindingChanges(
             against: SiteModel.name(against), againstPath: againstPath, changesPath: changesPath, newCount: comparison.newCount,
-            stillPresentCount: comparison.stillPresentCount, fixedCount: comparison.fixed.count, fixed: fixed,
-            moreFixed: moreFindings(comparison.fixed), hasFixed: !comparison.fixed.isEmpty)
+            stillPresentCount: comparison.stillPresentCount, fixedCount: comparison.fixedCount, fixed: fixed,
+            moreFixed: max(0, comparison.fixedCount - fixed.count), hasFixed: comparison.fixedCount > 0)
     }
 
     /// Snapshot `index`'s page.
@@ -153,8 +153,9 @@ extension SiteModel {
             summary: record?.changes.summary ?? "", previous: index > 0 ? snapshotLink(index - 1, in: walk, root: root) : nil,
             next: index + 1 < walk.snapshots.count ? snapshotLink(index + 1, in: walk, root: root) : nil, changesFromPrevious: fromPrevious,
             changesToNext: index + 1 < walk.snapshots.count ? root + walk.pairPath(index) : nil, comparison: comparison,
-            findings: statusRows(summary.findings, statuses: summary.comparison?.statuses, linked: linked, root: root),
-            moreFindings: moreFindings(summary.findings), hasFindings: !summary.findings.isEmpty, historyPath: root + "history.html")
+            findings: statusRows(summary.listedFindings, statuses: summary.comparison?.statuses, linked: linked, root: root),
+            moreFindings: summary.findingCount - min(summary.listedFindings.count, SiteModel.listedFindingLimit),
+            hasFindings: summary.findingCount > 0, historyPath: root + "history.html")
     }
 
     /// Pair `index`'s page: the changes page's context, for two snapshots of the series.

@@ -24,9 +24,15 @@ public struct SeriesWalk: Sendable {
         public let funnels: Int
         public let experiments: Int
         public let paywalls: Int
-        /// The audit's findings, in report order.
-        public let findings: [Finding]
-        /// Against the previous snapshot; nil for the first.
+        /// The audit's first findings in report order, as many as the page lists
+        /// (`SiteModel.listedFindingLimit`): a series keeps every snapshot's, and a snapshot can
+        /// have thousands. A finding carried over from the snapshot before holds that one's text
+        /// (`Finding.sharingText(with:)`).
+        public let listedFindings: [Finding]
+        /// How many findings the audit reported.
+        public let findingCount: Int
+        /// Against the previous snapshot, listing as many as the page does
+        /// (`FindingComparison.listing(first:)`); nil for the first.
         public let comparison: FindingComparison?
         /// Breaking changes since the previous snapshot; nil for the first.
         public let breaking: Int?
@@ -54,11 +60,20 @@ public struct SeriesWalk: Sendable {
     public init() {}
 
     /// Adds the next snapshot in timeline order, audited (`findings`) and folded (`record`).
+    ///
+    /// Each summary keeps the findings its page lists, not all of them, and a finding still present
+    /// from the snapshot before holds that one's strings where they are the same bytes: 40
+    /// snapshots of a 1,000-placement file, each with 1,143 findings, grew a build's peak by
+    /// 1.27 MB a snapshot, nearly all of it findings repeated from the snapshot before.
     public mutating func add(_ file: FallbackFile, findings: [Finding], record: SnapshotRecord) {
         var comparison: FindingComparison?
         var breaking: Int?
+        let limit = SiteModel.listedFindingLimit
+        var kept = findings
         if let previous {
-            comparison = FindingComparison(previous: previous.findings, current: findings)
+            comparison = FindingComparison(previous: previous.findings, current: findings) { current, earlier in
+                kept[current] = findings[current].sharingText(with: previous.findings[earlier])
+            }.listing(first: limit)
             let diff = SnapshotDiff(old: previous.file, new: file)
             breaking = diff.count(.breaking)
             pairs.append(Pair(older: snapshots.count - 1, newer: snapshots.count, diff: diff, fileName: ""))
@@ -70,8 +85,9 @@ public struct SeriesWalk: Sendable {
             Summary(
                 stamp: record.stamp, fileName: "", verdict: file.verdict, rejected: file.rejection != nil, counts: SeverityCounts(findings),
                 placements: file.entries.count, funnels: model.funnels.count, experiments: model.experiments.count,
-                paywalls: model.paywalls.count, findings: findings, comparison: comparison, breaking: breaking))
-        previous = (file, findings)
+                paywalls: model.paywalls.count, listedFindings: Array(kept.prefix(limit)), findingCount: findings.count,
+                comparison: comparison, breaking: breaking))
+        previous = (file, kept)
     }
 
     /// The walk with every page named, once every snapshot is added: each from the snapshot's

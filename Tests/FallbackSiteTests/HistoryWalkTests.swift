@@ -245,6 +245,104 @@ struct HistoryWalkTests {
         #expect(FindingComparison(previous: [finding], current: [elsewhere]).statuses == [.new])
     }
 
+    /// A series keeps of each snapshot what its page lists: the first `listedFindingLimit`
+    /// findings and statuses, the first fixed ones, and the counts of all; the page still counts
+    /// the rest ("… and 100 more").
+    @Test func aSnapshotKeepsTheFindingsItsPageListsAndCountsTheRest() throws {
+        let limit = SiteModel.listedFindingLimit
+        func keys(_ range: Range<Int>) -> [(key: String, entry: String)] {
+            range.map { ("k\($0)", Self.servesNothing("k\($0)")) }
+        }
+        // 600 findings each; the second drops k0..<k50 and adds k600..<k650.
+        let texts = [("one.json", Self.snapshot(keys(0..<600))), ("two.json", Self.snapshot(keys(50..<650)))]
+        let all = texts.map { Audit().findings(in: FallbackFile(bytes: Array($0.1.utf8))) }
+        #expect(all.allSatisfy { $0.count > limit })
+        let (model, files) = try Self.build(Snapshots(snapshots: texts))
+        let walk = try #require(model.walk)
+        for (summary, findings) in zip(walk.snapshots, all) {
+            #expect(summary.findingCount == findings.count)
+            #expect(summary.listedFindings == Array(findings.prefix(limit)))
+        }
+        let comparison = try #require(walk.snapshots[1].comparison)
+        let full = FindingComparison(previous: all[0], current: all[1])
+        #expect(comparison.statuses == Array(full.statuses.prefix(limit)))
+        #expect(comparison.fixed == full.fixed && comparison.fixedCount == 50)
+        #expect((comparison.newCount, comparison.stillPresentCount) == (full.newCount, full.stillPresentCount))
+        #expect(full.newCount == 50 && full.stillPresentCount == all[1].count - 50)
+        let page = try #require(files[walk.snapshotPath(1)])
+        #expect(page.contains("… and \(all[1].count - limit) more"))
+        #expect(page.contains("\(full.newCount) new</span>") && page.contains("\(full.stillPresentCount) still present</span>"))
+        #expect(page.contains("50 fixed</span>"))
+    }
+
+    /// A finding still present from the snapshot before holds that one's strings: a series of
+    /// releases repeats the same problems, and keeps their text once.
+    @Test func aFindingStillPresentSharesTheTextOfTheSnapshotBefore() throws {
+        // b's line moves (a is added before it), so only its text is shared.
+        let texts = [
+            ("one.json", Self.snapshot([("bb_long_enough_key_b", Self.servesNothing("bb_long_enough_key_b"))])),
+            ("two.json", Self.snapshot([("a", Self.servesNothing("a")), ("bb_long_enough_key_b", Self.servesNothing("bb_long_enough_key_b"))], padding: 2)),
+        ]
+        let (model, _) = try Self.build(Snapshots(snapshots: texts))
+        let walk = try #require(model.walk)
+        let first = try #require(walk.snapshots[0].listedFindings.first { $0.placementKey == "bb_long_enough_key_b" })
+        let second = try #require(walk.snapshots[1].listedFindings.first { $0.placementKey == "bb_long_enough_key_b" })
+        #expect(first.line != second.line)
+        #expect(ExactKey.sameRepresentation(first.message, second.message))
+        #expect(ExactKey.sameRepresentation(first.placementKey ?? "", second.placementKey ?? ""))
+        #expect(ExactKey.sameRepresentation(first.jsonPointer.tail, second.jsonPointer.tail))
+    }
+
+    /// Sharing keeps every finding equal to itself, and leaves a text past `sharedTextLimit`
+    /// bytes uncompared: its own storage, never a comparison of its whole length per finding.
+    @Test(arguments: [10, Finding.sharedTextLimit, Finding.sharedTextLimit + 1])
+    func sharingTextKeepsTheFindingAndSkipsLongTexts(length: Int) {
+        let key = String(repeating: "k", count: length)
+        func finding(line: Int) -> Finding {
+            // Each built apart, so no two share storage to begin with.
+            let ownKey = String(decoding: Array(key.utf8), as: UTF8.self)
+            return Finding(
+                ruleId: Rule.servesNothing.id, severity: .warning, message: "Placement \(ownKey) serves nothing",
+                subject: .placement(key: ExactKey(ownKey)), pointer: "/placements/\(ownKey)", line: line, column: 1)
+        }
+        let earlier = finding(line: 1)
+        let current = finding(line: 2)
+        #expect(!ExactKey.sameRepresentation(earlier.message, current.message))
+        let shared = current.sharingText(with: earlier)
+        #expect(shared == current)
+        let short = length <= Finding.sharedTextLimit
+        #expect(ExactKey.sameRepresentation(shared.placementKey ?? "", earlier.placementKey ?? "") == short)
+        if length + 12 <= Finding.sharedTextLimit {
+            #expect(ExactKey.sameRepresentation(shared.jsonPointer.tail, earlier.jsonPointer.tail))
+        } else {
+            // A pointer past the limit keeps its own links (its long token is in the head).
+            #expect(shared.jsonPointer.head != nil && shared.jsonPointer.head === current.jsonPointer.head)
+        }
+        // A finding with other text keeps its own.
+        let other = Finding(
+            ruleId: Rule.servesNothing.id, severity: .warning, message: "other", subject: .placement(key: ExactKey("x")), pointer: "/placements/x",
+            line: 2, column: 1)
+        #expect(ExactKey.sameRepresentation(other.sharingText(with: earlier).message, other.message))
+    }
+
+    /// The comparison names each still-present finding's match: the first previous report of its
+    /// identity not yet taken, as the statuses count them.
+    @Test func theComparisonNamesEachMatchInOrder() {
+        func finding(_ key: String, line: Int) -> Finding {
+            Finding(ruleId: Rule.servesNothing.id, severity: .warning, message: "m", placementKey: key, pointer: "/placements/\(key)", line: line, column: 1)
+        }
+        let previous = [finding("a", line: 1), finding("b", line: 2), finding("a", line: 3), finding("c", line: 4)]
+        let current = [finding("a", line: 5), finding("d", line: 6), finding("a", line: 7), finding("a", line: 8), finding("c", line: 9)]
+        var matches: [[Int]] = []
+        let comparison = FindingComparison(previous: previous, current: current) { matches.append([$0, $1]) }
+        #expect(matches == [[0, 0], [2, 2], [4, 3]])
+        #expect(comparison.statuses == [.stillPresent, .new, .stillPresent, .new, .stillPresent])
+        #expect(comparison.fixed.map(\.placementKey) == ["b"] && comparison.fixedCount == 1)
+        let listed = comparison.listing(first: 2)
+        #expect(listed.statuses == [.stillPresent, .new] && listed.fixed.count == 1)
+        #expect((listed.newCount, listed.stillPresentCount, listed.fixedCount) == (2, 3, 1))
+    }
+
     @Test func snapshotPagesAndTheChecksPageBadgeFindingsAgainstTheSnapshotBefore() throws {
         let texts = [
             ("one.json", Self.snapshot([("b", Self.servesNothing("b"))])),
@@ -398,7 +496,7 @@ struct HistoryWalkTests {
         // Each snapshot after the first: x(i) is new, k still present, x(i - 1) fixed.
         for (index, summary) in walk.snapshots.enumerated().dropFirst() {
             let comparison = try #require(summary.comparison)
-            let statuses = zip(summary.findings, comparison.statuses).filter { $0.0.ruleId == Rule.servesNothing.id }
+            let statuses = zip(summary.listedFindings, comparison.statuses).filter { $0.0.ruleId == Rule.servesNothing.id }
                 .map { "\($0.0.placementKey ?? "") \($0.1.label)" }
             #expect(statuses.sorted() == ["k still present", "x\(index % 3) new"])
             #expect(comparison.fixed.filter { $0.ruleId == Rule.servesNothing.id }.map(\.placementKey) == ["x\((index - 1) % 3)"])
