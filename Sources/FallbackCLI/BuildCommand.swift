@@ -161,6 +161,8 @@ enum BuildCommand: Command {
     /// One whole build: checks --out, reads the configuration, builds and swaps the site in,
     /// drawing `progress` on the way.
     static func build(_ options: Options, in environment: CommandEnvironment, progress: ProgressLine) -> Outcome {
+        // What the previous build of a watch kept goes now, before this one reads anything.
+        environment.exitKeeper.releaseAll()
         let writer = SiteWriter(outputPath: options.output, io: environment.fileIO, force: options.force, inputs: inputs(of: options, in: environment))
         do {
             try SiteBuild.checkOutput(writer)
@@ -169,10 +171,13 @@ enum BuildCommand: Command {
         }
         guard let configuration = options.configuration.load(in: environment) else { return .failed(status: ExitStatus.usage) }
         guard let now = SourceDateEpoch.now(given: options.now, in: environment, clock: nil) else { return .refused(status: ExitStatus.usage) }
-        let build = SiteBuild(
+        var build = SiteBuild(
             input: options.input, baseline: options.baseline, title: options.title, templates: options.templates, assets: options.assets,
             settings: settings(configuration, now: now),
             writer: writer, readFile: environment.readFile)
+        // The model and the builder's memos are left for the process's exit to free (`ExitKeeper`).
+        let keeper = environment.exitKeeper
+        build.keepLeftovers = { keeper.keep($0) }
         let snapshots = options.gitHistory == nil ? "snapshots" : "commits"
         do {
             let site = try build.run { step in

@@ -260,6 +260,42 @@ struct BuildPipelineTests {
 }
 
 extension BuildPipelineTests {
+    /// A build hands `keepLeftovers` its builder, with the model of the snapshot it wrote, once the
+    /// site is written and before `run` returns; a build that fails hands over nothing, and without
+    /// the hook the site is the same.
+    @Test func aBuildHandsWhatItHasFinishedWithToKeepLeftovers() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let read = reader(["new.json": snapshot(generatedAt: july2026 + 1, extra: "b")])
+        final class Kept: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [any Sendable] = []
+            func keep(_ value: any Sendable) { lock.withLock { values.append(value) } }
+        }
+        let kept = Kept()
+        var build = SiteBuild(input: .file("new.json"), writer: SiteWriter(outputPath: root + "/kept"), readFile: read)
+        build.keepLeftovers = { kept.keep($0) }
+        let written = try build.run()
+        let builders = kept.values.compactMap { $0 as? SiteBuilder }
+        #expect(kept.values.count == 1 && builders.count == 1)
+        #expect(builders.first?.model.snapshot.name == "new.json")
+        #expect(FileManager.default.fileExists(atPath: root + "/kept/index.html"))
+
+        var plain = build
+        plain.keepLeftovers = nil
+        plain.writer = SiteWriter(outputPath: root + "/plain")
+        #expect(try plain.run().pageCount == written.pageCount)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root + "/plain") {
+            #expect(FileManager.default.contents(atPath: root + "/plain/" + path) == FileManager.default.contents(atPath: root + "/kept/" + path), "\(path)")
+        }
+
+        let failing = Kept()
+        var broken = SiteBuild(input: .file("missing.json"), writer: SiteWriter(outputPath: root + "/broken"), readFile: read)
+        broken.keepLeftovers = { failing.keep($0) }
+        #expect(throws: SiteBuildError.self) { try broken.run() }
+        #expect(failing.values.isEmpty)
+    }
+
     /// Three snapshots whose pages differ: a placement added, then a revision raised.
     static let seriesSnapshots: [String: [UInt8]] = [
         "a.json": snapshot(generatedAt: july2026),
