@@ -32,14 +32,14 @@ enum BenchArguments {
     /// The scaling table's rows (`--scale-NAME N` for check, `--scale-NAME-build N` for build; a
     /// row of one command only, `scalingRowCommands`, takes `--scale-NAME N` for it alone).
     static let scalingRows = [
-        "placements", "pages", "options", "findings", "short-targets", "snapshots", "loops", "keys", "locales", "clauses", "clause-objects",
+        "placements", "pages", "options", "findings", "short-targets", "snapshots", "series", "loops", "keys", "locales", "clauses", "clause-objects",
         "marks", "page-locales", "long-key", "same-target-rules", "keyed-findings", "long-page-id", "funnel-copies", "wide-variants",
         "changed-clauses", "deep-value", "plain-to-locales", "renamed-variants", "replaced-placements",
     ]
     /// The rows measured with one command only, and which (no `-build` size): another command than
     /// `check`, or `check` alone.
     static let scalingRowCommands = [
-        "snapshots": "history", "renamed-variants": "history", "changed-clauses": "diff", "deep-value": "diff", "plain-to-locales": "diff", "replaced-placements": "history",
+        "snapshots": "history", "series": "build", "renamed-variants": "history", "changed-clauses": "diff", "deep-value": "diff", "plain-to-locales": "diff", "replaced-placements": "history",
         "long-key": "build", "same-target-rules": "build", "keyed-findings": "build", "long-page-id": "build", "funnel-copies": "build",
         "wide-variants": "build", "placements": "check",
         "short-targets": "check",

@@ -61,6 +61,10 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
     }
     let history = ScalingCase(
         name: "snapshots (history fold, 100 placements)", command: .history, size: optionValue("scale-snapshots", 20), input: releases)
+    // The same releases as a series site: a page per snapshot and per pair, each snapshot's
+    // listed findings and each pair's diff kept until the pages are written.
+    let series = ScalingCase(
+        name: "snapshots (series site, 100 placements)", command: .build, size: optionValue("scale-series", 20), input: releases)
     /// Files written into a folder of their own, which the command reads (a release series for
     /// `history`, the old and new snapshot for `diff`).
     func folder(_ name: String, _ make: @escaping (Int) -> [String]) -> (Int, BenchFolder) throws -> String {
@@ -79,7 +83,7 @@ func scalingCases(option optionValue: (String, Int) -> Int) -> [ScalingCase] {
         dimension("options per page, each with an imageUrl", "options", check: 100_000, build: 6_000, ScalingInputs.options),
         dimension("findings (rules to unknown pages, one funnel)", "findings", check: 20_000, build: 1_500, ScalingInputs.unknownTargets),
         dimension("short unknown targets among 200 ids of N letters", "short-targets", check: 10_000, build: nil, ScalingInputs.shortTargetsAmongLongIds),
-        [history],
+        [history, series],
         dimension("pages that all loop back (cycles)", "loops", check: 40_000, build: 3_000, ScalingInputs.loopingPages),
         dimension("one key written N times (duplicate keys)", "keys", check: 40_000, build: 10_000, ScalingInputs.repeatedKey),
         dimension("locales of one text, in reverse order", "locales", check: 200_000, build: 10_000, ScalingInputs.reversedLocales),
