@@ -72,7 +72,6 @@ public enum FindingSubject: Hashable, Sendable {
         }
     }
 
-    /// The funnel the subject is, or is part of (a page, a paywall in its `paywalls` map); nil otherwise.
     /// How many bytes its keys and ids hold together, read from their lengths alone.
     package var keyByteCount: Int {
         func served(_ funnel: ServedFunnel) -> Int { funnel.placementKey.string.utf8.count + funnel.id.string.utf8.count + route(funnel.route) }
@@ -91,6 +90,7 @@ public enum FindingSubject: Hashable, Sendable {
         }
     }
 
+    /// The funnel the subject is, or is part of (a page, a paywall in its `paywalls` map); nil otherwise.
     public var funnel: ServedFunnel? {
         switch self {
         case .funnel(let funnel), .page(let funnel, _, _), .paywall(.funnel(let funnel), _): funnel

@@ -161,7 +161,7 @@ enum BuildCommand: Command {
     /// One whole build: checks --out, reads the configuration, builds and swaps the site in,
     /// drawing `progress` on the way.
     static func build(_ options: Options, in environment: CommandEnvironment, progress: ProgressLine) -> Outcome {
-        // What the previous build of a watch kept goes now, before this one reads anything.
+        // Whatever an earlier build in this process kept goes now, before this one reads anything.
         environment.exitKeeper.releaseAll()
         let writer = SiteWriter(outputPath: options.output, io: environment.fileIO, force: options.force, inputs: inputs(of: options, in: environment))
         do {
@@ -176,8 +176,12 @@ enum BuildCommand: Command {
             settings: settings(configuration, now: now),
             writer: writer, readFile: environment.readFile)
         // The model and the builder's memos are left for the process's exit to free (`ExitKeeper`).
-        let keeper = environment.exitKeeper
-        build.keepLeftovers = { keeper.keep($0) }
+        // Not under --watch: a watch does not exit between builds, so keeping would only move the
+        // freeing into the next rebuild's time.
+        if !options.watch {
+            let keeper = environment.exitKeeper
+            build.keepLeftovers = { keeper.keep($0) }
+        }
         let snapshots = options.gitHistory == nil ? "snapshots" : "commits"
         do {
             let site = try build.run { step in

@@ -62,9 +62,10 @@ public struct SeriesWalk: Sendable {
     /// Adds the next snapshot in timeline order, audited (`findings`) and folded (`record`).
     ///
     /// Each summary keeps the findings its page lists, not all of them, and a finding still present
-    /// from the snapshot before holds that one's strings where they are the same bytes: 40
-    /// snapshots of a 1,000-placement file, each with 1,143 findings, grew a build's peak by
-    /// 1.27 MB a snapshot, nearly all of it findings repeated from the snapshot before.
+    /// from the snapshot before holds that one's strings where they are the same bytes. Keeping
+    /// every finding whole, a series of a 1,000-placement file (1,143 findings a release) grew a
+    /// build's peak by about 0.8 MB a release, nearly all of it findings repeated from the one
+    /// before; it now grows by at most 0.27 MB.
     public mutating func add(_ file: FallbackFile, findings: [Finding], record: SnapshotRecord) {
         var comparison: FindingComparison?
         var breaking: Int?

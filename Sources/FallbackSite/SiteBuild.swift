@@ -125,11 +125,12 @@ public struct SiteBuild: Sendable {
     /// Reads a file the build names itself (a single snapshot, the baseline); a series reads
     /// through its source.
     public var readFile: @Sendable (String) throws -> [UInt8]
-    /// Given what the build has finished with once the site is written (the page model with the
-    /// snapshots it shows, and the builder with its memos), instead of freeing it as `run`
-    /// returns; nil frees it there. The command line keeps it for the process's exit to discard
-    /// (`ExitKeeper`): a loaded snapshot is millions of small allocations, and freeing a
-    /// 1,000-placement build's took its last few milliseconds on one core.
+    /// Given what the build has finished with once the site is written and swapped in (the page
+    /// model with the snapshots it shows, and the builder with its memos), instead of freeing it
+    /// as `run` returns; nil frees it there, and a build that fails gives nothing. The command
+    /// line keeps it for the process's exit to discard (`ExitKeeper`): a loaded snapshot is
+    /// millions of small allocations, and freeing a 1,000-placement build's took its last few
+    /// milliseconds on one core.
     public var keepLeftovers: (@Sendable (any Sendable) -> Void)?
 
     public init(
@@ -392,13 +393,14 @@ public struct SiteBuild: Sendable {
         do throws(SiteBuildError) {
             let builder = SiteBuilder(model: model, theme: theme)
             try builder.write(to: &staging, progress: progress)
-            keepingLeftovers?(builder)
             swapping?(staging.pageCount)
             do {
                 try staging.finish()
             } catch {
                 throw .write(error)
             }
+            // Only a site swapped in: a build that fails leaves nothing behind.
+            keepingLeftovers?(builder)
         } catch {
             staging.discard()
             throw error

@@ -22,8 +22,8 @@ struct BuildExitCostTests {
         let keeper = ExitKeeper(keeps: true)
         let reads = Reads()
         var outputs: [[String: Data]] = []
-        // Two builds into one folder with one keeper, as `--watch` rebuilds: the second lets the
-        // first's leftovers go before it reads its snapshot.
+        // Two builds into one folder with one keeper: the second lets the first's leftovers go
+        // before it reads its snapshot.
         for _ in 0..<2 {
             let result = run(["build", funnelEraPath, "--out", root + "/site", "--quiet"]) { environment in
                 environment.exitKeeper = keeper

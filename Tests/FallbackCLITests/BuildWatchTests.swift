@@ -52,6 +52,36 @@ struct BuildWatchTests {
         try FileManager.default.subpathsOfDirectory(atPath: site).count { $0.hasSuffix(".html") }
     }
 
+    /// A watch does not exit between builds: it leaves nothing for the exit to free, even in a
+    /// process whose keeper keeps (`build` alone keeps its builder), so no rebuild pays for
+    /// freeing the one before.
+    @Test func aWatchKeepsNothingForTheExit() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let snapshots = root + "/snapshots"
+        try FileManager.default.createDirectory(atPath: snapshots, withIntermediateDirectories: true)
+        copyExample("2026-03-03-release-3.0.json", to: snapshots)
+        let keeper = ExitKeeper(keeps: true)
+        nonisolated(unsafe) var keptDuringWatch: [Int] = []
+        let script = WatchScript([
+            {
+                keptDuringWatch.append(keeper.count)
+                self.copyExample("2026-04-14-release-3.1.json", to: snapshots)
+            },
+            {},
+            { keptDuringWatch.append(keeper.count) },
+        ])
+        let result = runOnTerminal(["build", "--watch", snapshots, "--out", root + "/site"], terminal: false, clockStep: 1.5) {
+            $0.watch = script.control
+            $0.exitKeeper = keeper
+        }
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("rebuilt"), "\(result.error)")
+        #expect(keptDuringWatch == [0, 0] && keeper.count == 0)
+        let once = runOnTerminal(["build", snapshots, "--out", root + "/once"], terminal: false, clockStep: 1.5) { $0.exitKeeper = keeper }
+        #expect(once.status == 0 && keeper.count == 1)
+    }
+
     /// Build, add a snapshot, see the site rebuilt; break a template, see the error and the
     /// previous site kept; stop: exit 0, and nothing left beside the site.
     @Test func rebuildsOnChangeAndKeepsTheSiteOnError() throws {

@@ -261,8 +261,8 @@ struct BuildPipelineTests {
 
 extension BuildPipelineTests {
     /// A build hands `keepLeftovers` its builder, with the model of the snapshot it wrote, once the
-    /// site is written and before `run` returns; a build that fails hands over nothing, and without
-    /// the hook the site is the same.
+    /// site is written and swapped in, before `run` returns; a build that fails (reading, or at the
+    /// swap) hands over nothing, and without the hook the site is the same.
     @Test func aBuildHandsWhatItHasFinishedWithToKeepLeftovers() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -294,6 +294,25 @@ extension BuildPipelineTests {
         broken.keepLeftovers = { failing.keep($0) }
         #expect(throws: SiteBuildError.self) { try broken.run() }
         #expect(failing.values.isEmpty)
+
+        // Written whole but refused at the swap (a folder of someone else's appeared at --out):
+        // nothing is handed over either, and the folder is left as it is.
+        let model = SiteBuild.model(
+            SiteBuild.diff(try SiteBuild.audit(try SiteBuild.loadSeries(.file("new.json"), baseline: nil, readFile: read), settings: SiteBuild.AuditSettings())),
+            title: nil, referenceDate: nil)
+        let refused = Kept()
+        let output = root + "/taken"
+        #expect(throws: SiteBuildError.self) {
+            try SiteBuild.renderAndWrite(
+                model, theme: try SiteBuild.loadTheme(templates: nil, assets: nil), with: SiteWriter(outputPath: output),
+                keepingLeftovers: { refused.keep($0) }
+            ) { _ in
+                try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                FileManager.default.createFile(atPath: output + "/mine.txt", contents: Data("x".utf8))
+            }
+        }
+        #expect(refused.values.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["mine.txt"])
     }
 
     /// Three snapshots whose pages differ: a placement added, then a revision raised.

@@ -295,7 +295,7 @@ struct HistoryWalkTests {
 
     /// Sharing keeps every finding equal to itself, and leaves a text past `sharedTextLimit`
     /// bytes uncompared: its own storage, never a comparison of its whole length per finding.
-    @Test(arguments: [10, Finding.sharedTextLimit, Finding.sharedTextLimit + 1])
+    @Test(arguments: [20, Finding.sharedTextLimit, Finding.sharedTextLimit + 1])
     func sharingTextKeepsTheFindingAndSkipsLongTexts(length: Int) {
         let key = String(repeating: "k", count: length)
         func finding(line: Int) -> Finding {
@@ -307,7 +307,9 @@ struct HistoryWalkTests {
         }
         let earlier = finding(line: 1)
         let current = finding(line: 2)
+        // Keys of 16 bytes or more are stored apart (shorter ones inline, alike whether shared or not).
         #expect(!ExactKey.sameRepresentation(earlier.message, current.message))
+        #expect(!ExactKey.sameRepresentation(earlier.placementKey ?? "", current.placementKey ?? ""))
         let shared = current.sharingText(with: earlier)
         #expect(shared == current)
         let short = length <= Finding.sharedTextLimit
@@ -341,6 +343,12 @@ struct HistoryWalkTests {
         let listed = comparison.listing(first: 2)
         #expect(listed.statuses == [.stillPresent, .new] && listed.fixed.count == 1)
         #expect((listed.newCount, listed.stillPresentCount, listed.fixedCount) == (2, 3, 1))
+
+        // More fixed findings than listed: the first ones in order, and the count of all.
+        let gone = (0..<7).map { finding("g\($0)", line: $0) }
+        let fewer = FindingComparison(previous: gone + previous, current: current).listing(first: 3)
+        #expect(fewer.fixed.map(\.placementKey) == ["g0", "g1", "g2"] && fewer.fixedCount == 8)
+        #expect(fewer.statuses.count == 3 && fewer.newCount == 2 && fewer.stillPresentCount == 3)
     }
 
     @Test func snapshotPagesAndTheChecksPageBadgeFindingsAgainstTheSnapshotBefore() throws {
