@@ -333,26 +333,28 @@ public struct CheckedFilesReport: FormattedReport {
             writer.beginArray()
             // Thousands of findings, seven keys each: spelled once for their depth.
             let keys = writer.keysOfElementObjects(["rule", "severity", "message", "placement", "pointer", "line", "column"])
-            let estimatedBytes = { (finding: Finding) in
-                160 + finding.message.utf8.count + min(finding.placementKey?.utf8.count ?? 0, RepeatedText.wholeLimit)
-                    + min(finding.jsonPointer.utf8Count, RepeatedText.wholePointerLimit)
+            // Each finding's fields read in place (`findings[index].…`), never the finding copied whole.
+            let findings = report.findings
+            let estimatedBytes = { (index: Int) in
+                160 + findings[index].message.utf8.count + min(findings[index].placementKey?.utf8.count ?? 0, RepeatedText.wholeLimit)
+                    + min(findings[index].jsonPointer.utf8Count, RepeatedText.wholePointerLimit)
             }
-            writer.elements(report.findings, estimatedBytes: estimatedBytes) { writer, finding in
+            writer.elements(count: findings.count, estimatedBytes: estimatedBytes) { writer, index in
                 writer.beginObject()
                 writer.key(0, of: keys)
-                writer.string(finding.ruleId.rawValue)
+                writer.string(findings[index].ruleId.rawValue)
                 writer.key(1, of: keys)
-                writer.string(finding.severity.rawValue)
+                writer.string(findings[index].severity.rawValue)
                 writer.key(2, of: keys)
-                writer.string(finding.message)
+                writer.string(findings[index].message)
                 writer.key(3, of: keys)
-                writer.string(orNull: RepeatedText.shortened(finding.placementKey))
+                writer.string(orNull: RepeatedText.shortened(findings[index].placementKey))
                 writer.key(4, of: keys)
-                writer.string(RepeatedText.shortened(pointer: finding.jsonPointer))
+                writer.string(RepeatedText.shortened(pointer: findings[index].jsonPointer))
                 writer.key(5, of: keys)
-                writer.integer(finding.line)
+                writer.integer(findings[index].line)
                 writer.key(6, of: keys)
-                writer.integer(finding.column)
+                writer.integer(findings[index].column)
                 writer.end()
             }
             writer.end()

@@ -308,7 +308,7 @@ extension BuildPipelineTests {
                 keepingLeftovers: { refused.keep($0) }
             ) { _ in
                 try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                FileManager.default.createFile(atPath: output + "/mine.txt", contents: Data("x".utf8))
+                _ = FileManager.default.createFile(atPath: output + "/mine.txt", contents: Data("x".utf8))
             }
         }
         #expect(refused.values.isEmpty)
