@@ -45,10 +45,14 @@ public struct SnapshotDiff: Sendable {
     public let old: Snapshot
     public let new: Snapshot
     /// Most severe class first, then by placement key (the file's own changes first), then by kind
-    /// in `ChangeKind` order; changes that tie keep the order of the snapshot.
+    /// in `ChangeKind` order; changes that tie keep the order of the snapshot. For a diff made
+    /// `listing(first:)`, the first changes of each class only.
     public let changes: [Change]
     /// One per experiment whose variants or weights changed under the same id and key, by placement key.
     public let rebucketing: [Rebucketing]
+    /// How many changes of each class there are, in `ChangeClass.allCases` order, when `changes`
+    /// holds only the first of each (`listing(first:)`); nil when it holds them all.
+    private let classCounts: [Int]?
 
     public init(old: FallbackFile, new: FallbackFile) {
         self.old = Snapshot(old)
@@ -57,6 +61,30 @@ public struct SnapshotDiff: Sendable {
         run.compareFiles()
         changes = Self.sorted(run.changes)
         rebucketing = run.rebucketing.sorted { ExactKey.precedes($0.placementKey, $1.placementKey) }
+        classCounts = nil
+    }
+
+    private init(old: Snapshot, new: Snapshot, changes: [Change], rebucketing: [Rebucketing], classCounts: [Int]) {
+        self.old = old
+        self.new = new
+        self.changes = changes
+        self.rebucketing = rebucketing
+        self.classCounts = classCounts
+    }
+
+    /// This diff with the first `limit` changes of each class, in order, and the count of every
+    /// class (`count(_:)`): what a page that lists `limit` changes a class reads. A series site
+    /// keeps one diff per pair of releases, and a release that rewrites every key changes thousands.
+    public func listing(first limit: Int) -> SnapshotDiff {
+        let counts = ChangeClass.allCases.map { count($0) }
+        guard counts.contains(where: { $0 > limit }) else { return self }
+        var kept: [Change] = []
+        var keptOfClass = [ChangeClass: Int]()
+        for change in changes where keptOfClass[change.changeClass, default: 0] < limit {
+            keptOfClass[change.changeClass, default: 0] += 1
+            kept.append(change)
+        }
+        return SnapshotDiff(old: old, new: new, changes: kept, rebucketing: rebucketing, classCounts: counts)
     }
 
     /// The changes of one class, in order.
@@ -65,11 +93,15 @@ public struct SnapshotDiff: Sendable {
     }
 
     public func count(_ changeClass: ChangeClass) -> Int {
-        changes.count { $0.changeClass == changeClass }
+        if let classCounts, let position = ChangeClass.allCases.firstIndex(of: changeClass) { return classCounts[position] }
+        return changes.count { $0.changeClass == changeClass }
     }
 
     /// The class of the most severe change; nil when nothing changed.
-    public var mostSevereClass: ChangeClass? { changes.first?.changeClass }
+    public var mostSevereClass: ChangeClass? {
+        guard let classCounts else { return changes.first?.changeClass }
+        return zip(ChangeClass.allCases, classCounts).filter { $0.1 > 0 }.map(\.0).max()
+    }
 
     /// True when a change is of `threshold`'s class or a more severe one.
     public func reaches(_ threshold: ChangeClass) -> Bool {

@@ -46,6 +46,8 @@ public struct SeriesWalk: Sendable {
         /// Positions in `snapshots`: `newer` is `older + 1`.
         public let older: Int
         public let newer: Int
+        /// What changes, cut to as many changes a class as the pair's page lists
+        /// (`SnapshotDiff.listing(first:)` with `SiteModel.listedChangeLimit`), with every count.
         public let diff: SnapshotDiff
         /// The page's name below `diffs/`: `<older>--<newer>`, each the snapshot's page name.
         public internal(set) var fileName: String
@@ -77,7 +79,7 @@ public struct SeriesWalk: Sendable {
             }.listing(first: limit)
             let diff = SnapshotDiff(old: previous.file, new: file)
             breaking = diff.count(.breaking)
-            pairs.append(Pair(older: snapshots.count - 1, newer: snapshots.count, diff: diff, fileName: ""))
+            pairs.append(Pair(older: snapshots.count - 1, newer: snapshots.count, diff: diff.listing(first: SiteModel.listedChangeLimit), fileName: ""))
         }
         // The overview's own counts: the model of the snapshot alone, without its text.
         let model = SiteModel(

@@ -341,9 +341,12 @@ extension SiteModel {
                 case .notable: "Notable"
                 case .info: "Info"
                 }
+            // The class's count from the diff: a series keeps its pairs' diffs cut to what this page
+            // lists (`SnapshotDiff.listing(first:)`).
+            let count = diff.count(changeClass)
             return ChangesPage.ChangeGroup(
-                changeClass: changeClass.rawValue, title: title, count: changes.count, changes: Array(rows),
-                moreChanges: max(0, changes.count - SiteModel.listedChangeLimit))
+                changeClass: changeClass.rawValue, title: title, count: count, changes: Array(rows),
+                moreChanges: max(0, count - rows.count))
         }
         let rebucketing = diff.rebucketing.map { item in
             ChangesPage.RebucketingRow(

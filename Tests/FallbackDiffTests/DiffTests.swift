@@ -589,3 +589,35 @@ struct ExamplesDiffTests {
         #expect(result.changes.last?.newValue?.contains("Schwieriger Tag? Probier eine 3-minütige SOS-Einheit") == true)
     }
 }
+
+@Suite("Diff: a listing keeps the first changes of each class and every count")
+struct DiffListingTests {
+    /// Placements that each serve nothing: for each group, `count` keyed `prefix0`, `prefix1`, …
+    static func file(_ groups: [(prefix: String, count: Int, revision: Int)]) -> String {
+        let entries = groups.flatMap { group in
+            (0..<group.count).map { #""\#(group.prefix)\#($0)":{"placement":{"identifier":"\#(group.prefix)\#($0)","revision":\#(group.revision)}}"# }
+        }
+        return #"{"formatVersion":1,"placements":{\#(entries.joined(separator: ","))}}"#
+    }
+
+    @Test(arguments: [0, 1, 3, 7, 1_000])
+    func aListingKeepsTheFirstOfEachClassInOrder(limit: Int) {
+        // a0..<a6 removed (breaking), b0..<b4 added, k0..<k5 revised.
+        let old = Self.file([("a", 6, 1), ("k", 5, 1)])
+        let new = Self.file([("b", 4, 1), ("k", 5, 2)])
+        let full = SnapshotDiff(old: FallbackFile(text: old), new: FallbackFile(text: new))
+        #expect(full.count(.breaking) == 6 && full.count(.notable) + full.count(.info) >= 9, "\(full.changes.map(\.kind))")
+        let listed = full.listing(first: limit)
+        func name(_ change: Change) -> String { "\(change.placementKey ?? "-") \(change.message)" }
+        for changeClass in ChangeClass.allCases {
+            #expect(listed.count(changeClass) == full.count(changeClass))
+            #expect(listed.changes(changeClass).map(name) == full.changes(changeClass).prefix(limit).map(name))
+        }
+        // The classes stay in the full diff's order, most severe first.
+        let kept = Set(ChangeClass.allCases.flatMap { full.changes($0).prefix(limit).map(name) })
+        #expect(listed.changes.map(name) == full.changes.map(name).filter { kept.contains($0) })
+        #expect(listed.mostSevereClass == full.mostSevereClass)
+        #expect(listed.reaches(.breaking) && listed.reaches(.notable))
+        #expect(listed.rebucketing.count == full.rebucketing.count && listed.old == full.old && listed.new == full.new)
+    }
+}

@@ -275,6 +275,34 @@ struct HistoryWalkTests {
         #expect(page.contains("50 fixed</span>"))
     }
 
+    /// A series keeps each pair's diff cut to the changes its page lists
+    /// (`SiteModel.listedChangeLimit` a class), and the page still counts every change: the same
+    /// rows a full diff gives.
+    @Test func aPairKeepsTheChangesItsPageListsAndCountsTheRest() throws {
+        let limit = SiteModel.listedChangeLimit
+        func keys(_ prefix: String, _ count: Int) -> [(key: String, entry: String)] {
+            (0..<count).map { ("\(prefix)\($0)", Self.servesNothing("\(prefix)\($0)")) }
+        }
+        // 260 placements removed (breaking) and 230 added.
+        let texts = [("one.json", Self.snapshot(keys("a", 260))), ("two.json", Self.snapshot(keys("b", 230)))]
+        let (model, files) = try Self.build(Snapshots(snapshots: texts))
+        let walk = try #require(model.walk)
+        let kept = try #require(walk.pairs.first).diff
+        let full = SnapshotDiff(old: FallbackFile(text: texts[0].1), new: FallbackFile(text: texts[1].1))
+        #expect(full.count(.breaking) == 260)
+        for changeClass in ChangeClass.allCases {
+            #expect(kept.count(changeClass) == full.count(changeClass))
+            #expect(kept.changes(changeClass).count == min(full.count(changeClass), limit))
+        }
+        let page = try #require(files[walk.pairPath(0)])
+        #expect(page.contains("(260)</span></h2>"))
+        #expect(page.contains("… and 60 more Breaking changes"))
+        // The changes page of the same two snapshots, from the full diff, lists the same rows.
+        let changes = try #require(files["changes.html"])
+        func rows(_ html: String) -> Int { html.components(separatedBy: #"<li class="finding">"#).count - 1 }
+        #expect(rows(page) == 2 * limit && rows(changes) == 2 * limit)
+    }
+
     /// A finding still present from the snapshot before holds that one's strings: a series of
     /// releases repeats the same problems, and keeps their text once.
     @Test func aFindingStillPresentSharesTheTextOfTheSnapshotBefore() throws {
