@@ -76,6 +76,7 @@ public struct SnapshotDiff: Sendable {
     /// class (`count(_:)`): what a page that lists `limit` changes a class reads. A series site
     /// keeps one diff per pair of releases, and a release that rewrites every key changes thousands.
     public func listing(first limit: Int) -> SnapshotDiff {
+        precondition(limit >= 0, "a listing keeps a number of changes, not fewer than none")
         let counts = ChangeClass.allCases.map { count($0) }
         guard counts.contains(where: { $0 > limit }) else { return self }
         var kept: [Change] = []
@@ -87,7 +88,12 @@ public struct SnapshotDiff: Sendable {
         return SnapshotDiff(old: old, new: new, changes: kept, rebucketing: rebucketing, classCounts: counts)
     }
 
-    /// The changes of one class, in order.
+    /// True when `changes` holds only the first changes of each class (`listing(first:)`):
+    /// `count(_:)` still counts them all, but a report of every change needs the whole diff.
+    public var isListed: Bool { classCounts != nil }
+
+    /// The changes of one class, in order: for a listed diff (`isListed`), the first few, while
+    /// `count(_:)` counts them all.
     public func changes(_ changeClass: ChangeClass) -> [Change] {
         changes.filter { $0.changeClass == changeClass }
     }

@@ -49,6 +49,7 @@ extension CheckReport {
     /// follow the message on a line of their own, `old → new`. The subject is rejected when either
     /// snapshot is, so it fails at every threshold.
     public init(diff: SnapshotDiff, oldPath: String, newPath: String, failOn: ChangeThreshold, title: String, tool: ReportTool) {
+        precondition(!diff.isListed, "a diff report lists every change: give it the whole diff, not a listing")
         var findings: [Finding] = []
         var locations: [Location?] = []
         for change in diff.changes {

@@ -355,7 +355,7 @@ extension SiteModel {
         }
         return ChangesPage(
             baseline: baseline, baselineVerdict: diff.old.verdict, breaking: diff.count(.breaking), notable: diff.count(.notable),
-            infos: diff.count(.info), hasChanges: !diff.changes.isEmpty, groups: groups, rebucketing: rebucketing,
+            infos: diff.count(.info), hasChanges: diff.mostSevereClass != nil, groups: groups, rebucketing: rebucketing,
             hasRebucketing: !rebucketing.isEmpty, newer: newer)
     }
 

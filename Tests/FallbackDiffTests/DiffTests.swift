@@ -600,7 +600,7 @@ struct DiffListingTests {
         return #"{"formatVersion":1,"placements":{\#(entries.joined(separator: ","))}}"#
     }
 
-    @Test(arguments: [0, 1, 3, 7, 1_000])
+    @Test(arguments: [0, 1, 3, 4, 5, 7, 1_000])
     func aListingKeepsTheFirstOfEachClassInOrder(limit: Int) {
         // a0..<a6 removed (breaking), b0..<b4 added, k0..<k5 revised.
         let old = Self.file([("a", 6, 1), ("k", 5, 1)])
@@ -619,5 +619,9 @@ struct DiffListingTests {
         #expect(listed.mostSevereClass == full.mostSevereClass)
         #expect(listed.reaches(.breaking) && listed.reaches(.notable))
         #expect(listed.rebucketing.count == full.rebucketing.count && listed.old == full.old && listed.new == full.new)
+        // Listed only when some class has more changes than the limit; listing again keeps the counts.
+        #expect(listed.isListed == ChangeClass.allCases.contains { full.count($0) > limit } && !full.isListed)
+        let again = listed.listing(first: max(limit - 1, 0))
+        #expect(ChangeClass.allCases.allSatisfy { again.count($0) == full.count($0) })
     }
 }
