@@ -33,8 +33,10 @@ public struct Audit: Sendable {
     /// The findings, with entries checked in `chunks` contiguous runs (at most one per entry).
     func findings(in file: FallbackFile, chunks: Int) -> [Finding] {
         let entries = file.rejection == nil ? file.entries : []
-        return pass(over: file.topLevel, in: ParallelChunks(count: entries.count, chunks: chunks), record: { entries[$0] }, summarizing: { _ in })
-            .findings
+        return pass(
+            over: file.topLevel, in: ParallelChunks(count: entries.count, chunks: chunks), record: { entries[$0] },
+            decodedEarlier: true, summarizing: { _ in }
+        ).findings
     }
 
     /// What `check` needs of a file, with each entry decoded, audited and let go a chunk at a time:
@@ -55,16 +57,17 @@ public struct Audit: Sendable {
     ) -> (findings: [Finding], summaries: [Summary]) {
         pass(
             over: topLevel, in: ParallelChunks(count: topLevel.entryHeads.count, size: chunkSize),
-            record: { topLevel.decodeEntry(at: $0) }, summarizing: summarize)
+            record: { topLevel.decodeEntry(at: $0) }, decodedEarlier: false, summarizing: summarize)
     }
 
     /// The one audit pass both paths run: the file-level checks, then each chunk of `chunks` checks
-    /// its entries (`record(index)`, decoded already or now) in one `AuditRun` and keeps only their
+    /// its entries (`record(index)`, decoded already or now; `decodedEarlier` brings each one's
+    /// value into the cache first) in one `AuditRun` and keeps only their
     /// findings, located and sorted on the chunk's own thread (`FindingRun`), and summaries; then
     /// the runs joined in order (`joined`).
     private func pass<Summary>(
         over topLevel: FallbackTopLevel, in chunks: ParallelChunks, record: @Sendable (Int) -> EntryRecord,
-        summarizing summarize: @Sendable (EntryRecord) -> Summary
+        decodedEarlier: Bool, summarizing summarize: @Sendable (EntryRecord) -> Summary
     ) -> (findings: [Finding], summaries: [Summary]) {
         let entryKeys = EntryKeys(topLevel: topLevel)
         var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys)
@@ -81,6 +84,7 @@ public struct Audit: Sendable {
             for index in range {
                 let record = record(index)
                 chunkSummaries.append(summarize(record))
+                if decodedEarlier { run.bringIntoCache(record) }
                 run.checkEntry(record)
             }
             return (findings: FindingRun(run), summaries: chunkSummaries)
@@ -255,6 +259,8 @@ package struct AuditRun {
     private let entryKeys: EntryKeys
     /// Reused for every page, theme and paywall of the run.
     var media: MediaScan
+    /// What `bringIntoCache` read, kept so that its reads are not dropped as unused.
+    private let keptReads = KeptReads()
 
     /// A run whose media scans remember their results in `mediaMemory` (shared by every run of a
     /// pass over `file`), or in a memory of their own when nil.
@@ -268,6 +274,14 @@ package struct AuditRun {
         self.now = now
         self.entryKeys = entryKeys
         media = MediaScan(document: file.document, memory: mediaMemory)
+    }
+
+    /// Reads a word of every cache line of `record`'s value in the document (its nodes and text)
+    /// before its checks, for an entry decoded long before (`Audit.findings(in:)`): the checks read
+    /// its nodes one at a time, each a stall when missed, where these reads miss together.
+    /// (`check` audits each entry right after decoding it, with its value still in the cache.)
+    func bringIntoCache(_ record: EntryRecord) {
+        keptReads.sum = document.wordsOfCacheLines(inSubtree: record.value.node)
     }
 
     func isEnabled(_ rule: Rule) -> Bool {
@@ -360,4 +374,10 @@ extension Audit {
         guard topLevel.rejection != nil else { return [] }
         return Audit().check(topLevel) { _ in }.findings.filter { $0.ruleId == Rule.fileRejected.id }
     }
+}
+
+/// The sum of words an `AuditRun` read to bring them into the cache (`AuditRun.bringIntoCache`),
+/// stored where the compiler cannot prove it unread. Only its run's thread writes it.
+private final class KeptReads {
+    @exclusivity(unchecked) var sum: UInt32 = 0
 }

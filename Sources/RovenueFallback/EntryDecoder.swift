@@ -30,34 +30,12 @@ struct EntryDecoder {
 
     typealias Failure = DecodeFailure
 
-    /// Reads a word of every cache line of the value at `index`, its nodes and its text, before it
-    /// is decoded. The decode reads an entry's nodes and text long after the parse wrote them, so
-    /// they are rarely in the cache, and it reads them a member at a time, each address known only
-    /// once the node before it is read: every line it misses stalls it in turn. These reads do not
-    /// depend on one another, so the lines they miss arrive together. Linear in the value's size,
-    /// as its decode is.
+    /// Brings the value at `index`, its nodes and its text, into the cache before it is decoded
+    /// (`JSONDocument.wordsOfCacheLines(inSubtree:)`): the decode reads an entry long after the
+    /// parse wrote it, a node at a time, and would stall on each line it misses in turn.
     func bringIntoCache(_ index: Int) {
-        let node = nodes[index]
-        let lineBytes = 64
-        var sum: UInt32 = 0
-        let nodeBytes = UnsafeRawPointer(nodes.buffer.base)
-        let nodeStride = MemoryLayout<JSONDocument.PackedNode>.stride
-        let nodesEnd = min(Int(node.next), nodes.buffer.count) * nodeStride
-        var offset = index * nodeStride
-        while offset < nodesEnd {
-            sum &+= nodeBytes.load(fromByteOffset: offset, as: UInt32.self)
-            offset += lineBytes
-        }
-        bytes.withUnsafeBufferPointer { text in
-            var offset = Int(node.start)
-            let textEnd = min(Int(node.end), text.count)
-            while offset < textEnd {
-                sum &+= UInt32(text[offset])
-                offset += lineBytes
-            }
-        }
         // Kept where the compiler cannot prove it unread, or it would drop the reads.
-        strings.cache.readsKept = sum
+        strings.cache.readsKept = document.wordsOfCacheLines(inSubtree: index)
     }
 
     // MARK: Primitive readers

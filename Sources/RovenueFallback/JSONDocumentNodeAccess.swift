@@ -15,6 +15,37 @@ extension JSONDocument {
         return Int(node.start)..<Int(node.end)
     }
 
+    /// The sum of a word of every cache line of the value at `index`: its nodes and its text. Read
+    /// to bring the value into the cache before a pass that reads it a node at a time, each
+    /// address known only once the node before it is read, so that every line it misses stalls it
+    /// in turn (`EntryDecoder.bringIntoCache`, and the audit of an entry decoded long before).
+    /// These reads do not depend on one another, so the lines they miss arrive together. Keep the
+    /// sum where the compiler cannot prove it unread, or it drops the reads. Linear in the value's
+    /// size, as a pass over it is.
+    package func wordsOfCacheLines(inSubtree index: Int) -> UInt32 {
+        let nodes = storage.nodes
+        let node = nodes[index]
+        let lineBytes = 64
+        var sum: UInt32 = 0
+        let nodeBytes = UnsafeRawPointer(nodes.buffer.base)
+        let nodeStride = MemoryLayout<JSONDocument.PackedNode>.stride
+        let nodesEnd = min(Int(node.next), nodes.buffer.count) * nodeStride
+        var offset = index * nodeStride
+        while offset < nodesEnd {
+            sum &+= nodeBytes.load(fromByteOffset: offset, as: UInt32.self)
+            offset += lineBytes
+        }
+        storage.bytes.withUnsafeBufferPointer { text in
+            var offset = Int(node.start)
+            let textEnd = min(Int(node.end), text.count)
+            while offset < textEnd {
+                sum &+= UInt32(text[offset])
+                offset += lineBytes
+            }
+        }
+        return sum
+    }
+
     /// True when the string (or key) node at `index` has an escape (a backslash) in its token, so
     /// its text differs from its bytes; false for any other kind.
     package func stringHasEscapes(ofNode index: Int) -> Bool { nodes[index].flags & JSONDocument.hasEscapes != 0 }
