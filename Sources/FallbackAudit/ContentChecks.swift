@@ -378,6 +378,12 @@ struct DeclaredLocales {
 /// The media URLs found under one value: how many, and the first few with their paths.
 struct FoundMedia {
     static let listedLimit = 5
+    /// The most characters of a path or URL `listText` writes: past that it is cut, with `…`
+    /// (`Format.shortened(_:toCharacters:)`). Real URLs stay whole (2,048 is about the longest
+    /// that browsers, CDNs and sitemaps accept), and a URL of megabytes does not put megabytes
+    /// into the message, and so into every report. `listed` keeps them whole (`RemoteMedia`, the
+    /// site's media tables).
+    static let listedTextLimit = 2048
 
     var count = 0
     var listed: [(path: String, url: String)] = []
@@ -406,12 +412,13 @@ struct FoundMedia {
     var listText: String {
         if let spelledList { return spelledList }
         var text: [UInt8] = []
-        text.reserveCapacity(listed.reduce(24) { $0 + $1.path.utf8.count + $1.url.utf8.count + 3 })
-        for (index, item) in listed.enumerated() {
+        let items = listed.map { (Format.shortened($0.path, toCharacters: Self.listedTextLimit), Format.shortened($0.url, toCharacters: Self.listedTextLimit)) }
+        text.reserveCapacity(items.reduce(24) { $0 + $1.0.utf8.count + $1.1.utf8.count + 3 })
+        for (index, (path, url)) in items.enumerated() {
             if index > 0 { text.append(contentsOf: ", ".utf8) }
-            text.append(contentsOf: item.path.utf8)
+            text.append(contentsOf: path.utf8)
             text.append(UInt8(ascii: " "))
-            text.append(contentsOf: item.url.utf8)
+            text.append(contentsOf: url.utf8)
         }
         if count > Self.listedLimit {
             if !listed.isEmpty { text.append(contentsOf: ", ".utf8) }

@@ -84,8 +84,14 @@ package enum Format {
 
     /// A string as it is, shortened past 80 characters (or 320 Unicode scalars).
     package static func shortened(_ text: String) -> String {
-        guard text.utf8.count > 80 else { return text }
-        let (kept, isCut) = shortPrefix(text)
+        shortened(text, toCharacters: 80)
+    }
+
+    /// A string as it is, shortened past `limit` characters (or four times as many Unicode
+    /// scalars), ending with `…` when cut; read no further than that.
+    package static func shortened(_ text: String, toCharacters limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        let (kept, isCut) = shortPrefix(text, characters: limit)
         return isCut ? kept + "…" : text
     }
 
@@ -98,15 +104,17 @@ package enum Format {
     /// whether that leaves anything out. A text of at most that many scalars is cut as
     /// `text.prefix(80)` cuts it; a longer one is cut first at that many scalars, then at 80
     /// characters, which is the same cut whenever its first 80 characters end before the limit.
-    package static func shortPrefix(_ text: String) -> (kept: String, isCut: Bool) {
+    /// With `characters`, the same for that many characters and four times as many scalars.
+    package static func shortPrefix(_ text: String, characters: Int = 80) -> (kept: String, isCut: Bool) {
+        let scalarLimit = characters == 80 ? shortScalarLimit : 4 * characters
         let scalars = text.unicodeScalars
-        guard let limitIndex = scalars.index(scalars.startIndex, offsetBy: shortScalarLimit, limitedBy: scalars.endIndex),
+        guard let limitIndex = scalars.index(scalars.startIndex, offsetBy: scalarLimit, limitedBy: scalars.endIndex),
             limitIndex < scalars.endIndex
         else {
-            return characterCount(of: text, upTo: 81) > 80 ? (String(text.prefix(80)), true) : (text, false)
+            return characterCount(of: text, upTo: characters + 1) > characters ? (String(text.prefix(characters)), true) : (text, false)
         }
         let head = String(scalars[..<limitIndex])
-        return (String(head.prefix(80)), true)
+        return (String(head.prefix(characters)), true)
     }
 
     /// True when every character of `text` is whitespace (`text.allSatisfy(\.isWhitespace)`).

@@ -215,6 +215,29 @@ struct FunnelCheckTests {
         #expect(finding.message.contains("background/url /img/bg.png, options/0/imageUrl https://x.test/a.png"))
     }
 
+    /// A message lists a URL or path of up to `FoundMedia.listedTextLimit` characters whole and cuts
+    /// a longer one there, with `…`, so a URL of megabytes is not copied into every report; what
+    /// `RemoteMedia` lists (the site's media tables) stays whole.
+    @Test(arguments: [2_048, 2_049, 1_000_000])
+    func remoteMediaMessagesCutAURLPastTheLimit(length: Int) throws {
+        let prefix = "https://x.test/"
+        let url = prefix + String(repeating: "a", count: length - prefix.count)
+        let longKey = String(repeating: "k", count: length - "/imageUrl".count)
+        let page = Snap.page("p1", "info", #""mediaUrl":"\#(url)","\#(longKey)":{"imageUrl":"https://x.test/b.png"}"#)
+        let text = Snap.funnelFile(extra: "", [page])
+        let finding = try #require(findings(text).first { $0.ruleId == "remote-media" })
+        let limit = FoundMedia.listedTextLimit
+        let listedURL = length <= limit ? url : String(url.prefix(limit)) + "…"
+        let listedPath = length <= limit ? longKey + "/imageUrl" : String((longKey + "/imageUrl").prefix(limit)) + "…"
+        #expect(finding.message.contains("mediaUrl \(listedURL), \(listedPath) https://x.test/b.png."))
+        #expect(finding.message.utf8.count < 2 * limit + 400)
+        let file = FallbackFile(text: text)
+        let firstPage = try #require(file.entries.first?.entry?.funnel?.pages.first)
+        let listed = RemoteMedia.urls(on: firstPage, in: file)
+        #expect(listed.map(\.url) == [url, "https://x.test/b.png"])
+        #expect(listed.map(\.path) == ["mediaUrl", longKey + "/imageUrl"])
+    }
+
     /// Builder configs are long and repeated across an export; each paywall still gets its own finding,
     /// and configs that differ only between their first and last 64 bytes are told apart.
     @Test func repeatedBuilderConfigsAreReportedForEachPaywall() throws {
