@@ -27,11 +27,10 @@ enum FunnelText {
     static func coverage(of funnel: Funnel) -> [(locale: String, coverage: Coverage)] {
         guard let locales = funnel.locales, !locales.isEmpty else { return [] }
         let untranslated = Set(PlainCopy.untranslatedLocales(of: funnel).map(ExactKey.init))
-        // The distinct declared locales (a locale declared twice gets the same figures twice).
-        var distinct = OrderedMap<Int>()
-        for (position, locale) in locales.enumerated() where distinct.index(of: locale) == nil {
-            distinct.set(position, for: locale)
-        }
+        // The distinct declared locales (a locale declared twice gets the same figures twice), in
+        // order of first declaration; only the keys are read. Indexed in blocks at the list's size
+        // (`OrderedMap(keys:values:)`), not looked up and set a locale at a time.
+        let distinct = OrderedMap(keys: locales, values: Array(locales.indices))
         /// Localized texts and lists with copy for each distinct locale.
         var localizedPresent = [Int](repeating: 0, count: distinct.count)
         /// Plain texts and lists: with words, shown untranslated where the locale is not theirs; and
