@@ -274,19 +274,53 @@ struct DeclaredLocales {
             (distinct, lookup, firstPositions, declarations, nextSame) = (locales, nil, [], [], [])
             return
         }
-        // A long list that does not repeat (nearly every one) is indexed in blocks at its final
-        // size (`OrderedMap(keys:values:)`): looked up and set one locale at a time, in a table
-        // that grew as it filled, each probe missed the cache, and 2,000,000 locales took 30% of
-        // their `check`.
+        // A long list is indexed in blocks at its final size (`KeyPositions.insert(keysAt:…)`),
+        // which also finds its repeats. Looked up and set one locale at a time, in a table that grew
+        // as it filled, each probe missed the cache, and 2,000,000 locales took 30% of their `check`.
         if !few {
-            let map = OrderedMap(keys: locales, values: Array(locales.indices))
-            if map.count == locales.count {
-                (distinct, lookup, firstPositions, declarations, nextSame) = (locales, map, [], [], [])
+            var index = KeyPositions(capacity: locales.count)
+            // For each declaration, the position of the first of its locale; -1 for a first one.
+            var firstOf: [Int] = []
+            index.insert(keysAt: locales.indices, key: { locales[$0] }) { position, first in
+                if firstOf.isEmpty { firstOf = [Int](repeating: -1, count: locales.count) }
+                firstOf[position] = first
+            }
+            // Nearly every list: no locale repeats, and the index is the lookup's.
+            guard !firstOf.isEmpty else {
+                let lookup = OrderedMap(distinctKeys: locales, values: Array(locales.indices), index: index)
+                (distinct, self.lookup, firstPositions, declarations, nextSame) = (locales, lookup, [], [], [])
                 return
             }
+            var distinct: [String] = []
+            var firstPositions: [Int] = []
+            var declarations: [Int] = []
+            var lastPosition: [Int] = []
+            var nextSame = [Int](repeating: -1, count: locales.count)
+            // The distinct index of each first declaration, by its position.
+            var distinctIndex = [Int](repeating: -1, count: locales.count)
+            for position in locales.indices {
+                let first = firstOf[position]
+                if first < 0 {
+                    distinctIndex[position] = distinct.count
+                    distinct.append(locales[position])
+                    firstPositions.append(position)
+                    declarations.append(1)
+                    lastPosition.append(position)
+                } else {
+                    let index = distinctIndex[first]
+                    nextSame[lastPosition[index]] = position
+                    lastPosition[index] = position
+                    declarations[index] += 1
+                }
+            }
+            self.distinct = distinct
+            lookup = distinct.count > OrderedMap<Int>.linearLimit ? OrderedMap(keys: distinct, values: firstPositions) : nil
+            self.firstPositions = firstPositions
+            self.declarations = declarations
+            self.nextSame = nextSame
+            return
         }
         var map = OrderedMap<Int>()
-        map.reserveCapacity(locales.count)
         var declarations: [Int] = []
         var lastPosition: [Int] = []
         var nextSame: [Int] = []
@@ -390,11 +424,11 @@ struct DeclaredLocales {
 /// The media URLs found under one value: how many, and the first few with their paths.
 struct FoundMedia {
     static let listedLimit = 5
-    /// The most characters of a path or URL `listText` writes: past that it is cut, with `…`
+    /// The most characters of a path or URL `listText` writes: past that, or past four times as
+    /// many Unicode scalars (text heavy with combining marks), it is cut, with `…`
     /// (`Format.shortened(_:toCharacters:)`). Real URLs stay whole (2,048 is about the longest
     /// that browsers, CDNs and sitemaps accept), and a URL of megabytes does not put megabytes
-    /// into the message, and so into every report. `listed` keeps them whole (`RemoteMedia`, the
-    /// site's media tables).
+    /// into the message, and so into every report. `listed` keeps them whole (`RemoteMedia`).
     static let listedTextLimit = 2048
 
     var count = 0

@@ -741,6 +741,16 @@ public struct OrderedMap<Value: Sendable>: Sendable {
         for position in keys.indices { set(values[position], for: keys[position]) }
     }
 
+    /// A map of `keys`, distinct already, to `values` in the same order, with `index` holding each
+    /// key's position in `keys` (as `KeyPositions.insert(keysAt:key:repeated:)` of `keys` leaves
+    /// it when nothing repeats): for a caller that indexed the keys to find out whether they repeat.
+    package init(distinctKeys keys: [String], values: [Value], index: KeyPositions) {
+        precondition(keys.count == values.count && index.count == keys.count, "one value and one position per key")
+        self.keys = keys
+        self.values = values
+        indexOfKey = keys.count > Self.linearLimit ? index : nil
+    }
+
     /// A map of the keys of `other` (distinct already) to `values` in the same order: the keys'
     /// array and their index are shared, not rebuilt.
     init<Other>(keysOf other: OrderedMap<Other>, values: [Value]) {

@@ -69,6 +69,28 @@ import Testing
         }
     }
 
+    /// `shortened(_:toCharacters:)` at any limit: the first `limit` characters and `…` when the
+    /// text has more, within its first `4 × limit` scalars (a text past those is cut there first,
+    /// then at `limit` characters), whole characters of several scalars and bytes alike.
+    @Test(arguments: [1, 5, 80, 81, 300, 2_048])
+    func shortenedToAnyLimitMatchesTheReference(limit: Int) {
+        func reference(_ text: String) -> String {
+            if text.unicodeScalars.count > 4 * limit {
+                let head = String(String.UnicodeScalarView(text.unicodeScalars.prefix(4 * limit)))
+                return String(head.prefix(limit)) + "…"
+            }
+            return text.count > limit ? String(text.prefix(limit)) + "…" : text
+        }
+        let pieces = ["x", "é", "日", "🙂", "e\u{301}", "\u{1F1EB}\u{1F1F7}", "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\r\n"]
+        for piece in pieces {
+            for count in [limit - 1, limit, limit + 1, 3 * limit, 5 * limit] where count >= 0 {
+                let text = String(repeating: piece, count: count)
+                #expect(Format.shortened(text, toCharacters: limit) == reference(text), "\(piece) × \(count)")
+            }
+        }
+        #expect(Format.shortened("e" + String(repeating: "\u{301}", count: 10 * limit), toCharacters: limit).hasSuffix("…"))
+    }
+
     /// Ordinary text longer than the scalar limit is cut exactly where 80 characters cut it.
     @Test func ordinaryLongTextIsCutAsBefore() {
         for text in [String(repeating: "x", count: 5_000), String(repeating: "e\u{301}", count: 20_000),
