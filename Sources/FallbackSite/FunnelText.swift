@@ -28,8 +28,9 @@ enum FunnelText {
         guard let locales = funnel.locales, !locales.isEmpty else { return [] }
         let untranslated = Set(PlainCopy.untranslatedLocales(of: funnel).map(ExactKey.init))
         // The distinct declared locales (a locale declared twice gets the same figures twice), in
-        // order of first declaration; only the keys are read. Indexed in blocks at the list's size
-        // (`OrderedMap(keys:values:)`), not looked up and set a locale at a time.
+        // order of first declaration; only the keys are read. `OrderedMap(keys:values:)` indexes a
+        // list that does not repeat in blocks at its size (one that does, key by key in a table
+        // of that size), rather than looking up and setting each locale in a table that grows.
         let distinct = OrderedMap(keys: locales, values: Array(locales.indices))
         /// Localized texts and lists with copy for each distinct locale.
         var localizedPresent = [Int](repeating: 0, count: distinct.count)
