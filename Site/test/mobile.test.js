@@ -29,7 +29,8 @@ const copy = path.join(TMP, "site");
 fs.cpSync(seriesSite, copy, { recursive: true });
 
 // Release 3.4 with the text a snapshot controls made hostile and long without a space: the
-// project id, one placement's key and identifier, and a funnel's name and page titles.
+// project id, one placement's key and identifier, a funnel's name and page titles, and each
+// page's remote image URL.
 const hostile = path.join(TMP, "hostile");
 let hostileBuilt = null;
 if (tool) {
@@ -52,6 +53,8 @@ if (tool) {
     entry.funnel.name = unbroken("funnel");
     for (const page of entry.funnel.pages) {
       if (page && typeof page.title === "string") page.title = unbroken("title");
+      // A remote URL without a break opportunity: the funnel page's remote media list shows it.
+      if (page && typeof page === "object") page.mediaUrl = "https://cdn.example.com/" + "m".repeat(300) + ".png";
     }
   }
   fs.mkdirSync(hostile);
@@ -218,6 +221,15 @@ if (tool) {
         equal(a["data-test-width"], "390", "window.innerWidth");
         equal(a["data-test-wide"], "", "elements of <main> wider than the screen, outside a scrolling drawing or source listing");
         ok(Number(a["data-test-scroll-width"]) <= 390, `document scrollWidth ${a["data-test-scroll-width"]} > 390`);
+      });
+    }
+    // On a wide screen `main` does not wrap anywhere: each long value needs its own rule. The
+    // pages that list remote URLs (the funnel pages' remote media, the findings that quote them).
+    for (const page of pages.filter((p) => p.startsWith("funnels/") || p === "checks.html")) {
+      test(`hostile ${page} at 1280 px: long unbroken URLs wrap, nothing wider than the screen`, () => {
+        const { a } = measure(page, 1280, false, hostileBuilt);
+        equal(a["data-test-wide"], "", "elements of <main> wider than the screen, outside a scrolling drawing or source listing");
+        ok(Number(a["data-test-scroll-width"]) <= 1280, `document scrollWidth ${a["data-test-scroll-width"]} > 1280`);
       });
     }
   }

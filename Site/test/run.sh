@@ -24,7 +24,8 @@
 # 8. mobile.test.js      the Examples series at 390 px, light and dark: no page scrolls sideways,
 #                        nothing wider than the screen outside a scrolling drawing or chart (the
 #                        history chart keeps labels of 10 px or more), tables as cards; and a site
-#                        of a hostile snapshot whose ids are long with no space in them.
+#                        of a hostile snapshot whose ids and remote URLs are long with no space in
+#                        them (its funnel and checks pages also at 1280 px).
 # 9. copydiff.test.js    the changes page's copy diffs: each locale's old and new text whole, the
 #                        changed words in <del>/<ins> with non-colour cues, locale labels, the link
 #                        to the funnel page's row; plus a site built from two snapshots it writes.
