@@ -274,74 +274,50 @@ struct DeclaredLocales {
             (distinct, lookup, firstPositions, declarations, nextSame) = (locales, nil, [], [], [])
             return
         }
-        // A long list is indexed in blocks at its final size (`KeyPositions.insert(keysAt:…)`),
-        // which also finds its repeats. Looked up and set one locale at a time, in a table that grew
-        // as it filled, each probe missed the cache, and 2,000,000 locales took 30% of their `check`.
-        if !few {
-            var index = KeyPositions(capacity: locales.count)
-            // For each declaration, the position of the first of its locale; -1 for a first one.
-            var firstOf: [Int] = []
-            index.insert(keysAt: locales.indices, key: { locales[$0] }) { position, first in
-                if firstOf.isEmpty { firstOf = [Int](repeating: -1, count: locales.count) }
-                firstOf[position] = first
-            }
-            // Nearly every list: no locale repeats, and the index is the lookup's.
-            guard !firstOf.isEmpty else {
-                let lookup = OrderedMap(distinctKeys: locales, values: Array(locales.indices), index: index)
-                (distinct, self.lookup, firstPositions, declarations, nextSame) = (locales, lookup, [], [], [])
-                return
-            }
-            var distinct: [String] = []
-            var firstPositions: [Int] = []
-            var declarations: [Int] = []
-            var lastPosition: [Int] = []
-            var nextSame = [Int](repeating: -1, count: locales.count)
-            // The distinct index of each first declaration, by its position.
-            var distinctIndex = [Int](repeating: -1, count: locales.count)
-            for position in locales.indices {
-                let first = firstOf[position]
-                if first < 0 {
-                    distinctIndex[position] = distinct.count
-                    distinct.append(locales[position])
-                    firstPositions.append(position)
-                    declarations.append(1)
-                    lastPosition.append(position)
-                } else {
-                    let index = distinctIndex[first]
-                    nextSame[lastPosition[index]] = position
-                    lastPosition[index] = position
-                    declarations[index] += 1
-                }
-            }
-            self.distinct = distinct
-            lookup = distinct.count > OrderedMap<Int>.linearLimit ? OrderedMap(keys: distinct, values: firstPositions) : nil
-            self.firstPositions = firstPositions
-            self.declarations = declarations
-            self.nextSame = nextSame
+        // Any other list (a long one, or one that repeats) is indexed in blocks at its final size
+        // (`KeyPositions.insert(keysAt:…)`), which also finds its repeats. Looked up and set one
+        // locale at a time, in a table that grew as it filled, each probe missed the cache, and
+        // 2,000,000 locales took 30% of their `check`.
+        var index = KeyPositions(capacity: locales.count)
+        // For each declaration, the position of the first of its locale; -1 for a first one.
+        var firstOf: [Int] = []
+        index.insert(keysAt: locales.indices, key: { locales[$0] }) { position, first in
+            if firstOf.isEmpty { firstOf = [Int](repeating: -1, count: locales.count) }
+            firstOf[position] = first
+        }
+        // Nearly every list: no locale repeats, and the index is the lookup's.
+        guard !firstOf.isEmpty else {
+            let lookup = OrderedMap(distinctKeys: locales, values: Array(locales.indices), index: index)
+            (distinct, self.lookup, firstPositions, declarations, nextSame) = (locales, lookup, [], [], [])
             return
         }
-        var map = OrderedMap<Int>()
+        var distinct: [String] = []
+        var firstPositions: [Int] = []
         var declarations: [Int] = []
         var lastPosition: [Int] = []
-        var nextSame: [Int] = []
-        for (position, locale) in locales.enumerated() {
-            if let index = map.index(of: locale) {
-                if nextSame.isEmpty { nextSame = [Int](repeating: -1, count: locales.count) }
+        var nextSame = [Int](repeating: -1, count: locales.count)
+        // The distinct index of each first declaration, by its position.
+        var distinctIndex = [Int](repeating: -1, count: locales.count)
+        for position in locales.indices {
+            let first = firstOf[position]
+            if first < 0 {
+                distinctIndex[position] = distinct.count
+                distinct.append(locales[position])
+                firstPositions.append(position)
+                declarations.append(1)
+                lastPosition.append(position)
+            } else {
+                let index = distinctIndex[first]
                 nextSame[lastPosition[index]] = position
                 lastPosition[index] = position
                 declarations[index] += 1
-            } else {
-                map.set(position, for: locale)
-                declarations.append(1)
-                lastPosition.append(position)
             }
         }
-        let repeats = map.count < locales.count
-        distinct = repeats ? map.keys : locales
-        lookup = map.count > OrderedMap<Int>.linearLimit ? map : nil
-        firstPositions = repeats ? map.values : []
-        self.declarations = repeats ? declarations : []
-        self.nextSame = repeats ? nextSame : []
+        self.distinct = distinct
+        lookup = distinct.count > OrderedMap<Int>.linearLimit ? OrderedMap(keys: distinct, values: firstPositions) : nil
+        self.firstPositions = firstPositions
+        self.declarations = declarations
+        self.nextSame = nextSame
     }
 
     /// The distinct index of the declared locale with `key`'s bytes; nil when none is.
