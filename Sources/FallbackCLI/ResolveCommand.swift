@@ -56,15 +56,16 @@ enum ResolveCommand: Command {
         let subscriber = options.subscriber
         let json = options.format == .json
         guard let bytes = environment.read(path) else { return ExitStatus.usage }
-        let file = FallbackFile(bytes: bytes)
-
+        // Only the placement asked for is decoded, as the SDK's loader would decode it among the
+        // rest (`FallbackTopLevel.decodeEntry(at:)`, which a whole-file load runs for each).
+        let topLevel = FallbackTopLevel(bytes: bytes)
         // The SDK's map compares keys by their bytes: "é" and "e" + U+0301 are two placements.
-        let record = file.entries.first { ExactKey($0.key) == ExactKey(key) }
+        let record = topLevel.entryIndex(ofKey: key).map(topLevel.decodeEntry(at:))
         let problem: String?
-        if let rejection = file.rejection {
+        if let rejection = topLevel.rejection {
             problem = "the SDK rejects \(path) (\(rejection.rule.section): \(rejection.rule.summary)): \(rejection.message)"
         } else if let failure = record?.failure {
-            problem = "the SDK skips placement '\(key)': \(file.location(of: failure.source).pointer): \(failure.expectation)"
+            problem = "the SDK skips placement '\(key)': \(topLevel.location(of: failure.source).pointer): \(failure.expectation)"
         } else if record == nil {
             problem = "no placement '\(key)' in \(path)"
         } else {

@@ -130,6 +130,15 @@ public struct FallbackTopLevel: Sendable {
         func hash(into hasher: inout Hasher) { key.hash(into: &hasher) }
     }
 
+    /// The index in `entryHeads` of the placement key `key`, compared as the SDK's map compares
+    /// keys (by their UTF-8 bytes, so `é` and `e` + U+0301 are two keys); nil when no key is
+    /// written so. `decodeEntry(at:)` of it decodes that one entry and no other: what `resolve`
+    /// needs of a file of thousands.
+    public func entryIndex(ofKey key: String) -> Int? {
+        let wanted = ExactKey(key)
+        return entryHeads.firstIndex { ExactKey($0.key) == wanted }
+    }
+
     /// The entry of `entryHeads[index]` as the SDK decodes it: only the last occurrence of its key
     /// reaches the decoder. Safe to call from several threads at once.
     public func decodeEntry(at index: Int) -> EntryRecord {
