@@ -95,10 +95,13 @@ package enum Format {
         return isCut ? kept + "…" : text
     }
 
-    /// The most Unicode scalars a shortened text keeps: four a character on average. A character
-    /// can pile up any number of combining marks (one of 50,000 marks is one character), and
-    /// finding where it ends reads all of them: a text is read no further than this.
-    package static let shortScalarLimit = 320
+    /// The most Unicode scalars a text shortened to `characters` characters keeps: four a character
+    /// on average. A character can pile up any number of combining marks (one of 50,000 marks is
+    /// one character), and finding where it ends reads all of them: a text is read no further than this.
+    package static func scalarLimit(forCharacters characters: Int) -> Int { 4 * characters }
+
+    /// `scalarLimit(forCharacters:)` of the usual 80 characters: 320.
+    package static let shortScalarLimit = scalarLimit(forCharacters: 80)
 
     /// The first 80 characters of `text`, within its first `shortScalarLimit` scalars, and
     /// whether that leaves anything out. A text of at most that many scalars is cut as
@@ -106,7 +109,7 @@ package enum Format {
     /// characters, which is the same cut whenever its first 80 characters end before the limit.
     /// With `characters`, the same for that many characters and four times as many scalars.
     package static func shortPrefix(_ text: String, characters: Int = 80) -> (kept: String, isCut: Bool) {
-        let scalarLimit = characters == 80 ? shortScalarLimit : 4 * characters
+        let scalarLimit = scalarLimit(forCharacters: characters)
         let scalars = text.unicodeScalars
         guard let limitIndex = scalars.index(scalars.startIndex, offsetBy: scalarLimit, limitedBy: scalars.endIndex),
             limitIndex < scalars.endIndex
