@@ -109,9 +109,8 @@ package enum Format {
     /// characters, which is the same cut whenever its first 80 characters end before the limit.
     /// With `characters`, the same for that many characters and four times as many scalars.
     package static func shortPrefix(_ text: String, characters: Int = 80) -> (kept: String, isCut: Bool) {
-        let scalarLimit = scalarLimit(forCharacters: characters)
         let scalars = text.unicodeScalars
-        guard let limitIndex = scalars.index(scalars.startIndex, offsetBy: scalarLimit, limitedBy: scalars.endIndex),
+        guard let limitIndex = scalars.index(scalars.startIndex, offsetBy: scalarLimit(forCharacters: characters), limitedBy: scalars.endIndex),
             limitIndex < scalars.endIndex
         else {
             return characterCount(of: text, upTo: characters + 1) > characters ? (String(text.prefix(characters)), true) : (text, false)

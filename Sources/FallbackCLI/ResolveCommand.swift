@@ -60,7 +60,7 @@ enum ResolveCommand: Command {
         // rest (`FallbackTopLevel.decodeEntry(at:)`, which a whole-file load runs for each).
         let topLevel = FallbackTopLevel(bytes: bytes)
         // The SDK's map compares keys by their bytes: "é" and "e" + U+0301 are two placements.
-        let record = topLevel.entryIndex(ofKey: key).map(topLevel.decodeEntry(at:))
+        let record = topLevel.entryIndex(forKey: key).map(topLevel.decodeEntry(at:))
         let problem: String?
         if let rejection = topLevel.rejection {
             problem = "the SDK rejects \(path) (\(rejection.rule.section): \(rejection.rule.summary)): \(rejection.message)"

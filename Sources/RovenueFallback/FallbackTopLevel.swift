@@ -131,10 +131,12 @@ public struct FallbackTopLevel: Sendable {
     }
 
     /// The index in `entryHeads` of the placement key `key`, compared as the SDK's map compares
-    /// keys (by their UTF-8 bytes, so `é` and `e` + U+0301 are two keys); nil when no key is
-    /// written so. `decodeEntry(at:)` of it decodes that one entry and no other: what `resolve`
-    /// needs of a file of thousands.
-    public func entryIndex(ofKey key: String) -> Int? {
+    /// keys: by their UTF-8 bytes, so `é` and `e` + U+0301 are two keys. Nil when `placements` has
+    /// no such key, and for a rejected file (it has no heads). `decodeEntry(at:)` of the index
+    /// decodes that entry alone, as a whole-file load decodes it among the rest.
+    ///
+    /// A scan of the keys, for one lookup: a caller looking many keys up indexes `entryHeads` once.
+    public func entryIndex(forKey key: String) -> Int? {
         let wanted = ExactKey(key)
         return entryHeads.firstIndex { ExactKey($0.key) == wanted }
     }

@@ -26,21 +26,21 @@ struct EntryHeadTests {
         #expect(heads.indices.map { topLevel.decodeEntry(at: $0).keyRefs } == heads.map(\.keyRefs))
     }
 
-    /// `entryIndex(ofKey:)` finds a key by its exact bytes, and one entry decoded from it is the
+    /// `entryIndex(forKey:)` finds a key by its exact bytes, and one entry decoded from it is the
     /// record a whole-file load makes for that key.
     @Test func oneEntryFoundByItsExactKeyIsTheWholeLoadsRecord() throws {
         let text = #"{"formatVersion":1,"placements":{"b":{"placement":{"identifier":"b","revision":1}},"a":[],"\u0062":{},"#
             + #""caf\u00e9":{"placement":{"identifier":"x","revision":-0}},"cafe\u0301":{},"a":{"paywall":7}}}"#
         let topLevel = FallbackTopLevel(text: text)
         let file = FallbackFile(topLevel: topLevel)
-        #expect(topLevel.entryIndex(ofKey: "b") == 0)
-        #expect(topLevel.entryIndex(ofKey: "a") == 1)
-        #expect(topLevel.entryIndex(ofKey: "caf\u{e9}") == 2)
-        #expect(topLevel.entryIndex(ofKey: "cafe\u{301}") == 3)
-        #expect(topLevel.entryIndex(ofKey: "B") == nil)
-        #expect(topLevel.entryIndex(ofKey: "") == nil)
+        #expect(topLevel.entryIndex(forKey: "b") == 0)
+        #expect(topLevel.entryIndex(forKey: "a") == 1)
+        #expect(topLevel.entryIndex(forKey: "caf\u{e9}") == 2)
+        #expect(topLevel.entryIndex(forKey: "cafe\u{301}") == 3)
+        #expect(topLevel.entryIndex(forKey: "B") == nil)
+        #expect(topLevel.entryIndex(forKey: "") == nil)
         for (index, record) in file.entries.enumerated() {
-            let found = try #require(topLevel.entryIndex(ofKey: record.key))
+            let found = try #require(topLevel.entryIndex(forKey: record.key))
             #expect(found == index)
             let alone = topLevel.decodeEntry(at: found)
             #expect(alone.keyRefs == record.keyRefs)
@@ -51,7 +51,7 @@ struct EntryHeadTests {
         // The last "a" has a paywall that is not an object, and "café" a revision of -0: both skipped.
         #expect(file.entries.map { $0.failure != nil } == [false, true, true, false])
         // A rejected file has no keys to find.
-        #expect(FallbackTopLevel(text: #"{"formatVersion":2,"placements":{"a":{}}}"#).entryIndex(ofKey: "a") == nil)
+        #expect(FallbackTopLevel(text: #"{"formatVersion":2,"placements":{"a":{}}}"#).entryIndex(forKey: "a") == nil)
     }
 
     @Test func emptyAndBrokenPlacements() {
