@@ -66,11 +66,11 @@ public struct Audit: Sendable {
     /// findings, located and sorted on the chunk's own thread (`FindingRun`), and summaries; then
     /// the runs joined in order (`joined`).
     private func pass<Summary>(
-        over topLevel: FallbackTopLevel, in chunks: ParallelChunks, record: @Sendable (Int) -> EntryRecord,
+        over topLevel: FallbackTopLevel, in chunks: ParallelChunks, record: @escaping @Sendable (Int) -> EntryRecord,
         decodedEarlier: Bool, summarizing summarize: @Sendable (EntryRecord) -> Summary
     ) -> (findings: [Finding], summaries: [Summary]) {
-        let entryKeys = EntryKeys(topLevel: topLevel)
-        var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys)
+        let loadedEntries = LoadedEntries(record: record)
+        var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, loadedEntries: loadedEntries)
         fileRun.checkFile()
         var runs = [FindingRun(fileRun)]
         var summaries: [Summary] = []
@@ -78,7 +78,7 @@ public struct Audit: Sendable {
         let (configuration, now) = (configuration, now)
         let mediaMemory = MediaScanMemory()
         for chunk in chunks.map({ range in
-            var run = AuditRun(file: topLevel, configuration: configuration, now: now, entryKeys: entryKeys, mediaMemory: mediaMemory)
+            var run = AuditRun(file: topLevel, configuration: configuration, now: now, loadedEntries: loadedEntries, mediaMemory: mediaMemory)
             var chunkSummaries: [Summary] = []
             chunkSummaries.reserveCapacity(range.count)
             for index in range {
@@ -161,22 +161,26 @@ public struct Audit: Sendable {
         uniqueKeysWithValues: Rule.all.map(\.id).sorted().enumerated().map { ($1, $0) })
 }
 
-/// The set of placement keys, built the first time a check asks and shared by every chunk.
-final class EntryKeys: @unchecked Sendable {
-    private let topLevel: FallbackTopLevel
+/// Which entries of a file the SDK loads, by their index in `entryHeads`: found out the first time
+/// a check asks about one (`AuditRun.hasLoadedEntry(forKey:)`, rarely) from the pass's own records,
+/// which a whole file has decoded already and `check` decodes again, once per entry asked about;
+/// shared by every chunk.
+final class LoadedEntries: @unchecked Sendable {
+    private let record: @Sendable (Int) -> EntryRecord
     private let lock = NSLock()
-    /// Keys by their UTF-8 bytes: the SDK's map compares keys exactly, not by canonical equivalence.
-    private var keys: Set<[UInt8]>?
+    private var loadsByIndex: [Int: Bool] = [:]
 
-    init(topLevel: FallbackTopLevel) {
-        self.topLevel = topLevel
+    init(record: @escaping @Sendable (Int) -> EntryRecord) {
+        self.record = record
     }
 
-    func contains(_ key: String) -> Bool {
-        lock.withLock {
-            if keys == nil { keys = Set(topLevel.entryHeads.map { Array($0.key.utf8) }) }
-            return keys!.contains(Array(key.utf8))
-        }
+    /// True when the entry of `entryHeads[index]` decodes. Decoded outside the lock: two chunks
+    /// asking about the same entry at once may both decode it, and agree.
+    func loads(_ index: Int) -> Bool {
+        if let known = lock.withLock({ loadsByIndex[index] }) { return known }
+        let loads = record(index).entry != nil
+        lock.withLock { loadsByIndex[index] = loads }
+        return loads
     }
 }
 
@@ -256,7 +260,7 @@ package struct AuditRun {
     let configuration: AuditConfiguration
     let now: Date?
     private var pending: [Pending] = []
-    private let entryKeys: EntryKeys
+    private let loadedEntries: LoadedEntries
     /// Reused for every page, theme and paywall of the run.
     var media: MediaScan
     /// What `bringIntoCache` read, kept so that its reads are not dropped as unused.
@@ -265,14 +269,14 @@ package struct AuditRun {
     /// A run whose media scans remember their results in `mediaMemory` (shared by every run of a
     /// pass over `file`), or in a memory of their own when nil.
     init(
-        file: FallbackTopLevel, configuration: AuditConfiguration, now: Date?, entryKeys: EntryKeys,
+        file: FallbackTopLevel, configuration: AuditConfiguration, now: Date?, loadedEntries: LoadedEntries,
         mediaMemory: MediaScanMemory? = nil
     ) {
+        self.loadedEntries = loadedEntries
         self.file = file
         self.document = file.document
         self.configuration = configuration
         self.now = now
-        self.entryKeys = entryKeys
         media = MediaScan(document: file.document, memory: mediaMemory)
     }
 
@@ -305,9 +309,10 @@ package struct AuditRun {
         file.fieldRef(field, in: value)?.node ?? value.source.node
     }
 
-    /// True when `placements` has an entry under `key`.
-    func hasEntry(forKey key: String) -> Bool {
-        entryKeys.contains(key)
+    /// True when the SDK loads an entry under exactly `key` (`FallbackTopLevel.entryIndex(forKey:)`),
+    /// so that `getFunnel`/`getPaywall(key)` finds it offline: a skipped entry is not in the map (§3).
+    func hasLoadedEntry(forKey key: String) -> Bool {
+        file.entryIndex(forKey: key).map(loadedEntries.loads) ?? false
     }
 
     /// The line and column of a node's first byte.

@@ -92,7 +92,7 @@ extension AuditRun {
                 at: .value(node(of: .identifier, in: placement)))
         }
         if !ExactKey.same(placement.identifier, key) {
-            let other = hasEntry(forKey: placement.identifier) ? "the entry under that key" : "nothing"
+            let other = hasLoadedEntry(forKey: placement.identifier) ? "the entry under that key" : "nothing"
             report(
                 .keyMismatch,
                 "Placement key \(Format.quoted(key)) differs from placement.identifier \(Format.quoted(placement.identifier)): "

@@ -123,8 +123,6 @@ public struct SiteModel: Sendable {
     let paywallTexts = PaywallPreview.TextsMemo()
     /// Where the Changes page links into each placement's source listing (`L<line>-<column>`).
     let changeAnchorsByPlacement: [ExactKey: [String]]
-    /// The position in `snapshot.file.entries` of each placement's first record, by key.
-    let entryPositions: [ExactKey: Int]
     /// The entries' positions in the overview's order, problems first (`entriesProblemsFirst`):
     /// sorted once for all the overview's pages.
     let overviewOrder: [Int]
@@ -228,12 +226,6 @@ public struct SiteModel: Sendable {
         }
         let byPlacementGroups = byPlacement.groups
         findingsByPlacement = byPlacementGroups
-        var positions: [ExactKey: Int] = [:]
-        positions.reserveCapacity(file.entries.count)
-        for (index, record) in file.entries.enumerated() where positions[ExactKey(record.key)] == nil {
-            positions[ExactKey(record.key)] = index
-        }
-        entryPositions = positions
         overviewOrder = SiteModel.problemsFirst(file.entries) { byPlacementGroups[ExactKey($0)] ?? [] }
         SiteModel.record(.snapshotDigest, snapshot.bytes.count)
         snapshotDigest = snapshot.digest ?? SHA256Digest(of: snapshot.bytes).hexString
@@ -284,10 +276,10 @@ public struct SiteModel: Sendable {
         experimentIndex[ExactKey(placementKey)].map { experiments[$0] }
     }
 
-    /// The first entry record of the placement `key`.
+    /// The entry record of the placement `key` (compared by its exact bytes), from the file's index of its keys.
     func record(forKey key: String) -> EntryRecord? {
         SiteModel.record(.entryLookup, 1)
-        return entryPositions[ExactKey(key)].map { snapshot.file.entries[$0] }
+        return snapshot.file.topLevel.entryIndex(forKey: key).map { snapshot.file.entries[$0] }
     }
 
     func placementPath(_ key: String) -> String { "placements/\(placementNames.name(for: key)).html" }

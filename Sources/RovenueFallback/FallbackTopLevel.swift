@@ -47,6 +47,9 @@ public struct FallbackTopLevel: Sendable {
     /// Every distinct placement key in order of first appearance; empty when the file is rejected.
     /// Entry `i` of a `FallbackFile` is `decodeEntry(at: i)`.
     public let entryHeads: [EntryHead]
+    /// Each key of `entryHeads` with its index, by the key's exact bytes: the one index of the
+    /// placement keys, made while the heads are (`entryHeads(of:)`) and asked by `entryIndex(forKey:)`.
+    private let headOfKey: Set<HeadOfKey>
 
     /// How many entries a chunk of the parallel decode holds.
     public static let decodeChunkSize = 64
@@ -80,7 +83,7 @@ public struct FallbackTopLevel: Sendable {
                 position: version.position, pointer: version.pointer)
         }
         self.rejection = rejection
-        entryHeads = rejection == nil ? Self.entryHeads(of: reading.placements) : []
+        (entryHeads, headOfKey) = rejection == nil ? Self.entryHeads(of: reading.placements) : ([], [])
     }
 
     /// Reads UTF-8 text.
@@ -89,13 +92,13 @@ public struct FallbackTopLevel: Sendable {
     }
 
     /// The distinct keys of `placements` in order of first appearance, each with every occurrence
-    /// and the value of the last.
+    /// and the value of the last, and the index of the keys (which finds the repeats).
     ///
     /// It runs on one thread between the parse and the parallel decode, so each key costs one
     /// decoded string and one hash-table lookup, read from the nodes without a `Value` per member,
     /// and no array of occurrences unless the key repeats.
-    private static func entryHeads(of placements: JSONDocument.Value?) -> [EntryHead] {
-        guard let placements, placements.kind == .object else { return [] }
+    private static func entryHeads(of placements: JSONDocument.Value?) -> (heads: [EntryHead], index: Set<HeadOfKey>) {
+        guard let placements, placements.kind == .object else { return ([], []) }
         let document = placements.document
         let nodes = document.nodes
         var heads: [EntryHead] = []
@@ -117,12 +120,12 @@ public struct FallbackTopLevel: Sendable {
                 heads.append(EntryHead(key: key, lastKeyRef: keyRef, value: value))
             }
         }
-        return heads
+        return (heads, headOfKey)
     }
 
     /// A placement key and the index of its head in `entryHeads`, equal and hashed by the key
     /// alone: one `Set.insert` finds the head of a key seen before, or adds the next index.
-    private struct HeadOfKey: Hashable {
+    private struct HeadOfKey: Hashable, Sendable {
         let key: ExactKey
         let head: Int
 
@@ -135,10 +138,10 @@ public struct FallbackTopLevel: Sendable {
     /// no such key, and for a rejected file (it has no heads). `decodeEntry(at:)` of the index
     /// decodes that entry alone, as a whole-file load decodes it among the rest.
     ///
-    /// A scan of the keys, for one lookup: a caller looking many keys up indexes `entryHeads` once.
+    /// One hash-table lookup in the index the heads were made with: the audit, the site and
+    /// `resolve` all find placements by key through it.
     public func entryIndex(forKey key: String) -> Int? {
-        let wanted = ExactKey(key)
-        return entryHeads.firstIndex { ExactKey($0.key) == wanted }
+        headOfKey.firstIndex(of: HeadOfKey(key: ExactKey(key), head: -1)).map { headOfKey[$0].head }
     }
 
     /// The entry of `entryHeads[index]` as the SDK decodes it: only the last occurrence of its key
