@@ -69,8 +69,8 @@ public struct Audit: Sendable {
         over topLevel: FallbackTopLevel, in chunks: ParallelChunks, record: @escaping @Sendable (Int) -> EntryRecord,
         decodedEarlier: Bool, summarizing summarize: @Sendable (EntryRecord) -> Summary
     ) -> (findings: [Finding], summaries: [Summary]) {
-        let loadedEntries = LoadedEntries(record: record)
-        var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, loadedEntries: loadedEntries)
+        let entryLookups = EntryLookups(record: record)
+        var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, entryLookups: entryLookups)
         fileRun.checkFile()
         var runs = [FindingRun(fileRun)]
         var summaries: [Summary] = []
@@ -78,7 +78,7 @@ public struct Audit: Sendable {
         let (configuration, now) = (configuration, now)
         let mediaMemory = MediaScanMemory()
         for chunk in chunks.map({ range in
-            var run = AuditRun(file: topLevel, configuration: configuration, now: now, loadedEntries: loadedEntries, mediaMemory: mediaMemory)
+            var run = AuditRun(file: topLevel, configuration: configuration, now: now, entryLookups: entryLookups, mediaMemory: mediaMemory)
             var chunkSummaries: [Summary] = []
             chunkSummaries.reserveCapacity(range.count)
             for index in range {
@@ -161,26 +161,44 @@ public struct Audit: Sendable {
         uniqueKeysWithValues: Rule.all.map(\.id).sorted().enumerated().map { ($1, $0) })
 }
 
-/// Which entries of a file the SDK loads, by their index in `entryHeads`: found out the first time
-/// a check asks about one (`AuditRun.hasLoadedEntry(forKey:)`, rarely) from the pass's own records,
-/// which a whole file has decoded already and `check` decodes again, once per entry asked about;
-/// shared by every chunk.
-final class LoadedEntries: @unchecked Sendable {
+/// What `getFunnel`/`getPaywall` of a placement key finds offline, for each entry of a file by its
+/// index in `entryHeads`: found out the first time a check asks about one (`AuditRun.offlineLookup(ofKey:)`,
+/// rarely) from the pass's own records, which a whole file has decoded already and `check` decodes
+/// once more for the entry asked about; shared by every chunk.
+final class EntryLookups: @unchecked Sendable {
+    /// What a lookup of the key finds.
+    enum Found: Sendable, Equatable {
+        /// No entry: the key is not in `placements`, or the SDK skips its entry, which is then not
+        /// in its map (§3).
+        case nothing
+        /// The entry under the key, which loads; with why it serves nothing, if it does (§5).
+        case entry(servingNothingFor: OfflineTarget.NothingReason?)
+    }
+
     private let record: @Sendable (Int) -> EntryRecord
     private let lock = NSLock()
-    private var loadsByIndex: [Int: Bool] = [:]
+    private var foundByIndex: [Int: Found] = [:]
 
     init(record: @escaping @Sendable (Int) -> EntryRecord) {
         self.record = record
     }
 
-    /// True when the entry of `entryHeads[index]` decodes. Decoded outside the lock: two chunks
+    /// What a lookup of the key of `entryHeads[index]` finds. Decoded outside the lock: two chunks
     /// asking about the same entry at once may both decode it, and agree.
-    func loads(_ index: Int) -> Bool {
-        if let known = lock.withLock({ loadsByIndex[index] }) { return known }
-        let loads = record(index).entry != nil
-        lock.withLock { loadsByIndex[index] = loads }
-        return loads
+    func found(at index: Int) -> Found {
+        if let known = lock.withLock({ foundByIndex[index] }) { return known }
+        let found: Found
+        if let entry = record(index).entry {
+            if case .nothing(let reason, _) = OfflineTarget(entry) {
+                found = .entry(servingNothingFor: reason)
+            } else {
+                found = .entry(servingNothingFor: nil)
+            }
+        } else {
+            found = .nothing
+        }
+        lock.withLock { foundByIndex[index] = found }
+        return found
     }
 }
 
@@ -260,7 +278,7 @@ package struct AuditRun {
     let configuration: AuditConfiguration
     let now: Date?
     private var pending: [Pending] = []
-    private let loadedEntries: LoadedEntries
+    private let entryLookups: EntryLookups
     /// Reused for every page, theme and paywall of the run.
     var media: MediaScan
     /// What `bringIntoCache` read, kept so that its reads are not dropped as unused.
@@ -269,10 +287,10 @@ package struct AuditRun {
     /// A run whose media scans remember their results in `mediaMemory` (shared by every run of a
     /// pass over `file`), or in a memory of their own when nil.
     init(
-        file: FallbackTopLevel, configuration: AuditConfiguration, now: Date?, loadedEntries: LoadedEntries,
+        file: FallbackTopLevel, configuration: AuditConfiguration, now: Date?, entryLookups: EntryLookups,
         mediaMemory: MediaScanMemory? = nil
     ) {
-        self.loadedEntries = loadedEntries
+        self.entryLookups = entryLookups
         self.file = file
         self.document = file.document
         self.configuration = configuration
@@ -309,10 +327,10 @@ package struct AuditRun {
         file.fieldRef(field, in: value)?.node ?? value.source.node
     }
 
-    /// True when the SDK loads an entry under exactly `key` (`FallbackTopLevel.entryIndex(forKey:)`),
-    /// so that `getFunnel`/`getPaywall(key)` finds it offline: a skipped entry is not in the map (§3).
-    func hasLoadedEntry(forKey key: String) -> Bool {
-        file.entryIndex(forKey: key).map(loadedEntries.loads) ?? false
+    /// What `getFunnel`/`getPaywall(key)` finds offline: the entry under exactly `key`
+    /// (`FallbackTopLevel.entryIndex(forKey:)`) when the SDK loads it, else nothing.
+    func offlineLookup(ofKey key: String) -> EntryLookups.Found {
+        file.entryIndex(forKey: key).map(entryLookups.found(at:)) ?? .nothing
     }
 
     /// The line and column of a node's first byte.

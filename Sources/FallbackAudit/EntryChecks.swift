@@ -92,7 +92,12 @@ extension AuditRun {
                 at: .value(node(of: .identifier, in: placement)))
         }
         if !ExactKey.same(placement.identifier, key) {
-            let other = hasLoadedEntry(forKey: placement.identifier) ? "the entry under that key" : "nothing"
+            let other =
+                switch offlineLookup(ofKey: placement.identifier) {
+                case .nothing: "nothing"
+                case .entry(servingNothingFor: nil): "the entry under that key"
+                case .entry(servingNothingFor: let reason?): "the entry under that key, which serves \(reason.summary),"
+                }
             report(
                 .keyMismatch,
                 "Placement key \(Format.quoted(key)) differs from placement.identifier \(Format.quoted(placement.identifier)): "

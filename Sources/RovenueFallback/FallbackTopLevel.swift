@@ -47,8 +47,8 @@ public struct FallbackTopLevel: Sendable {
     /// Every distinct placement key in order of first appearance; empty when the file is rejected.
     /// Entry `i` of a `FallbackFile` is `decodeEntry(at: i)`.
     public let entryHeads: [EntryHead]
-    /// Each key of `entryHeads` with its index, by the key's exact bytes: the one index of the
-    /// placement keys, made while the heads are (`entryHeads(of:)`) and asked by `entryIndex(forKey:)`.
+    /// Each key of `entryHeads` with its index, by the key's exact bytes: made while the heads are
+    /// (`entryHeads(of:)`) and asked by `entryIndex(forKey:)`.
     private let headOfKey: Set<HeadOfKey>
 
     /// How many entries a chunk of the parallel decode holds.
@@ -120,6 +120,13 @@ public struct FallbackTopLevel: Sendable {
                 heads.append(EntryHead(key: key, lastKeyRef: keyRef, value: value))
             }
         }
+        // Kept as long as the heads: made for every member, so when repeats are most of them
+        // (one key written a million times) it is made again at the size of the distinct keys.
+        if heads.count < placements.count / 2 {
+            var distinct = Set<HeadOfKey>(minimumCapacity: heads.count)
+            for head in headOfKey { distinct.insert(head) }
+            headOfKey = distinct
+        }
         return (heads, headOfKey)
     }
 
@@ -138,8 +145,8 @@ public struct FallbackTopLevel: Sendable {
     /// no such key, and for a rejected file (it has no heads). `decodeEntry(at:)` of the index
     /// decodes that entry alone, as a whole-file load decodes it among the rest.
     ///
-    /// One hash-table lookup in the index the heads were made with: the audit, the site and
-    /// `resolve` all find placements by key through it.
+    /// One hash-table lookup in the index the heads were made with, which `resolve`, the audit's
+    /// `key-mismatch` and the site's pages ask.
     public func entryIndex(forKey key: String) -> Int? {
         headOfKey.firstIndex(of: HeadOfKey(key: ExactKey(key), head: -1)).map { headOfKey[$0].head }
     }
