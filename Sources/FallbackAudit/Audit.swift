@@ -33,10 +33,8 @@ public struct Audit: Sendable {
     /// The findings, with entries checked in `chunks` contiguous runs (at most one per entry).
     func findings(in file: FallbackFile, chunks: Int) -> [Finding] {
         let entries = file.rejection == nil ? file.entries : []
-        return pass(
-            over: file.topLevel, in: ParallelChunks(count: entries.count, chunks: chunks), record: { entries[$0] },
-            decodedEarlier: true, summarizing: { _ in }
-        ).findings
+        return pass(over: file.topLevel, in: ParallelChunks(count: entries.count, chunks: chunks), records: entries, summarizing: { _ in })
+            .findings
     }
 
     /// What `check` needs of a file, with each entry decoded, audited and let go a chunk at a time:
@@ -56,20 +54,22 @@ public struct Audit: Sendable {
         summarizing summarize: @Sendable (EntryRecord) -> Summary
     ) -> (findings: [Finding], summaries: [Summary]) {
         pass(
-            over: topLevel, in: ParallelChunks(count: topLevel.entryHeads.count, size: chunkSize),
-            record: { topLevel.decodeEntry(at: $0) }, decodedEarlier: false, summarizing: summarize)
+            over: topLevel, in: ParallelChunks(count: topLevel.entryHeads.count, size: chunkSize), records: nil,
+            summarizing: summarize)
     }
 
     /// The one audit pass both paths run: the file-level checks, then each chunk of `chunks` checks
-    /// its entries (`record(index)`, decoded already or now; `decodedEarlier` brings each one's
-    /// value into the cache first) in one `AuditRun` and keeps only their
-    /// findings, located and sorted on the chunk's own thread (`FindingRun`), and summaries; then
-    /// the runs joined in order (`joined`).
+    /// its entries in one `AuditRun` and keeps only their findings, located and sorted on the
+    /// chunk's own thread (`FindingRun`), and summaries; then the runs joined in order (`joined`).
+    ///
+    /// The entries are `records`, decoded earlier (each one's value is brought into the cache
+    /// before its checks), or, when nil, decoded now, a chunk at a time with one decoder per chunk
+    /// (`FallbackTopLevel.EntryDecoding`).
     private func pass<Summary>(
-        over topLevel: FallbackTopLevel, in chunks: ParallelChunks, record: @escaping @Sendable (Int) -> EntryRecord,
-        decodedEarlier: Bool, summarizing summarize: @Sendable (EntryRecord) -> Summary
+        over topLevel: FallbackTopLevel, in chunks: ParallelChunks, records: [EntryRecord]?,
+        summarizing summarize: @Sendable (EntryRecord) -> Summary
     ) -> (findings: [Finding], summaries: [Summary]) {
-        let entryLookups = EntryLookups(record: record)
+        let entryLookups = EntryLookups(record: { index in records?[index] ?? topLevel.decodeEntry(at: index) })
         var fileRun = AuditRun(file: topLevel, configuration: configuration, now: now, entryLookups: entryLookups)
         fileRun.checkFile()
         var runs = [FindingRun(fileRun)]
@@ -81,10 +81,16 @@ public struct Audit: Sendable {
             var run = AuditRun(file: topLevel, configuration: configuration, now: now, entryLookups: entryLookups, mediaMemory: mediaMemory)
             var chunkSummaries: [Summary] = []
             chunkSummaries.reserveCapacity(range.count)
+            var decoding = FallbackTopLevel.EntryDecoding(topLevel)
             for index in range {
-                let record = record(index)
+                let record: EntryRecord
+                if let records {
+                    record = records[index]
+                    run.bringIntoCache(record)
+                } else {
+                    record = decoding.record(at: index)
+                }
                 chunkSummaries.append(summarize(record))
-                if decodedEarlier { run.bringIntoCache(record) }
                 run.checkEntry(record)
             }
             return (findings: FindingRun(run), summaries: chunkSummaries)

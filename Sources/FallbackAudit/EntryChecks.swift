@@ -9,7 +9,7 @@ extension AuditRun {
         checkDuplicateKey(record)
         if let problems = Self.identifierProblems(key) {
             reportIdentifier(
-                key, problems, what: "Placement key", key: key, at: .key(record.keyRefs[record.keyRefs.count - 1].node))
+                key, problems, what: "Placement key", key: key, at: .key(record.lastKeyRef.node))
         }
         checkDuplicateFields(record)
         checkArrayForms(record)
@@ -49,12 +49,12 @@ extension AuditRun {
     }
 
     private mutating func checkDuplicateKey(_ record: EntryRecord) {
-        guard record.keyRefs.count > 1 else { return }
-        let kept = position(ofNode: record.keyRefs[record.keyRefs.count - 1].node)
-        for ref in record.keyRefs.dropLast() {
+        guard !record.earlierKeyRefs.isEmpty else { return }
+        let kept = position(ofNode: record.lastKeyRef.node)
+        for ref in record.earlierKeyRefs {
             report(
                 .duplicateKey,
-                "Placement key \(Format.quoted(record.key)) appears \(record.keyRefs.count) times in placements: the SDK "
+                "Placement key \(Format.quoted(record.key)) appears \(record.keyCount) times in placements: the SDK "
                     + "silently keeps the last occurrence (line \(kept.line), column \(kept.column)) and ignores this one.",
                 about: .placement(key: ExactKey(record.key)), at: .key(ref.node))
         }

@@ -508,8 +508,8 @@ extension SiteModel {
         let serving = SiteModel.serving(record.entry)
         let entryValue = file.document.value(at: record.value.node)
         var page = PlacementPage(
-            key: SiteModel.name(key), fullKey: SiteModel.fullName(key, values: values), occurrences: record.keyRefs.count,
-            occurrencesNote: record.keyRefs.count > 1 ? "(written \(record.keyRefs.count) times; the SDK keeps the last)" : nil,
+            key: SiteModel.name(key), fullKey: SiteModel.fullName(key, values: values), occurrences: record.keyCount,
+            occurrencesNote: record.keyCount > 1 ? "(written \(record.keyCount) times; the SDK keeps the last)" : nil,
             serves: serving.text, servesKind: serving.kind, servesIcon: serving.icon,
             findings: listedFindings(findings, root: root), moreFindings: moreFindings(findings), counts: SiteModel.severityCounts(findings),
             source: values.html(

@@ -30,6 +30,19 @@ struct EntryDecoder {
 
     typealias Failure = DecodeFailure
 
+    /// The array forms met since the last call, leaving none: for the record of the entry just
+    /// decoded, when one decoder decodes many entries in turn (`FallbackTopLevel.EntryDecoding`).
+    mutating func takeArrayForms() -> [ArrayForm] {
+        defer { arrayForms = [] }
+        return arrayForms
+    }
+
+    /// The duplicate fields met since the last call, leaving none.
+    mutating func takeDuplicateFields() -> [DuplicateField] {
+        defer { duplicateFields = [] }
+        return duplicateFields
+    }
+
     /// Brings the value at `index`, its nodes and its text, into the cache before it is decoded
     /// (`JSONDocument.wordsOfCacheLines(inSubtree:)`): the decode reads an entry long after the
     /// parse wrote it, a node at a time, and would stall on each line it misses in turn.

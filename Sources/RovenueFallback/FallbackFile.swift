@@ -49,9 +49,8 @@ public struct FallbackFile: Sendable {
     /// chunks, each record built in its place in file order.
     public init(topLevel: FallbackTopLevel) {
         self.topLevel = topLevel
-        let records = ParallelChunks(count: topLevel.entryHeads.count, size: FallbackTopLevel.decodeChunkSize).mapIndices { index in
-            topLevel.decodeEntry(at: index)
-        }
+        let records = ParallelChunks(count: topLevel.entryHeads.count, size: FallbackTopLevel.decodeChunkSize).mapIndices(
+            context: { FallbackTopLevel.EntryDecoding(topLevel) }, { decoding, index in decoding.record(at: index) })
         decoded = DecodedEntries(records: records, arrayFormsByNode: FallbackFile.arrayFormsByNode(of: records))
     }
 
@@ -219,7 +218,14 @@ public struct EntryRecord: Sendable {
     /// The map key that `getFunnel`/`getPaywall` looks up.
     public let key: String
     /// Every occurrence of the key, in text order; the last one is the one the SDK keeps.
-    public internal(set) var keyRefs: [SourceRef]
+    public var keyRefs: [SourceRef] { earlierKeyRefs + [lastKeyRef] }
+    /// The occurrences of the key before the last, in text order: empty, with nothing allocated,
+    /// for a key written once, as nearly every key is.
+    public internal(set) var earlierKeyRefs: [SourceRef]
+    /// The last occurrence of the key: the one the SDK keeps, whose value is `value`.
+    public internal(set) var lastKeyRef: SourceRef
+    /// How many times the key is written in `placements` (`keyRefs.count`).
+    public var keyCount: Int { earlierKeyRefs.count + 1 }
     /// The value of the last occurrence: the only one the SDK decodes.
     public internal(set) var value: SourceRef
     /// What the decoder made of `value`.
@@ -249,7 +255,7 @@ public struct EntryRecord: Sendable {
     /// forms, the duplicate fields), leaving only values that own no memory: for a record about to go.
     fileprivate mutating func letGoOfEntry() {
         outcome = .skipped(DecodeFailure(source: value, expectation: ""))
-        keyRefs = []
+        earlierKeyRefs = []
         shapedArrayForms = []
         duplicateFields = []
     }

@@ -21,9 +21,9 @@ public struct FallbackTopLevel: Sendable {
         public var keyRefs: [SourceRef] { earlierKeyRefs.isEmpty ? [lastKeyRef] : earlierKeyRefs + [lastKeyRef] }
         /// The occurrences before the last, in text order: empty, with nothing allocated, for a key
         /// written once, as nearly every key is (`entryHeads(of:)` is one thread's work).
-        fileprivate var earlierKeyRefs: [SourceRef] = []
+        public fileprivate(set) var earlierKeyRefs: [SourceRef] = []
         /// The last occurrence: the one the SDK keeps.
-        fileprivate var lastKeyRef: SourceRef
+        public fileprivate(set) var lastKeyRef: SourceRef
         /// The value of the last occurrence: the only one the SDK decodes.
         public fileprivate(set) var value: SourceRef
     }
@@ -154,18 +154,40 @@ public struct FallbackTopLevel: Sendable {
     /// The entry of `entryHeads[index]` as the SDK decodes it: only the last occurrence of its key
     /// reaches the decoder. Safe to call from several threads at once.
     public func decodeEntry(at index: Int) -> EntryRecord {
-        let head = entryHeads[index]
-        var decoder = EntryDecoder(document: document)
-        decoder.bringIntoCache(head.value.node)
-        let outcome: EntryRecord.Outcome
-        do throws(DecodeFailure) {
-            outcome = .loaded(try decoder.entry(head.value.node))
-        } catch {
-            outcome = .skipped(error)
+        var decoding = EntryDecoding(self)
+        return decoding.record(at: index)
+    }
+
+    /// Decodes entries of one top level one after another on one thread, with one decoder: one
+    /// string cache leased from the document for them all, not one per entry (`decodeEntry(at:)`
+    /// of each index gives the same records). A chunk of the parallel decode, or of `check`, makes one.
+    package struct EntryDecoding {
+        private let topLevel: FallbackTopLevel
+        /// Made at the first entry decoded.
+        private var decoder: EntryDecoder?
+
+        package init(_ topLevel: FallbackTopLevel) {
+            self.topLevel = topLevel
         }
-        return EntryRecord(
-            key: head.key, keyRefs: head.keyRefs, value: head.value, outcome: outcome,
-            shapedArrayForms: decoder.arrayForms, duplicateFields: decoder.duplicateFields)
+
+        /// The record of `topLevel.entryHeads[index]`, as `decodeEntry(at:)` makes it.
+        package mutating func record(at index: Int) -> EntryRecord {
+            let head = topLevel.entryHeads[index]
+            var decoder = decoder ?? EntryDecoder(document: topLevel.document)
+            self.decoder = nil
+            decoder.bringIntoCache(head.value.node)
+            let outcome: EntryRecord.Outcome
+            do throws(DecodeFailure) {
+                outcome = .loaded(try decoder.entry(head.value.node))
+            } catch {
+                outcome = .skipped(error)
+            }
+            let record = EntryRecord(
+                key: head.key, earlierKeyRefs: head.earlierKeyRefs, lastKeyRef: head.lastKeyRef, value: head.value,
+                outcome: outcome, shapedArrayForms: decoder.takeArrayForms(), duplicateFields: decoder.takeDuplicateFields())
+            self.decoder = decoder
+            return record
+        }
     }
 
     /// The loader's outcome in words, given how many of `entryHeads` load and how many it skips:

@@ -71,6 +71,23 @@ public struct ParallelChunks: Sendable {
         }
     }
 
+    /// `mapIndices(_:)` with a `context` made once per chunk, on the chunk's thread, and handed to
+    /// `transform` for each of the chunk's indices in turn: for work that shares something per
+    /// thread (a decoder and its caches) from one index to the next.
+    public func mapIndices<Context, Result>(
+        context: @Sendable () -> Context, _ transform: @Sendable (inout Context, Int) -> Result
+    ) -> [Result] {
+        let count = ranges.last?.upperBound ?? 0
+        return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            let base = UncheckedPointer(base: buffer.baseAddress)
+            _ = map { range in
+                var made = context()
+                for index in range { (base.base! + index).initialize(to: transform(&made, index)) }
+            }
+            initializedCount = count
+        }
+    }
+
     /// `body` of every element of `elements` (`count` of them), changed in place chunk by chunk:
     /// each chunk's thread writes only the elements of its own range.
     public func updateEach<Element>(of elements: UnsafeMutableBufferPointer<Element>, _ body: @Sendable (inout Element) -> Void) {
