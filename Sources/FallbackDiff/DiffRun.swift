@@ -154,16 +154,14 @@ struct DiffRun {
 
     // MARK: Placements
 
+    /// Each placement key of either file, compared with the same key of the other (by its exact
+    /// bytes, as the SDK's map finds it: each file's own index of its keys, `entryIndex(forKey:)`).
     private mutating func comparePlacements() {
-        var oldRecords: [ExactKey: EntryRecord] = [:]
-        for record in old.entries { oldRecords[ExactKey(record.key)] = record }
-        var newKeys: Set<ExactKey> = []
+        let oldEntries = old.entries
         for record in new.entries {
-            let key = ExactKey(record.key)
-            newKeys.insert(key)
-            compareRecords(key: record.key, old: oldRecords[key], new: record)
+            compareRecords(key: record.key, old: old.topLevel.entryIndex(forKey: record.key).map { oldEntries[$0] }, new: record)
         }
-        for record in old.entries where !newKeys.contains(ExactKey(record.key)) {
+        for record in oldEntries where new.topLevel.entryIndex(forKey: record.key) == nil {
             compareRecords(key: record.key, old: record, new: nil)
         }
     }
