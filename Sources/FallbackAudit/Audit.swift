@@ -42,7 +42,8 @@ public struct Audit: Sendable {
     /// and `summarize` of each entry's record, in file order.
     ///
     /// Chunks of `chunkSize` entries run concurrently on the available cores; each is decoded
-    /// (`FallbackTopLevel.decodeEntry(at:)`), audited and summarised, and its records go when it
+    /// (`FallbackTopLevel.EntryDecoding`, one decoder for the chunk, as a whole-file load decodes
+    /// its chunks), audited and summarised, and its records go when it
     /// ends, so at most about (cores × `chunkSize`) decoded entries are alive at once, not the typed
     /// model of the whole file. Keep a summary small: every entry's is kept.
     ///

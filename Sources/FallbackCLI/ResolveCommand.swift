@@ -57,7 +57,8 @@ enum ResolveCommand: Command {
         let json = options.format == .json
         guard let bytes = environment.read(path) else { return ExitStatus.usage }
         // Only the placement asked for is decoded, as the SDK's loader would decode it among the
-        // rest (`FallbackTopLevel.decodeEntry(at:)`, which a whole-file load runs for each).
+        // rest (`FallbackTopLevel.decodeEntry(at:)`: the decode a whole-file load runs for each
+        // entry, `EntryDecoding.record(at:)`, for this one alone).
         let topLevel = FallbackTopLevel(bytes: bytes)
         // The SDK's map compares keys by their bytes: "é" and "e" + U+0301 are two placements.
         let record = topLevel.entryIndex(forKey: key).map(topLevel.decodeEntry(at:))

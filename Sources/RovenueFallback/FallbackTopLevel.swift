@@ -6,7 +6,7 @@
 /// turn, decodes them from here (`decodeEntry(at:)`), a chunk at a time, and lets each chunk's
 /// typed model go before the next: `check` audits a 100,000-placement file that way, without the
 /// model of every entry alive at once. Both paths decode an entry through the same
-/// `decodeEntry(at:)`, so they cannot disagree.
+/// `EntryDecoding.record(at:)` (`decodeEntry(at:)` is one entry of it), so they cannot disagree.
 ///
 /// ```swift
 /// let topLevel = FallbackTopLevel(bytes: bytes)
