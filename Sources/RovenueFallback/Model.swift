@@ -426,8 +426,9 @@ public struct Page: SourceBacked {
 public enum LocalizedText: Sendable, Hashable {
     /// One string for every locale.
     case plain(String)
-    /// A string per locale.
-    case localized(OrderedMap<String>)
+    /// A string per locale. In a box of its own (`indirect`): a map is 32 bytes inline, and a
+    /// page holds eight texts, most of them plain or absent.
+    indirect case localized(OrderedMap<String>)
 
     /// The text a device with `locale` shows, if the field has one for it.
     public func text(for locale: String) -> String? { copy(for: locale).value }
@@ -437,8 +438,8 @@ public enum LocalizedText: Sendable, Hashable {
 public enum LocalizedTextList: Sendable, Hashable {
     /// One list for every locale.
     case plain([String])
-    /// A list per locale.
-    case localized(OrderedMap<[String]>)
+    /// A list per locale, in a box of its own (`indirect`) as `LocalizedText.localized` is.
+    indirect case localized(OrderedMap<[String]>)
 
     /// The list a device with `locale` shows, if the field has one for it.
     public func list(for locale: String) -> [String]? { copy(for: locale).value }
