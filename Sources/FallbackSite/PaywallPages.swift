@@ -98,9 +98,11 @@ extension SiteModel {
         guard let info = paywallInfo(id: id) else { return nil }
         let versions = info.versions.enumerated().map { index, paywall in
             let offering = paywall.offering.map { offering in
-                PaywallPage.OfferingRow(
+                // Read once: each read of `packages` decodes them from the document (`Offering`).
+                let packages = offering.packages
+                return PaywallPage.OfferingRow(
                     identifier: SiteModel.name(offering.identifier), isDefault: offering.isDefault,
-                    packages: offering.packages.map { package in
+                    packages: packages.map { package in
                         PaywallPage.PackageRow(
                             packageIdentifier: SiteModel.name(package.packageIdentifier), identifier: SiteModel.name(package.identifier),
                             type: SiteModel.name(package.type), displayName: package.displayName,
@@ -108,7 +110,7 @@ extension SiteModel {
                             androidBasePlanId: package.androidBasePlanId.map { SiteModel.name($0) },
                             androidOfferId: package.androidOfferId.map { SiteModel.name($0) })
                     },
-                    hasPackages: !offering.packages.isEmpty)
+                    hasPackages: !packages.isEmpty)
             }
             let remoteConfig = paywall.remoteConfig.map { config in
                 PaywallPage.RemoteConfigRow(

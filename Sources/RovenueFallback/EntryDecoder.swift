@@ -55,7 +55,7 @@ struct EntryDecoder {
 
     private func node(_ index: Int) -> JSONDocument.Node { nodes[index] }
 
-    private func kind(_ index: Int) -> JSONDocument.Kind { nodes[index].kind }
+    func kind(_ index: Int) -> JSONDocument.Kind { nodes[index].kind }
 
     func failure(_ index: Int, _ expected: String) -> Failure {
         Failure(source: SourceRef(node: index), expectation: "expected \(expected), found \(describe(index))")
@@ -484,12 +484,44 @@ extension EntryDecoder {
         return RemoteConfig(locale: locale, data: any(try fields.requiredAllowingNull(.data)), source: SourceRef(node: index))
     }
 
+    /// Checks the offering at `index` as `Offering`'s properties read it, failing where and as
+    /// they would, and records its array forms and repeated fields, without making its strings and
+    /// arrays (`Offering` reads them when asked). Keep it in step with `package(_:)` and
+    /// `storeIds(_:)`, which read what this checks, field for field and in the same order.
     mutating func offering(_ index: Int) throws(Failure) -> Offering {
         let fields = try fields(index, of: Offering.self)
-        return Offering(
-            identifier: try string(fields.required(.identifier)), isDefault: try bool(fields.required(.isDefault)),
-            packages: try array(fields.required(.packages)) { (decoder: inout EntryDecoder, slot) throws(Failure) in try decoder.package(slot) },
-            source: SourceRef(node: index))
+        try checkString(fields.required(.identifier))
+        _ = try bool(fields.required(.isDefault))
+        let packages = try fields.required(.packages)
+        guard kind(packages) == .array else { throw failure(packages, "an array") }
+        var children = nodes.children(of: packages)
+        while let child = children.next(in: nodes) { try checkPackage(child.value) }
+        return Offering(checked: document.value(at: index))
+    }
+
+    /// Checks the package at `index` as `package(_:)` reads it.
+    private mutating func checkPackage(_ index: Int) throws(Failure) {
+        let fields = try fields(index, of: Package.self)
+        try checkString(fields.required(.packageIdentifier))
+        try checkString(fields.required(.identifier))
+        try checkString(fields.required(.type))
+        try checkString(fields.required(.displayName))
+        let storeIds = try self.fields(fields.required(.storeIds), of: StoreIds.self)
+        try checkOptionalString(storeIds[.apple])
+        try checkOptionalString(storeIds[.google])
+        try checkOptionalString(fields[.androidBasePlanId])
+        try checkOptionalString(fields[.androidOfferId])
+    }
+
+    /// Fails as `string(_:)` does, without making the string.
+    private func checkString(_ index: Int) throws(Failure) {
+        guard kind(index) == .string else { throw failure(index, "a string") }
+    }
+
+    /// Fails as `optionalString(_:)` does, without making the string.
+    private func checkOptionalString(_ slot: Int?) throws(Failure) {
+        guard let slot else { return }
+        try checkString(slot)
     }
 
     mutating func package(_ index: Int) throws(Failure) -> Package {

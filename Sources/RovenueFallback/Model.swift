@@ -179,6 +179,13 @@ public struct RemoteConfig: SourceBacked {
 }
 
 /// The offering a paywall sells: its packages.
+///
+/// A view of the offering as written: the entry's load checks every field of it, its packages and
+/// their store ids against §4, as strictly as any other struct (a failure there skips the entry),
+/// but makes none of its strings and arrays. Each property reads them from the document when
+/// asked, so read `packages` once and keep the array rather than reading it per package. Only a
+/// paywall's page shows them; validation never reads them, and a 10,000-placement file holds
+/// tens of thousands of packages.
 public struct Offering: SourceBacked {
     /// `Offering`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {
@@ -192,13 +199,40 @@ public struct Offering: SourceBacked {
     /// Which struct of §4 this is: `SchemaShape.offering`.
     public static var shape: SchemaShape { .offering }
     /// The offering's `identifier`.
-    public var identifier: String
+    public var identifier: String {
+        read { (decoder: inout EntryDecoder, fields) throws(DecodeFailure) in try decoder.string(fields.required(.identifier)) }
+    }
     /// The offering's `isDefault` flag.
-    public var isDefault: Bool
-    /// The offering's `packages`, in order (may be empty).
-    public var packages: [Package]
+    public var isDefault: Bool {
+        read { (decoder: inout EntryDecoder, fields) throws(DecodeFailure) in try decoder.bool(fields.required(.isDefault)) }
+    }
+    /// The offering's `packages`, in order (may be empty), decoded on each read.
+    public var packages: [Package] {
+        read { (decoder: inout EntryDecoder, fields) throws(DecodeFailure) in
+            try decoder.array(fields.required(.packages)) { (decoder: inout EntryDecoder, slot) throws(DecodeFailure) in try decoder.package(slot) }
+        }
+    }
+    /// The object (or array form) as written, in its document.
+    let value: JSONDocument.Value
     /// The object (or array form) this was decoded from.
-    public let source: SourceRef
+    public var source: SourceRef { SourceRef(node: value.index) }
+
+    /// An offering whose fields `EntryDecoder.offering(_:)` checked.
+    init(checked value: JSONDocument.Value) {
+        self.value = value
+    }
+
+    /// `read` of the offering's fields, with a decoder of its own. The entry's load checked the
+    /// same fields with the same readers (`EntryDecoder.offering(_:)`), so none of them fails here.
+    private func read<T>(_ read: (inout EntryDecoder, EntryDecoder.Fields<Field>) throws(DecodeFailure) -> T) -> T {
+        var decoder = EntryDecoder(document: value.document)
+        do {
+            let fields = try decoder.fields(value.index, of: Offering.self)
+            return try read(&decoder, fields)
+        } catch {
+            preconditionFailure("the offering at \(value.pointer) was checked when its entry loaded, yet reads as: \(error.expectation)")
+        }
+    }
 }
 
 /// One package of an offering, with its store product ids.
