@@ -215,19 +215,22 @@ public struct EntryRecord: Sendable {
         case skipped(DecodeFailure)
     }
 
+    /// The key, its occurrences and the value the SDK decodes, as the top level found them; the
+    /// properties below read them from here.
+    public private(set) var head: FallbackTopLevel.EntryHead
     /// The map key that `getFunnel`/`getPaywall` looks up.
-    public let key: String
+    public var key: String { head.key }
     /// Every occurrence of the key, in text order; the last one is the one the SDK keeps.
-    public var keyRefs: [SourceRef] { earlierKeyRefs + [lastKeyRef] }
+    public var keyRefs: [SourceRef] { head.keyRefs }
     /// The occurrences of the key before the last, in text order: empty, with nothing allocated,
     /// for a key written once, as nearly every key is.
-    public internal(set) var earlierKeyRefs: [SourceRef]
+    public var earlierKeyRefs: [SourceRef] { head.earlierKeyRefs }
     /// The last occurrence of the key: the one the SDK keeps, whose value is `value`.
-    public internal(set) var lastKeyRef: SourceRef
+    public var lastKeyRef: SourceRef { head.lastKeyRef }
     /// How many times the key is written in `placements` (`keyRefs.count`).
-    public var keyCount: Int { earlierKeyRefs.count + 1 }
+    public var keyCount: Int { head.keyCount }
     /// The value of the last occurrence: the only one the SDK decodes.
-    public internal(set) var value: SourceRef
+    public var value: SourceRef { head.value }
     /// What the decoder made of `value`.
     public internal(set) var outcome: Outcome
     /// Objects in the entry written as arrays of their fields (the quirk), each with the struct the
@@ -255,7 +258,7 @@ public struct EntryRecord: Sendable {
     /// forms, the duplicate fields), leaving only values that own no memory: for a record about to go.
     fileprivate mutating func letGoOfEntry() {
         outcome = .skipped(DecodeFailure(source: value, expectation: ""))
-        earlierKeyRefs = []
+        head.earlierKeyRefs = []
         shapedArrayForms = []
         duplicateFields = []
     }

@@ -21,9 +21,11 @@ public struct FallbackTopLevel: Sendable {
         public var keyRefs: [SourceRef] { earlierKeyRefs.isEmpty ? [lastKeyRef] : earlierKeyRefs + [lastKeyRef] }
         /// The occurrences before the last, in text order: empty, with nothing allocated, for a key
         /// written once, as nearly every key is (`entryHeads(of:)` is one thread's work).
-        public fileprivate(set) var earlierKeyRefs: [SourceRef] = []
+        public internal(set) var earlierKeyRefs: [SourceRef] = []
         /// The last occurrence: the one the SDK keeps.
         public fileprivate(set) var lastKeyRef: SourceRef
+        /// How many times the key is written in `placements` (`keyRefs.count`).
+        public var keyCount: Int { earlierKeyRefs.count + 1 }
         /// The value of the last occurrence: the only one the SDK decodes.
         public fileprivate(set) var value: SourceRef
     }
@@ -183,8 +185,7 @@ public struct FallbackTopLevel: Sendable {
                 outcome = .skipped(error)
             }
             let record = EntryRecord(
-                key: head.key, earlierKeyRefs: head.earlierKeyRefs, lastKeyRef: head.lastKeyRef, value: head.value,
-                outcome: outcome, shapedArrayForms: decoder.takeArrayForms(), duplicateFields: decoder.takeDuplicateFields())
+                head: head, outcome: outcome, shapedArrayForms: decoder.takeArrayForms(), duplicateFields: decoder.takeDuplicateFields())
             self.decoder = decoder
             return record
         }
