@@ -183,9 +183,9 @@ public struct RemoteConfig: SourceBacked {
 /// A view of the offering as written: the entry's load checks every field of it, its packages and
 /// their store ids against §4, as strictly as any other struct (a failure there skips the entry),
 /// but makes none of its strings and arrays. Each property reads them from the document when
-/// asked, so read `packages` once and keep the array rather than reading it per package. Only a
-/// paywall's page shows them; validation never reads them, and a 10,000-placement file holds
-/// tens of thousands of packages.
+/// asked, so read `packages` once and keep the array rather than reading it per package.
+/// Validation never reads them; the site's paywall pages, previews and search index and the
+/// diff's wording do, once each, and a 10,000-placement file holds tens of thousands of packages.
 public struct Offering: SourceBacked {
     /// `Offering`'s fields (§4), in array-quirk order.
     public enum Field: String, SchemaField {

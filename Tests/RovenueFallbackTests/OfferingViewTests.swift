@@ -103,6 +103,43 @@ import Testing
         #expect(failed == (decodeCase.pointer != nil), "\(decodeCase.name)")
     }
 
+    /// Two wrong fields in one struct: the failure is at the first in the order the full read
+    /// takes them (§4's order), so a check that takes them in another order fails here, not only
+    /// in the one generated offering that happens to have both wrong.
+    static let orderCases: [DecodeCase] = {
+        let packageSlot = EntryDecodingTests.packageSlot
+        let storeIdsSlot = EntryDecodingTests.storeIdsSlot
+        return [
+            .fails("packageIdentifier and identifier wrong", packageSlot.embed(Valid.package.with("packageIdentifier", "1").with("identifier", "2").json),
+                at: packageSlot.pointer + "/packageIdentifier", "expected a string"),
+            .fails("identifier and type wrong", packageSlot.embed(Valid.package.with("identifier", "1").with("type", "2").json),
+                at: packageSlot.pointer + "/identifier", "expected a string"),
+            .fails("type and displayName wrong", packageSlot.embed(Valid.package.with("type", "1").with("displayName", "2").json),
+                at: packageSlot.pointer + "/type", "expected a string"),
+            .fails("displayName wrong and storeIds a string", packageSlot.embed(Valid.package.with("displayName", "1").with("storeIds", #""x""#).json),
+                at: packageSlot.pointer + "/displayName", "expected a string"),
+            .fails("storeIds a string and androidBasePlanId wrong", packageSlot.embed(Valid.package.with("storeIds", #""x""#).with("androidBasePlanId", "1").json),
+                at: packageSlot.pointer + "/storeIds", "expected an object"),
+            .fails("apple and google wrong", storeIdsSlot.embed(#"{"google":2,"apple":1}"#), at: storeIdsSlot.pointer + "/apple", "expected a string"),
+            .fails("google and androidBasePlanId wrong", packageSlot.embed(Valid.package.with("storeIds", #"{"google":2}"#).with("androidBasePlanId", "1").json),
+                at: storeIdsSlot.pointer + "/google", "expected a string"),
+            .fails("androidBasePlanId and androidOfferId wrong", packageSlot.embed(Valid.package.with("androidOfferId", "2").with("androidBasePlanId", "1").json),
+                at: packageSlot.pointer + "/androidBasePlanId", "expected a string"),
+            .fails("identifier and isDefault wrong", EntryDecodingTests.offeringSlot.embed(Valid.offering.with("isDefault", "1").with("identifier", "2").json),
+                at: "/paywall/offering/identifier", "expected a string"),
+            .fails("isDefault wrong and packages an object", EntryDecodingTests.offeringSlot.embed(Valid.offering.with("packages", "{}").with("isDefault", "1").json),
+                at: "/paywall/offering/isDefault", "expected a boolean"),
+            .fails("the first package wrong, then the second", EntryDecodingTests.offeringSlot.embed(Valid.offering.with("packages", #"[{"type":1},"p"]"#).json),
+                at: "/paywall/offering/packages/0", "missing required field `packageIdentifier`"),
+        ]
+    }()
+
+    @Test(arguments: orderCases)
+    func theFirstWrongFieldInContractOrderFails(_ decodeCase: DecodeCase) throws {
+        try EntryDecodingTests.check(decodeCase)
+        #expect(try Self.compare(entry: decodeCase.entry))
+    }
+
     /// A struct written as an object (its fields in a shuffled order, some left off, some repeated,
     /// some keys escaped) or as the array quirk (some elements left off the end, some extra).
     static func written(_ fields: [(name: String, value: String)], _ generator: inout SplitMix64) -> String {
@@ -192,6 +229,59 @@ import Testing
         let record = try #require(file.entries.first)
         #expect(record.shapedArrayForms.map(\.shape) == [.offering, .storeIds, .package])
         #expect(record.duplicateFields.map(\.field) == ["identifier"])
+    }
+
+    /// A paywall carried by a variant or a funnel's `paywalls` map is decoded by the same reader,
+    /// so its offering is the same view, read from its own place.
+    @Test func offeringsOfCarriedPaywallsReadFromTheirPlace() throws {
+        let offering = #"{"identifier":"carried","isDefault":false,"packages":[["$v","v","WEEKLY","Week",{"google":"g.v"}]]}"#
+        let paywall = Valid.paywall.with("offering", offering).json
+        let variant = #"{"variantId":"a","weight":1,"paywall":"# + paywall + "}"
+        let funnel = Valid.funnel.with("paywalls", #"{"pw":"# + paywall + "}").json
+        let entry = #"{"placement":"# + EntryDecodingTests.placementJSON + #","experiment":"#
+            + Valid.experiment.with("variants", "[" + variant + "]").json + #","funnel":"# + funnel + "}"
+        let file = FallbackFile(text: fileText(entry: entry))
+        let loaded = try #require(file.loadedEntries.first?.entry, "\(String(describing: file.entries.first?.failure))")
+        let views = [
+            (try #require(loaded.experiment?.variants.first?.paywall?.offering), "/placements/k/experiment/variants/0/paywall/offering"),
+            (try #require(loaded.funnel?.paywalls?.values.first?.offering), "/placements/k/funnel/paywalls/pw/offering"),
+        ]
+        for (view, pointer) in views {
+            #expect(file.location(of: view.source).pointer == pointer)
+            #expect(view.identifier == "carried")
+            #expect(view.isDefault == false)
+            #expect(view.packages.map(\.storeIds.google) == ["g.v"])
+            #expect(file.location(of: view.packages[0].source).pointer == pointer + "/packages/0")
+        }
+    }
+
+    /// The view holds its document: it reads the same after the file that made it is gone.
+    @Test func aViewOutlivesItsFile() throws {
+        var file: FallbackFile? = FallbackFile(text: fileText(entry: EntryDecodingTests.offeringSlot.embed(Valid.offering.json)))
+        let view = try #require(file?.loadedEntries.first?.entry.paywall?.offering)
+        file = nil
+        #expect(view.identifier == "default")
+        #expect(view.packages.map(\.displayName) == ["Monthly"])
+    }
+
+    /// Reads from many threads at once give what one thread reads: each read leases its own
+    /// string cache from the document's pool.
+    @Test func concurrentReadsAgree() throws {
+        let offerings = (0..<16).map { number in
+            #"{"identifier":"o\#(number)","isDefault":true,"packages":["# + (0...number % 4).map { #"["$\#($0)","p\#($0)","T","D\#($0)",{"apple":"a\#(number)"}]"# }
+                .joined(separator: ",") + "]}"
+        }
+        let placements = offerings.enumerated().map { quote("k\($0.offset)") + ":" + EntryDecodingTests.offeringSlot.embed($0.element) }
+        let file = FallbackFile(text: fileText(placements: "{" + placements.joined(separator: ",") + "}"))
+        let views = file.loadedEntries.compactMap { $0.entry.paywall?.offering }
+        try #require(views.count == offerings.count)
+        let expected = views.map { view in view.packages.map(PackageValues.init) }
+        // 64 chunks of one read each, run on every core as the parallel decode runs its chunks.
+        let reads = ParallelChunks(count: 64, size: 1).map { rounds in
+            rounds.map { round in views[round % views.count].packages.map(PackageValues.init) }
+        }.flatMap { $0 }
+        #expect(reads == (0..<64).map { expected[$0 % views.count] })
+        #expect(expected.map(\.count) == (0..<16).map { $0 % 4 + 1 })
     }
 }
 
