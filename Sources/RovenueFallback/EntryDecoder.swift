@@ -55,7 +55,7 @@ struct EntryDecoder {
 
     private func node(_ index: Int) -> JSONDocument.Node { nodes[index] }
 
-    func kind(_ index: Int) -> JSONDocument.Kind { nodes[index].kind }
+    private func kind(_ index: Int) -> JSONDocument.Kind { nodes[index].kind }
 
     func failure(_ index: Int, _ expected: String) -> Failure {
         Failure(source: SourceRef(node: index), expectation: "expected \(expected), found \(describe(index))")
@@ -78,8 +78,14 @@ struct EntryDecoder {
     }
 
     func string(_ index: Int) throws(Failure) -> String {
-        guard kind(index) == .string else { throw failure(index, "a string") }
+        try checkString(index)
         return decodedString(index)
+    }
+
+    /// Fails as `string(_:)` does, without making the string (`offering(_:)`).
+    @inline(__always)
+    func checkString(_ index: Int) throws(Failure) {
+        guard kind(index) == .string else { throw failure(index, "a string") }
     }
 
     /// The string node at `index`, decoded. A string without escapes (nearly all of them) is made
@@ -511,11 +517,6 @@ extension EntryDecoder {
         try checkOptionalString(storeIds[.google])
         try checkOptionalString(fields[.androidBasePlanId])
         try checkOptionalString(fields[.androidOfferId])
-    }
-
-    /// Fails as `string(_:)` does, without making the string.
-    private func checkString(_ index: Int) throws(Failure) {
-        guard kind(index) == .string else { throw failure(index, "a string") }
     }
 
     /// Fails as `optionalString(_:)` does, without making the string.
