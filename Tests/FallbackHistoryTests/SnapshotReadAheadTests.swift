@@ -22,6 +22,8 @@ struct SnapshotReadAheadTests {
         private let lock = NSLock()
         private var startedReads: [Int] = []
         private var endedReads: [Int] = []
+        /// The thread of each read, held so that no two of them can share an address.
+        private var readingThreads: [Thread] = []
         /// Signalled as each read starts.
         let readStarted = DispatchSemaphore(value: 0)
 
@@ -33,6 +35,7 @@ struct SnapshotReadAheadTests {
 
         var started: [Int] { lock.withLock { startedReads } }
         var ended: [Int] { lock.withLock { endedReads } }
+        var threads: [Thread] { lock.withLock { readingThreads } }
 
         var listed: [SnapshotReference] { (0..<count).map { SnapshotReference(name: "s\($0)", location: "\($0)") } }
 
@@ -40,7 +43,10 @@ struct SnapshotReadAheadTests {
 
         func bytes(of reference: SnapshotReference) throws -> [UInt8] {
             let index = Int(reference.location)!
-            lock.withLock { startedReads.append(index) }
+            lock.withLock {
+                startedReads.append(index)
+                readingThreads.append(Thread.current)
+            }
             readStarted.signal()
             defer { lock.withLock { endedReads.append(index) } }
             if index == slow { Thread.sleep(forTimeInterval: 0.2) }
@@ -60,6 +66,17 @@ struct SnapshotReadAheadTests {
         #expect(seen.map(\.1) == (0..<count).map(String.init))
         #expect(source.started == Array(0..<count))
         #expect(Set(source.ended) == Set(0..<count))
+    }
+
+    /// A thread per read took whichever allocator arena was free at the time, and each of several
+    /// arenas came to keep room for a snapshot's text: one thread reads them all.
+    @Test func oneThreadReadsEverySnapshotAndItIsNotTheCallers() throws {
+        let source = RecordingSource(count: 6)
+        try SnapshotReadAhead.forEach(source.listed, in: source) { _, _ in }
+        let threads = source.threads
+        #expect(threads.count == 6)
+        #expect(Set(threads.map(ObjectIdentifier.init)).count == 1)
+        #expect(threads.allSatisfy { $0 !== Thread.current })
     }
 
     @Test func theNextSnapshotIsReadWhileTheLastIsUsed() throws {
