@@ -154,12 +154,19 @@ struct EntryDecoder {
     func any(_ index: Int) -> JSONDocument.Value { document.value(at: index) }
 
     mutating func array<T>(_ index: Int, _ element: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> [T] {
-        guard kind(index) == .array else { throw failure(index, "an array") }
+        try checkArray(index)
         var result: [T] = []
         result.reserveCapacity(Int(node(index).count))
         var children = nodes.children(of: index)
         while let child = children.next(in: nodes) { result.append(try element(&self, child.value)) }
         return result
+    }
+
+    /// Fails as `array(_:_:)` does on a node that is not an array, without reading its elements
+    /// (`offering(_:)` walks the packages itself).
+    @inline(__always)
+    func checkArray(_ index: Int) throws(Failure) {
+        guard kind(index) == .array else { throw failure(index, "an array") }
     }
 
     mutating func map<T>(_ index: Int, _ element: (inout EntryDecoder, Int) throws(Failure) -> T) throws(Failure) -> OrderedMap<T> {
@@ -499,7 +506,7 @@ extension EntryDecoder {
         try checkString(fields.required(.identifier))
         _ = try bool(fields.required(.isDefault))
         let packages = try fields.required(.packages)
-        guard kind(packages) == .array else { throw failure(packages, "an array") }
+        try checkArray(packages)
         var children = nodes.children(of: packages)
         while let child = children.next(in: nodes) { try checkPackage(child.value) }
         return Offering(checked: document.value(at: index))
