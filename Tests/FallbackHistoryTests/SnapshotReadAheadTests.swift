@@ -27,10 +27,14 @@ struct SnapshotReadAheadTests {
         /// Signalled as each read starts.
         let readStarted = DispatchSemaphore(value: 0)
 
-        init(count: Int, failing: Int? = nil, slow: Int? = nil) {
+        /// Told of each thread that reads.
+        let watch: ExitWatch?
+
+        init(count: Int, failing: Int? = nil, slow: Int? = nil, watch: ExitWatch? = nil) {
             self.count = count
             self.failing = failing
             self.slow = slow
+            self.watch = watch
         }
 
         var started: [Int] { lock.withLock { startedReads } }
@@ -43,6 +47,7 @@ struct SnapshotReadAheadTests {
 
         func bytes(of reference: SnapshotReference) throws -> [UInt8] {
             let index = Int(reference.location)!
+            watch?.watchThisThread()
             lock.withLock {
                 startedReads.append(index)
                 readingThreads.append(Thread.current)
@@ -77,6 +82,49 @@ struct SnapshotReadAheadTests {
         #expect(threads.count == 6)
         #expect(Set(threads.map(ObjectIdentifier.init)).count == 1)
         #expect(threads.allSatisfy { $0 !== Thread.current })
+    }
+
+    /// Set when the thread that read a snapshot exits: a thread-specific value's destructor runs
+    /// as its thread ends, before a join of that thread returns.
+    final class ExitWatch: @unchecked Sendable {
+        private let lock = NSLock()
+        private var exitedThreads = 0
+        var exited: Int { lock.withLock { exitedThreads } }
+        func threadExited() { lock.withLock { exitedThreads += 1 } }
+
+        static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            #if canImport(Darwin)
+                let made = pthread_key_create(&key) { Unmanaged<ExitWatch>.fromOpaque($0).takeRetainedValue().threadExited() }
+            #else
+                let made = pthread_key_create(&key) { Unmanaged<ExitWatch>.fromOpaque($0!).takeRetainedValue().threadExited() }
+            #endif
+            precondition(made == 0, "a thread-specific key")
+            return key
+        }()
+
+        /// Watches the calling thread, once.
+        func watchThisThread() {
+            guard pthread_getspecific(Self.key) == nil else { return }
+            pthread_setspecific(Self.key, Unmanaged.passRetained(self).toOpaque())
+        }
+    }
+
+    /// No reading thread is left when the call returns, or throws: it has exited, not only been
+    /// told to.
+    @Test(arguments: [nil, 2] as [Int?])
+    func theReadingThreadHasExitedWhenTheCallReturns(throwingAt stop: Int?) {
+        struct Stop: Error {}
+        let watch = ExitWatch()
+        // Twenty calls: a thread told to end but not waited for is often still running at return.
+        for call in 1...20 {
+            let source = RecordingSource(count: 4, watch: watch)
+            _ = try? SnapshotReadAhead.forEach(source.listed, in: source) { index, _ in
+                if index == stop { throw Stop() }
+            }
+            // Each call's reading thread is watched from its first read, and counted as it exits.
+            #expect(watch.exited == call)
+        }
     }
 
     @Test func theNextSnapshotIsReadWhileTheLastIsUsed() throws {
